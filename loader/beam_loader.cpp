@@ -1,0 +1,598 @@
+// loader/beam_loader.cpp — .beam container, chunks, compact-term operands and validation.
+#include "loader/beam_loader.hpp"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "loader/etf.hpp"
+#include "loader/opcode_names.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/literal_area.hpp"
+
+namespace beamlet::loader {
+
+using namespace vm;
+
+namespace {
+
+// Reads big-endian values from a chunk, remembering the first out-of-range access.
+class Reader {
+public:
+    explicit Reader(std::span<const std::uint8_t> data) : m_data(data) {}
+    bool ok() const { return m_ok; }
+    bool at_end() const { return m_pos >= m_data.size(); }
+    std::size_t pos() const { return m_pos; }
+    std::uint8_t u8() {
+        if (m_pos + 1 > m_data.size()) return bad();
+        return m_data[m_pos++];
+    }
+    std::uint32_t u16() {
+        if (m_pos + 2 > m_data.size()) return bad();
+        std::uint32_t v = (m_data[m_pos] << 8) | m_data[m_pos + 1];
+        m_pos += 2;
+        return v;
+    }
+    std::uint32_t u32() {
+        if (m_pos + 4 > m_data.size()) return bad();
+        std::uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v = (v << 8) | m_data[m_pos + i];
+        m_pos += 4;
+        return v;
+    }
+    std::span<const std::uint8_t> bytes(std::size_t n) {
+        if (m_pos + n > m_data.size()) {
+            bad();
+            return {};
+        }
+        auto s = m_data.subspan(m_pos, n);
+        m_pos += n;
+        return s;
+    }
+
+private:
+    std::uint8_t bad() {
+        m_ok = false;
+        m_pos = m_data.size();
+        return 0;
+    }
+    std::span<const std::uint8_t> m_data;
+    std::size_t m_pos = 0;
+    bool m_ok = true;
+};
+
+struct Chunks {
+    std::optional<std::span<const std::uint8_t>> atoms, code, imports, exports, locals, literals, funs,
+        strings, lines, attributes, compile_info;
+    bool latin1_atoms = false;
+};
+
+enum CompactTag { TAG_U = 0, TAG_I = 1, TAG_A = 2, TAG_X = 3, TAG_Y = 4, TAG_F = 5, TAG_H = 6, TAG_Z = 7 };
+
+struct CompactValue {
+    int tag;
+    bool is_big = false;   // an integer wider than 64 bits (the bytes are in big_bytes)
+    Word value = 0;        // unsigned value, or two's complement for TAG_I
+    std::vector<std::uint8_t> big_bytes;
+};
+
+class ModuleLoader {
+public:
+    ModuleLoader(std::span<const std::uint8_t> file, const std::string& path, ExportTable& exports)
+        : m_file(file), m_path(path), m_exports(exports) {}
+
+    Result<GenericModule> run() {
+        if (!parse_container()) return fail_result();
+        if (!parse_atoms() || !parse_imports() || !parse_exports() || !parse_literals() || !parse_funs() ||
+            !parse_lines() || !parse_strings() || !parse_attributes() || !parse_code())
+            return fail_result();
+        return std::move(m_mod);
+    }
+
+private:
+    Result<GenericModule> fail_result() { return Error{m_path + ": " + m_error}; }
+    bool fail(std::string message) {
+        if (m_error.empty()) m_error = std::move(message);
+        return false;
+    }
+
+    bool parse_container() {
+        Reader r(m_file);
+        auto form = r.bytes(4);
+        std::uint32_t size = r.u32();
+        auto beam = r.bytes(4);
+        if (!r.ok() || std::memcmp(form.data(), "FOR1", 4) != 0 || std::memcmp(beam.data(), "BEAM", 4) != 0)
+            return fail("not a BEAM file (no FOR1/BEAM header)");
+        if (std::size_t(size) + 8 > m_file.size()) return fail("truncated BEAM file (header says " + std::to_string(size + 8) + " bytes, file has " + std::to_string(m_file.size()) + ")");
+        Reader body(m_file.subspan(12, size - 4));
+        while (!body.at_end()) {
+            auto id_bytes = body.bytes(4);
+            std::uint32_t len = body.u32();
+            auto data = body.bytes(len);
+            if (!body.ok()) return fail("truncated chunk in BEAM file");
+            body.bytes((4 - len % 4) % 4);
+            std::string id(reinterpret_cast<const char*>(id_bytes.data()), 4);
+            if (id == "AtU8") m_chunks.atoms = data;
+            else if (id == "Atom") { m_chunks.atoms = data; m_chunks.latin1_atoms = true; }
+            else if (id == "Code") m_chunks.code = data;
+            else if (id == "ImpT") m_chunks.imports = data;
+            else if (id == "ExpT") m_chunks.exports = data;
+            else if (id == "LocT") m_chunks.locals = data;
+            else if (id == "LitT") m_chunks.literals = data;
+            else if (id == "FunT") m_chunks.funs = data;
+            else if (id == "StrT") m_chunks.strings = data;
+            else if (id == "Line") m_chunks.lines = data;
+            else if (id == "Attr") m_chunks.attributes = data;
+            else if (id == "CInf") m_chunks.compile_info = data;
+        }
+        if (!m_chunks.atoms) return fail("missing chunk AtU8");
+        if (!m_chunks.code) return fail("missing chunk Code");
+        if (!m_chunks.imports) return fail("missing chunk ImpT");
+        if (!m_chunks.exports) return fail("missing chunk ExpT");
+        return true;
+    }
+
+    bool parse_atoms() {
+        Reader r(*m_chunks.atoms);
+        std::int32_t count = std::int32_t(r.u32());
+        bool compact_lengths = count < 0;  // OTP 28+
+        if (compact_lengths) count = -count;
+        if (!r.ok() || count < 1 || std::size_t(count) > m_chunks.atoms->size()) return fail("chunk AtU8: bad atom count");
+        m_atoms.push_back(NIL);  // index 0 is never a valid atom
+        for (std::int32_t i = 0; i < count; ++i) {
+            std::size_t len;
+            if (compact_lengths) {
+                CompactValue v;
+                if (!read_compact(r, v, "AtU8") || v.tag != TAG_U) return fail("chunk AtU8: bad atom length");
+                len = v.value;
+            } else {
+                len = r.u8();
+            }
+            auto bytes = r.bytes(len);
+            if (!r.ok()) return fail("chunk AtU8: truncated");
+            std::string name(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+            if (m_chunks.latin1_atoms) {
+                std::string utf8;
+                for (unsigned char c : name) {
+                    if (c < 0x80) utf8 += char(c);
+                    else { utf8 += char(0xC0 | (c >> 6)); utf8 += char(0x80 | (c & 0x3F)); }
+                }
+                name = utf8;
+            }
+            auto atom = AtomTable::global().intern(name);
+            if (!atom) return fail("chunk AtU8: atom too long");
+            m_atoms.push_back(*atom);
+        }
+        m_mod.name = m_atoms[1];
+        m_mod.source_path = m_path;
+        return true;
+    }
+
+    bool atom_at(std::uint32_t index, Term* out, const char* chunk) {
+        if (index == 0 || index >= m_atoms.size()) return fail(std::string("chunk ") + chunk + ": atom index out of range");
+        *out = m_atoms[index];
+        return true;
+    }
+
+    bool parse_imports() {
+        Reader r(*m_chunks.imports);
+        std::uint32_t n = r.u32();
+        if (!r.ok() || n > m_chunks.imports->size() / 12) return fail("chunk ImpT: bad count");
+        for (std::uint32_t i = 0; i < n; ++i) {
+            ImportEntry e{};
+            std::uint32_t m = r.u32(), f = r.u32();
+            e.arity = r.u32();
+            if (!r.ok()) return fail("chunk ImpT: truncated");
+            if (!atom_at(m, &e.module, "ImpT") || !atom_at(f, &e.function, "ImpT")) return false;
+            if (e.arity > 255) return fail("chunk ImpT: arity out of range");
+            m_mod.imports.push_back(e);
+        }
+        return true;
+    }
+
+    bool parse_entry_table(std::span<const std::uint8_t> data, const char* chunk, std::vector<ExportEntry>& out) {
+        Reader r(data);
+        std::uint32_t n = r.u32();
+        if (!r.ok() || n > data.size() / 12) return fail(std::string("chunk ") + chunk + ": bad count");
+        for (std::uint32_t i = 0; i < n; ++i) {
+            ExportEntry e{};
+            std::uint32_t f = r.u32();
+            e.arity = r.u32();
+            e.label = r.u32();
+            if (!r.ok()) return fail(std::string("chunk ") + chunk + ": truncated");
+            if (!atom_at(f, &e.function, chunk)) return false;
+            if (e.arity > 255) return fail(std::string("chunk ") + chunk + ": arity out of range");
+            out.push_back(e);
+        }
+        return true;
+    }
+    bool parse_exports() {
+        if (!parse_entry_table(*m_chunks.exports, "ExpT", m_mod.exports)) return false;
+        if (m_chunks.locals && !parse_entry_table(*m_chunks.locals, "LocT", m_mod.locals)) return false;
+        return true;
+    }
+
+    bool parse_literals() {
+        if (!m_chunks.literals) return true;
+        Reader r(*m_chunks.literals);
+        std::uint32_t raw_size = r.u32();
+        if (!r.ok()) return fail("chunk LitT: truncated");
+        std::vector<std::uint8_t> inflated;
+        std::span<const std::uint8_t> table;
+        auto rest = m_chunks.literals->subspan(4);
+        if (raw_size == 0) {
+            table = rest;  // OTP 28+: stored uncompressed
+        } else {
+            if (raw_size > (std::uint32_t(1) << 30)) return fail("chunk LitT: implausible size");
+            inflated.resize(raw_size);
+            uLongf out_len = raw_size;
+            if (uncompress(inflated.data(), &out_len, rest.data(), rest.size()) != Z_OK || out_len != raw_size)
+                return fail("chunk LitT: corrupt compressed data");
+            table = inflated;
+        }
+        Reader t(table);
+        std::uint32_t n = t.u32();
+        if (!t.ok() || n > table.size() / 4) return fail("chunk LitT: bad count");
+        for (std::uint32_t i = 0; i < n; ++i) {
+            std::uint32_t size = t.u32();
+            auto bytes = t.bytes(size);
+            if (!t.ok()) return fail("chunk LitT: truncated");
+            auto lit = decode_literal(bytes, m_exports);
+            if (!lit) return fail("chunk LitT: literal " + std::to_string(i) + ": " + lit.error());
+            m_literals.push_back(*lit);
+        }
+        return true;
+    }
+
+    bool parse_funs() {
+        if (!m_chunks.funs) return true;
+        Reader r(*m_chunks.funs);
+        std::uint32_t n = r.u32();
+        if (!r.ok() || n > m_chunks.funs->size() / 24) return fail("chunk FunT: bad count");
+        for (std::uint32_t i = 0; i < n; ++i) {
+            FunTableEntry e{};
+            std::uint32_t f = r.u32();
+            e.arity = r.u32();
+            e.label = r.u32();
+            e.index = r.u32();
+            e.num_free = r.u32();
+            e.old_uniq = r.u32();
+            if (!r.ok()) return fail("chunk FunT: truncated");
+            if (!atom_at(f, &e.function, "FunT")) return false;
+            if (e.num_free > e.arity || e.arity > 255) return fail("chunk FunT: bad arity");
+            m_mod.funs.push_back(e);
+        }
+        return true;
+    }
+
+    bool parse_lines() {
+        m_mod.line_items.push_back({0, 0});  // index 0: no location
+        if (!m_chunks.lines) return true;
+        Reader r(*m_chunks.lines);
+        std::uint32_t version = r.u32();
+        r.u32();  // flags
+        r.u32();  // number of line instructions
+        std::uint32_t items = r.u32();
+        std::uint32_t fnames = r.u32();
+        if (!r.ok() || version != 0 || items > m_chunks.lines->size()) return fail("chunk Line: bad header");
+        Word file_index = 0;
+        while (m_mod.line_items.size() <= items) {
+            CompactValue v;
+            if (!read_compact(r, v, "Line")) return false;
+            if (v.tag == TAG_A) file_index = v.value;
+            else if (v.tag == TAG_I) m_mod.line_items.push_back({v.value, file_index});
+            else return fail("chunk Line: bad item");
+        }
+        for (std::uint32_t i = 0; i < fnames; ++i) {
+            std::uint32_t len = r.u16();
+            auto bytes = r.bytes(len);
+            if (!r.ok()) return fail("chunk Line: truncated file names");
+            m_mod.files.emplace_back(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        }
+        if (m_mod.files.empty()) m_mod.files.push_back(atom_text(m_mod.name) + ".erl");
+        for (auto& item : m_mod.line_items)
+            if (item.file_index >= m_mod.files.size()) return fail("chunk Line: file index out of range");
+        return true;
+    }
+
+    bool parse_strings() {
+        if (m_chunks.strings) m_mod.strings.assign(m_chunks.strings->begin(), m_chunks.strings->end());
+        return true;
+    }
+
+    bool parse_attributes() {
+        auto decode = [&](std::optional<std::span<const std::uint8_t>> chunk, const char* name, Term* out) {
+            if (!chunk) return true;
+            auto t = decode_literal(*chunk, m_exports);
+            if (!t) return fail(std::string("chunk ") + name + ": " + t.error());
+            *out = *t;
+            return true;
+        };
+        return decode(m_chunks.attributes, "Attr", &m_mod.attributes) &&
+               decode(m_chunks.compile_info, "CInf", &m_mod.compile_info);
+    }
+
+    // ---- compact term decoding ----
+
+    bool read_compact(Reader& r, CompactValue& v, const char* chunk) {
+        std::uint8_t b = r.u8();
+        if (!r.ok()) return fail(std::string("chunk ") + chunk + ": truncated operand");
+        v.tag = b & 7;
+        v.is_big = false;
+        if (v.tag == TAG_Z) {
+            v.value = b >> 4;
+            return true;
+        }
+        if ((b & 0x08) == 0) {
+            v.value = b >> 4;
+            return true;
+        }
+        if ((b & 0x10) == 0) {
+            std::uint8_t next = r.u8();
+            if (!r.ok()) return fail(std::string("chunk ") + chunk + ": truncated operand");
+            v.value = (Word(b & 0xE0) << 3) | next;
+            return true;
+        }
+        std::size_t n = (b >> 5) + 2;
+        if (n == 9) {
+            CompactValue len;
+            if (!read_compact(r, len, chunk) || len.tag != TAG_U || len.value > 1024)
+                return fail(std::string("chunk ") + chunk + ": bad operand length");
+            n = len.value + 9;
+        }
+        auto bytes = r.bytes(n);
+        if (!r.ok()) return fail(std::string("chunk ") + chunk + ": truncated operand");
+        if (n > 8) {
+            // Wider than a word: drop redundant sign bytes, else keep it as a bignum.
+            std::size_t skip = 0;
+            bool negative = bytes[0] & 0x80;
+            while (n - skip > 8 && bytes[skip] == (negative ? 0xFF : 0x00) &&
+                   ((bytes[skip + 1] & 0x80) != 0) == negative)
+                ++skip;
+            if (n - skip > 8) {
+                v.is_big = true;
+                v.big_bytes.assign(bytes.begin(), bytes.end());
+                return true;
+            }
+            bytes = bytes.subspan(skip);
+            n -= skip;
+        }
+        Word value = (v.tag == TAG_I && (bytes[0] & 0x80)) ? ~Word(0) : 0;
+        for (std::size_t i = 0; i < n; ++i) value = (value << 8) | bytes[i];
+        v.value = value;
+        return true;
+    }
+
+    Term make_big_literal(const std::vector<std::uint8_t>& bytes) {
+        mpz_t z;
+        mpz_init(z);
+        mpz_import(z, bytes.size(), 1, 1, 1, 0, bytes.data());
+        if (bytes[0] & 0x80) {  // two's complement negative
+            mpz_t m;
+            mpz_init(m);
+            mpz_ui_pow_ui(m, 2, 8 * bytes.size());
+            mpz_sub(z, z, m);
+            mpz_clear(m);
+        }
+        std::size_t limbs = mpz_size(z);
+        Term* hp = literal_alloc(1 + limbs);
+        hp[0] = make_header(limbs, mpz_sgn(z) < 0 ? Subtag::NegBig : Subtag::PosBig);
+        for (std::size_t i = 0; i < limbs; ++i) hp[1 + i] = mpz_getlimbn(z, i);
+        mpz_clear(z);
+        return make_boxed(hp);
+    }
+
+    // Decodes one operand into m_mod.operands (lists append their elements too).
+    bool read_operand(Reader& r, int depth = 0) {
+        CompactValue v;
+        if (!read_compact(r, v, "Code")) return false;
+        auto push = [&](OperandKind k, Word value) {
+            m_mod.operands.push_back({k, value});
+            return true;
+        };
+        switch (v.tag) {
+        case TAG_U: return push(OperandKind::Unsigned, v.value);
+        case TAG_I:
+            if (v.is_big) return push(OperandKind::Literal, make_big_literal(v.big_bytes));
+            if (!fits_small(SWord(v.value))) {
+                std::vector<std::uint8_t> bytes(8);
+                for (int i = 0; i < 8; ++i) bytes[i] = std::uint8_t(v.value >> (56 - 8 * i));
+                return push(OperandKind::Literal, make_big_literal(bytes));
+            }
+            return push(OperandKind::Literal, make_small(SWord(v.value)));
+        case TAG_A:
+            if (v.value == 0) return push(OperandKind::Literal, NIL);
+            if (v.value >= m_atoms.size()) return fail("atom index out of range");
+            return push(OperandKind::Literal, m_atoms[v.value]);
+        case TAG_X:
+            if (v.value >= MAX_X_REGS) return fail("x register out of range");
+            return push(OperandKind::X, v.value);
+        case TAG_Y:
+            if (v.value >= 65536) return fail("y register out of range");
+            return push(OperandKind::Y, v.value);
+        case TAG_F:
+            if (v.value >= m_label_count) return fail("label out of range");
+            return push(OperandKind::Label, v.value);
+        case TAG_H: return push(OperandKind::Literal, make_small(SWord(v.value)));
+        case TAG_Z: break;
+        }
+        switch (v.value) {
+        case 1: {  // extended list
+            CompactValue n;
+            if (!read_compact(r, n, "Code") || n.tag != TAG_U || n.value > 1u << 20) return fail("bad list operand");
+            if (depth > 0) return fail("nested list operand");
+            push(OperandKind::List, n.value);
+            for (Word i = 0; i < n.value; ++i)
+                if (!read_operand(r, depth + 1)) return false;
+            return true;
+        }
+        case 2: {  // float register
+            CompactValue n;
+            if (!read_compact(r, n, "Code") || n.tag != TAG_U || n.value >= MAX_FLOAT_REGS) return fail("bad float register");
+            return push(OperandKind::FloatReg, n.value);
+        }
+        case 3: {  // allocation list: (kind, amount) pairs summed to heap words
+            CompactValue n;
+            if (!read_compact(r, n, "Code") || n.tag != TAG_U || n.value > 16) return fail("bad allocation list");
+            Word words = 0;
+            for (Word i = 0; i < n.value; ++i) {
+                CompactValue kind, amount;
+                if (!read_compact(r, kind, "Code") || !read_compact(r, amount, "Code")) return false;
+                if (kind.value == 0) words += amount.value;
+                else if (kind.value == 1) words += amount.value * FLOAT_WORDS;
+                else if (kind.value == 2) words += amount.value * 4;  // funs: header, entry, pid + slack
+                else return fail("bad allocation list kind");
+            }
+            return push(OperandKind::Alloc, words);
+        }
+        case 4: {  // literal
+            CompactValue n;
+            if (!read_compact(r, n, "Code") || n.tag != TAG_U || n.value >= m_literals.size()) return fail("literal index out of range");
+            return push(OperandKind::Literal, m_literals[n.value]);
+        }
+        case 5: {  // typed register: the register, then a type index (ignored)
+            CompactValue reg, type;
+            if (!read_compact(r, reg, "Code") || !read_compact(r, type, "Code")) return false;
+            if (reg.tag == TAG_X && reg.value < MAX_X_REGS) return push(OperandKind::X, reg.value);
+            if (reg.tag == TAG_Y && reg.value < 65536) return push(OperandKind::Y, reg.value);
+            return fail("bad typed register");
+        }
+        default:
+            return fail("bad extended operand tag");
+        }
+    }
+
+    std::string where() const {
+        if (m_current_function.empty()) return "";
+        return "function " + m_current_function + ": ";
+    }
+
+    bool parse_code() {
+        Reader r(*m_chunks.code);
+        std::uint32_t header_size = r.u32();
+        std::uint32_t format = r.u32();
+        std::uint32_t max_opcode = r.u32();
+        m_label_count = r.u32();
+        m_mod.function_count = r.u32();
+        if (!r.ok() || header_size < 16 || header_size > m_chunks.code->size()) return fail("chunk Code: bad header");
+        if (format != 0) return fail("chunk Code: unknown instruction set " + std::to_string(format));
+        m_mod.label_count = m_label_count;
+        Reader code(m_chunks.code->subspan(4 + header_size));
+        (void)max_opcode;  // each opcode is checked below, with a message naming it
+        bool ended = false;
+        while (!code.at_end()) {
+            std::uint8_t number = code.u8();
+            if (number == 0 || number > MAX_BEAM_OPCODE || BEAM_NUMBER_TO_OP[number] == Op::Count)
+                return fail("module " + atom_text(m_mod.name) + ": " + where() + "unsupported opcode " +
+                            std::to_string(number) + " (" + opcode_name(number) + ")");
+            Op op = BEAM_NUMBER_TO_OP[number];
+            const OpInfo& info = op_info(op);
+            if (op == Op::on_load || op == Op::nif_start)
+                return fail("module " + atom_text(m_mod.name) + ": " + where() + "unsupported opcode " +
+                            std::to_string(number) + " (" + std::string(info.name) + ")");
+            GenericInstr in{op, std::uint32_t(m_mod.operands.size()), 0};
+            for (std::size_t i = 0; i < info.arity(); ++i)
+                if (!read_operand(code)) return fail("chunk Code: " + where() + std::string(info.name) + ": " + m_error);
+            in.operand_count = std::uint32_t(m_mod.operands.size() - in.first_operand);
+            if (!check_instr(in)) return false;
+            m_mod.instrs.push_back(in);
+            if (op == Op::int_code_end) {
+                ended = true;
+                break;
+            }
+        }
+        if (!ended) return fail("chunk Code: truncated (no int_code_end)");
+        return true;
+    }
+
+    // Checks operand kinds against the signature and tracks the current function for messages.
+    bool check_instr(const GenericInstr& in) {
+        const OpInfo& info = op_info(in.op);
+        std::uint32_t k = 0;
+        for (char letter : info.signature) {
+            if (k >= in.operand_count) return fail("chunk Code: " + where() + "operand count mismatch");
+            const Operand& o = m_mod.operands[in.first_operand + k];
+            bool good = true;
+            switch (letter) {
+            case 'd': good = o.kind == OperandKind::X || o.kind == OperandKind::Y; break;
+            case 's': good = o.kind == OperandKind::X || o.kind == OperandKind::Y || o.kind == OperandKind::Literal; break;
+            case 'f': good = o.kind == OperandKind::Label; break;
+            case 'u': good = o.kind == OperandKind::Unsigned; break;
+            case 'a': good = o.kind == OperandKind::Literal && (is_atom(o.value) || o.value == NIL); break;
+            case 'e':
+            case 'b': good = o.kind == OperandKind::Unsigned && o.value < m_mod.imports.size(); break;
+            case 'F': good = o.kind == OperandKind::Unsigned && o.value < m_mod.funs.size(); break;
+            case 'q': good = o.kind == OperandKind::FloatReg; break;
+            case 'L': good = o.kind == OperandKind::List; break;
+            case 'A': good = o.kind == OperandKind::Alloc || o.kind == OperandKind::Unsigned; break;
+            case 'r': good = o.kind == OperandKind::Label || (o.kind == OperandKind::Literal && is_atom(o.value)); break;
+            case 'S': good = o.kind != OperandKind::Label && o.kind != OperandKind::List; break;
+            case 'D': good = o.kind == OperandKind::X || o.kind == OperandKind::Y || o.kind == OperandKind::FloatReg; break;
+            }
+            if (!good) return fail("chunk Code: " + where() + std::string(info.name) + ": bad operand " + std::to_string(k + 1));
+            k += o.kind == OperandKind::List ? 1 + std::uint32_t(o.value) : 1;
+        }
+        if (in.op == Op::func_info) {
+            const Operand& f = m_mod.operands[in.first_operand + 1];
+            const Operand& a = m_mod.operands[in.first_operand + 2];
+            m_current_function = atom_text(f.value) + "/" + std::to_string(a.value);
+        }
+        if (in.op == Op::line && m_mod.operands[in.first_operand].value >= m_mod.line_items.size())
+            return fail("chunk Code: " + where() + "line index out of range");
+        return true;
+    }
+
+    std::span<const std::uint8_t> m_file;
+    std::string m_path;
+    ExportTable& m_exports;
+    Chunks m_chunks;
+    GenericModule m_mod;
+    std::vector<Term> m_atoms;
+    std::vector<Term> m_literals;
+    Word m_label_count = 0;
+    std::string m_current_function;
+    std::string m_error;
+};
+
+std::optional<std::vector<std::uint8_t>> gunzip(std::span<const std::uint8_t> in) {
+    z_stream zs{};
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return std::nullopt;
+    std::vector<std::uint8_t> out(in.size() * 4 + 1024);
+    zs.next_in = const_cast<Bytef*>(in.data());
+    zs.avail_in = uInt(in.size());
+    int rc;
+    do {
+        if (zs.total_out == out.size()) out.resize(out.size() * 2);
+        zs.next_out = out.data() + zs.total_out;
+        zs.avail_out = uInt(out.size() - zs.total_out);
+        rc = inflate(&zs, Z_NO_FLUSH);
+    } while (rc == Z_OK && out.size() < (std::size_t(1) << 30));
+    out.resize(zs.total_out);
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END) return std::nullopt;
+    return out;
+}
+
+}  // namespace
+
+Result<GenericModule> load_beam(std::span<const std::uint8_t> bytes, const std::string& path, ExportTable& exports) {
+    if (bytes.size() >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B) {
+        auto inflated = gunzip(bytes);
+        if (!inflated) return Error{path + ": corrupt gzip-compressed BEAM file"};
+        return ModuleLoader(*inflated, path, exports).run();
+    }
+    return ModuleLoader(bytes, path, exports).run();
+}
+
+Result<GenericModule> load_beam_file(const std::string& path, ExportTable& exports) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open file"};
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return load_beam(bytes, path, exports);
+}
+
+}  // namespace beamlet::loader

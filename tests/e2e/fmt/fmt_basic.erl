@@ -1,0 +1,35 @@
+-module(fmt_basic).
+-export([main/0]).
+
+%% io:format basics: ~p ~w ~s ~n ~c ~~ and format/1.
+main() ->
+    io:format("plain text~n"),
+    io:format("tilde ~~ and percent %~n"),
+    io:format("~w ~w ~w ~w~n", [atom, 42, 3.5, "str"]),
+    io:format("~p ~p ~p ~p~n", [atom, 42, 3.5, "str"]),
+    io:format("~s|~s|~s|~s~n", ["list", <<"binary">>, atom_too, [$i, "o", <<"list">>]]),
+    io:format("~c~c~c~n", [$a, $b, $c]),
+    io:format("~w~n", [{tuple, [list, {nested}], <<1, 2>>, #{k => v}}]),
+    io:format("~p~n", [{tuple, [list, {nested}], <<"bin">>, #{k => v}}]),
+    io:format("no newline"), io:format(" continued~n"),
+    io:format("~n"),
+    io:format("multi~nline~nformat~n"),
+    io:format("~w~w~w~n", [a, b, c]),
+    io:format("~p", [[1, 2, 3]]), io:nl(),
+    io:format("~s~n", [""]),
+    io:format("~w ~p~n", [[], []]),
+    io:format("~w ~p~n", [{}, {}]),
+    io:format("~w ~p~n", [<<>>, <<>>]),
+    io:format("~w ~p~n", [#{}, #{}]),
+    io:format("~p ~p ~p~n", [-1, -1.5, 1 bsl 65]),
+    io:format("~p~n", ['needs quote']),
+    io:format("~s~n", ['no quote here']),
+    io:format(<<"binary format string ~w~n">>, [ok]),
+    io:format(fmt_atom, []), io:nl(),
+    io:format("~i~w~n", [ignored, shown]),
+    io:put_chars("put_chars list\n"),
+    io:put_chars(<<"put_chars binary\n">>),
+    io:put_chars(["put_chars ", <<"iolist">>, $\n]),
+    io:nl(),
+    io:format("end~n", []),
+    ok.

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Regenerate tests/e2e/<area>/<name>.expected from the real Erlang VM.
+#
+# Usage: tests/regen_expected.sh [path/to/test.erl ...]
+#   With no arguments, regenerates every tests/e2e/*/*.erl that is not under
+#   tests/e2e/cli/ (cli tests are checked differently and have no .expected).
+#   Each module is compiled with plain `erlc` into a temp dir and run as
+#   `erl -noshell -pa TMP -eval '<name>:main(), halt().'`; only stdout is kept.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+e2e_dir="$script_dir/e2e"
+
+command -v erlc >/dev/null || { echo "regen_expected: erlc not found" >&2; exit 1; }
+command -v erl  >/dev/null || { echo "regen_expected: erl not found" >&2; exit 1; }
+
+files=()
+if [ "$#" -gt 0 ]; then
+    for f in "$@"; do
+        files+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+    done
+else
+    while IFS= read -r f; do
+        files+=("$f")
+    done < <(find "$e2e_dir" -mindepth 2 -maxdepth 2 -name '*.erl' -not -path "$e2e_dir/cli/*" | LC_ALL=C sort)
+fi
+
+timeout_cmd=""
+if command -v timeout >/dev/null; then timeout_cmd="timeout 60"; fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail=0
+for f in "${files[@]}"; do
+    case "$f" in
+        *.erl) ;;
+        *) echo "regen_expected: not an .erl file: $f" >&2; fail=1; continue ;;
+    esac
+    name="$(basename "$f" .erl)"
+    out="${f%.erl}.expected"
+    if ! erlc -o "$tmp" "$f" >&2; then
+        echo "regen_expected: erlc failed for $f" >&2; fail=1; continue
+    fi
+    # Run from inside the temp dir with crash dumps disabled so a failing test
+    # leaves nothing behind; guard against hangs with a timeout when available.
+    if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell -pa "$tmp" \
+              -eval "${name}:main(), halt()." >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null); then
+        echo "regen_expected: erl failed for $f:" >&2; cat "$tmp/$name.err" >&2; fail=1; continue
+    fi
+    if [ -s "$tmp/$name.err" ]; then
+        echo "regen_expected: warning: $f wrote to stderr:" >&2; cat "$tmp/$name.err" >&2
+    fi
+    if [ -f "$out" ] && cmp -s "$tmp/$name.out" "$out"; then
+        echo "unchanged $out"
+    else
+        cp "$tmp/$name.out" "$out"
+        echo "wrote     $out"
+    fi
+done
+exit "$fail"

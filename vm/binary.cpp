@@ -1,0 +1,104 @@
+// vm/binary.cpp — building, slicing and viewing binaries.
+#include "vm/binary.hpp"
+
+#include <cstring>
+
+#include "vm/assert.hpp"
+#include "vm/process.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+// The data of a HeapBin or RefcBin.
+const std::uint8_t* owner_bytes(const Term* obj) {
+    if (header_subtag(obj[0]) == Subtag::HeapBin) return reinterpret_cast<const std::uint8_t*>(obj + 2);
+    return reinterpret_cast<const std::uint8_t*>(obj[3]);
+}
+}  // namespace
+
+BitView bit_view(Term t) {
+    const Term* obj = boxed_ptr(t);
+    switch (header_subtag(obj[0])) {
+    case Subtag::HeapBin:
+    case Subtag::RefcBin:
+        return {owner_bytes(obj), 0, std::size_t(obj[1]) * 8};
+    case Subtag::SubBin: {
+        const Term* orig = boxed_ptr(obj[4]);
+        return {owner_bytes(orig), std::size_t(obj[2]), std::size_t(obj[1]) * 8 + std::size_t(obj[3])};
+    }
+    default:
+        BEAMLET_UNREACHABLE();
+    }
+}
+
+bool is_binary(Term t) { return is_bitstring(t) && bit_view(t).bit_size % 8 == 0; }
+
+Term make_binary_on(Process* p, Term* hp, const std::uint8_t* bytes, std::size_t size_bytes,
+                    std::uint8_t** data_out) {
+    std::uint8_t* data;
+    if (size_bytes <= HEAP_BIN_LIMIT_BYTES) {
+        Word data_words = (size_bytes + 7) / 8;
+        hp[0] = make_header(1 + data_words, Subtag::HeapBin);
+        hp[1] = size_bytes;
+        if (data_words) hp[1 + data_words] = 0;  // no uninitialised padding bytes
+        data = reinterpret_cast<std::uint8_t*>(hp + 2);
+    } else {
+        BinaryBuf* buf = BinaryBuf::create(size_bytes);
+        hp[0] = make_header(REFC_BIN_WORDS - 1, Subtag::RefcBin);
+        hp[1] = size_bytes;
+        hp[2] = reinterpret_cast<Word>(buf);
+        hp[3] = reinterpret_cast<Word>(buf->bytes);
+        hp[4] = reinterpret_cast<Word>(p->off_heap_first);
+        p->off_heap_first = hp;
+        data = buf->bytes;
+    }
+    if (bytes && size_bytes) std::memcpy(data, bytes, size_bytes);
+    if (data_out) *data_out = data;
+    return make_boxed(hp);
+}
+
+Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes) {
+    return make_binary_on(p, p->alloc(binary_words(size_bytes)), bytes, size_bytes);
+}
+
+Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit_size) {
+    const Term* obj = boxed_ptr(t);
+    Term owner = t;
+    std::size_t base = 0;
+    if (header_subtag(obj[0]) == Subtag::SubBin) {
+        owner = obj[4];
+        base = obj[2];
+    }
+    Term* hp = p->alloc(SUB_BIN_WORDS);
+    hp[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
+    hp[1] = bit_size / 8;
+    hp[2] = base + bit_offset;
+    hp[3] = bit_size % 8;
+    hp[4] = owner;
+    return make_boxed(hp);
+}
+
+void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* dst,
+               std::size_t dst_offset, std::size_t bit_size) {
+    if (bit_size == 0) return;
+    if (src_offset % 8 == 0 && dst_offset % 8 == 0) {
+        std::size_t whole = bit_size / 8;
+        std::memcpy(dst + dst_offset / 8, src + src_offset / 8, whole);
+        std::size_t rest = bit_size % 8;
+        if (rest) {
+            std::uint8_t mask = std::uint8_t(0xFF << (8 - rest));
+            std::uint8_t& d = dst[dst_offset / 8 + whole];
+            d = std::uint8_t((d & ~mask) | (src[src_offset / 8 + whole] & mask));
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < bit_size; ++i) {
+        std::size_t s = src_offset + i, d = dst_offset + i;
+        int bit = (src[s / 8] >> (7 - s % 8)) & 1;
+        std::uint8_t m = std::uint8_t(1u << (7 - d % 8));
+        if (bit) dst[d / 8] |= m;
+        else dst[d / 8] &= std::uint8_t(~m);
+    }
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,67 @@
+// vm/binary.hpp — binaries and bitstrings: heap, reference-counted and sub binaries; match states.
+//
+// Layouts (arity counts the words after the header):
+//   HeapBin  [hdr arity=1+data_words][size_bytes][data...]                     (<= 64 bytes)
+//   RefcBin  [hdr arity=4][size_bytes][BinaryBuf*][bytes*][next RefcBin (Term*)]  (ProcBin)
+//   SubBin   [hdr arity=4][size_bytes][offset_bits][bit_size extra (0..7)][orig HeapBin/RefcBin]
+//   MatchState [hdr arity=3][owner HeapBin/RefcBin][position_bits][end_bits]
+// A SubBin's total size is size_bytes*8 + extra bits; offset_bits is relative to the owner's data.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct Process;
+
+inline constexpr std::size_t HEAP_BIN_LIMIT_BYTES = 64;
+inline constexpr Word REFC_BIN_WORDS = 5;
+inline constexpr Word SUB_BIN_WORDS = 5;
+inline constexpr Word MATCH_STATE_WORDS = 4;
+
+inline constexpr Word heap_bin_words(std::size_t size_bytes) { return 2 + (size_bytes + 7) / 8; }
+
+// Where a bitstring's bits are: [bytes] + [bit_offset] bits, [bit_size] bits long.
+struct BitView {
+    const std::uint8_t* bytes = nullptr;
+    std::size_t bit_offset = 0;
+    std::size_t bit_size = 0;
+
+    bool is_binary() const { return bit_size % 8 == 0; }
+    bool is_aligned() const { return bit_offset % 8 == 0; }
+    std::size_t size_bytes() const { return bit_size / 8; }
+    // The bytes when the bitstring is byte-aligned and a whole number of bytes.
+    const std::uint8_t* aligned_bytes() const { return bytes + bit_offset / 8; }
+};
+
+// The bits of bitstring [t] (HeapBin, RefcBin or SubBin).
+BitView bit_view(Term t);
+// True for a bitstring whose size is a whole number of bytes.
+bool is_binary(Term t);
+
+// Heap words needed by make_binary for [size_bytes].
+inline constexpr Word binary_words(std::size_t size_bytes) {
+    return size_bytes <= HEAP_BIN_LIMIT_BYTES ? heap_bin_words(size_bytes) : REFC_BIN_WORDS;
+}
+// Builds a binary of [size_bytes] at [hp] (binary_words() words), copying [bytes] if not null;
+// [data_out] receives the writable data pointer. RefcBins are linked into [p]'s off-heap list.
+Term make_binary_on(Process* p, Term* hp, const std::uint8_t* bytes, std::size_t size_bytes,
+                    std::uint8_t** data_out = nullptr);
+// Allocates on [p]'s heap (or a fragment) and builds a binary.
+Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes);
+inline Term make_binary(Process* p, std::string_view s) {
+    return make_binary(p, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+}
+// A sub-binary (or bitstring) of [bit_size] bits starting [bit_offset] bits into [t]'s bits.
+Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit_size);
+
+// Copies [bit_size] bits from [src]+[src_offset] bits to [dst]+[dst_offset] bits.
+void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* dst,
+               std::size_t dst_offset, std::size_t bit_size);
+
+}  // namespace beamlet::vm

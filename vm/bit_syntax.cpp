@@ -1,0 +1,412 @@
+// vm/bit_syntax.cpp — bit syntax matching and construction.
+#include "vm/bit_syntax.hpp"
+
+#include <gmp.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/process.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+// The owner's data pointer (owners are HeapBin or RefcBin).
+const std::uint8_t* ms_bytes(Term ms) { return bit_view(boxed_ptr(ms)[1]).bytes; }
+
+// Reads [bits] bits at bit offset [offset] into [out] as a big-endian number of ceil(bits/8)
+// bytes, right-aligned (the unused high bits of the first byte are zero).
+void read_bits(const std::uint8_t* src, Word offset, Word bits, std::uint8_t* out) {
+    Word n = (bits + 7) / 8;
+    std::memset(out, 0, n);
+    Word lead = n * 8 - bits;  // zero bits on the left of out
+    copy_bits(src, offset, out, lead, bits);
+}
+
+std::uint64_t load_be(const std::uint8_t* bytes, Word n) {
+    std::uint64_t v = 0;
+    for (Word i = 0; i < n; ++i) v = (v << 8) | bytes[i];
+    return v;
+}
+
+bool is_little(Word flags) {
+    if (flags & BSF_NATIVE) return std::endian::native == std::endian::little;
+    return flags & BSF_LITTLE;
+}
+
+}  // namespace
+
+Term bs_start_match(Process* p, Term bin) {
+    if (is_boxed_of(bin, Subtag::MatchState)) return bin;
+    if (!is_bitstring(bin)) return THE_NON_VALUE;
+    Term* obj = boxed_ptr(bin);
+    Term owner = bin;
+    Word start = 0, size = bit_view(bin).bit_size;
+    if (header_subtag(obj[0]) == Subtag::SubBin) {
+        owner = obj[4];
+        start = obj[2];
+    }
+    Term* hp = p->alloc(MATCH_STATE_WORDS);
+    hp[0] = make_header(MATCH_STATE_WORDS - 1, Subtag::MatchState);
+    hp[1] = owner;
+    hp[2] = start;
+    hp[3] = start + size;
+    return make_boxed(hp);
+}
+
+Term bs_get_integer(Process* p, Term ms, Word bits, Word flags) {
+    if (ms_remaining(ms) < bits) return THE_NON_VALUE;
+    Word n = (bits + 7) / 8;
+    std::uint8_t small_buf[16];
+    std::vector<std::uint8_t> big_buf;
+    std::uint8_t* buf = small_buf;
+    if (n > sizeof(small_buf)) {
+        big_buf.resize(n);
+        buf = big_buf.data();
+    }
+    read_bits(ms_bytes(ms), ms_position(ms), bits, buf);
+    ms_position(ms) += bits;
+    if (is_little(flags) && n > 1) {
+        if (bits % 8 == 0) {
+            for (Word i = 0; i < n / 2; ++i) std::swap(buf[i], buf[n - 1 - i]);
+        } else {
+            // The bits as read are whole bytes then a partial byte; little-endian makes the
+            // partial (last) byte the most significant one.
+            std::vector<std::uint8_t> raw(n);
+            copy_bits(buf, n * 8 - bits, raw.data(), 0, bits);
+            Word rest = bits % 8;
+            std::vector<std::uint8_t> le(n, 0);
+            le[0] = std::uint8_t(raw[n - 1] >> (8 - rest));
+            for (Word i = 0; i + 1 < n; ++i) le[n - 1 - i] = raw[i];
+            std::memcpy(buf, le.data(), n);
+        }
+    }
+    bool negative = (flags & BSF_SIGNED) && bits > 0 && ((buf[0] >> ((bits - 1) % 8)) & 1);
+    if (bits <= 63) {
+        std::uint64_t v = load_be(buf, n);
+        std::int64_t s = std::int64_t(v);
+        if (negative) s = std::int64_t(v | (~std::uint64_t(0) << bits));
+        return make_integer(p, s);
+    }
+    mpz_t z;
+    mpz_init(z);
+    mpz_import(z, n, 1, 1, 1, 0, buf);
+    if (negative) {
+        mpz_t m;
+        mpz_init(m);
+        mpz_ui_pow_ui(m, 2, bits);
+        mpz_sub(z, z, m);
+        mpz_clear(m);
+    }
+    Term t = mpz_to_integer(p, z);
+    mpz_clear(z);
+    return t;
+}
+
+Term bs_get_float(Process* p, Term ms, Word bits, Word flags) {
+    if (bits != 16 && bits != 32 && bits != 64) return THE_NON_VALUE;
+    if (ms_remaining(ms) < bits) return THE_NON_VALUE;
+    std::uint8_t buf[8];
+    read_bits(ms_bytes(ms), ms_position(ms), bits, buf);
+    Word n = bits / 8;
+    if (is_little(flags))
+        for (Word i = 0; i < n / 2; ++i) std::swap(buf[i], buf[n - 1 - i]);
+    std::uint64_t raw = load_be(buf, n);
+    double d;
+    if (bits == 64) d = std::bit_cast<double>(raw);
+    else if (bits == 32) d = std::bit_cast<float>(std::uint32_t(raw));
+    else {
+        // IEEE half precision.
+        int sign = (raw >> 15) & 1, exp = (raw >> 10) & 0x1F, frac = raw & 0x3FF;
+        if (exp == 0x1F) return THE_NON_VALUE;
+        d = exp == 0 ? std::ldexp(frac, -24) : std::ldexp(frac + 1024, exp - 25);
+        if (sign) d = -d;
+    }
+    if (!std::isfinite(d)) return THE_NON_VALUE;
+    ms_position(ms) += bits;
+    return make_float_on(p->alloc(FLOAT_WORDS), d);
+}
+
+Term bs_get_binary(Process* p, Term ms, Word bits) {
+    if (ms_remaining(ms) < bits) return THE_NON_VALUE;
+    Term owner = boxed_ptr(ms)[1];
+    Term sub = make_sub_binary(p, owner, ms_position(ms), bits);
+    ms_position(ms) += bits;
+    return sub;
+}
+
+Term bs_get_tail(Process* p, Term ms) {
+    return make_sub_binary(p, boxed_ptr(ms)[1], ms_position(ms), ms_remaining(ms));
+}
+
+Term bs_get_utf8(Term ms) {
+    Word left = ms_remaining(ms);
+    if (left < 8) return THE_NON_VALUE;
+    std::uint8_t buf[4];
+    const std::uint8_t* src = ms_bytes(ms);
+    Word pos = ms_position(ms);
+    read_bits(src, pos, 8, buf);
+    std::uint32_t c = buf[0];
+    int extra;
+    if (c < 0x80) extra = 0;
+    else if ((c & 0xE0) == 0xC0) { extra = 1; c &= 0x1F; }
+    else if ((c & 0xF0) == 0xE0) { extra = 2; c &= 0x0F; }
+    else if ((c & 0xF8) == 0xF0) { extra = 3; c &= 0x07; }
+    else return THE_NON_VALUE;
+    if (left < Word(8 * (extra + 1))) return THE_NON_VALUE;
+    read_bits(src, pos + 8, 8 * extra, buf + 1);
+    for (int i = 1; i <= extra; ++i) {
+        if ((buf[i] & 0xC0) != 0x80) return THE_NON_VALUE;
+        c = (c << 6) | (buf[i] & 0x3F);
+    }
+    static constexpr std::uint32_t MIN_FOR[] = {0, 0x80, 0x800, 0x10000};
+    if (c < MIN_FOR[extra] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return THE_NON_VALUE;
+    ms_position(ms) += 8 * (extra + 1);
+    return make_small(c);
+}
+
+Term bs_get_utf16(Term ms, Word flags) {
+    if (ms_remaining(ms) < 16) return THE_NON_VALUE;
+    std::uint8_t buf[4];
+    read_bits(ms_bytes(ms), ms_position(ms), 16, buf);
+    auto unit = [&](const std::uint8_t* b) {
+        return is_little(flags) ? std::uint32_t(b[1] << 8 | b[0]) : std::uint32_t(b[0] << 8 | b[1]);
+    };
+    std::uint32_t w1 = unit(buf);
+    if (w1 < 0xD800 || w1 > 0xDFFF) {
+        ms_position(ms) += 16;
+        return make_small(w1);
+    }
+    if (w1 > 0xDBFF || ms_remaining(ms) < 32) return THE_NON_VALUE;
+    read_bits(ms_bytes(ms), ms_position(ms) + 16, 16, buf + 2);
+    std::uint32_t w2 = unit(buf + 2);
+    if (w2 < 0xDC00 || w2 > 0xDFFF) return THE_NON_VALUE;
+    ms_position(ms) += 32;
+    return make_small(0x10000 + ((w1 - 0xD800) << 10) + (w2 - 0xDC00));
+}
+
+Term bs_get_utf32(Term ms, Word flags) {
+    if (ms_remaining(ms) < 32) return THE_NON_VALUE;
+    std::uint8_t buf[4];
+    read_bits(ms_bytes(ms), ms_position(ms), 32, buf);
+    std::uint32_t c = is_little(flags) ? (buf[3] << 24 | buf[2] << 16 | buf[1] << 8 | buf[0])
+                                       : (std::uint32_t(buf[0]) << 24 | buf[1] << 16 | buf[2] << 8 | buf[3]);
+    if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return THE_NON_VALUE;
+    ms_position(ms) += 32;
+    return make_small(c);
+}
+
+bool bs_match_bytes(Term ms, const std::uint8_t* bytes, Word bits) {
+    if (ms_remaining(ms) < bits) return false;
+    std::vector<std::uint8_t> buf((bits + 7) / 8 + 1, 0);
+    copy_bits(ms_bytes(ms), ms_position(ms), buf.data(), 0, bits);
+    for (Word i = 0; i < bits; ++i) {
+        int a = (buf[i / 8] >> (7 - i % 8)) & 1, b = (bytes[i / 8] >> (7 - i % 8)) & 1;
+        if (a != b) return false;
+    }
+    ms_position(ms) += bits;
+    return true;
+}
+
+// ---- construction ---------------------------------------------------------------------------
+
+namespace {
+
+class BitWriter {
+public:
+    void put_bits(const std::uint8_t* src, Word offset, Word bits) {
+        reserve(bits);
+        copy_bits(src, offset, m_buf.data(), m_bits, bits);
+        m_bits += bits;
+    }
+    // Writes the low [bits] bits of the big-endian number in [bytes] (ceil(bits/8) bytes).
+    void put_number(const std::uint8_t* bytes, Word bits) { put_bits(bytes, ((bits + 7) / 8) * 8 - bits, bits); }
+    Word bits() const { return m_bits; }
+    const std::uint8_t* data() const { return m_buf.data(); }
+
+private:
+    void reserve(Word more) {
+        Word need = (m_bits + more + 7) / 8 + 1;
+        if (m_buf.size() < need) m_buf.resize(std::max<Word>(need, m_buf.size() * 2), 0);
+    }
+    std::vector<std::uint8_t> m_buf;
+    Word m_bits = 0;
+};
+
+bool put_integer(BitWriter& w, Term value, Word bits, Word flags) {
+    if (!is_integer(value)) return false;
+    Word n = (bits + 7) / 8;
+    std::vector<std::uint8_t> be(n, 0);
+    if (is_small(value) && n <= 8) {
+        std::uint64_t v = std::uint64_t(small_value(value));
+        for (Word i = 0; i < n; ++i) be[n - 1 - i] = std::uint8_t(v >> (8 * i));
+    } else {
+        mpz_t z, m;
+        mpz_inits(z, m, nullptr);
+        integer_to_mpz(value, z);
+        mpz_ui_pow_ui(m, 2, n * 8);
+        mpz_mod(z, z, m);  // two's complement modulo 2^(8n)
+        std::size_t count = 0;
+        std::vector<std::uint8_t> tmp(n + 8, 0);
+        mpz_export(tmp.data(), &count, 1, 1, 1, 0, z);
+        for (std::size_t i = 0; i < count && i < n; ++i) be[n - 1 - i] = tmp[count - 1 - i];
+        mpz_clears(z, m, nullptr);
+    }
+    if (is_little(flags) && n > 1) {
+        if (bits % 8 == 0) {
+            for (Word i = 0; i < n / 2; ++i) std::swap(be[i], be[n - 1 - i]);
+        } else {
+            // Whole bytes least significant first, then the top partial byte's bits.
+            Word rest = bits % 8;
+            std::vector<std::uint8_t> out(n, 0);
+            for (Word i = 0; i + 1 < n; ++i) out[i] = be[n - 1 - i];
+            out[n - 1] = std::uint8_t(be[0] << (8 - rest));
+            w.put_bits(out.data(), 0, bits);
+            return true;
+        }
+    }
+    w.put_number(be.data(), bits);
+    return true;
+}
+
+bool put_float(BitWriter& w, Term value, Word bits, Word flags) {
+    double d;
+    if (is_float(value)) d = float_value(value);
+    else if (is_small(value)) d = double(small_value(value));
+    else if (is_big(value)) {
+        auto v = integer_to_double(value);
+        if (!v) return false;
+        d = *v;
+    } else return false;
+    std::uint8_t be[8];
+    Word n = bits / 8;
+    std::uint64_t raw;
+    if (bits == 64) raw = std::bit_cast<std::uint64_t>(d);
+    else if (bits == 32) {
+        float f = float(d);
+        if (!std::isfinite(f)) return false;
+        raw = std::bit_cast<std::uint32_t>(f);
+    } else if (bits == 16) {
+        // Round to IEEE half precision (nearest); out-of-range is an error.
+        int exp;
+        double m = std::frexp(std::fabs(d), &exp);
+        std::uint32_t sign = std::signbit(d) ? 0x8000 : 0;
+        if (d == 0) raw = sign;
+        else if (exp > 16) return false;
+        else if (exp < -13) raw = sign | std::uint32_t(std::nearbyint(std::ldexp(std::fabs(d), 24)));
+        else {
+            std::uint32_t frac = std::uint32_t(std::nearbyint((m * 2 - 1) * 1024));
+            std::uint32_t e = std::uint32_t(exp + 14);
+            if (frac == 1024) { frac = 0; ++e; }
+            if (e >= 31) return false;
+            raw = sign | (e << 10) | frac;
+        }
+    } else return false;
+    for (Word i = 0; i < n; ++i) be[n - 1 - i] = std::uint8_t(raw >> (8 * i));
+    if (is_little(flags))
+        for (Word i = 0; i < n / 2; ++i) std::swap(be[i], be[n - 1 - i]);
+    w.put_bits(be, 0, bits);
+    return true;
+}
+
+void put_utf8(BitWriter& w, std::uint32_t c) {
+    std::uint8_t b[4];
+    int n;
+    if (c < 0x80) { b[0] = std::uint8_t(c); n = 1; }
+    else if (c < 0x800) { b[0] = std::uint8_t(0xC0 | (c >> 6)); b[1] = std::uint8_t(0x80 | (c & 0x3F)); n = 2; }
+    else if (c < 0x10000) {
+        b[0] = std::uint8_t(0xE0 | (c >> 12)); b[1] = std::uint8_t(0x80 | ((c >> 6) & 0x3F));
+        b[2] = std::uint8_t(0x80 | (c & 0x3F)); n = 3;
+    } else {
+        b[0] = std::uint8_t(0xF0 | (c >> 18)); b[1] = std::uint8_t(0x80 | ((c >> 12) & 0x3F));
+        b[2] = std::uint8_t(0x80 | ((c >> 6) & 0x3F)); b[3] = std::uint8_t(0x80 | (c & 0x3F)); n = 4;
+    }
+    w.put_bits(b, 0, 8 * Word(n));
+}
+
+bool valid_code_point(Term v) {
+    if (!is_small(v)) return false;
+    SWord c = small_value(v);
+    return c >= 0 && c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF);
+}
+
+}  // namespace
+
+Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
+    BitWriter w;
+    for (const BinSegment& s : segments) {
+        const std::string& type = atom_text(s.type);
+        Word bits = 0;
+        bool sized = is_small(s.size);
+        if (sized) {
+            if (small_value(s.size) < 0) return p->badarg();
+            bits = Word(small_value(s.size)) * s.unit;
+        } else if (is_big(s.size)) {
+            return p->error(atoms::system_limit);
+        }
+        if (type == "integer") {
+            if (!sized || !put_integer(w, s.value, bits, s.flags)) return p->badarg();
+        } else if (type == "float") {
+            if (!sized || !put_float(w, s.value, bits, s.flags)) return p->badarg();
+        } else if (type == "binary" || type == "append" || type == "private_append") {
+            if (!is_bitstring(s.value)) return p->badarg();
+            BitView v = bit_view(s.value);
+            Word take = v.bit_size;
+            if (sized) {
+                if (bits > v.bit_size) return p->badarg();
+                take = bits;
+            } else if (type == "binary" && s.unit > 1 && v.bit_size % s.unit) {
+                return p->badarg();
+            }
+            w.put_bits(v.bytes, v.bit_offset, take);
+        } else if (type == "utf8") {
+            if (!valid_code_point(s.value)) return p->badarg();
+            put_utf8(w, std::uint32_t(small_value(s.value)));
+        } else if (type == "utf16") {
+            if (!valid_code_point(s.value)) return p->badarg();
+            std::uint32_t c = std::uint32_t(small_value(s.value));
+            auto unit16 = [&](std::uint32_t u) {
+                std::uint8_t b[2] = {std::uint8_t(u >> 8), std::uint8_t(u)};
+                if (is_little(s.flags)) std::swap(b[0], b[1]);
+                w.put_bits(b, 0, 16);
+            };
+            if (c < 0x10000) unit16(c);
+            else {
+                c -= 0x10000;
+                unit16(0xD800 | (c >> 10));
+                unit16(0xDC00 | (c & 0x3FF));
+            }
+        } else if (type == "utf32") {
+            if (!valid_code_point(s.value)) return p->badarg();
+            std::uint32_t c = std::uint32_t(small_value(s.value));
+            std::uint8_t b[4] = {std::uint8_t(c >> 24), std::uint8_t(c >> 16), std::uint8_t(c >> 8), std::uint8_t(c)};
+            if (is_little(s.flags)) { std::swap(b[0], b[3]); std::swap(b[1], b[2]); }
+            w.put_bits(b, 0, 32);
+        } else if (type == "string") {
+            w.put_bits(s.string_bytes, 0, bits);
+        } else {
+            return p->badarg();
+        }
+    }
+    Word total = w.bits();
+    Word bytes = (total + 7) / 8;
+    Term* hp = p->alloc(binary_words(bytes) + (total % 8 ? SUB_BIN_WORDS : 0));
+    std::uint8_t* data;
+    Term bin = make_binary_on(p, hp, nullptr, bytes, &data);
+    if (bytes) std::memcpy(data, w.data(), bytes);
+    if (total % 8 == 0) return bin;
+    Term* sub = hp + binary_words(bytes);
+    sub[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
+    sub[1] = total / 8;
+    sub[2] = 0;
+    sub[3] = total % 8;
+    sub[4] = bin;
+    return make_boxed(sub);
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,282 @@
+// vm/code_threading.cpp — turns a GenericModule into interpreter code: function headers,
+// handler addresses, operands encoded as interpreter.cpp describes, labels resolved.
+#include <unordered_map>
+
+#include "vm/atom_table.hpp"
+#include "vm/bit_syntax.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+constexpr Word CODE_INFO_WORDS = sizeof(CodeInfo) / sizeof(Word);
+
+Word encode_register(const Operand& o) {
+    return o.kind == OperandKind::X ? o.value * 8 : (o.value + 1) * 8 + 4;
+}
+
+// Segment flags of bs_create_bin: a literal list of atoms, nil, or already a bit set.
+Word segment_flags(const Operand& o) {
+    if (o.kind == OperandKind::Unsigned) return o.value;
+    Word flags = 0;
+    for (Term t = o.value; is_list(t); t = cdr(t)) {
+        Term a = car(t);
+        if (a == atoms::little) flags |= BSF_LITTLE;
+        else if (a == atoms::signed_) flags |= BSF_SIGNED;
+        else if (a == atoms::native) flags |= BSF_NATIVE;
+    }
+    return flags;
+}
+
+class Threader {
+public:
+    Threader(Vm& vm, const GenericModule& g) : m_vm(vm), m_g(g) {}
+
+    Result<std::unique_ptr<Module>> run() {
+        auto mod = std::make_unique<Module>();
+        m_mod = mod.get();
+        mod->name = m_g.name;
+        mod->files = m_g.files;
+        mod->strings = m_g.strings;
+        mod->attributes = m_g.attributes;
+        mod->compile_info = m_g.compile_info;
+        mod->source_path = m_g.source_path;
+        std::copy(std::begin(m_g.md5), std::end(m_g.md5), mod->md5);
+
+        // Pass 1: sizes, label offsets, function boundaries.
+        m_labels.assign(m_g.label_count, ~Word(0));
+        Word offset = 0;
+        for (const GenericInstr& in : m_g.instrs) {
+            if (in.op == Op::label) {
+                Word l = m_g.operand(in, 0).value;
+                if (l >= m_labels.size()) return Error{"label out of range"};
+                m_labels[l] = offset;
+                continue;
+            }
+            offset += size_of(in);
+        }
+        mod->code_size_words = offset;
+        mod->code = std::make_unique<Word[]>(offset ? offset : 1);
+        m_code = mod->code.get();
+
+        // Pass 2: emit.
+        Word pos = 0;
+        FunctionInfo* current = nullptr;
+        Word pending_line = 0;
+        bool have_line = false;
+        for (const GenericInstr& in : m_g.instrs) {
+            switch (in.op) {
+            case Op::label:
+            case Op::int_code_end:
+                continue;
+            case Op::line: {
+                Word item = m_g.operand(in, 0).value;
+                pending_line = item;
+                have_line = true;
+                continue;
+            }
+            default:
+                break;
+            }
+            if (have_line) {
+                const LineItem& li = m_g.line_items[pending_line];
+                mod->lines.push_back({pos, li.line, li.file_index});
+                have_line = false;
+            }
+            if (in.op == Op::func_info) {
+                if (current) current->end_offset = pos;
+                FunctionInfo fi;
+                fi.name = m_g.operand(in, 1).value;
+                fi.arity = m_g.operand(in, 2).value;
+                fi.header_offset = pos;
+                mod->functions.push_back(fi);
+                current = &mod->functions.back();
+                auto* ci = reinterpret_cast<CodeInfo*>(m_code + pos);
+                ci->op = op_word(Op::func_info);
+                new (&ci->gen_bp) std::atomic<GenericBp*>(nullptr);
+                ci->module = m_g.operand(in, 0).value;
+                ci->function = fi.name;
+                ci->arity = fi.arity;
+                pos += CODE_INFO_WORDS;
+                continue;
+            }
+            if (!current) return Error{"code before the first function"};
+            auto r = emit(in, pos);
+            if (!r.empty()) return Error{"function " + atom_text(current->name) + "/" + std::to_string(current->arity) + ": " + r};
+            pos += size_of(in);
+        }
+        if (current) current->end_offset = pos;
+        if (pos != offset) return Error{"internal error: code size mismatch"};
+
+        // Lambdas.
+        for (const FunTableEntry& f : m_g.funs) {
+            auto fe = std::make_unique<FunEntry>();
+            fe->module = mod.get();
+            fe->module_name = m_g.name;
+            fe->function = f.function;
+            fe->arity = f.arity;
+            fe->num_free = f.num_free;
+            fe->index = f.index;
+            fe->old_uniq = f.old_uniq;
+            if (f.label >= m_labels.size() || m_labels[f.label] == ~Word(0)) return Error{"chunk FunT: bad label"};
+            fe->address = m_code + m_labels[f.label];
+            mod->funs.push_back(std::move(fe));
+        }
+        // Patch fun indices (make_fun3 operands) now that FunEntries exist.
+        for (auto [at, index] : m_fun_patches) m_code[at] = reinterpret_cast<Word>(mod->funs[index].get());
+        for (const FunctionInfo& fi : mod->functions)
+            for (const ExportEntry& e : m_g.exports)
+                if (e.function == fi.name && e.arity == fi.arity)
+                    const_cast<FunctionInfo&>(fi).exported = true;
+        return std::move(mod);
+    }
+
+private:
+    Word size_of(const GenericInstr& in) const {
+        switch (in.op) {
+        case Op::label:
+        case Op::line:
+        case Op::int_code_end:
+            return 0;
+        case Op::func_info:
+            return CODE_INFO_WORDS;
+        case Op::fmove:
+            return 5;
+        case Op::bs_match_string:
+        case Op::bs_create_bin:
+            return 2 + in.operand_count;  // + the Module*
+        default:
+            return 1 + in.operand_count;
+        }
+    }
+
+    Word label_address(Word label) const {
+        if (label == 0) return 0;
+        return reinterpret_cast<Word>(m_code + m_labels[label]);
+    }
+
+    // The word for one operand (not a list).
+    std::string encode(const Operand& o, char letter, Word* out) {
+        switch (o.kind) {
+        case OperandKind::X:
+        case OperandKind::Y:
+            *out = encode_register(o);
+            return {};
+        case OperandKind::Literal:
+        case OperandKind::Unsigned:
+        case OperandKind::Alloc:
+        case OperandKind::FloatReg:
+            *out = o.value;
+            if (letter == 'e' || letter == 'b') return encode_import(o.value, letter, out);
+            return {};
+        case OperandKind::Label:
+            if (o.value >= m_labels.size() || (o.value && m_labels[o.value] == ~Word(0))) return "undefined label";
+            *out = label_address(o.value);
+            return {};
+        case OperandKind::Import:
+        case OperandKind::FunIndex:
+        case OperandKind::List:
+            break;
+        }
+        return "bad operand";
+    }
+
+    std::string encode_import(Word index, char letter, Word* out) {
+        const ImportEntry& imp = m_g.imports[index];
+        Export* e = m_vm.exports.get(imp.module, imp.function, imp.arity);
+        if (letter == 'b' && !e->is_bif())
+            return "unknown BIF " + atom_text(imp.module) + ":" + atom_text(imp.function) + "/" + std::to_string(imp.arity);
+        *out = reinterpret_cast<Word>(e);
+        return {};
+    }
+
+    std::string emit(const GenericInstr& in, Word pos) {
+        Op op = in.op;
+        const OpInfo& info = op_info(op);
+        Word* w = m_code + pos;
+
+        // Rewrites to faster internal instructions (the only per-op special cases).
+        if (op == Op::gc_bif2) {
+            const ImportEntry& imp = m_g.imports[m_g.operand(in, 2).value];
+            if (imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus))
+                op = imp.function == atoms::plus ? Op::i_plus : Op::i_minus;
+        }
+        w[0] = op_word(op);
+
+        if (op == Op::fmove) {
+            const Operand& s = m_g.operand(in, 0);
+            const Operand& d = m_g.operand(in, 1);
+            w[1] = s.kind == OperandKind::FloatReg ? s.value : s.kind == OperandKind::Literal ? s.value : encode_register(s);
+            w[2] = d.kind == OperandKind::FloatReg ? d.value : encode_register(d);
+            w[3] = s.kind == OperandKind::FloatReg;
+            w[4] = d.kind == OperandKind::FloatReg;
+            return {};
+        }
+
+        std::uint32_t k = 0;
+        Word out = 1;
+        for (char letter : info.signature) {
+            const Operand& o = m_g.operand(in, k);
+            if (o.kind == OperandKind::List) {
+                w[out++] = o.value;
+                for (Word i = 0; i < o.value; ++i) {
+                    const Operand& e = m_g.operand(in, k + 1 + std::uint32_t(i));
+                    if (e.kind == OperandKind::List) return "nested list";
+                    std::string err = encode(e, 's', &w[out]);
+                    if (!err.empty()) return err;
+                    ++out;
+                }
+                if (op == Op::bs_create_bin) fix_segments(w + out - o.value, o.value);
+                k += 1 + std::uint32_t(o.value);
+                continue;
+            }
+            if (letter == 'F') {
+                m_fun_patches.emplace_back(pos + out, o.value);
+                w[out++] = 0;
+            } else {
+                std::string err = encode(o, letter, &w[out]);
+                if (!err.empty()) return err;
+                ++out;
+            }
+            ++k;
+        }
+        if (op == Op::i_plus || op == Op::i_minus) {
+            // gc_bif2 operands are [fail][live][bif][a][b][dst]; i_plus drops nothing but the
+            // BIF word is unused, so keep the layout identical.
+        }
+        if (op == Op::bs_match_string || op == Op::bs_create_bin) w[out++] = reinterpret_cast<Word>(m_mod);
+        if (op == Op::bs_create_bin) {
+            for (Word i = 0; i < w[6]; i += 6)
+                if (!is_atom(w[7 + i])) return "bad bs_create_bin segment";
+        }
+        return {};
+    }
+
+    // bs_create_bin segments: (type, seg, unit, flags, value, size); flags become BSF_* bits.
+    void fix_segments(Word* seg, Word n) {
+        std::uint32_t base = 0;
+        (void)base;
+        for (Word i = 0; i + 5 < n; i += 6) {
+            Word& flags = seg[i + 3];
+            Operand o{is_list(flags) || flags == NIL ? OperandKind::Literal : OperandKind::Unsigned, flags};
+            flags = segment_flags(o);
+        }
+    }
+
+    Vm& m_vm;
+    const GenericModule& m_g;
+    Module* m_mod = nullptr;
+    Word* m_code = nullptr;
+    std::vector<Word> m_labels;
+    std::vector<std::pair<Word, Word>> m_fun_patches;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code) {
+    return Threader(vm, code).run();
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,48 @@
+// vm/heap.cpp — heap fragments, binary buffers and the heap size sequence.
+#include "vm/heap.hpp"
+
+#include <new>
+#include <vector>
+
+namespace beamlet::vm {
+
+HeapFragment* HeapFragment::create(Word size_words) {
+    std::size_t bytes = sizeof(HeapFragment) + (size_words ? size_words - 1 : 0) * sizeof(Term);
+    void* mem = std::malloc(bytes);
+    if (!mem) throw std::bad_alloc();
+    auto* frag = new (mem) HeapFragment();
+    frag->size_words = size_words;
+    return frag;
+}
+
+void HeapFragment::destroy(HeapFragment* frag) {
+    frag->~HeapFragment();
+    std::free(frag);
+}
+
+BinaryBuf* BinaryBuf::create(std::size_t size_bytes) {
+    void* mem = std::malloc(sizeof(BinaryBuf) + size_bytes);
+    if (!mem) throw std::bad_alloc();
+    auto* buf = static_cast<BinaryBuf*>(mem);
+    new (&buf->refc) std::atomic<std::int64_t>(1);
+    buf->size_bytes = size_bytes;
+    return buf;
+}
+
+static const std::vector<Word>& heap_sizes() {
+    static const std::vector<Word> sizes = [] {
+        std::vector<Word> v{MIN_HEAP_SIZE_WORDS, 377};
+        while (v.back() < 1'000'000) v.push_back(v[v.size() - 1] + v[v.size() - 2]);
+        while (v.back() < (Word(1) << 40)) v.push_back(v.back() + v.back() / 5);
+        return v;
+    }();
+    return sizes;
+}
+
+Word next_heap_size_words(Word at_least_words) {
+    for (Word s : heap_sizes())
+        if (s >= at_least_words) return s;
+    return at_least_words;
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,50 @@
+// vm/heap.hpp — heap fragments, off-heap binaries and the words-per-object arithmetic.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+// A block of heap outside a process's main heap: built by BIFs that could not allocate on the
+// heap without a GC, and by senders for messages. The owner's next GC copies the live data out
+// of it and frees it (DESIGN.md §2).
+struct HeapFragment {
+    HeapFragment* next = nullptr;
+    Word used_words = 0;
+    Word size_words = 0;
+    Term* off_heap_first = nullptr;  // ProcBins allocated in this fragment (chained by their link word)
+    Term data[1];
+
+    static HeapFragment* create(Word size_words);
+    static void destroy(HeapFragment* frag);
+    Term* alloc(Word n) {
+        Term* p = data + used_words;
+        used_words += n;
+        return p;
+    }
+    bool contains(const Term* p) const { return p >= data && p < data + size_words; }
+};
+
+// The shared payload of a reference-counted binary.
+struct BinaryBuf {
+    std::atomic<std::int64_t> refc;
+    std::size_t size_bytes;
+    std::uint8_t bytes[1];
+
+    static BinaryBuf* create(std::size_t size_bytes);
+    void add_ref() { refc.fetch_add(1, std::memory_order_relaxed); }
+    void release() {
+        if (refc.fetch_sub(1, std::memory_order_acq_rel) == 1) std::free(this);
+    }
+};
+
+// Heap sizes in words, as OTP's erts_next_heap_size() sequence (Fibonacci, then +20%).
+Word next_heap_size_words(Word at_least_words);
+inline constexpr Word MIN_HEAP_SIZE_WORDS = 233;
+
+}  // namespace beamlet::vm

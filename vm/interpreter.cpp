@@ -1,0 +1,1259 @@
+// vm/interpreter.cpp — the threaded-code interpreter: one handler per instruction of
+// vm/instructions.def, dispatched by computed goto.
+//
+// Operand words (threaded by thread_module() in vm/code_threading.cpp):
+//   source/destination  x(n) = n*8, y(n) = (n+1)*8 | 4, a literal term = the term itself
+//   label               the code address (0 = none)
+//   import              the Export*        fun index  the FunEntry*       list  count, elements
+// Registers kept in locals: I (instruction), cp (continuation; null once saved in a frame and
+// after a return), E (stack top, = y frame), HTOP (heap top), reds (reductions left).
+#include "vm/interpreter.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "vm/arith.hpp"
+#include "vm/assert.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/bit_syntax.hpp"
+#include "vm/copy.hpp"
+#include "vm/map.hpp"
+#include "vm/term_order.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+const void* const* g_labels = nullptr;
+
+// The one instruction every process's outermost frame returns to.
+Word g_normal_exit_code[1];
+
+inline Term make_tuple2(Process* p, Term a, Term b) {
+    Term* hp = p->alloc(3);
+    hp[0] = make_arityval(2);
+    hp[1] = a;
+    hp[2] = b;
+    return make_boxed(hp);
+}
+
+Term make_location(Process* p, const Module* m, const Word* at) {
+    LineEntry loc = m->location_at(at);
+    if (loc.line == 0) return NIL;
+    const std::string& file = m->files[loc.file_index];
+    // [{file, "name"}, {line, N}]
+    Term* hp = p->alloc(2 * file.size());
+    Term name = NIL;
+    for (std::size_t i = file.size(); i-- > 0;) {
+        name = make_cons_on(hp, make_small(static_cast<unsigned char>(file[i])), name);
+        hp += 2;
+    }
+    Term file_t = make_tuple2(p, atoms::file, name);
+    Term line_t = make_tuple2(p, atoms::line, make_small(SWord(loc.line)));
+    Term* cells = p->alloc(4);
+    Term tail = make_cons_on(cells + 2, line_t, NIL);
+    return make_cons_on(cells, file_t, tail);
+}
+
+Term make_frame(Process* p, Term m, Term f, Term arity_or_args, Term location) {
+    Term* hp = p->alloc(5);
+    hp[0] = make_arityval(4);
+    hp[1] = m;
+    hp[2] = f;
+    hp[3] = arity_or_args;
+    hp[4] = location;
+    return make_boxed(hp);
+}
+
+Term list_from(Process* p, const Term* items, Word n) {
+    Term list = NIL;
+    Term* hp = p->alloc(2 * n);
+    for (Word i = n; i-- > 0;) {
+        list = make_cons_on(hp, items[i], list);
+        hp += 2;
+    }
+    return list;
+}
+
+// Builds the stacktrace list for the pending exception of [p]: the failing BIF (if any), the
+// function at [I], the continuation [cp] and the frames on the stack, at most 8 as in OTP.
+Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x) {
+    constexpr int MAX_DEPTH = 8;
+    std::vector<Term> frames;
+    PendingException& exc = p->exception;
+    if (exc.bif_module) {
+        Term args = list_from(p, exc.bif_args.data(), exc.bif_args.size());
+        frames.push_back(make_frame(p, exc.bif_module, exc.bif_function, args, NIL));
+    }
+    auto add_code_frame = [&](const Word* at, bool is_return_address) {
+        const Module* m = p->vm.module_containing(at);
+        if (!m) return;
+        const FunctionInfo* fi = m->function_at(at);
+        if (!fi) return;
+        const Word* where = is_return_address ? at - 1 : at;
+        frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
+    };
+    const Module* m = p->vm.module_containing(I);
+    if (m && !exc.bif_module) {
+        const FunctionInfo* fi = m->function_at(I);
+        if (fi && I == m->code.get() + fi->header_offset) {
+            // function_clause: the frame carries the arguments.
+            Term args = list_from(p, x, fi->arity);
+            frames.push_back(make_frame(p, m->name, fi->name, args, make_location(p, m, I + 5)));
+        } else {
+            add_code_frame(I, false);
+        }
+    } else if (m) {
+        add_code_frame(I, false);
+    }
+    if (cp) add_code_frame(cp, true);
+    for (const Term* s = E; s < p->hend && int(frames.size()) < MAX_DEPTH; ++s)
+        if (is_header(*s) && *s != 0) add_code_frame(reinterpret_cast<const Word*>(*s), true);
+    if (frames.size() > std::size_t(MAX_DEPTH)) frames.resize(MAX_DEPTH);
+    return list_from(p, frames.data(), frames.size());
+}
+
+// The {badarity, {Fun, Args}} and similar reasons.
+Term make_tagged(Process* p, Term tag, Term value) { return make_tuple2(p, tag, value); }
+
+}  // namespace
+
+Word op_word(Op op) {
+    if (!g_labels) {
+        Registers* none = nullptr;
+        run_process(nullptr, *none);
+    }
+    return reinterpret_cast<Word>(g_labels[std::size_t(op)]);
+}
+
+void prepare_call(Process* p, const Export* e, const std::vector<Term>& args) {
+    g_normal_exit_code[0] = op_word(Op::i_normal_exit);
+    p->ip = e->address();
+    p->cp = g_normal_exit_code;
+    p->saved_x = args;
+    p->arity = args.size();
+}
+
+RunResult run_process(Process* p, Registers& regs) {
+    static const void* const labels[] = {
+#define BEAMLET_OP(name, number, signature, flags) &&op_##name,
+#include "vm/instructions.def"
+#undef BEAMLET_OP
+    };
+    if (!p) {
+        g_labels = labels;
+        return RunResult::Exited;
+    }
+
+    Term* const x = regs.x;
+    double* const fr = regs.fr;
+    for (Word i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
+    const Word* I = p->ip;
+    const Word* cp = p->cp;
+    Term* E = p->stop;
+    Term* HTOP = p->htop;
+    int reds = CONTEXT_REDS;
+    Word live = 0;          // live x registers at a context switch
+    Term bif_args[4];
+
+#define XREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(x) + (w)))
+#define YREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(E) + ((w) - 4)))
+#define REG(w) (((w) & 4) ? YREG(w) : XREG(w))
+#define SRC(w) ((((w) & 3) == 0) ? REG(w) : Term(w))
+#define DISPATCH() goto* reinterpret_cast<const void*>(*I)
+#define NEXT(n) \
+    do {        \
+        I += (n); \
+        DISPATCH(); \
+    } while (0)
+#define JUMP(addr)                                 \
+    do {                                           \
+        I = reinterpret_cast<const Word*>(addr);   \
+        DISPATCH();                                \
+    } while (0)
+#define SWAPOUT() (p->htop = HTOP, p->stop = E)
+#define SWAPIN() (HTOP = p->htop, E = p->stop)
+#define ENSURE_HEAP(need, nlive)                                 \
+    do {                                                         \
+        if (Word(E - HTOP) < Word(need) || p->mbuf) {            \
+            SWAPOUT();                                           \
+            garbage_collect(p, x, (nlive), (need));              \
+            SWAPIN();                                            \
+        }                                                        \
+    } while (0)
+#define RAISE(reason)        \
+    do {                     \
+        p->error(reason);    \
+        goto handle_error;   \
+    } while (0)
+#define FAIL_OR_RAISE(label, reason) \
+    do {                             \
+        if (label) JUMP(label);      \
+        RAISE(reason);               \
+    } while (0)
+#define BIF_FAILED(export_ptr, n)                                   \
+    do {                                                            \
+        p->exception.bif_module = (export_ptr)->module;             \
+        p->exception.bif_function = (export_ptr)->function;         \
+        p->exception.bif_args.assign(bif_args, bif_args + (n));     \
+        goto handle_error;                                          \
+    } while (0)
+
+    DISPATCH();
+
+    // ================================================================ loader-only (never run)
+op_label:
+op_int_code_end:
+op_on_load:
+op_line:
+op_nif_start:
+    BEAMLET_UNREACHABLE();
+
+    // ================================================================ calls and returns
+op_func_info:
+    // Reached through a function's clause-failure label: I is the header.
+    p->error(atoms::function_clause);
+    goto handle_error;
+
+op_call:
+    cp = I + 3;
+    if (--reds <= 0) {
+        live = I[1];
+        I = reinterpret_cast<const Word*>(I[2]);
+        goto context_switch;
+    }
+    JUMP(I[2]);
+
+op_call_last:
+    cp = reinterpret_cast<const Word*>(E[0]);
+    E += I[3] + 1;
+    if (--reds <= 0) {
+        live = I[1];
+        I = reinterpret_cast<const Word*>(I[2]);
+        goto context_switch;
+    }
+    JUMP(I[2]);
+
+op_call_only:
+    if (--reds <= 0) {
+        live = I[1];
+        I = reinterpret_cast<const Word*>(I[2]);
+        goto context_switch;
+    }
+    JUMP(I[2]);
+
+op_call_ext: {
+    const Export* e = reinterpret_cast<const Export*>(I[2]);
+    cp = I + 3;
+    if (--reds <= 0) {
+        live = I[1];
+        I = e->address();
+        goto context_switch;
+    }
+    JUMP(e->address());
+}
+
+op_call_ext_last: {
+    const Export* e = reinterpret_cast<const Export*>(I[2]);
+    cp = reinterpret_cast<const Word*>(E[0]);
+    E += I[3] + 1;
+    if (--reds <= 0) {
+        live = I[1];
+        I = e->address();
+        goto context_switch;
+    }
+    JUMP(e->address());
+}
+
+op_call_ext_only: {
+    const Export* e = reinterpret_cast<const Export*>(I[2]);
+    if (--reds <= 0) {
+        live = I[1];
+        I = e->address();
+        goto context_switch;
+    }
+    JUMP(e->address());
+}
+
+op_return:
+    I = cp;
+    cp = nullptr;
+    DISPATCH();
+
+op_i_normal_exit:
+    SWAPOUT();
+    p->exited = true;
+    p->exit_reason = atoms::normal;
+    p->ip = I;
+    return RunResult::Exited;
+
+op_i_apply_bif: {
+    // The export trampoline of a BIF: arguments are in x0..; the result goes to x0.
+    const Export* e = reinterpret_cast<const Export*>(I[1]);
+    SWAPOUT();
+    Term r = e->bif(p, x);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (p->exception.cls == 0) {
+            // The BIF trapped: continue where it asked (e.g. apply/3 into Erlang code).
+            I = p->ip;
+            DISPATCH();
+        }
+        p->exception.bif_module = e->module;
+        p->exception.bif_function = e->function;
+        p->exception.bif_args.assign(x, x + e->arity);
+        goto handle_error;
+    }
+    x[0] = r;
+    I = cp;
+    cp = nullptr;
+    DISPATCH();
+}
+
+op_i_call_error_handler: {
+    // The export trampoline of a function whose module is not loaded (yet).
+    const Export* e = reinterpret_cast<const Export*>(I[1]);
+    SWAPOUT();
+    std::string error = p->vm.ensure_loaded(e->module);
+    SWAPIN();
+    const Word* target = e->address();
+    if (error.empty() && target != I) JUMP(target);
+    p->error(atoms::undef);
+    p->exception.bif_module = e->module;
+    p->exception.bif_function = e->function;
+    p->exception.bif_args.assign(x, x + e->arity);
+    goto handle_error;
+}
+
+op_i_trap_resume:
+    BEAMLET_UNREACHABLE();
+
+op_apply:
+op_apply_last: {
+    Word arity = I[1];
+    Term m = x[arity], f = x[arity + 1];
+    if (!is_atom(m) || !is_atom(f)) {
+        p->error(atoms::badarg);
+        goto handle_error;
+    }
+    Export* e = p->vm.exports.find(m, f, arity);
+    if (!e) {
+        SWAPOUT();
+        p->vm.ensure_loaded(m);
+        SWAPIN();
+        e = p->vm.exports.get(m, f, arity);
+    }
+    if (reinterpret_cast<const void*>(*I) == &&op_apply_last) {
+        cp = reinterpret_cast<const Word*>(E[0]);
+        E += I[2] + 1;
+    } else {
+        cp = I + 2;
+    }
+    if (--reds <= 0) {
+        live = arity;
+        I = e->address();
+        goto context_switch;
+    }
+    JUMP(e->address());
+}
+
+op_call_fun: {
+    Word arity = I[1];
+    Term fun = x[arity];
+    cp = I + 2;
+    goto call_fun_common;
+op_call_fun2:
+    arity = I[2];
+    fun = SRC(I[3]);
+    cp = I + 4;
+call_fun_common:
+    if (is_local_fun(fun)) {
+        const Term* obj = boxed_ptr(fun);
+        const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
+        if (fe->user_arity() != arity) goto badarity;
+        for (Word i = 0; i < fe->num_free; ++i) x[arity + i] = obj[3 + i];
+        if (--reds <= 0) {
+            live = arity + fe->num_free;
+            I = fe->address;
+            goto context_switch;
+        }
+        JUMP(fe->address);
+    }
+    if (is_export_fun(fun)) {
+        const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun)[1]);
+        if (e->arity != arity) goto badarity;
+        if (--reds <= 0) {
+            live = arity;
+            I = e->address();
+            goto context_switch;
+        }
+        JUMP(e->address());
+    }
+    cp = nullptr;  // the caller's continuation is not part of this error's stack
+    SWAPOUT();
+    p->error(make_tagged(p, atoms::badfun, fun));
+    SWAPIN();
+    goto handle_error;
+badarity: {
+    SWAPOUT();
+    Term args = list_from(p, x, arity);
+    Term inner = make_tuple2(p, fun, args);
+    p->error(make_tagged(p, atoms::badarity, inner));
+    SWAPIN();
+    goto handle_error;
+}
+}
+
+    // ================================================================ stack frames and heap
+op_allocate:
+op_allocate_zero: {
+    Word words = I[1];
+    ENSURE_HEAP(words + 1, I[2]);
+    E -= words + 1;
+    E[0] = reinterpret_cast<Word>(cp);
+    for (Word i = 1; i <= words; ++i) E[i] = NIL;
+    NEXT(3);
+}
+
+op_allocate_heap:
+op_allocate_heap_zero: {
+    Word words = I[1];
+    ENSURE_HEAP(words + 1 + I[2], I[3]);
+    E -= words + 1;
+    E[0] = reinterpret_cast<Word>(cp);
+    for (Word i = 1; i <= words; ++i) E[i] = NIL;
+    NEXT(4);
+}
+
+op_test_heap:
+    ENSURE_HEAP(I[1], I[2]);
+    NEXT(3);
+
+op_init:
+    REG(I[1]) = NIL;
+    NEXT(2);
+
+op_init_yregs: {
+    Word n = I[1];
+    for (Word i = 0; i < n; ++i) REG(I[2 + i]) = NIL;
+    NEXT(2 + n);
+}
+
+op_deallocate:
+    cp = reinterpret_cast<const Word*>(E[0]);
+    E += I[1] + 1;
+    NEXT(2);
+
+op_trim: {
+    Word saved = E[0];
+    E += I[1];
+    E[0] = saved;
+    NEXT(3);
+}
+
+    // ================================================================ moves
+op_move:
+    REG(I[2]) = SRC(I[1]);
+    NEXT(3);
+
+op_swap: {
+    Term a = REG(I[1]);
+    REG(I[1]) = REG(I[2]);
+    REG(I[2]) = a;
+    NEXT(3);
+}
+
+op_get_list: {
+    Term l = SRC(I[1]);
+    Term h = car(l), t = cdr(l);
+    REG(I[2]) = h;
+    REG(I[3]) = t;
+    NEXT(4);
+}
+
+op_get_hd:
+    REG(I[2]) = car(SRC(I[1]));
+    NEXT(3);
+
+op_get_tl:
+    REG(I[2]) = cdr(SRC(I[1]));
+    NEXT(3);
+
+op_get_tuple_element:
+    REG(I[3]) = tuple_element(SRC(I[1]), I[2]);
+    NEXT(4);
+
+op_set_tuple_element:
+    tuple_elements(REG(I[2]))[I[3]] = SRC(I[1]);
+    NEXT(4);
+
+op_put_list:
+    HTOP[0] = SRC(I[1]);
+    HTOP[1] = SRC(I[2]);
+    REG(I[3]) = make_list(HTOP);
+    HTOP += 2;
+    NEXT(4);
+
+op_put_tuple2: {
+    Word n = I[2];
+    HTOP[0] = make_arityval(n);
+    for (Word i = 0; i < n; ++i) HTOP[1 + i] = SRC(I[3 + i]);
+    REG(I[1]) = make_boxed(HTOP);
+    HTOP += n + 1;
+    NEXT(3 + n);
+}
+
+op_make_fun3: {
+    const FunEntry* fe = reinterpret_cast<const FunEntry*>(I[1]);
+    Word n = I[3];
+    // Free variables may be in x registers beyond any live count the compiler gives, so the
+    // heap check keeps every x register the list mentions alive by copying them first.
+    Term free_vars[256];
+    for (Word i = 0; i < n; ++i) free_vars[i] = SRC(I[4 + i]);
+    if (Word(E - HTOP) < 3 + n) {
+        for (Word i = 0; i < n; ++i) x[MAX_X_REGS - 256 + i] = free_vars[i];
+        SWAPOUT();
+        Term* hp = p->alloc(3 + n);
+        SWAPIN();
+        hp[0] = make_header(2 + n, Subtag::Fun);
+        hp[1] = reinterpret_cast<Word>(fe);
+        hp[2] = p->id;
+        for (Word i = 0; i < n; ++i) hp[3 + i] = free_vars[i];
+        REG(I[2]) = make_boxed(hp);
+        NEXT(4 + n);
+    }
+    HTOP[0] = make_header(2 + n, Subtag::Fun);
+    HTOP[1] = reinterpret_cast<Word>(fe);
+    HTOP[2] = p->id;
+    for (Word i = 0; i < n; ++i) HTOP[3 + i] = free_vars[i];
+    REG(I[2]) = make_boxed(HTOP);
+    HTOP += 3 + n;
+    NEXT(4 + n);
+}
+
+    // ================================================================ tests and jumps
+op_jump:
+    JUMP(I[1]);
+
+#define CMP_TEST(name, cond)                 \
+    op_##name: {                             \
+        Term a = SRC(I[2]), b = SRC(I[3]);   \
+        if (!(cond)) JUMP(I[1]);             \
+        NEXT(4);                             \
+    }
+    CMP_TEST(is_lt, (is_small(a) && is_small(b)) ? SWord(a) < SWord(b) : compare_terms(a, b) < 0)
+    CMP_TEST(is_ge, (is_small(a) && is_small(b)) ? SWord(a) >= SWord(b) : compare_terms(a, b) >= 0)
+    CMP_TEST(is_eq, a == b || terms_equal(a, b))
+    CMP_TEST(is_ne, !(a == b || terms_equal(a, b)))
+    CMP_TEST(is_eq_exact, a == b || (!is_immediate(a) && !is_immediate(b) && terms_exact_equal(a, b)))
+    CMP_TEST(is_ne_exact, !(a == b || (!is_immediate(a) && !is_immediate(b) && terms_exact_equal(a, b))))
+#undef CMP_TEST
+
+#define TYPE_TEST(name, cond)        \
+    op_##name: {                     \
+        Term t = SRC(I[2]);          \
+        if (!(cond)) JUMP(I[1]);     \
+        NEXT(3);                     \
+    }
+    TYPE_TEST(is_integer, is_integer(t))
+    TYPE_TEST(is_float, is_float(t))
+    TYPE_TEST(is_number, is_number(t))
+    TYPE_TEST(is_atom, is_atom(t))
+    TYPE_TEST(is_pid, is_pid(t))
+    TYPE_TEST(is_reference, is_ref(t))
+    TYPE_TEST(is_port, is_port(t))
+    TYPE_TEST(is_nil, is_nil(t))
+    TYPE_TEST(is_binary, is_bitstring(t) && bit_view(t).bit_size % 8 == 0)
+    TYPE_TEST(is_bitstr, is_bitstring(t))
+    TYPE_TEST(is_list, is_list(t) || is_nil(t))
+    TYPE_TEST(is_nonempty_list, is_list(t))
+    TYPE_TEST(is_tuple, is_tuple(t))
+    TYPE_TEST(is_map, is_map(t))
+    TYPE_TEST(is_function, is_fun(t))
+    TYPE_TEST(is_boolean, t == atoms::true_ || t == atoms::false_)
+#undef TYPE_TEST
+
+op_is_function2: {
+    Term f = SRC(I[2]), a = SRC(I[3]);
+    if (!is_small(a) || small_value(a) < 0) {
+        p->badarg();
+        goto handle_error;
+    }
+    bool ok = false;
+    if (is_local_fun(f)) ok = reinterpret_cast<const FunEntry*>(boxed_ptr(f)[1])->user_arity() == Word(small_value(a));
+    else if (is_export_fun(f)) ok = reinterpret_cast<const Export*>(boxed_ptr(f)[1])->arity == Word(small_value(a));
+    if (!ok) JUMP(I[1]);
+    NEXT(4);
+}
+
+op_test_arity: {
+    Term t = SRC(I[2]);
+    if (tuple_arity(t) != I[3]) JUMP(I[1]);
+    NEXT(4);
+}
+
+op_is_tagged_tuple: {
+    Term t = SRC(I[2]);
+    if (!is_tuple(t) || tuple_arity(t) != I[3] || tuple_element(t, 0) != I[4]) JUMP(I[1]);
+    NEXT(5);
+}
+
+op_select_val: {
+    Term v = SRC(I[1]);
+    Word n = I[3];
+    const Word* pairs = I + 4;
+    if (is_immediate(v)) {
+        for (Word i = 0; i < n; i += 2)
+            if (pairs[i] == v) JUMP(pairs[i + 1]);
+    } else {
+        for (Word i = 0; i < n; i += 2)
+            if (terms_exact_equal(pairs[i], v)) JUMP(pairs[i + 1]);
+    }
+    JUMP(I[2]);
+}
+
+op_select_tuple_arity: {
+    Term v = SRC(I[1]);
+    if (is_tuple(v)) {
+        Word arity = tuple_arity(v);
+        Word n = I[3];
+        const Word* pairs = I + 4;
+        for (Word i = 0; i < n; i += 2)
+            if (Word(small_value(pairs[i])) == arity) JUMP(pairs[i + 1]);
+    }
+    JUMP(I[2]);
+}
+
+    // ================================================================ BIFs and arithmetic
+op_bif0: {
+    const Export* e = reinterpret_cast<const Export*>(I[1]);
+    SWAPOUT();
+    Term r = e->bif(p, bif_args);
+    SWAPIN();
+    REG(I[2]) = r;
+    NEXT(3);
+}
+
+op_bif1: {
+    const Export* e = reinterpret_cast<const Export*>(I[2]);
+    bif_args[0] = SRC(I[3]);
+    SWAPOUT();
+    Term r = e->bif(p, bif_args);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        BIF_FAILED(e, 1);
+    }
+    REG(I[4]) = r;
+    NEXT(5);
+}
+
+op_bif2: {
+    const Export* e = reinterpret_cast<const Export*>(I[2]);
+    bif_args[0] = SRC(I[3]);
+    bif_args[1] = SRC(I[4]);
+    SWAPOUT();
+    Term r = e->bif(p, bif_args);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        BIF_FAILED(e, 2);
+    }
+    REG(I[5]) = r;
+    NEXT(6);
+}
+
+op_gc_bif1: {
+    const Export* e = reinterpret_cast<const Export*>(I[3]);
+    bif_args[0] = SRC(I[4]);
+    SWAPOUT();
+    Term r = e->bif(p, bif_args);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        BIF_FAILED(e, 1);
+    }
+    REG(I[5]) = r;
+    NEXT(6);
+}
+
+op_gc_bif2: {
+    const Export* e = reinterpret_cast<const Export*>(I[3]);
+    bif_args[0] = SRC(I[4]);
+    bif_args[1] = SRC(I[5]);
+    SWAPOUT();
+    Term r = e->bif(p, bif_args);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        BIF_FAILED(e, 2);
+    }
+    REG(I[6]) = r;
+    NEXT(7);
+}
+
+op_gc_bif3: {
+    const Export* e = reinterpret_cast<const Export*>(I[3]);
+    bif_args[0] = SRC(I[4]);
+    bif_args[1] = SRC(I[5]);
+    bif_args[2] = SRC(I[6]);
+    SWAPOUT();
+    Term r = e->bif(p, bif_args);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        BIF_FAILED(e, 3);
+    }
+    REG(I[7]) = r;
+    NEXT(8);
+}
+
+op_i_plus: {
+    Term a = SRC(I[3]), b = SRC(I[4]);
+    if (is_small(a) && is_small(b)) {
+        SWord r = small_value(a) + small_value(b);
+        if (fits_small(r)) {
+            REG(I[5]) = make_small(r);
+            NEXT(6);
+        }
+    }
+    SWAPOUT();
+    Term r = arith_plus(p, a, b);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        bif_args[0] = a;
+        bif_args[1] = b;
+        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::plus, 2), 2);
+    }
+    REG(I[5]) = r;
+    NEXT(6);
+}
+
+op_i_minus: {
+    Term a = SRC(I[3]), b = SRC(I[4]);
+    if (is_small(a) && is_small(b)) {
+        SWord r = small_value(a) - small_value(b);
+        if (fits_small(r)) {
+            REG(I[5]) = make_small(r);
+            NEXT(6);
+        }
+    }
+    SWAPOUT();
+    Term r = arith_minus(p, a, b);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        bif_args[0] = a;
+        bif_args[1] = b;
+        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::minus, 2), 2);
+    }
+    REG(I[5]) = r;
+    NEXT(6);
+}
+
+    // ================================================================ floats
+op_fmove: {
+    // fmove between a float register and a term register, or a literal into a float register.
+    Word src = I[1], dst = I[2];
+    Word src_kind = I[3], dst_kind = I[4];  // 1 = float register
+    if (src_kind == 1 && dst_kind == 1) fr[dst] = fr[src];
+    else if (src_kind == 1) {
+        REG(dst) = make_float_on(HTOP, fr[src]);
+        HTOP += FLOAT_WORDS;
+    } else if (dst_kind == 1) {
+        Term t = SRC(src);
+        fr[dst] = float_value(t);
+    } else {
+        REG(dst) = SRC(src);
+    }
+    NEXT(5);
+}
+
+op_fconv: {
+    Term t = SRC(I[1]);
+    double d;
+    if (is_float(t)) d = float_value(t);
+    else if (is_small(t)) d = double(small_value(t));
+    else if (!number_to_double(t, &d)) RAISE(atoms::badarith);
+    fr[I[2]] = d;
+    NEXT(3);
+}
+
+#define FLOAT_OP(name, expr)                          \
+    op_##name: {                                      \
+        double a = fr[I[2]], b = fr[I[3]];            \
+        (void)b;                                      \
+        double r = (expr);                            \
+        if (!std::isfinite(r)) RAISE(atoms::badarith); \
+        fr[I[4]] = r;                                 \
+        NEXT(5);                                      \
+    }
+    FLOAT_OP(fadd, a + b)
+    FLOAT_OP(fsub, a - b)
+    FLOAT_OP(fmul, a * b)
+    FLOAT_OP(fdiv, a / b)
+#undef FLOAT_OP
+
+op_fnegate:
+    fr[I[3]] = -fr[I[2]];
+    NEXT(4);
+
+    // ================================================================ exceptions
+op_badmatch: {
+    SWAPOUT();
+    p->error(make_tagged(p, atoms::badmatch, SRC(I[1])));
+    SWAPIN();
+    goto handle_error;
+}
+
+op_case_end: {
+    SWAPOUT();
+    p->error(make_tagged(p, atoms::case_clause, SRC(I[1])));
+    SWAPIN();
+    goto handle_error;
+}
+
+op_try_case_end: {
+    SWAPOUT();
+    p->error(make_tagged(p, atoms::try_clause, SRC(I[1])));
+    SWAPIN();
+    goto handle_error;
+}
+
+op_badrecord: {
+    SWAPOUT();
+    p->error(make_tagged(p, atoms::badrecord, SRC(I[1])));
+    SWAPIN();
+    goto handle_error;
+}
+
+op_if_end:
+    RAISE(atoms::if_clause);
+
+op_catch:
+op_try:
+    REG(I[1]) = make_catch(reinterpret_cast<const Word*>(I[2]));
+    NEXT(3);
+
+op_try_end:
+    REG(I[1]) = NIL;
+    NEXT(2);
+
+op_try_case:
+    REG(I[1]) = NIL;
+    x[0] = x[1];
+    x[1] = x[2];
+    x[2] = x[3];
+    NEXT(2);
+
+op_catch_end:
+    REG(I[1]) = NIL;
+    if (x[0] == THE_NON_VALUE) {
+        Term cls = x[1], reason = x[2];
+        SWAPOUT();
+        if (cls == atoms::throw_) {
+            x[0] = reason;
+        } else if (cls == atoms::error) {
+            Term trace = tuple_element(x[3], 1);
+            x[0] = make_tuple2(p, atoms::EXIT, make_tuple2(p, reason, trace));
+        } else {
+            x[0] = make_tuple2(p, atoms::EXIT, reason);
+        }
+        SWAPIN();
+    }
+    NEXT(2);
+
+op_raise: {
+    // raise [raw stacktrace] [reason]: re-raises with the class kept in the raw stacktrace.
+    Term raw = SRC(I[1]), reason = SRC(I[2]);
+    Term cls = atoms::error, trace = NIL;
+    if (is_tuple(raw) && tuple_arity(raw) == 2) {
+        cls = tuple_element(raw, 0);
+        trace = tuple_element(raw, 1);
+    }
+    p->raise(cls, reason);
+    p->exception.stacktrace = trace;
+    p->exception.trace_built = true;
+    goto handle_error;
+}
+
+op_raw_raise: {
+    Term cls = x[0], reason = x[1], raw = x[2];
+    if (cls != atoms::error && cls != atoms::exit && cls != atoms::throw_) {
+        p->badarg();
+        goto handle_error;
+    }
+    p->raise(cls, reason);
+    p->exception.stacktrace = is_tuple(raw) && tuple_arity(raw) == 2 ? tuple_element(raw, 1) : NIL;
+    p->exception.trace_built = true;
+    goto handle_error;
+}
+
+op_build_stacktrace:
+    if (is_tuple(x[0]) && tuple_arity(x[0]) == 2) x[0] = tuple_element(x[0], 1);
+    NEXT(1);
+
+    // ================================================================ messages
+op_send: {
+    SWAPOUT();
+    bool ok = p->vm.send_message(p, x[0], x[1]);
+    SWAPIN();
+    if (!ok) {
+        bif_args[0] = x[0];
+        bif_args[1] = x[1];
+        p->badarg();
+        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::send_op, 2), 2);
+    }
+    x[0] = x[1];
+    NEXT(1);
+}
+
+op_loop_rec:
+    if (p->save >= p->queue.size()) p->fetch_inbox();
+    if (p->save >= p->queue.size()) JUMP(I[1]);
+    REG(I[2]) = p->queue[p->save].term;
+    NEXT(3);
+
+op_loop_rec_end:
+    ++p->save;
+    if (--reds <= 0) {
+        live = 0;
+        I = reinterpret_cast<const Word*>(I[1]);
+        goto context_switch;
+    }
+    JUMP(I[1]);
+
+op_remove_message:
+    p->remove_message(p->save);
+    p->save = 0;
+    p->timeout_ip = nullptr;
+    NEXT(1);
+
+op_timeout:
+    p->save = 0;
+    p->timeout_ip = nullptr;
+    NEXT(1);
+
+op_wait:
+    if (p->fetch_inbox()) JUMP(I[1]);
+    p->timeout_ip = nullptr;
+    I = reinterpret_cast<const Word*>(I[1]);
+    live = 0;
+    goto wait;
+
+op_wait_timeout: {
+    if (p->fetch_inbox()) JUMP(I[1]);
+    Term t = SRC(I[2]);
+    if (t == atoms::infinity) {
+        p->timeout_ip = nullptr;
+    } else if (is_small(t) && small_value(t) >= 0) {
+        if (small_value(t) == 0) NEXT(3);
+        if (p->timeout_ip != I + 3) {
+            p->timeout_ip = I + 3;
+            p->vm.start_receive_timer(p, std::uint64_t(small_value(t)));
+        }
+    } else if (is_big(t) && !bignum_is_negative(t)) {
+        p->timeout_ip = nullptr;  // longer than the VM will run
+    } else {
+        RAISE(atoms::timeout_value);
+    }
+    I = reinterpret_cast<const Word*>(I[1]);
+    live = 0;
+    goto wait;
+}
+
+op_recv_marker_reserve:
+    REG(I[1]) = make_small(0);
+    NEXT(2);
+op_recv_marker_bind:
+    NEXT(3);
+op_recv_marker_clear:
+op_recv_marker_use:
+    NEXT(2);
+
+    // ================================================================ maps
+op_put_map_assoc:
+op_put_map_exact: {
+    bool exact = reinterpret_cast<const void*>(*I) == &&op_put_map_exact;
+    Term map = SRC(I[2]);
+    Word n = I[5];
+    if (!is_map(map)) {
+        if (exact || I[1] == 0) {
+            SWAPOUT();
+            p->error(make_tagged(p, atoms::badmap, map));
+            SWAPIN();
+            goto handle_error;
+        }
+        JUMP(I[1]);
+    }
+    SWAPOUT();
+    Term result = map;
+    for (Word i = 0; i < n; i += 2) {
+        Term k = SRC(I[6 + i]), v = SRC(I[7 + i]);
+        if (exact && !map_lookup(result, k)) {
+            p->error(make_tagged(p, atoms::badkey, k));
+            SWAPIN();
+            goto handle_error;
+        }
+        result = map_put(p, result, k, v);
+    }
+    SWAPIN();
+    REG(I[3]) = result;
+    NEXT(6 + n);
+}
+
+op_has_map_fields: {
+    Term map = SRC(I[2]);
+    Word n = I[3];
+    for (Word i = 0; i < n; ++i)
+        if (!map_lookup(map, SRC(I[4 + i]))) JUMP(I[1]);
+    NEXT(4 + n);
+}
+
+op_get_map_elements: {
+    Term map = SRC(I[2]);
+    Word n = I[3];
+    // All keys are looked up before any destination is written (a destination may be a key's
+    // register or the map's).
+    const Term* found[128];
+    for (Word i = 0; i < n; i += 2) {
+        const Term* v = map_lookup(map, SRC(I[4 + i]));
+        if (!v) JUMP(I[1]);
+        found[i / 2] = v;
+    }
+    for (Word i = 0; i < n; i += 2) REG(I[5 + i]) = *found[i / 2];
+    NEXT(4 + n);
+}
+
+    // ================================================================ bit syntax
+op_bs_start_match3:
+op_bs_start_match4: {
+    // start_match3: [fail] [live] [src] [dst]; start_match4: [fail|no_fail|resume] [live] [src] [dst]
+    Word fail = I[1];
+    bool is4 = reinterpret_cast<const void*>(*I) == &&op_bs_start_match4;
+    if (is4 && is_atom(fail)) fail = 0;
+    Term src = SRC(I[3]);
+    if (is_boxed_of(src, Subtag::MatchState)) {
+        REG(I[4]) = src;
+        NEXT(5);
+    }
+    if (!is_bitstring(src)) {
+        if (fail) JUMP(fail);
+        RAISE(atoms::badarg);
+    }
+    ENSURE_HEAP(MATCH_STATE_WORDS, I[2]);
+    src = SRC(I[3]);
+    SWAPOUT();
+    Term ms = bs_start_match(p, src);
+    SWAPIN();
+    REG(I[4]) = ms;
+    NEXT(5);
+}
+
+op_bs_get_position:
+    REG(I[2]) = make_small(SWord(ms_position(SRC(I[1]))));
+    NEXT(4);
+
+op_bs_set_position:
+    ms_position(SRC(I[1])) = Word(small_value(SRC(I[2])));
+    NEXT(3);
+
+op_bs_get_tail: {
+    ENSURE_HEAP(SUB_BIN_WORDS, I[3]);
+    SWAPOUT();
+    Term t = bs_get_tail(p, SRC(I[1]));
+    SWAPIN();
+    REG(I[2]) = t;
+    NEXT(4);
+}
+
+op_bs_test_tail2:
+    if (ms_remaining(SRC(I[2])) != I[3]) JUMP(I[1]);
+    NEXT(4);
+
+op_bs_test_unit:
+    if (ms_remaining(SRC(I[2])) % I[3] != 0) JUMP(I[1]);
+    NEXT(4);
+
+op_bs_match_string: {
+    const Module* m = reinterpret_cast<const Module*>(I[5]);
+    if (!bs_match_bytes(SRC(I[2]), m->strings.data() + I[4], I[3])) JUMP(I[1]);
+    NEXT(6);
+}
+
+op_bs_skip_bits2: {
+    Term ms = SRC(I[2]), size = SRC(I[3]);
+    Word bits;
+    if (size == atoms::all) bits = ms_remaining(ms);
+    else if (is_small(size) && small_value(size) >= 0) bits = Word(small_value(size)) * I[4];
+    else JUMP(I[1]);
+    if (ms_remaining(ms) < bits) JUMP(I[1]);
+    ms_position(ms) += bits;
+    NEXT(6);
+}
+
+op_bs_get_integer2:
+op_bs_get_float2:
+op_bs_get_binary2: {
+    // [fail] [ctx] [live] [size] [unit] [flags] [dst]
+    Term ms = SRC(I[2]), size = SRC(I[4]);
+    Word bits;
+    if (size == atoms::all) {
+        bits = ms_remaining(ms);
+        if (I[5] > 1 && bits % I[5]) JUMP(I[1]);
+    } else if (is_small(size) && small_value(size) >= 0) {
+        bits = Word(small_value(size)) * I[5];
+    } else {
+        JUMP(I[1]);
+    }
+    const void* which = reinterpret_cast<const void*>(*I);
+    Word need = which == &&op_bs_get_binary2 ? SUB_BIN_WORDS
+              : which == &&op_bs_get_float2  ? FLOAT_WORDS
+                                             : (bits <= 60 ? 0 : bignum_words(bits / 64 + 2));
+    if (need) {
+        ENSURE_HEAP(need, I[3]);
+        ms = SRC(I[2]);
+    }
+    SWAPOUT();
+    Term r = which == &&op_bs_get_binary2 ? bs_get_binary(p, ms, bits)
+           : which == &&op_bs_get_float2  ? bs_get_float(p, ms, bits, I[6])
+                                          : bs_get_integer(p, ms, bits, I[6]);
+    SWAPIN();
+    if (r == THE_NON_VALUE) JUMP(I[1]);
+    REG(I[7]) = r;
+    NEXT(8);
+}
+
+op_bs_get_utf8: {
+    Term r = bs_get_utf8(SRC(I[2]));
+    if (r == THE_NON_VALUE) JUMP(I[1]);
+    REG(I[5]) = r;
+    NEXT(6);
+}
+op_bs_get_utf16: {
+    Term r = bs_get_utf16(SRC(I[2]), I[4]);
+    if (r == THE_NON_VALUE) JUMP(I[1]);
+    REG(I[5]) = r;
+    NEXT(6);
+}
+op_bs_get_utf32: {
+    Term r = bs_get_utf32(SRC(I[2]), I[4]);
+    if (r == THE_NON_VALUE) JUMP(I[1]);
+    REG(I[5]) = r;
+    NEXT(6);
+}
+op_bs_skip_utf8:
+    if (bs_get_utf8(SRC(I[2])) == THE_NON_VALUE) JUMP(I[1]);
+    NEXT(5);
+op_bs_skip_utf16:
+    if (bs_get_utf16(SRC(I[2]), I[4]) == THE_NON_VALUE) JUMP(I[1]);
+    NEXT(5);
+op_bs_skip_utf32:
+    if (bs_get_utf32(SRC(I[2]), I[4]) == THE_NON_VALUE) JUMP(I[1]);
+    NEXT(5);
+
+op_bs_init_writable:
+    x[0] = make_binary(p, nullptr, 0);  // an empty heap binary needs 2 words: no GC worth doing
+    NEXT(1);
+
+op_bs_create_bin: {
+    // [fail] [alloc] [live] [unit] [dst] [count] then segments of 6:
+    // type, segment number, unit, flags, value, size. String values are StrT offsets.
+    Word n = I[6];
+    const Module* m = reinterpret_cast<const Module*>(I[7 + n]);
+    std::vector<BinSegment> segs;
+    segs.reserve(n / 6);
+    for (Word i = 0; i < n; i += 6) {
+        const Word* s = I + 7 + i;
+        BinSegment seg;
+        seg.type = s[0];
+        seg.unit = s[2];
+        seg.flags = s[3];
+        seg.size = SRC(s[5]);
+        if (seg.type == atoms::string) {
+            seg.string_bytes = m->strings.data() + s[4];
+            seg.value = NIL;
+        } else {
+            seg.value = SRC(s[4]);
+        }
+        segs.push_back(seg);
+    }
+    SWAPOUT();
+    Term r = bs_create_bin(p, segs);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (I[1]) JUMP(I[1]);
+        goto handle_error;
+    }
+    REG(I[5]) = r;
+    NEXT(8 + n);
+}
+
+    // ================================================================ error handling
+handle_error: {
+    SWAPOUT();
+    PendingException& exc = p->exception;
+    if (!exc.trace_built) {
+        exc.stacktrace = build_stacktrace_list(p, I, cp, E, x);
+        exc.trace_built = true;
+    }
+    // Find the innermost catch; the frame holding it starts at the nearest cp below it.
+    Term* frame = E;
+    for (Term* s = E; s < p->hend; ++s) {
+        Word w = *s;
+        if (is_header(w) && w != 0) {
+            frame = s;
+        } else if (is_catch(w)) {
+            E = frame;
+            p->stop = E;
+            x[0] = THE_NON_VALUE;
+            x[1] = exc.cls;
+            x[2] = exc.reason;
+            x[3] = make_tuple2(p, exc.cls, exc.stacktrace);
+            SWAPIN();
+            exc = PendingException{};
+            cp = nullptr;
+            JUMP(catch_handler(w));
+        }
+    }
+    p->exited = true;
+    p->ip = I;
+    return RunResult::Exited;
+}
+
+context_switch:
+    // Out of reductions at a call: I is the target; [live] x registers are arguments.
+    SWAPOUT();
+    p->ip = I;
+    p->cp = cp;
+    p->arity = live;
+    p->saved_x.assign(x, x + live);
+    return RunResult::Yield;
+
+wait:
+    SWAPOUT();
+    p->ip = I;
+    p->cp = cp;
+    p->arity = 0;
+    return RunResult::Wait;
+
+#undef XREG
+#undef YREG
+#undef REG
+#undef SRC
+#undef DISPATCH
+#undef NEXT
+#undef JUMP
+#undef SWAPOUT
+#undef SWAPIN
+#undef ENSURE_HEAP
+#undef RAISE
+#undef FAIL_OR_RAISE
+#undef BIF_FAILED
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,38 @@
+// vm/interpreter.hpp — the threaded-code interpreter: module installation and process execution.
+#pragma once
+
+#include "vm/generic_code.hpp"
+#include "vm/module.hpp"
+#include "vm/process.hpp"
+#include "vm/result.hpp"
+
+namespace beamlet::vm {
+
+struct Vm;
+
+// Why run_process() returned.
+enum class RunResult {
+    Yield,    // out of reductions; runnable again
+    Wait,     // waiting for a message (or a timeout)
+    Exited,   // the process finished; p->exit_reason says why
+};
+
+// Per-scheduler register file: the x registers and float registers of the running process.
+struct Registers {
+    Term x[MAX_X_REGS + 8];
+    double fr[MAX_FLOAT_REGS];
+};
+
+// Runs [p] for one time slice.
+RunResult run_process(Process* p, Registers& regs);
+
+// Threads [code] into interpreter code: builds the Module with its function headers.
+Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code);
+
+// Sets up [p] to call [export_entry] with [args] when it next runs.
+void prepare_call(Process* p, const Export* export_entry, const std::vector<Term>& args);
+
+// The threaded-code word of [op] (its handler address).
+Word op_word(Op op);
+
+}  // namespace beamlet::vm

@@ -1,0 +1,54 @@
+// vm/literal_area.cpp — one reserved range, bump-allocated under a mutex.
+#include "vm/literal_area.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+namespace beamlet::vm {
+
+namespace {
+constexpr std::size_t LITERAL_RESERVE_BYTES = std::size_t(4) << 30;
+
+struct Arena {
+    Term* base = nullptr;
+    Term* top = nullptr;
+    Term* end = nullptr;
+    std::mutex mutex;
+    Arena() {
+        void* mem = mmap(nullptr, LITERAL_RESERVE_BYTES, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED) {
+            std::fprintf(stderr, "beamlet: cannot reserve the literal area\n");
+            std::exit(1);
+        }
+        base = top = static_cast<Term*>(mem);
+        end = base + LITERAL_RESERVE_BYTES / sizeof(Term);
+    }
+};
+
+Arena& arena() {
+    static Arena a;
+    return a;
+}
+Term* const g_base = arena().base;
+Term* const g_end = arena().end;
+}  // namespace
+
+Term* literal_alloc(Word n) {
+    Arena& a = arena();
+    std::lock_guard lock(a.mutex);
+    if (Word(a.end - a.top) < n) {
+        std::fprintf(stderr, "beamlet: literal area exhausted\n");
+        std::exit(1);
+    }
+    Term* p = a.top;
+    a.top += n;
+    return p;
+}
+
+bool is_literal_ptr(const Term* p) { return p >= g_base && p < g_end; }
+
+}  // namespace beamlet::vm

@@ -1,0 +1,112 @@
+// vm/module.hpp — loaded code: Module, function headers (CodeInfo), lambdas (FunEntry), Export.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct GenericBp;
+struct Module;
+struct Process;
+
+// A BIF: [args] holds its arguments; returns the result, or THE_NON_VALUE after p->raise().
+using BifFn = Term (*)(Process* p, Term* args);
+
+// The 5-word header that precedes every function in loaded code (OTP's ErtsCodeInfo): the
+// func_info instruction word, the breakpoint slot tracing chains GenericBps from, and the MFA.
+// The function's first instruction follows it; that word is where i_generic_breakpoint goes.
+struct CodeInfo {
+    Word op;                              // the threaded func_info instruction
+    std::atomic<GenericBp*> gen_bp;       // null when the function carries no breakpoint
+    Term module;
+    Term function;
+    Word arity;
+
+    const Word* code() const { return reinterpret_cast<const Word*>(this + 1); }
+    static const CodeInfo* from_code(const Word* first_instruction) {
+        return reinterpret_cast<const CodeInfo*>(first_instruction) - 1;
+    }
+};
+static_assert(sizeof(CodeInfo) == 5 * sizeof(Word));
+
+// A lambda of a module (FunT entry); closures point to it.
+struct FunEntry {
+    Module* module = nullptr;
+    Term module_name = 0;
+    Term function = 0;        // the compiler-generated name, e.g. '-main/0-fun-0-'
+    Word arity = 0;           // arity of the generated function: user arity + num_free
+    Word num_free = 0;
+    Word index = 0;
+    Word old_uniq = 0;
+    const Word* address = nullptr;
+    Word user_arity() const { return arity - num_free; }
+};
+
+// An exported function {M, F, A}. Remote calls always jump to address(); for a module that is
+// not loaded it points at the trampoline's i_call_error_handler, for a BIF at i_apply_bif.
+struct Export {
+    Term module = 0;
+    Term function = 0;
+    Word arity = 0;
+    std::atomic<const Word*> addresses[2] = {};  // one per code index (DESIGN.md §3)
+    BifFn bif = nullptr;                           // set for BIFs
+    // Trampoline code: [op][Export*] — the op is i_call_error_handler or i_apply_bif.
+    Word trampoline[2] = {};
+
+    const Word* address() const;
+    bool is_bif() const { return bif != nullptr; }
+};
+
+// The active code index (0 or 1): which Export::addresses entry running code uses.
+extern std::atomic<unsigned> g_active_code_ix;
+inline const Word* Export::address() const {
+    return addresses[g_active_code_ix.load(std::memory_order_acquire)].load(std::memory_order_acquire);
+}
+
+struct FunctionInfo {
+    Term name = 0;
+    Word arity = 0;
+    Word header_offset = 0;   // word offset of the CodeInfo in Module::code
+    Word end_offset = 0;      // word offset one past the function's last instruction
+    bool exported = false;
+};
+
+struct LineEntry {
+    Word code_offset;   // word offset of the first instruction the location applies to
+    Word line;
+    Word file_index;
+};
+
+// A loaded module: threaded code (function headers included), its lambdas, exports and line
+// table. Code never moves once installed: headers and funs point into it.
+struct Module {
+    Term name = 0;
+    std::unique_ptr<Word[]> code;
+    Word code_size_words = 0;
+    std::vector<FunctionInfo> functions;
+    std::vector<std::unique_ptr<FunEntry>> funs;
+    std::vector<LineEntry> lines;            // sorted by code_offset
+    std::vector<std::string> files;
+    std::vector<std::uint8_t> strings;       // StrT, for bs_match_string and bs_create_bin
+    std::uint8_t md5[16] = {};
+    Term attributes = NIL;
+    Term compile_info = NIL;
+    std::string source_path;
+
+    bool contains(const Word* p) const { return p >= code.get() && p < code.get() + code_size_words; }
+    // The function whose code contains [p], or null.
+    const FunctionInfo* function_at(const Word* p) const;
+    const CodeInfo* code_info(const FunctionInfo& f) const {
+        return reinterpret_cast<const CodeInfo*>(code.get() + f.header_offset);
+    }
+    // The source location of the instruction at [p]: {line, file index}, line 0 if unknown.
+    LineEntry location_at(const Word* p) const;
+};
+
+}  // namespace beamlet::vm

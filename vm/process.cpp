@@ -1,0 +1,92 @@
+// vm/process.cpp — Process construction, fragment allocation and raising exceptions.
+#include "vm/process.hpp"
+
+#include <cstdlib>
+#include <new>
+
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+Process::Process(Vm& vm_, Word pid_number) : vm(vm_), id(make_pid(pid_number)) {
+    heap_size_words = next_heap_size_words(MIN_HEAP_SIZE_WORDS);
+    heap = static_cast<Term*>(std::malloc(heap_size_words * sizeof(Term)));
+    if (!heap) throw std::bad_alloc();
+    htop = heap;
+    hend = heap + heap_size_words;
+    stop = hend;
+}
+
+Process::~Process() {
+    // Releases the off-heap binaries still referenced from the heap and fragments.
+    for (Term* bin = off_heap_first; bin;) {
+        Term* next = reinterpret_cast<Term*>(bin[4]);
+        reinterpret_cast<BinaryBuf*>(bin[2])->release();
+        bin = next;
+    }
+    for (HeapFragment* f = mbuf; f;) {
+        HeapFragment* next = f->next;
+        HeapFragment::destroy(f);
+        f = next;
+    }
+    for (auto* q : {&inbox, &queue})
+        for (Message& m : *q)
+            if (m.fragment) {
+                for (Term* bin = m.fragment->off_heap_first; bin;) {
+                    Term* next = reinterpret_cast<Term*>(bin[4]);
+                    reinterpret_cast<BinaryBuf*>(bin[2])->release();
+                    bin = next;
+                }
+                HeapFragment::destroy(m.fragment);
+            }
+    std::free(heap);
+}
+
+Term* Process::alloc_fragment(Word n) {
+    HeapFragment* frag = HeapFragment::create(n);
+    frag->next = mbuf;
+    mbuf = frag;
+    mbuf_words += n;
+    return frag->alloc(n);
+}
+
+bool Process::fetch_inbox() {
+    std::lock_guard lock(inbox_mutex);
+    if (inbox.empty()) return false;
+    for (Message& m : inbox) queue.push_back(m);
+    inbox.clear();
+    return true;
+}
+
+void Process::remove_message(std::size_t index) {
+    Message m = queue[index];
+    queue.erase(queue.begin() + std::ptrdiff_t(index));
+    if (HeapFragment* f = m.fragment) {
+        f->next = mbuf;
+        mbuf = f;
+        mbuf_words += f->size_words;
+        // The message's off-heap binaries join the process's list.
+        Term* last = f->off_heap_first;
+        if (last) {
+            while (last[4]) last = reinterpret_cast<Term*>(last[4]);
+            last[4] = reinterpret_cast<Word>(off_heap_first);
+            off_heap_first = f->off_heap_first;
+            f->off_heap_first = nullptr;
+        }
+    }
+}
+
+Term Process::raise(Term cls, Term reason) {
+    exception = PendingException{};
+    exception.cls = cls;
+    exception.reason = reason;
+    return THE_NON_VALUE;
+}
+
+Term Process::error(Term reason) { return raise(atoms::error, reason); }
+Term Process::badarg() { return error(atoms::badarg); }
+Term Process::badarith() { return error(atoms::badarith); }
+
+}  // namespace beamlet::vm

@@ -1,0 +1,122 @@
+// vm/process.hpp — Process: an Erlang process's heap, stack, registers and exception state.
+//
+// Memory (DESIGN.md §2): one block per process, the heap growing up from [heap] to [htop], the
+// stack growing down from [hend] to [stop]. A stack frame is [cp][y0]...[yN-1] with [stop]
+// pointing at the saved cp. Words on the stack are terms, catch tags, or raw code pointers
+// (primary tag 00), which the GC skips.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct Vm;
+
+// Live x registers are limited as in OTP.
+inline constexpr Word MAX_X_REGS = 1024;
+inline constexpr Word MAX_FLOAT_REGS = 256;
+// Reductions per time slice, as OTP's CONTEXT_REDS.
+inline constexpr int CONTEXT_REDS = 4000;
+
+// The exception classes, stored as their atoms.
+struct PendingException {
+    Term cls = 0;         // atoms::error / exit / throw_
+    Term reason = 0;
+    Term stacktrace = NIL;  // list of {M, F, ArityOrArgs, Location}
+    // Set by a BIF that fails: the stacktrace's first frame is {Module, Function, Args, []}.
+    Term bif_module = 0, bif_function = 0;
+    std::vector<Term> bif_args;
+    bool trace_built = false;
+};
+
+// A message: the term and the heap fragment it was built in (null if it needs none).
+struct Message {
+    Term term;
+    HeapFragment* fragment;
+};
+
+struct Process {
+    Process(Vm& vm, Word pid_number);
+    ~Process();
+    Process(const Process&) = delete;
+    Process& operator=(const Process&) = delete;
+
+    Vm& vm;
+    Term id;
+
+    // ---- memory ----
+    Term* heap = nullptr;   // start of the block
+    Term* htop = nullptr;   // next free heap word
+    Term* stop = nullptr;   // top of stack (lowest used word)
+    Term* hend = nullptr;   // end of the block
+    Word heap_size_words = 0;
+    HeapFragment* mbuf = nullptr;  // heap fragments, merged at the next GC
+    Word mbuf_words = 0;
+    Term* off_heap_first = nullptr;  // first RefcBin on the heap (chained through their link word)
+    Word gc_count = 0;
+
+    // ---- execution state while not running ----
+    const Word* ip = nullptr;
+    const Word* cp = nullptr;
+    Word arity = 0;                   // live x registers saved in [saved_x]
+    std::vector<Term> saved_x;
+    int reductions = 0;               // total, for process_info
+    bool exited = false;
+    Term exit_reason = 0;
+
+    // ---- exception raised by an op or a BIF, consumed by the interpreter's error path ----
+    PendingException exception;
+
+    // ---- mailbox: senders append to [inbox] under [inbox_mutex]; the owner moves messages
+    // to [queue], where [save] is the selective-receive save pointer ----
+    std::mutex inbox_mutex;
+    std::deque<Message> inbox;
+    std::deque<Message> queue;
+    std::size_t save = 0;
+    // Where a receive ... after resumes when its timer fires (null: no timer armed).
+    const Word* timeout_ip = nullptr;
+    bool timer_fired = false;
+    // Moves newly arrived messages to [queue]; true if any arrived.
+    bool fetch_inbox();
+    // Removes message [index] of [queue]; its fragment joins the heap's fragments.
+    void remove_message(std::size_t index);
+
+    // ---- process dictionary: (key, value) pairs in insertion order ----
+    std::vector<std::pair<Term, Term>> dictionary;
+
+    // Allocates [n] words on the heap, or in a heap fragment if the heap is full: callers that
+    // hold terms in C++ variables (BIFs) never see a GC (OTP's HAlloc).
+    Term* alloc(Word n) {
+        if (Word(stop - htop) >= n) {
+            Term* p = htop;
+            htop += n;
+            return p;
+        }
+        return alloc_fragment(n);
+    }
+    Term* alloc_fragment(Word n);
+
+    // Raises [cls]:[reason]; returns THE_NON_VALUE for the caller to propagate.
+    Term raise(Term cls, Term reason);
+    Term error(Term reason);
+    Term badarg();
+    Term badarith();
+
+    // Words currently used on the heap and in fragments.
+    Word heap_used_words() const { return Word(htop - heap) + mbuf_words; }
+    Word stack_used_words() const { return Word(hend - stop); }
+};
+
+// Runs a garbage collection on [p] so that [need_words] words are free between htop and stop.
+// The roots are x[0..live), the stack and the process's own fields.
+void garbage_collect(Process* p, Term* x_regs, Word live, Word need_words);
+
+}  // namespace beamlet::vm

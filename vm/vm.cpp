@@ -1,0 +1,209 @@
+// vm/vm.cpp — Vm: export table, module installation, message sending, output.
+#include "vm/vm.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/process.hpp"
+
+namespace beamlet::vm {
+
+Export* ExportTable::get(Term module, Term function, Word arity) {
+    std::lock_guard lock(m_mutex);
+    auto& slot = m_exports[Key{module, function, arity}];
+    if (!slot) {
+        slot = std::make_unique<Export>();
+        Export* e = slot.get();
+        e->module = module;
+        e->function = function;
+        e->arity = arity;
+        e->trampoline[0] = op_word(Op::i_call_error_handler);
+        e->trampoline[1] = reinterpret_cast<Word>(e);
+        e->addresses[0].store(e->trampoline, std::memory_order_release);
+        e->addresses[1].store(e->trampoline, std::memory_order_release);
+    }
+    return slot.get();
+}
+
+Export* ExportTable::find(Term module, Term function, Word arity) const {
+    std::lock_guard lock(m_mutex);
+    auto it = m_exports.find(Key{module, function, arity});
+    return it == m_exports.end() ? nullptr : it->second.get();
+}
+
+std::vector<Export*> ExportTable::of_module(Term module) const {
+    std::lock_guard lock(m_mutex);
+    std::vector<Export*> out;
+    for (auto& [key, e] : m_exports)
+        if (std::get<0>(key) == module) out.push_back(e.get());
+    return out;
+}
+
+Vm::Vm() {
+    start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Vm::~Vm() { flush_stdout(); }
+
+void Vm::register_bif(Term module, Term function, Word arity, BifFn fn) {
+    Export* e = exports.get(module, function, arity);
+    e->bif = fn;
+    e->trampoline[0] = op_word(Op::i_apply_bif);
+    e->addresses[0].store(e->trampoline, std::memory_order_release);
+    e->addresses[1].store(e->trampoline, std::memory_order_release);
+}
+
+BifFn Vm::find_bif(Term module, Term function, Word arity) const {
+    Export* e = exports.find(module, function, arity);
+    return e ? e->bif : nullptr;
+}
+
+Module* Vm::install_module(const GenericModule& code, std::string* error) {
+    auto threaded = thread_module(*this, code);
+    if (!threaded) {
+        *error = code.source_path + ": " + threaded.error();
+        return nullptr;
+    }
+    std::unique_ptr<Module> mod = std::move(threaded.value());
+    Module* m = mod.get();
+    {
+        std::lock_guard lock(m_modules_mutex);
+        if (m_modules.count(code.name)) {
+            *error = "module " + atom_text(code.name) + " is already loaded";
+            return nullptr;
+        }
+        m_modules[code.name] = std::move(mod);
+    }
+    for (const FunctionInfo& fi : m->functions) {
+        if (!fi.exported) continue;
+        Export* e = exports.get(m->name, fi.name, fi.arity);
+        if (e->is_bif()) continue;  // a native implementation wins over the Erlang stub
+        const Word* address = m->code_info(fi)->code();
+        e->addresses[0].store(address, std::memory_order_release);
+        e->addresses[1].store(address, std::memory_order_release);
+    }
+    return m;
+}
+
+Module* Vm::find_module(Term name) const {
+    std::lock_guard lock(m_modules_mutex);
+    auto it = m_modules.find(name);
+    return it == m_modules.end() ? nullptr : it->second.get();
+}
+
+const Module* Vm::module_containing(const Word* p) const {
+    std::lock_guard lock(m_modules_mutex);
+    for (auto& [name, m] : m_modules)
+        if (m->contains(p)) return m.get();
+    return nullptr;
+}
+
+std::vector<Module*> Vm::loaded_modules() const {
+    std::lock_guard lock(m_modules_mutex);
+    std::vector<Module*> out;
+    for (auto& [name, m] : m_modules) out.push_back(m.get());
+    return out;
+}
+
+std::string Vm::ensure_loaded(Term module) {
+    if (find_module(module)) return {};
+    std::lock_guard lock(m_load_mutex);
+    if (find_module(module)) return {};
+    if (!module_loader) return "no code path";
+    return module_loader(module);
+}
+
+bool Vm::send_message(Process* sender, Term dest, Term msg) {
+    Process* to = nullptr;
+    if (is_pid(dest)) to = lookup_process(dest);
+    else if (is_atom(dest)) {
+        to = whereis(dest);
+        if (!to) return false;
+    } else {
+        return false;
+    }
+    (void)sender;
+    if (!to) return true;  // sending to a dead process succeeds silently
+    Word size = term_size_words(msg);
+    HeapFragment* frag = nullptr;
+    Term copy = msg;
+    if (size) {
+        frag = HeapFragment::create(size);
+        Term* hp = frag->data;
+        copy = copy_term(msg, &hp, &frag->off_heap_first);
+        frag->used_words = size;
+    }
+    {
+        std::lock_guard lock(to->inbox_mutex);
+        to->inbox.push_back({copy, frag});
+    }
+    if (on_message_sent) on_message_sent(to);
+    return true;
+}
+
+void Vm::start_receive_timer(Process* p, std::uint64_t timeout_ms) {
+    if (on_start_timer) on_start_timer(p, timeout_ms);
+}
+
+Process* Vm::lookup_process(Term pid) const {
+    std::lock_guard lock(m_process_mutex);
+    auto it = m_processes.find(pid);
+    return it == m_processes.end() ? nullptr : it->second;
+}
+
+Process* Vm::whereis(Term name) const {
+    std::lock_guard lock(m_process_mutex);
+    auto it = m_registered.find(name);
+    return it == m_registered.end() ? nullptr : it->second;
+}
+
+void Vm::add_process(Process* p) {
+    std::lock_guard lock(m_process_mutex);
+    m_processes[p->id] = p;
+}
+
+void Vm::remove_process(Process* p) {
+    std::lock_guard lock(m_process_mutex);
+    m_processes.erase(p->id);
+    for (auto it = m_registered.begin(); it != m_registered.end();)
+        it = it->second == p ? m_registered.erase(it) : std::next(it);
+}
+
+bool Vm::register_name(Term name, Process* p) {
+    std::lock_guard lock(m_process_mutex);
+    for (auto& [n, q] : m_registered)
+        if (q == p) return false;
+    return m_registered.emplace(name, p).second;
+}
+
+bool Vm::unregister_name(Term name) {
+    std::lock_guard lock(m_process_mutex);
+    return m_registered.erase(name) > 0;
+}
+
+void Vm::write_stdout(std::string_view text) {
+    std::lock_guard lock(m_stdout_mutex);
+    m_stdout_buffer.append(text);
+    if (m_stdout_buffer.size() > 1 << 16) {
+        ::write(1, m_stdout_buffer.data(), m_stdout_buffer.size());
+        m_stdout_buffer.clear();
+    }
+}
+
+void Vm::flush_stdout() {
+    std::lock_guard lock(m_stdout_mutex);
+    std::size_t done = 0;
+    while (done < m_stdout_buffer.size()) {
+        ssize_t n = ::write(1, m_stdout_buffer.data() + done, m_stdout_buffer.size() - done);
+        if (n <= 0) break;
+        done += std::size_t(n);
+    }
+    m_stdout_buffer.clear();
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,108 @@
+// vm/vm.hpp — Vm: the machine's shared state (exports, modules, BIFs, code path hook, output).
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "vm/module.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct GenericModule;
+
+// The export table: one Export per {M, F, A} ever referenced, never freed (code points at them).
+class ExportTable {
+public:
+    // The export for {M, F, A}, created (pointing at the error handler trampoline) if new.
+    Export* get(Term module, Term function, Word arity);
+    // The export if it exists, else null.
+    Export* find(Term module, Term function, Word arity) const;
+    // Every export of [module].
+    std::vector<Export*> of_module(Term module) const;
+
+private:
+    using Key = std::tuple<Term, Term, Word>;
+    mutable std::mutex m_mutex;
+    std::map<Key, std::unique_ptr<Export>> m_exports;
+};
+
+// Loads a module by name from the code path; returns an error message, empty on success.
+using ModuleLoader = std::function<std::string(Term module)>;
+
+struct Vm {
+    Vm();
+    ~Vm();
+    Vm(const Vm&) = delete;
+    Vm& operator=(const Vm&) = delete;
+
+    ExportTable exports;
+
+    // Registers BIF [fn] as {M, F, A}: its export calls it through the i_apply_bif trampoline.
+    void register_bif(Term module, Term function, Word arity, BifFn fn);
+    // The BIF registered as {M, F, A}, or null.
+    BifFn find_bif(Term module, Term function, Word arity) const;
+
+    // Installs [code] for execution (threaded by the interpreter), points its exports at it and
+    // returns the module; on error returns null and sets [error].
+    Module* install_module(const GenericModule& code, std::string* error);
+    // The loaded module named [name], or null.
+    Module* find_module(Term name) const;
+    // The module whose code contains [p], or null.
+    const Module* module_containing(const Word* p) const;
+    std::vector<Module*> loaded_modules() const;
+
+    // Loads [module] through the code path hook if it is not loaded; empty string on success.
+    std::string ensure_loaded(Term module);
+    ModuleLoader module_loader;
+
+    // Sends [msg] from [sender] to [dest] (a pid or a registered name): copies it into a
+    // fragment and enqueues it. False if [dest] is neither (badarg).
+    bool send_message(Process* sender, Term dest, Term msg);
+    // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms].
+    void start_receive_timer(Process* p, std::uint64_t timeout_ms);
+
+    // Process table and registered names.
+    Process* lookup_process(Term pid) const;
+    Process* whereis(Term name) const;
+    void add_process(Process* p);
+    void remove_process(Process* p);
+    bool register_name(Term name, Process* p);
+    bool unregister_name(Term name);
+
+    // Scheduler hooks, set by the scheduler: a message was enqueued on [p]; a receive timer
+    // for [p] was armed.
+    std::function<void(Process*)> on_message_sent;
+    std::function<void(Process*, std::uint64_t)> on_start_timer;
+
+    // Output to the VM's standard output, serialised between schedulers.
+    void write_stdout(std::string_view text);
+    void flush_stdout();
+
+    std::atomic<Word> next_pid{0};
+    std::atomic<Word> next_ref{0};
+    std::atomic<std::int64_t> next_unique{1};
+    std::int64_t start_monotonic_ns = 0;
+    // The exit status requested by erlang:halt/1; -1 while running.
+    std::atomic<int> halt_status{-1};
+
+private:
+    mutable std::mutex m_modules_mutex;
+    std::mutex m_load_mutex;
+    mutable std::mutex m_process_mutex;
+    std::unordered_map<Term, Process*> m_processes;
+    std::unordered_map<Term, Process*> m_registered;
+    std::unordered_map<Term, std::unique_ptr<Module>> m_modules;
+    std::mutex m_stdout_mutex;
+    std::string m_stdout_buffer;
+};
+
+}  // namespace beamlet::vm
