@@ -1287,7 +1287,6 @@ public:
     Chars run();
 
 private:
-    std::vector<Spec> scan();
     std::optional<long> field_value();
     Chars control(const Spec& spec);
     void emit(const Chars& s);

@@ -13,6 +13,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/literal_area.hpp"
+#include "vm/process.hpp"
 
 namespace beamlet::loader {
 

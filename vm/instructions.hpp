@@ -34,8 +34,13 @@ struct OpInfo {
     std::size_t arity() const { return signature.size(); }
 };
 
+// The genop.tab spelling of an identifier from instructions.def ("return_" -> "return").
+constexpr std::string_view op_display_name(std::string_view id) {
+    return id.ends_with('_') ? id.substr(0, id.size() - 1) : id;
+}
+
 inline constexpr std::array<OpInfo, OP_COUNT> OP_INFO = {{
-#define BEAMLET_OP(name, number, signature, flags) {#name, number, signature, flags},
+#define BEAMLET_OP(name, number, signature, flags) {op_display_name(#name), number, signature, flags},
 #include "vm/instructions.def"
 #undef BEAMLET_OP
 }};

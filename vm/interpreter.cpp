@@ -278,7 +278,7 @@ op_call_ext_only: {
     JUMP(e->address());
 }
 
-op_return:
+op_return_:
     I = cp;
     cp = nullptr;
     DISPATCH();
@@ -834,8 +834,8 @@ op_badrecord: {
 op_if_end:
     RAISE(atoms::if_clause);
 
-op_catch:
-op_try:
+op_catch_:
+op_try_:
     REG(I[1]) = make_catch(reinterpret_cast<const Word*>(I[2]));
     NEXT(3);
 

@@ -1,0 +1,309 @@
+// bif/erlang_convert.cpp — conversions between atoms, lists, integers, floats and binaries.
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "bif/bifs.hpp"
+#include "bif/term_format.hpp"
+#include "vm/arith.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+// Latin-1 bytes of a char list (0..255) encoded as UTF-8, for atom names.
+bool chars_to_utf8(Term t, std::string* out) {
+    for (; is_list(t); t = cdr(t)) {
+        Term c = car(t);
+        if (!is_small(c) || small_value(c) < 0) return false;
+        SWord v = small_value(c);
+        if (v < 0x80) out->push_back(char(v));
+        else if (v < 0x800) {
+            out->push_back(char(0xC0 | (v >> 6)));
+            out->push_back(char(0x80 | (v & 0x3F)));
+        } else if (v < 0x10000) {
+            out->push_back(char(0xE0 | (v >> 12)));
+            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
+            out->push_back(char(0x80 | (v & 0x3F)));
+        } else if (v <= 0x10FFFF) {
+            out->push_back(char(0xF0 | (v >> 18)));
+            out->push_back(char(0x80 | ((v >> 12) & 0x3F)));
+            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
+            out->push_back(char(0x80 | (v & 0x3F)));
+        } else return false;
+    }
+    return is_nil(t);
+}
+
+// The code points of UTF-8 [s] as a list.
+Term utf8_to_list(Process* p, std::string_view s) {
+    std::vector<std::uint32_t> cps;
+    for (std::size_t i = 0; i < s.size();) {
+        unsigned char c = s[i];
+        std::uint32_t cp;
+        int n;
+        if (c < 0x80) { cp = c; n = 1; }
+        else if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; n = 2; }
+        else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; n = 3; }
+        else { cp = c & 0x07; n = 4; }
+        for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+        cps.push_back(cp);
+        i += n;
+    }
+    Term* hp = p->alloc(2 * cps.size());
+    Term l = NIL;
+    for (std::size_t i = cps.size(); i-- > 0;) {
+        l = make_cons_on(hp, make_small(cps[i]), l);
+        hp += 2;
+    }
+    return l;
+}
+
+bool binary_bytes(Term t, std::string* out) {
+    if (!is_binary(t)) return false;
+    return iolist_to_bytes(t, out);
+}
+
+Term make_atom_or_error(Process* p, const std::string& name) {
+    auto a = AtomTable::global().intern(name);
+    if (!a) return p->error(atoms::system_limit);
+    return *a;
+}
+
+bool valid_base(Term b) { return is_small(b) && small_value(b) >= 2 && small_value(b) <= 36; }
+
+// Erlang's list_to_float syntax: digits, '.', digits, optional exponent; no leading '+'? (OTP
+// accepts a sign) and a fraction is required.
+bool parse_erlang_float(const std::string& s, double* out) {
+    std::size_t i = 0;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    std::size_t digits = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == digits || i >= s.size() || s[i] != '.') return false;
+    ++i;
+    std::size_t frac = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == frac) return false;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+        std::size_t exp = i;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+        if (i == exp) return false;
+    }
+    if (i != s.size()) return false;
+    *out = std::strtod(s.c_str(), nullptr);
+    return std::isfinite(*out);
+}
+
+// float_to_list/2 options: [{decimals, N}], [{scientific, N}], [short], [compact].
+bool format_float_opts(double d, Term opts, std::string* out) {
+    int decimals = -1, scientific = -1;
+    bool compact = false, shortest = false;
+    for (Term l = opts; !is_nil(l); l = cdr(l)) {
+        if (!is_list(l)) return false;
+        Term o = car(l);
+        if (o == atoms::compact) compact = true;
+        else if (o == atoms::short_) shortest = true;
+        else if (is_tuple(o) && tuple_arity(o) == 2 && is_small(tuple_element(o, 1))) {
+            SWord n = small_value(tuple_element(o, 1));
+            if (tuple_element(o, 0) == atoms::decimals && n >= 0 && n <= 253) { decimals = int(n); scientific = -1; shortest = false; }
+            else if (tuple_element(o, 0) == atoms::scientific && n >= 0 && n <= 249) { scientific = int(n); decimals = -1; shortest = false; }
+            else return false;
+        } else return false;
+    }
+    char buf[512];
+    if (shortest) {
+        *out = float_to_shortest(d);
+        return true;
+    }
+    if (decimals >= 0) {
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
+        std::string s = buf;
+        if (compact && s.find('.') != std::string::npos) {
+            while (s.size() > 1 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
+        }
+        *out = s;
+        return true;
+    }
+    std::snprintf(buf, sizeof buf, "%.*e", scientific >= 0 ? scientific : 20, d);
+    *out = buf;
+    return true;
+}
+
+}  // namespace
+
+Term bif_atom_to_list(Process* p, Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    return utf8_to_list(p, atom_text(a[0]));
+}
+Term bif_list_to_atom(Process* p, Term* a) {
+    std::string name;
+    if (!chars_to_utf8(a[0], &name)) return p->badarg();
+    return make_atom_or_error(p, name);
+}
+Term bif_list_to_existing_atom(Process* p, Term* a) {
+    std::string name;
+    if (!chars_to_utf8(a[0], &name)) return p->badarg();
+    auto t = AtomTable::global().find(name);
+    return t ? *t : p->badarg();
+}
+Term bif_atom_to_binary1(Process* p, Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    return make_binary(p, atom_text(a[0]));
+}
+Term bif_atom_to_binary2(Process* p, Term* a) {
+    if (!is_atom(a[0]) || (a[1] != atoms::utf8 && a[1] != atoms::latin1 && a[1] != atoms::unicode)) return p->badarg();
+    return make_binary(p, atom_text(a[0]));
+}
+Term bif_binary_to_atom1(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s)) return p->badarg();
+    return make_atom_or_error(p, s);
+}
+Term bif_binary_to_atom2(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s)) return p->badarg();
+    if (a[1] == atoms::latin1) {
+        std::string utf8;
+        for (unsigned char c : s) {
+            if (c < 0x80) utf8 += char(c);
+            else { utf8 += char(0xC0 | (c >> 6)); utf8 += char(0x80 | (c & 0x3F)); }
+        }
+        s = utf8;
+    } else if (a[1] != atoms::utf8 && a[1] != atoms::unicode) {
+        return p->badarg();
+    }
+    return make_atom_or_error(p, s);
+}
+Term bif_binary_to_existing_atom1(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s)) return p->badarg();
+    auto t = AtomTable::global().find(s);
+    return t ? *t : p->badarg();
+}
+Term bif_binary_to_existing_atom2(Process* p, Term* a) { return bif_binary_to_existing_atom1(p, a); }
+
+Term bif_integer_to_list1(Process* p, Term* a) {
+    if (!is_integer(a[0])) return p->badarg();
+    return bytes_to_list(p, integer_to_string(a[0], 10));
+}
+Term bif_integer_to_list2(Process* p, Term* a) {
+    if (!is_integer(a[0]) || !valid_base(a[1])) return p->badarg();
+    return bytes_to_list(p, integer_to_string(a[0], int(small_value(a[1]))));
+}
+Term bif_integer_to_binary1(Process* p, Term* a) {
+    if (!is_integer(a[0])) return p->badarg();
+    return make_binary(p, integer_to_string(a[0], 10));
+}
+Term bif_integer_to_binary2(Process* p, Term* a) {
+    if (!is_integer(a[0]) || !valid_base(a[1])) return p->badarg();
+    return make_binary(p, integer_to_string(a[0], int(small_value(a[1]))));
+}
+Term bif_list_to_integer1(Process* p, Term* a) {
+    std::string s;
+    if (!list_to_bytes(a[0], &s)) return p->badarg();
+    auto t = parse_integer(p, s, 10);
+    return t ? *t : p->badarg();
+}
+Term bif_list_to_integer2(Process* p, Term* a) {
+    std::string s;
+    if (!list_to_bytes(a[0], &s) || !valid_base(a[1])) return p->badarg();
+    auto t = parse_integer(p, s, int(small_value(a[1])));
+    return t ? *t : p->badarg();
+}
+Term bif_binary_to_integer1(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s)) return p->badarg();
+    auto t = parse_integer(p, s, 10);
+    return t ? *t : p->badarg();
+}
+Term bif_binary_to_integer2(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s) || !valid_base(a[1])) return p->badarg();
+    auto t = parse_integer(p, s, int(small_value(a[1])));
+    return t ? *t : p->badarg();
+}
+
+Term bif_float_to_list1(Process* p, Term* a) {
+    if (!is_float(a[0])) return p->badarg();
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.20e", float_value(a[0]));
+    return bytes_to_list(p, buf);
+}
+Term bif_float_to_list2(Process* p, Term* a) {
+    if (!is_float(a[0])) return p->badarg();
+    std::string s;
+    if (!format_float_opts(float_value(a[0]), a[1], &s)) return p->badarg();
+    return bytes_to_list(p, s);
+}
+Term bif_float_to_binary1(Process* p, Term* a) {
+    if (!is_float(a[0])) return p->badarg();
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.20e", float_value(a[0]));
+    return make_binary(p, buf);
+}
+Term bif_float_to_binary2(Process* p, Term* a) {
+    if (!is_float(a[0])) return p->badarg();
+    std::string s;
+    if (!format_float_opts(float_value(a[0]), a[1], &s)) return p->badarg();
+    return make_binary(p, s);
+}
+Term bif_list_to_float(Process* p, Term* a) {
+    std::string s;
+    double d;
+    if (!list_to_bytes(a[0], &s) || !parse_erlang_float(s, &d)) return p->badarg();
+    return make_float_on(p->alloc(FLOAT_WORDS), d);
+}
+Term bif_binary_to_float(Process* p, Term* a) {
+    std::string s;
+    double d;
+    if (!binary_bytes(a[0], &s) || !parse_erlang_float(s, &d)) return p->badarg();
+    return make_float_on(p->alloc(FLOAT_WORDS), d);
+}
+
+Term bif_binary_to_list1(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s)) return p->badarg();
+    return bytes_to_list(p, s);
+}
+Term bif_binary_to_list3(Process* p, Term* a) {
+    std::string s;
+    if (!binary_bytes(a[0], &s) || !is_small(a[1]) || !is_small(a[2])) return p->badarg();
+    SWord from = small_value(a[1]), to = small_value(a[2]);
+    if (from < 1 || to < from || std::size_t(to) > s.size()) return p->badarg();
+    return bytes_to_list(p, std::string_view(s).substr(std::size_t(from - 1), std::size_t(to - from + 1)));
+}
+Term bif_bitstring_to_list(Process* p, Term* a) {
+    if (!is_bitstring(a[0])) return p->badarg();
+    BitView v = bit_view(a[0]);
+    Word whole = v.bit_size / 8, rest = v.bit_size % 8;
+    std::string s(whole, '\0');
+    copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(s.data()), 0, whole * 8);
+    Term tail = NIL;
+    if (rest) tail = make_sub_binary(p, a[0], whole * 8, rest);
+    if (rest) {
+        Term* hp = p->alloc(2);
+        tail = make_cons_on(hp, tail, NIL);
+    }
+    return bytes_to_list(p, s, tail);
+}
+Term bif_list_to_binary(Process* p, Term* a) {
+    std::string s;
+    if (!(is_list(a[0]) || is_nil(a[0]) || is_binary(a[0])) || !iolist_to_bytes(a[0], &s)) return p->badarg();
+    return make_binary(p, s);
+}
+Term bif_list_to_bitstring(Process* p, Term* a) { return bif_list_to_binary(p, a); }
+Term bif_iolist_size(Process* p, Term* a) {
+    std::string s;
+    if (!iolist_to_bytes(a[0], &s)) return p->badarg();
+    return make_small(SWord(s.size()));
+}
+
+}  // namespace beamlet::bif

@@ -1,0 +1,314 @@
+// bif/erlang_misc.cpp — apply, exceptions, process dictionary, time, refs, halt, module info.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "bif/bifs.hpp"
+#include "bif/term_format.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/term_order.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+std::int64_t now_ns(bool monotonic) {
+    if (monotonic)
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Units per second of a time unit term; 0 if invalid.
+std::int64_t units_per_second(Term unit) {
+    if (unit == atoms::second || unit == atoms::seconds) return 1;
+    if (unit == atoms::millisecond || unit == atoms::milli_seconds) return 1000;
+    if (unit == atoms::microsecond || unit == atoms::micro_seconds) return 1000000;
+    if (unit == atoms::nanosecond || unit == atoms::nano_seconds || unit == atoms::native || unit == atoms::perf_counter)
+        return 1000000000;
+    if (is_small(unit) && small_value(unit) > 0) return small_value(unit);
+    return 0;
+}
+
+// Converts [value] from units of [from] per second to [to] (floor division, as OTP).
+std::int64_t convert_units(std::int64_t value, std::int64_t from, std::int64_t to) {
+    __int128 v = __int128(value) * to;
+    __int128 q = v / from;
+    if ((v % from != 0) && ((v < 0) != (from < 0))) --q;
+    return std::int64_t(q);
+}
+
+Term time_in(Process* p, Term unit, bool monotonic) {
+    std::int64_t ups = units_per_second(unit);
+    if (!ups) return p->badarg();
+    return make_integer(p, convert_units(now_ns(monotonic), 1000000000, ups));
+}
+
+// Collects proper list [l] into [out]; false if improper.
+bool list_items(Term l, std::vector<Term>* out) {
+    for (; is_list(l); l = cdr(l)) out->push_back(car(l));
+    return is_nil(l);
+}
+
+}  // namespace
+
+// apply/2,3 trap into the callee: the arguments go to x registers and the process continues
+// at the target's code (p->ip), returning to the caller's continuation.
+Term bif_apply3(Process* p, Term* a) {
+    Term m = a[0], f = a[1];
+    std::vector<Term> args;
+    if (!is_atom(m) || !is_atom(f) || !list_items(a[2], &args) || args.size() > 255) return p->badarg();
+    Export* e = p->vm.exports.find(m, f, args.size());
+    if (!e) e = p->vm.exports.get(m, f, args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i];
+    p->ip = e->address();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
+Term bif_apply2(Process* p, Term* a) {
+    Term fun = a[0];
+    std::vector<Term> args;
+    if (!list_items(a[1], &args) || args.size() > 255) return p->badarg();
+    if (is_export_fun(fun)) {
+        const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun)[1]);
+        if (e->arity != args.size()) {
+            Term inner = make_tuple_on(p, {fun, a[1]});
+            return p->error(make_tuple_on(p, {atoms::badarity, inner}));
+        }
+        for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i];
+        p->ip = e->address();
+        p->exception = PendingException{};
+        return THE_NON_VALUE;
+    }
+    if (is_local_fun(fun)) {
+        const Term* obj = boxed_ptr(fun);
+        const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
+        if (fe->user_arity() != args.size()) {
+            Term inner = make_tuple_on(p, {fun, a[1]});
+            return p->error(make_tuple_on(p, {atoms::badarity, inner}));
+        }
+        for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i];
+        for (Word i = 0; i < fe->num_free; ++i) a[args.size() + i] = obj[3 + i];
+        p->ip = fe->address;
+        p->exception = PendingException{};
+        return THE_NON_VALUE;
+    }
+    return p->error(make_tuple_on(p, {atoms::badfun, fun}));
+}
+
+Term bif_error1(Process* p, Term* a) { return p->error(a[0]); }
+Term bif_error2(Process* p, Term* a) { return p->error(a[0]); }
+Term bif_error3(Process* p, Term* a) { return p->error(a[0]); }
+Term bif_exit1(Process* p, Term* a) { return p->raise(atoms::exit, a[0]); }
+Term bif_throw(Process* p, Term* a) { return p->raise(atoms::throw_, a[0]); }
+
+Term bif_raise(Process* p, Term* a) {
+    Term cls = a[0];
+    std::vector<Term> frames;
+    if ((cls != atoms::error && cls != atoms::exit && cls != atoms::throw_) || !list_items(a[2], &frames))
+        return p->badarg();
+    p->raise(cls, a[1]);
+    p->exception.stacktrace = a[2];
+    p->exception.trace_built = true;
+    return THE_NON_VALUE;
+}
+
+Term bif_self(Process* p, Term*) { return p->id; }
+Term bif_node0(Process*, Term*) { return atoms::nonode_at_nohost; }
+Term bif_node1(Process* p, Term* a) {
+    if (!is_pid(a[0]) && !is_port(a[0]) && !is_ref(a[0])) return p->badarg();
+    return atoms::nonode_at_nohost;
+}
+
+Term bif_make_ref(Process* p, Term*) {
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = n & 0x3FFFF;
+    hp[2] = n >> 18;
+    hp[3] = 0;
+    return make_boxed(hp);
+}
+
+// ---- process dictionary ----
+
+Term bif_put(Process* p, Term* a) {
+    for (auto& [k, v] : p->dictionary)
+        if (terms_exact_equal(k, a[0])) {
+            Term old = v;
+            v = a[1];
+            return old;
+        }
+    p->dictionary.emplace_back(a[0], a[1]);
+    return atoms::undefined;
+}
+Term bif_get1(Process* p, Term* a) {
+    for (auto& [k, v] : p->dictionary)
+        if (terms_exact_equal(k, a[0])) return v;
+    return atoms::undefined;
+}
+Term bif_get0(Process* p, Term*) {
+    Term l = NIL;
+    for (auto& [k, v] : p->dictionary) {
+        Term pair = make_tuple_on(p, {k, v});
+        l = make_cons_on(p->alloc(2), pair, l);
+    }
+    return l;
+}
+Term bif_erase1(Process* p, Term* a) {
+    for (auto it = p->dictionary.begin(); it != p->dictionary.end(); ++it)
+        if (terms_exact_equal(it->first, a[0])) {
+            Term v = it->second;
+            p->dictionary.erase(it);
+            return v;
+        }
+    return atoms::undefined;
+}
+Term bif_erase0(Process* p, Term* a) {
+    Term all = bif_get0(p, a);
+    p->dictionary.clear();
+    return all;
+}
+Term bif_get_keys0(Process* p, Term*) {
+    Term l = NIL;
+    for (auto& [k, v] : p->dictionary) l = make_cons_on(p->alloc(2), k, l);
+    return l;
+}
+Term bif_get_keys1(Process* p, Term* a) {
+    Term l = NIL;
+    for (auto& [k, v] : p->dictionary)
+        if (terms_exact_equal(v, a[0])) l = make_cons_on(p->alloc(2), k, l);
+    return l;
+}
+
+// ---- time ----
+
+Term bif_monotonic_time0(Process* p, Term*) { return make_integer(p, now_ns(true)); }
+Term bif_monotonic_time1(Process* p, Term* a) { return time_in(p, a[0], true); }
+Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(false)); }
+Term bif_system_time1(Process* p, Term* a) { return time_in(p, a[0], false); }
+Term bif_convert_time_unit(Process* p, Term* a) {
+    auto v = integer_to_int64(a[0]);
+    std::int64_t from = units_per_second(a[1]), to = units_per_second(a[2]);
+    if (!v || !from || !to) return p->badarg();
+    return make_integer(p, convert_units(*v, from, to));
+}
+
+Term bif_unique_integer0(Process* p, Term*) {
+    return make_integer(p, p->vm.next_unique.fetch_add(1, std::memory_order_relaxed) - 576460752303423489LL);
+}
+Term bif_unique_integer1(Process* p, Term* a) {
+    bool positive = false;
+    for (Term l = a[0]; !is_nil(l); l = cdr(l)) {
+        if (!is_list(l)) return p->badarg();
+        if (car(l) == atoms::positive) positive = true;
+        else if (car(l) != atoms::monotonic) return p->badarg();
+    }
+    std::int64_t n = p->vm.next_unique.fetch_add(1, std::memory_order_relaxed);
+    return make_integer(p, positive ? n : n - 576460752303423489LL);
+}
+
+// ---- halt, display, gc ----
+
+// halt/0,1 stop the whole VM at once, after flushing what the program has written.
+[[noreturn]] static void halt_now(Process* p, int status) {
+    p->vm.halt_status.store(status);
+    p->vm.flush_stdout();
+    std::fflush(stdout);
+    std::_Exit(status);
+}
+
+Term bif_halt0(Process* p, Term*) { halt_now(p, 0); }
+Term bif_halt1(Process* p, Term* a) {
+    int status;
+    if (is_small(a[0]) && small_value(a[0]) >= 0) status = int(small_value(a[0]) & 0xFF);
+    else if (a[0] == atom("abort")) status = 134;
+    else if (is_list(a[0]) || is_nil(a[0])) {
+        std::string s;
+        if (!list_to_bytes(a[0], &s)) return p->badarg();
+        p->vm.write_stdout(s + "\n");
+        status = 1;
+    } else return p->badarg();
+    halt_now(p, status);
+}
+
+Term bif_display(Process* p, Term* a) {
+    p->vm.write_stdout(write_term(a[0]) + "\n");
+    return atoms::true_;
+}
+
+Term bif_garbage_collect(Process*, Term*) {
+    // The collection happens at the next heap test; nothing here may move terms.
+    return atoms::true_;
+}
+
+// ---- module info ----
+
+namespace {
+Term exports_list(Process* p, const Module* m, bool all) {
+    Term l = NIL;
+    for (auto it = m->functions.rbegin(); it != m->functions.rend(); ++it) {
+        if (!all && !it->exported) continue;
+        Term pair = make_tuple_on(p, {it->name, make_small(SWord(it->arity))});
+        l = make_cons_on(p->alloc(2), pair, l);
+    }
+    return l;
+}
+}  // namespace
+
+Term bif_get_module_info2(Process* p, Term* a) {
+    const Module* m = p->vm.find_module(a[0]);
+    if (!m) return p->badarg();
+    Term what = a[1];
+    if (what == atoms::module) return m->name;
+    if (what == atoms::exports) return exports_list(p, m, false);
+    if (what == atoms::functions) return exports_list(p, m, true);
+    if (what == atoms::attributes) return m->attributes;
+    if (what == atoms::compile) return m->compile_info;
+    if (what == atoms::md5) return make_binary(p, m->md5, 16);
+    return p->badarg();
+}
+Term bif_get_module_info1(Process* p, Term* a) {
+    const Module* m = p->vm.find_module(a[0]);
+    if (!m) return p->badarg();
+    Term items[] = {atoms::module, atoms::exports, atoms::attributes, atoms::compile, atoms::md5};
+    Term l = NIL;
+    for (int i = 4; i >= 0; --i) {
+        Term args[2] = {a[0], items[i]};
+        Term v = bif_get_module_info2(p, args);
+        l = make_cons_on(p->alloc(2), make_tuple_on(p, {items[i], v}), l);
+    }
+    return l;
+}
+Term bif_function_exported(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2])) return p->badarg();
+    Export* e = p->vm.exports.find(a[0], a[1], Word(small_value(a[2])));
+    if (!e) return atoms::false_;
+    if (e->is_bif()) return atoms::true_;
+    return make_bool(e->address() != e->trampoline);
+}
+
+Term bif_send(Process* p, Term* a) {
+    if (!p->vm.send_message(p, a[0], a[1])) return p->badarg();
+    return a[1];
+}
+
+Term bif_phash2(Process* p, Term* a) {
+    std::string s = write_term(a[0]);
+    std::uint32_t h = 2166136261u;
+    for (unsigned char c : s) h = (h ^ c) * 16777619u;
+    (void)p;
+    return make_small(h & ((1u << 27) - 1));
+}
+Term bif_phash2_2(Process* p, Term* a) {
+    if (!is_small(a[1]) || small_value(a[1]) < 1) return p->badarg();
+    Term h = bif_phash2(p, a);
+    return make_small(small_value(h) % small_value(a[1]));
+}
+
+}  // namespace beamlet::bif

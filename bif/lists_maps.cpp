@@ -1,0 +1,174 @@
+// bif/lists_maps.cpp — the native halves of the lists and maps modules.
+#include "bif/bifs.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/map.hpp"
+#include "vm/term_order.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+Term bif_lists_reverse(Process* p, Term* a) {
+    Word n = 0;
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) ++n;
+    if (!is_nil(l)) return p->badarg();
+    Term* hp = p->alloc(2 * n);
+    Term result = a[1];
+    for (l = a[0]; is_list(l); l = cdr(l)) {
+        result = make_cons_on(hp, car(l), result);
+        hp += 2;
+    }
+    return result;
+}
+
+Term bif_lists_member(Process* p, Term* a) {
+    Term l = a[1];
+    for (; is_list(l); l = cdr(l))
+        if (terms_exact_equal(car(l), a[0])) return atoms::true_;
+    if (!is_nil(l)) return p->badarg();
+    return atoms::false_;
+}
+
+// The first tuple in list [list] whose element [pos] (1-based) == [key], or false.
+static Term keyfind(Process* p, Term key, Term pos, Term list, bool* ok) {
+    *ok = true;
+    if (!is_small(pos) || small_value(pos) < 1) {
+        *ok = false;
+        return p->badarg();
+    }
+    Word i = Word(small_value(pos));
+    Term l = list;
+    for (; is_list(l); l = cdr(l)) {
+        Term t = car(l);
+        if (is_tuple(t) && tuple_arity(t) >= i && terms_equal(tuple_element(t, i - 1), key)) return t;
+    }
+    if (!is_nil(l)) {
+        *ok = false;
+        return p->badarg();
+    }
+    return atoms::false_;
+}
+
+Term bif_lists_keyfind(Process* p, Term* a) {
+    bool ok;
+    return keyfind(p, a[0], a[1], a[2], &ok);
+}
+Term bif_lists_keymember(Process* p, Term* a) {
+    bool ok;
+    Term r = keyfind(p, a[0], a[1], a[2], &ok);
+    if (!ok) return r;
+    return make_bool(r != atoms::false_);
+}
+Term bif_lists_keysearch(Process* p, Term* a) {
+    bool ok;
+    Term r = keyfind(p, a[0], a[1], a[2], &ok);
+    if (!ok || r == atoms::false_) return r;
+    return make_tuple_on(p, {atoms::value, r});
+}
+
+// ---- maps ----
+
+static Term badmap(Process* p, Term m) { return p->error(make_tuple_on(p, {atoms::badmap, m})); }
+
+Term bif_maps_get(Process* p, Term* a) {
+    if (!is_map(a[1])) return badmap(p, a[1]);
+    const Term* v = map_lookup(a[1], a[0]);
+    if (!v) return p->error(make_tuple_on(p, {atoms::badkey, a[0]}));
+    return *v;
+}
+Term bif_maps_find(Process* p, Term* a) {
+    if (!is_map(a[1])) return badmap(p, a[1]);
+    const Term* v = map_lookup(a[1], a[0]);
+    if (!v) return atoms::error;
+    return make_tuple_on(p, {atoms::ok, *v});
+}
+Term bif_maps_from_list(Process* p, Term* a) {
+    std::vector<std::pair<Term, Term>> pairs;
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) {
+        Term t = car(l);
+        if (!is_tuple(t) || tuple_arity(t) != 2) return p->badarg();
+        pairs.emplace_back(tuple_element(t, 0), tuple_element(t, 1));
+    }
+    if (!is_nil(l)) return p->badarg();
+    return map_from_pairs(p, std::move(pairs));
+}
+Term bif_maps_from_keys(Process* p, Term* a) {
+    std::vector<std::pair<Term, Term>> pairs;
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) pairs.emplace_back(car(l), a[1]);
+    if (!is_nil(l)) return p->badarg();
+    return map_from_pairs(p, std::move(pairs));
+}
+Term bif_maps_is_key(Process* p, Term* a) {
+    if (!is_map(a[1])) return badmap(p, a[1]);
+    return make_bool(map_lookup(a[1], a[0]) != nullptr);
+}
+Term bif_maps_keys(Process* p, Term* a) {
+    if (!is_map(a[0])) return badmap(p, a[0]);
+    Word n = map_size(a[0]);
+    Term* hp = p->alloc(2 * n);
+    Term l = NIL;
+    for (Word i = n; i-- > 0;) {
+        l = make_cons_on(hp, tuple_elements(map_keys(a[0]))[i], l);
+        hp += 2;
+    }
+    return l;
+}
+Term bif_maps_values(Process* p, Term* a) {
+    if (!is_map(a[0])) return badmap(p, a[0]);
+    Word n = map_size(a[0]);
+    Term* hp = p->alloc(2 * n);
+    Term l = NIL;
+    for (Word i = n; i-- > 0;) {
+        l = make_cons_on(hp, map_values(a[0])[i], l);
+        hp += 2;
+    }
+    return l;
+}
+Term bif_maps_to_list(Process* p, Term* a) {
+    if (!is_map(a[0])) return badmap(p, a[0]);
+    Word n = map_size(a[0]);
+    Term l = NIL;
+    for (Word i = n; i-- > 0;) {
+        Term pair = make_tuple_on(p, {tuple_elements(map_keys(a[0]))[i], map_values(a[0])[i]});
+        l = make_cons_on(p->alloc(2), pair, l);
+    }
+    return l;
+}
+Term bif_maps_merge(Process* p, Term* a) {
+    if (!is_map(a[0])) return badmap(p, a[0]);
+    if (!is_map(a[1])) return badmap(p, a[1]);
+    std::vector<std::pair<Term, Term>> pairs;
+    map_for_each(a[0], [&](Term k, Term v) { pairs.emplace_back(k, v); });
+    map_for_each(a[1], [&](Term k, Term v) { pairs.emplace_back(k, v); });
+    return map_from_pairs(p, std::move(pairs));
+}
+Term bif_maps_put(Process* p, Term* a) {
+    if (!is_map(a[2])) return badmap(p, a[2]);
+    return map_put(p, a[2], a[0], a[1]);
+}
+Term bif_maps_remove(Process* p, Term* a) {
+    if (!is_map(a[1])) return badmap(p, a[1]);
+    return map_remove(p, a[1], a[0]);
+}
+Term bif_maps_take(Process* p, Term* a) {
+    if (!is_map(a[1])) return badmap(p, a[1]);
+    const Term* v = map_lookup(a[1], a[0]);
+    if (!v) return atoms::error;
+    Term value = *v;
+    return make_tuple_on(p, {value, map_remove(p, a[1], a[0])});
+}
+Term bif_maps_update(Process* p, Term* a) {
+    if (!is_map(a[2])) return badmap(p, a[2]);
+    if (!map_lookup(a[2], a[0])) return p->error(make_tuple_on(p, {atoms::badkey, a[0]}));
+    return map_put(p, a[2], a[0], a[1]);
+}
+Term bif_maps_size(Process* p, Term* a) {
+    if (!is_map(a[0])) return badmap(p, a[0]);
+    return make_small(SWord(map_size(a[0])));
+}
+Term bif_maps_new(Process*, Term*) { return empty_map(); }
+
+}  // namespace beamlet::bif

@@ -1,0 +1,115 @@
+// tools/beamlet/main.cpp — the beamlet command line: `beamlet run` and `beamlet dis`.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "loader/beam_loader.hpp"
+#include "tools/boot.hpp"
+#include "tools/disassembler.hpp"
+#include "vm/atom_table.hpp"
+
+using namespace beamlet;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Resolves MOD | FILE.erl | FILE.beam to a module name, adding the file's directory to the path.
+bool resolve_target(const std::string& target, tools::BootOptions& options, vm::Term* module) {
+    fs::path path(target);
+    std::string ext = path.extension().string();
+    if (ext == ".erl") {
+        auto beam = tools::compile_erl(target);
+        if (!beam) {
+            std::fprintf(stderr, "beamlet: %s\n", beam.error().c_str());
+            return false;
+        }
+        options.code_path.insert(options.code_path.begin(), fs::path(*beam).parent_path().string());
+        *module = vm::atom(path.stem().string());
+        return true;
+    }
+    if (ext == ".beam") {
+        std::error_code ec;
+        if (!fs::exists(path, ec)) {
+            std::fprintf(stderr, "beamlet: %s: no such file\n", target.c_str());
+            return false;
+        }
+        std::string dir = path.parent_path().string();
+        options.code_path.insert(options.code_path.begin(), dir.empty() ? "." : dir);
+        *module = vm::atom(path.stem().string());
+        return true;
+    }
+    auto a = vm::AtomTable::global().intern(target);
+    if (!a) {
+        std::fprintf(stderr, "beamlet: bad module name\n");
+        return false;
+    }
+    options.code_path.push_back(".");
+    *module = *a;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"beamlet: a small BEAM-like VM with Erlang tracing built in"};
+    app.require_subcommand(1);
+    std::string log_level = "warn";
+    app.add_option("--log-level", log_level, "diagnostics level (trace, debug, info, warn, error)");
+
+    std::vector<std::string> path_dirs;
+    std::string target;
+    int schedulers = 0;
+    std::string engine = "interp";
+
+    CLI::App* run = app.add_subcommand("run", "run MOD:main() and exit when it returns");
+    run->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+    run->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
+    run->add_option("--engine", engine, "execution engine")->check(CLI::IsMember({"interp"}));
+    run->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+
+    CLI::App* dis = app.add_subcommand("dis", "print a module's loaded code, function headers included");
+    dis->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+    dis->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+
+    // Erlang users write -pa DIR; CLI11 wants --pa or -p. Accept the Erlang spelling.
+    std::vector<std::string> args(argv, argv + argc);
+    for (auto& a : args)
+        if (a == "-pa") a = "--pa";
+    std::vector<char*> cargs;
+    for (auto& a : args) cargs.push_back(a.data());
+    try {
+        app.parse(int(cargs.size()), cargs.data());
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    spdlog::set_level(spdlog::level::from_str(log_level));
+
+    tools::BootOptions options;
+    options.code_path = path_dirs;
+    vm::Term module;
+    if (!resolve_target(target, options, &module)) return 1;
+
+    if (run->parsed()) {
+        tools::Runtime runtime(options);
+        return runtime.run_main(module);
+    }
+
+    tools::Runtime runtime(options);
+    std::string error = runtime.load(module);
+    if (!error.empty()) {
+        std::fprintf(stderr, "beamlet: %s\n", error.c_str());
+        return 1;
+    }
+    const vm::Module* m = runtime.vm().find_module(module);
+    auto code = loader::load_beam_file(m->source_path, runtime.vm().exports);
+    if (!code) {
+        std::fprintf(stderr, "beamlet: %s\n", code.error().c_str());
+        return 1;
+    }
+    std::fputs(tools::disassemble(*code, *m).c_str(), stdout);
+    return 0;
+}

@@ -1,0 +1,133 @@
+// tools/boot.cpp — wires Vm, loader, BIFs and scheduler; runs MOD:main().
+#include "tools/boot.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "bif/bifs.hpp"
+#include "bif/term_format.hpp"
+#include "loader/beam_loader.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/process.hpp"
+
+namespace beamlet::tools {
+
+using namespace vm;
+namespace fs = std::filesystem;
+
+std::string library_dir() {
+    if (const char* env = std::getenv("BEAMLET_LIB")) return env;
+    return BEAMLET_LIB_DIR;
+}
+
+Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
+    m_options.code_path.push_back(library_dir());
+    bif::register_bifs(m_vm);
+    m_vm.module_loader = [this](Term module) { return load(module); };
+}
+
+std::string Runtime::load(Term module) {
+    if (m_vm.find_module(module)) return {};
+    for (const std::string& dir : m_options.code_path) {
+        fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
+        std::error_code ec;
+        if (!fs::exists(path, ec)) continue;
+        Term loaded;
+        std::string error = load_file(path.string(), &loaded);
+        if (!error.empty()) return error;
+        if (loaded != module) return path.string() + ": file contains module " + atom_text(loaded);
+        return {};
+    }
+    return "module " + atom_text(module) + " not found on the code path";
+}
+
+std::string Runtime::load_file(const std::string& path, Term* module_out) {
+    auto code = loader::load_beam_file(path, m_vm.exports);
+    if (!code) return code.error();
+    *module_out = code->name;
+    if (m_vm.find_module(code->name)) return {};
+    std::string error;
+    if (!m_vm.install_module(*code, &error)) return error;
+    return {};
+}
+
+namespace {
+
+// "t:f/1 (t.erl, line 5)" from a stack frame {M, F, ArityOrArgs, Location}.
+std::string frame_text(Term frame) {
+    if (!is_tuple(frame) || tuple_arity(frame) != 4) return bif::write_term(frame);
+    Term m = tuple_element(frame, 0), f = tuple_element(frame, 1), a = tuple_element(frame, 2);
+    std::string s = bif::write_term(m) + ":" + bif::write_term(f) + "/";
+    if (is_small(a)) s += std::to_string(small_value(a));
+    else {
+        SWord n = 0;
+        for (Term l = a; is_list(l); l = cdr(l)) ++n;
+        s += std::to_string(n);
+    }
+    std::string file;
+    SWord line = 0;
+    for (Term l = tuple_element(frame, 3); is_list(l); l = cdr(l)) {
+        Term item = car(l);
+        if (!is_tuple(item) || tuple_arity(item) != 2) continue;
+        if (tuple_element(item, 0) == atoms::file) {
+            for (Term c = tuple_element(item, 1); is_list(c); c = cdr(c)) file += char(small_value(car(c)));
+        } else if (tuple_element(item, 0) == atoms::line && is_small(tuple_element(item, 1))) {
+            line = small_value(tuple_element(item, 1));
+        }
+    }
+    if (!file.empty()) s += " (" + file + ", line " + std::to_string(line) + ")";
+    return s;
+}
+
+}  // namespace
+
+int Runtime::run_main(Term module) {
+    std::string error = load(module);
+    if (!error.empty()) {
+        std::fprintf(stderr, "beamlet: %s\n", error.c_str());
+        return 1;
+    }
+    Export* entry = m_vm.exports.find(module, atoms::main, 0);
+    if (!entry || entry->address() == entry->trampoline) {
+        std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
+        return 1;
+    }
+    Scheduler scheduler(m_vm);
+    Process* main = scheduler.spawn(entry, {});
+    scheduler.run_until_exit(main);
+    m_vm.flush_stdout();
+    if (main->exit_reason == atoms::normal) return 0;
+    const PendingException& exc = main->exception;
+    std::string text = "** exception " + bif::write_term(exc.cls) + ": " + bif::print_term(exc.reason, 23);
+    bool first = true;
+    for (Term l = exc.stacktrace; is_list(l); l = cdr(l)) {
+        text += first ? "\n     in function  " : "\n     in call from ";
+        text += frame_text(car(l));
+        first = false;
+    }
+    std::fprintf(stderr, "%s\n", text.c_str());
+    return 1;
+}
+
+Result<std::string> compile_erl(const std::string& erl_path) {
+    std::error_code ec;
+    if (!fs::exists(erl_path, ec)) return Error{erl_path + ": no such file"};
+    const char* home = std::getenv("XDG_CACHE_HOME");
+    fs::path cache = home ? fs::path(home) / "beamlet" : fs::temp_directory_path() / ("beamlet-cache-" + std::to_string(getuid()));
+    fs::create_directories(cache, ec);
+    fs::path beam = cache / (fs::path(erl_path).stem().string() + ".beam");
+    std::error_code e1, e2;
+    auto src_time = fs::last_write_time(erl_path, e1);
+    auto beam_time = fs::last_write_time(beam, e2);
+    if (e2 || e1 || beam_time < src_time) {
+        std::string cmd = "erlc -o '" + cache.string() + "' '" + erl_path + "'";
+        if (std::system(cmd.c_str()) != 0) return Error{erl_path + ": erlc failed"};
+    }
+    return beam.string();
+}
+
+}  // namespace beamlet::tools

@@ -1,0 +1,41 @@
+// tools/boot.hpp — the composition root: a Vm with its BIFs, code path and scheduler wired up.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vm/scheduler.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::tools {
+
+struct BootOptions {
+    std::vector<std::string> code_path;  // searched in order for MODULE.beam
+};
+
+// A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.
+class Runtime {
+public:
+    explicit Runtime(BootOptions options);
+
+    vm::Vm& vm() { return m_vm; }
+    // Loads [module] from the code path now; empty string on success, else a one-line error.
+    std::string load(vm::Term module);
+    // Loads the .beam file at [path] (module name from the file); error text or empty.
+    std::string load_file(const std::string& path, vm::Term* module_out);
+    // Runs [module]:main() to completion. Prints an uncaught exception to stderr as the
+    // Erlang shell does and returns the process exit status (0 normal, 1 on an exception).
+    int run_main(vm::Term module);
+
+private:
+    BootOptions m_options;
+    vm::Vm m_vm;
+};
+
+// Compiles [erl_path] with erlc into a cache directory; returns the .beam path or an error.
+vm::Result<std::string> compile_erl(const std::string& erl_path);
+// beamlet's own library directory (the .beam files of bif/lib).
+std::string library_dir();
+
+}  // namespace beamlet::tools

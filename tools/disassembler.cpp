@@ -1,0 +1,80 @@
+// tools/disassembler.cpp — the decoder's mirror: one generic printer driven by operand kinds.
+#include "tools/disassembler.hpp"
+
+#include <fmt/format.h>
+
+#include "bif/term_format.hpp"
+#include "vm/atom_table.hpp"
+
+namespace beamlet::tools {
+
+using namespace vm;
+
+namespace {
+
+std::string operand_text(const GenericModule& g, const Operand& o) {
+    switch (o.kind) {
+    case OperandKind::X: return fmt::format("x{}", o.value);
+    case OperandKind::Y: return fmt::format("y{}", o.value);
+    case OperandKind::FloatReg: return fmt::format("fr{}", o.value);
+    case OperandKind::Literal: return bif::write_term(o.value, 8);
+    case OperandKind::Label: return o.value ? fmt::format("L{}", o.value) : "none";
+    case OperandKind::Unsigned: return fmt::format("{}", o.value);
+    case OperandKind::Import: {
+        const ImportEntry& e = g.imports[o.value];
+        return fmt::format("{}:{}/{}", atom_text(e.module), atom_text(e.function), e.arity);
+    }
+    case OperandKind::FunIndex: return fmt::format("fun#{}", o.value);
+    case OperandKind::List: return fmt::format("[{} items]", o.value);
+    case OperandKind::Alloc: return fmt::format("{}w", o.value);
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string disassemble(const GenericModule& g, const Module& m) {
+    std::string out = fmt::format("module {} ({} functions, {} code words)\n", atom_text(g.name),
+                                  m.functions.size(), m.code_size_words);
+    std::size_t fn = 0;
+    for (const GenericInstr& in : g.instrs) {
+        const OpInfo& info = op_info(in.op);
+        if (in.op == Op::func_info && fn < m.functions.size()) {
+            const FunctionInfo& f = m.functions[fn++];
+            const CodeInfo* ci = m.code_info(f);
+            out += fmt::format("\nfunction {}/{}{}  header @{:#x}: [func_info][bp={}][{}][{}][{}]\n",
+                               atom_text(f.name), f.arity, f.exported ? " (exported)" : "",
+                               reinterpret_cast<std::uintptr_t>(ci),
+                               ci->gen_bp.load() ? "set" : "none", atom_text(ci->module),
+                               atom_text(ci->function), ci->arity);
+            continue;
+        }
+        if (in.op == Op::label) {
+            out += fmt::format("  L{}:\n", g.operand(in, 0).value);
+            continue;
+        }
+        if (in.op == Op::line || in.op == Op::int_code_end) continue;
+        std::string line = fmt::format("    {}", info.name);
+        for (std::uint32_t k = 0; k < in.operand_count; ++k) {
+            const Operand& o = g.operand(in, k);
+            line += k ? ", " : " ";
+            if (o.kind == OperandKind::List) {
+                line += "[";
+                for (Word i = 0; i < o.value; ++i)
+                    line += (i ? ", " : "") + operand_text(g, g.operand(in, k + 1 + std::uint32_t(i)));
+                line += "]";
+                k += std::uint32_t(o.value);
+                continue;
+            }
+            char letter = k < info.signature.size() ? info.signature[k] : 's';
+            if ((letter == 'e' || letter == 'b') && o.kind == OperandKind::Unsigned)
+                line += operand_text(g, Operand{OperandKind::Import, o.value});
+            else
+                line += operand_text(g, o);
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+}  // namespace beamlet::tools
