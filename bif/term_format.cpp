@@ -8,10 +8,13 @@
 #include "bif/term_format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "vm/atom_table.hpp"
@@ -32,7 +35,7 @@ void append(Chars& out, std::string_view ascii) {
     for (unsigned char c : ascii) out.push_back(c);
 }
 
-Chars to_chars(std::string_view ascii) {
+Chars ascii_chars(std::string_view ascii) {
     Chars out;
     append(out, ascii);
     return out;
@@ -100,10 +103,13 @@ std::string integer_text(Term t, int base = 10) {
 // How string_char in io_lib.erl treats characters above 255.
 enum class CharMode { Latin1, UnicodeAsLatin1, UnicodeAsUnicode };
 
-void append_hex(Chars& out, std::uint32_t v) {
+// [v] in upper-case hexadecimal, as integer_to_list(V, 16).
+std::string hex_upper(std::uint32_t v) {
     char buf[16];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, 16);
-    for (char* p = buf; p != end; ++p) out.push_back(char32_t(std::toupper(static_cast<unsigned char>(*p))));
+    std::string out(buf, end);
+    for (char& c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
 }
 
 // Mirrors io_lib:string_char/4: one character inside a quoted string or atom.
@@ -120,9 +126,7 @@ void string_char(Chars& out, CharMode mode, char32_t c, char32_t quote) {
     } else if (mode == CharMode::UnicodeAsUnicode && c >= 0xA0) {
         out.push_back(c);
     } else if (mode == CharMode::UnicodeAsLatin1 && c > 0xFF) {
-        append(out, "\\x{");
-        append_hex(out, c);
-        out.push_back(U'}');
+        append(out, "\\x{" + hex_upper(c) + "}");
     } else {
         const char* escape = nullptr;
         switch (c) {
@@ -167,7 +171,7 @@ bool is_reserved_word(const Chars& s) {
                                         "when",  "bnot",  "not",   "div",  "rem",  "band",  "and",
                                         "bor",   "bxor",  "bsl",   "bsr",  "or",   "xor"};
     for (const char* w : words)
-        if (s == to_chars(w)) return true;
+        if (s == ascii_chars(w)) return true;
     return false;
 }
 
@@ -224,38 +228,24 @@ struct Bits {
     }
 };
 
-// io_lib:write_binary/2's pieces: byte values, "..." when cut by [depth], and a final value and
-// size joined by ':' when the bit size is not a multiple of 8 ([bits_tail]).
-std::vector<Chars> binary_pieces(const Bits& b, int depth, bool* bits_tail) {
-    std::vector<Chars> pieces;
-    *bits_tail = false;
-    std::size_t bit = 0, size = b.bit_size();
-    int d = depth;
-    while (bit < size) {
-        if (d == 1) {
-            pieces.push_back(to_chars("..."));
-            break;
-        }
-        if (size - bit >= 8) {
-            pieces.push_back(to_chars(std::to_string(b.bits_at(bit, 8))));
-            bit += 8;
-            --d;
-        } else {
-            unsigned n = unsigned(size - bit);
-            pieces.push_back(to_chars(std::to_string(b.bits_at(bit, n))));
-            pieces.push_back(to_chars(std::to_string(n)));
-            *bits_tail = true;
-            break;
-        }
-    }
-    return pieces;
-}
-
-void write_binary(Chars& out, const std::vector<Chars>& pieces, bool bits_tail) {
+// io_lib:write_binary/2: byte values, "..." where [depth] cuts it, and Value:Size for the bits
+// after the last whole byte.
+void write_binary(Chars& out, const Bits& b, int depth) {
     append(out, "<<");
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-        if (i > 0) out.push_back(bits_tail && i + 1 == pieces.size() ? U':' : U',');
-        out += pieces[i];
+    std::size_t bit = 0, size = b.bit_size();
+    for (int d = depth; bit < size; --d) {
+        if (bit > 0) out.push_back(U',');
+        if (d == 1) {
+            append(out, "...");
+            break;
+        }
+        if (size - bit < 8) {
+            unsigned n = unsigned(size - bit);
+            append(out, std::to_string(b.bits_at(bit, n)) + ":" + std::to_string(n));
+            break;
+        }
+        append(out, std::to_string(b.bits_at(bit, 8)));
+        bit += 8;
     }
     append(out, ">>");
 }
@@ -295,7 +285,7 @@ private:
     bool m_unicode;
 };
 
-// Atomic terms other than atoms: numbers, pids, ports, refs, funs.
+// Writes [t] if it is atomic (number, atom, pid, port, ref, fun); false otherwise.
 bool write_atomic(Chars& out, Term t, bool unicode) {
     if (vm::is_small(t) || vm::is_big(t)) {
         append(out, integer_text(t));
@@ -310,8 +300,8 @@ bool write_atomic(Chars& out, Term t, bool unicode) {
     } else if (vm::is_ref(t)) {
         // erts prints the most significant id word first.
         const Term* ids = vm::boxed_ptr(t) + 1;
-        append(out, "#Ref<0." + std::to_string(ids[2] & 0xFFFFFFFF) + "." + std::to_string(ids[1] & 0xFFFFFFFF) +
-                        "." + std::to_string(ids[0] & 0xFFFFFFFF) + ">");
+        append(out, "#Ref<0." + std::to_string(ids[2]) + "." + std::to_string(ids[1]) + "." + std::to_string(ids[0]) +
+                        ">");
     } else if (vm::is_fun(t)) {
         write_fun(out, t, unicode);
     } else {
@@ -326,9 +316,7 @@ void Writer::write(Term t, int d) {
         append(m_out, "...");
     } else if (write_atomic(m_out, t, m_unicode)) {
     } else if (vm::is_bitstring(t)) {
-        bool bits_tail;
-        auto pieces = binary_pieces(Bits{vm::bit_view(t)}, d, &bits_tail);
-        write_binary(m_out, pieces, bits_tail);
+        write_binary(m_out, Bits{vm::bit_view(t)}, d);
     } else if (vm::is_nil(t)) {
         append(m_out, "[]");
     } else if (vm::is_list(t)) {
@@ -416,31 +404,23 @@ void Writer::write_map(Term t, int d) {
 
 // ---- io_lib_pretty: the intermediate form -------------------------------------------------------
 
-// One subterm with its printed length (io_lib_pretty's {What, Len, Dots, More} tuple).
+// One subterm with its printed length (io_lib_pretty's {What, Len, Dots, More} tuple). The text of
+// Text and Bin nodes lives in a pool shared by the whole tree, [len] characters from [text].
 struct Node {
     enum class Kind : std::uint8_t { Text, List, Tuple, Map, Pair, Bin, Dots };
     enum class Tail : std::uint8_t { None, Dots, Improper };
 
     Kind kind = Kind::Text;
-    Tail tail = Tail::None;   // List/Tuple/Map: whether items.back() is "..." or an improper tail
-    bool tagged = false;      // Tuple: first element an atom and size > 1
-    bool bits_tail = false;   // Bin: the last two pieces are Value:Size
+    Tail tail = Tail::None;  // List/Tuple/Map: whether items.back() is "..." or an improper tail
+    bool tagged = false;     // Tuple: first element an atom and size > 1
     int len = 0;
-    Chars text;                 // Text: the characters; Bin: the whole "<<...>>"
-    std::vector<Node> items;    // List/Tuple/Map elements; Pair: key and value
-    std::vector<Chars> pieces;  // Bin: see binary_pieces()
+    std::size_t text = 0;     // Text: the characters; Bin: the whole "<<...>>"
+    std::vector<Node> items;  // List/Tuple/Map elements; Pair: key and value
 
     std::size_t proper_count() const { return items.size() - (tail == Tail::None ? 0 : 1); }
     bool is_tail(std::size_t i) const { return tail != Tail::None && i + 1 == items.size(); }
     bool is_atomic() const { return kind == Kind::Text; }  // io_lib_pretty's ?ATM
 };
-
-Node text_node(Chars text) {
-    Node n;
-    n.len = int(text.size());
-    n.text = std::move(text);
-    return n;
-}
 
 Node dots_node() {
     Node n;
@@ -458,7 +438,7 @@ int list_length(const std::vector<Node>& items, int acc) {
 // Builds the intermediate form (io_lib_pretty:print_length/6 with no chars limit).
 class Measurer {
 public:
-    Measurer(bool unicode, bool strings) : m_unicode(unicode), m_strings(strings) {}
+    Measurer(Chars& pool, bool unicode, bool strings) : m_pool(pool), m_unicode(unicode), m_strings(strings) {}
 
     Node measure(Term t, int d);
 
@@ -467,42 +447,56 @@ private:
     Node measure_tuple(Term t, int d);
     Node measure_map(Term t, int d);
     Node measure_binary(Term t, int d);
+    // A Text node for what was appended to the pool since [start].
+    Node text_since(std::size_t start, Node::Kind kind = Node::Kind::Text) {
+        Node n;
+        n.kind = kind;
+        n.text = start;
+        n.len = int(m_pool.size() - start);
+        return n;
+    }
+    Node text(std::string_view ascii) {
+        std::size_t start = m_pool.size();
+        append(m_pool, ascii);
+        return text_since(start);
+    }
 
+    Chars& m_pool;
     bool m_unicode;
     bool m_strings;
 };
 
 Node Measurer::measure(Term t, int d) {
-    Chars text;
-    if (vm::is_nil(t)) return text_node(to_chars("[]"));
+    std::size_t start = m_pool.size();
+    if (vm::is_nil(t)) return text("[]");
     if (vm::is_atom(t)) {
-        write_atom(text, t, m_unicode);
-        return text_node(std::move(text));
+        write_atom(m_pool, t, m_unicode);
+        return text_since(start);
     }
     if (vm::is_list(t)) {
         if (m_strings && d != 1 && printable_latin1_list(t)) {
             Chars s;
             for (Term l = t; vm::is_list(l); l = vm::cdr(l)) s.push_back(char32_t(vm::small_value(vm::car(l))));
-            write_quoted(text, s, U'"', CharMode::Latin1);
-            return text_node(std::move(text));
+            write_quoted(m_pool, s, U'"', CharMode::Latin1);
+            return text_since(start);
         }
         return measure_list(t, d);
     }
     if (vm::is_tuple(t)) {
-        if (vm::tuple_arity(t) == 0) return text_node(to_chars("{}"));
+        if (vm::tuple_arity(t) == 0) return text("{}");
         return measure_tuple(t, d);
     }
     if (vm::is_map(t)) {
-        if (vm::map_size(t) == 0) return text_node(to_chars("#{}"));
+        if (vm::map_size(t) == 0) return text("#{}");
         return measure_map(t, d);
     }
     if (vm::is_bitstring(t)) {
-        if (vm::bit_view(t).bit_size == 0) return text_node(to_chars("<<>>"));
-        if (d == 1) return text_node(to_chars("<<...>>"));
+        if (vm::bit_view(t).bit_size == 0) return text("<<>>");
+        if (d == 1) return text("<<...>>");
         return measure_binary(t, d);
     }
-    write_atomic(text, t, false);
-    return text_node(std::move(text));
+    write_atomic(m_pool, t, false);
+    return text_since(start);
 }
 
 Node Measurer::measure_list(Term t, int d) {
@@ -528,11 +522,12 @@ Node Measurer::measure_list(Term t, int d) {
 }
 
 Node Measurer::measure_tuple(Term t, int d) {
-    if (d == 1) return text_node(to_chars("{...}"));
+    if (d == 1) return text("{...}");
     Node n;
     n.kind = Node::Kind::Tuple;
     Word size = vm::tuple_arity(t);
     n.tagged = vm::is_atom(vm::tuple_element(t, 0)) && size > 1;
+    n.items.reserve(size);
     int dd = d;
     for (Word i = 0; i < size; ++i, --dd) {
         if (dd == 1) {
@@ -547,7 +542,7 @@ Node Measurer::measure_tuple(Term t, int d) {
 }
 
 Node Measurer::measure_map(Term t, int d) {
-    if (d == 1) return text_node(to_chars("#{...}"));
+    if (d == 1) return text("#{...}");
     Node n;
     n.kind = Node::Kind::Map;
     int d0 = d - 1, dd = d;
@@ -570,82 +565,81 @@ Node Measurer::measure_map(Term t, int d) {
     return n;
 }
 
-// Mirrors print_length/6 for non-empty bitstrings with printable_bin0/4 and printable_bin/4.
+// Whether the first bytes of a binary print as a string: the characters, whether they are all of
+// the binary, and whether "/utf8" is needed (printable_bin0/4 and printable_bin/4).
+struct PrintableBin {
+    bool found = false;
+    bool whole = false;
+    bool utf8 = false;
+    Chars chars;
+};
+
+// The unicode branch of printable_bin/4; false when the first [len] characters are not UTF-8.
+bool printable_utf8_bin(const std::vector<std::uint8_t>& all, std::size_t len, int d1, PrintableBin* r) {
+    std::size_t pos = 0, count = 0, consumed = 0;
+    bool stopped = false;  // a non-printable character ended the scan
+    while (pos < all.size() && count < len) {
+        std::uint8_t c0 = all[pos];
+        std::size_t l = c0 < 0x80 ? 1 : (c0 >= 0xC2 && c0 <= 0xDF) ? 2 : (c0 >= 0xE0 && c0 <= 0xEF) ? 3
+                      : (c0 >= 0xF0 && c0 <= 0xF4) ? 4 : 0;
+        Chars one;
+        if (l == 0 || pos + l > all.size() || !decode_utf8(&all[pos], l, one)) return false;
+        if (!stopped && is_printable_latin1(one[0])) {
+            r->chars.push_back(one[0]);
+            consumed += l;
+        } else {
+            stopped = true;
+        }
+        pos += l;
+        ++count;
+    }
+    std::size_t printable = r->chars.size();
+    bool ascii = consumed == printable;
+    if (consumed == all.size()) {
+        r->found = r->whole = true;
+        r->utf8 = !ascii;
+    } else if (d1 > 0 && printable >= std::size_t(d1)) {
+        r->found = true;
+        r->utf8 = !ascii;
+    }
+    return true;
+}
+
 Node Measurer::measure_binary(Term t, int d) {
     Bits b{vm::bit_view(t)};
     int d1 = d - 1;
+    std::size_t start = m_pool.size();
     if (m_strings && b.bit_size() % 8 == 0) {
         std::size_t size = b.byte_size();
         std::size_t len = d1 >= 0 ? std::min(std::size_t(4) * std::size_t(d1), size) : size;
-        std::vector<std::uint8_t> bytes(len);
-        for (std::size_t i = 0; i < len; ++i) bytes[i] = std::uint8_t(b.byte(i));
-        // The characters to print, whether they are all of the binary, and whether to add "/utf8".
-        bool found = false, whole = false, utf8 = false;
-        Chars chars;
-        bool latin1 = true;
+        PrintableBin r;
+        bool utf8_checked = false;
         if (m_unicode && len > 0) {
-            // valid_utf8/2 over the first [len] characters, then printable_unicode/4.
             std::vector<std::uint8_t> all(size);
             for (std::size_t i = 0; i < size; ++i) all[i] = std::uint8_t(b.byte(i));
-            std::size_t pos = 0, count = 0;
-            bool valid = true;
-            std::vector<std::pair<char32_t, std::size_t>> decoded;  // char, byte length
-            while (pos < size && count < len) {
-                std::uint8_t c0 = all[pos];
-                std::size_t l = c0 < 0x80 ? 1 : (c0 >= 0xC2 && c0 <= 0xDF) ? 2 : (c0 >= 0xE0 && c0 <= 0xEF) ? 3
-                              : (c0 >= 0xF0 && c0 <= 0xF4) ? 4 : 0;
-                Chars one;
-                if (l == 0 || pos + l > size || !decode_utf8(&all[pos], l, one)) {
-                    valid = false;
-                    break;
-                }
-                decoded.push_back({one[0], l});
-                pos += l;
-                ++count;
-            }
-            if (valid) {
-                latin1 = false;
-                std::size_t i = 0, consumed = 0;
-                for (; i < decoded.size() && i < len && is_printable_latin1(decoded[i].first); ++i) {
-                    chars.push_back(decoded[i].first);
-                    consumed += decoded[i].second;
-                }
-                std::size_t remaining = len - i;  // OTP's NC: characters left of the budget
-                bool ascii = consumed == chars.size();
-                if (consumed == size) {
-                    found = whole = true;
-                    utf8 = !ascii;
-                } else if (d1 > 0 && len - remaining >= std::size_t(d1)) {
-                    found = true;
-                    utf8 = !ascii;
-                }
-            }
+            utf8_checked = printable_utf8_bin(all, len, d1, &r);
+            if (!utf8_checked) r = PrintableBin{};
         }
-        if (latin1 && len > 0) {
+        if (!utf8_checked && len > 0) {
             std::size_t k = 0;
-            while (k < len && is_printable_latin1(bytes[k])) ++k;
+            while (k < len && is_printable_latin1(b.byte(k))) r.chars.push_back(b.byte(k++));
             if (k == len) {
-                found = true;
-                whole = len == size;
+                r.found = true;
+                r.whole = len == size;
             } else if (d1 > 0 && k >= std::size_t(d1)) {
-                found = true;
+                r.found = true;
             }
-            if (found) chars.assign(bytes.begin(), bytes.begin() + std::ptrdiff_t(k));
         }
-        if (found) {
-            Chars text = to_chars("<<");
-            write_quoted(text, chars, U'"', CharMode::UnicodeAsUnicode);
-            append(text, utf8 ? "/utf8" : "");
-            append(text, whole ? ">>" : "...>>");
-            return text_node(std::move(text));
+        if (r.found) {
+            append(m_pool, "<<");
+            write_quoted(m_pool, r.chars, U'"', CharMode::UnicodeAsUnicode);
+            append(m_pool, r.utf8 ? "/utf8" : "");
+            append(m_pool, r.whole ? ">>" : "...>>");
+            return text_since(start);
         }
     }
-    Node n;
-    n.kind = Node::Kind::Bin;
-    n.pieces = binary_pieces(b, d, &n.bits_tail);
-    write_binary(n.text, n.pieces, n.bits_tail);
-    n.len = int(n.text.size());
-    return n;
+    write_binary(m_pool, b, d);
+    return text_since(start, Node::Kind::Bin);
 }
 
 // ---- io_lib_pretty: layout ----------------------------------------------------------------------
@@ -655,7 +649,8 @@ struct NoGood {};
 
 class Layout {
 public:
-    Layout(Chars& out, int line_length, int max_chars) : m_out(out), m_ll(line_length), m_m(max_chars) {}
+    Layout(Chars& out, const Chars& pool, int line_length, int max_chars)
+        : m_out(out), m_pool(pool), m_ll(line_length), m_m(max_chars) {}
 
     void write(const Node& n);
     // Picks the tagged tuple indentation as io_lib_pretty:print/9 does with while_fail/3.
@@ -691,6 +686,7 @@ private:
     int map_value_indent() const { return m_tind > 0 ? m_tind : 4; }
 
     Chars& m_out;
+    const Chars& m_pool;  // the text of Text and Bin nodes
     int m_ll;        // line length
     int m_m;         // maximum characters (the whole term's length)
     int m_tind = 1;  // tagged tuple indentation
@@ -700,7 +696,7 @@ void Layout::write(const Node& n) {
     switch (n.kind) {
     case Node::Kind::Text:
     case Node::Kind::Bin:
-        m_out += n.text;
+        m_out.append(m_pool, n.text, std::size_t(n.len));
         break;
     case Node::Kind::Dots:
         append(m_out, "...");
@@ -892,37 +888,31 @@ int Layout::pp_pair(const Node& p, int col, int ind0, int ld, int w) {
     return m_ll;
 }
 
-// Breaks the bytes of a non-printable binary over lines (io_lib_pretty:pp_binary/7,4).
+// Breaks the bytes of a non-printable binary over lines (io_lib_pretty:pp_binary/7,4); the pieces
+// are the comma-separated parts of the "<<...>>" text.
 void Layout::pp_binary(const Node& n, int col, int ind, int ld, int w) {
     int n0 = std::max(8, std::min(m_ll - col, m_m - 4 - w) - ld);
     int room = n0;
+    std::u32string_view inner(m_pool.data() + n.text + 2, std::size_t(n.len) - 4);
     append(m_out, "<<");
-    const auto& ps = n.pieces;
-    std::size_t i = 0;
-    while (i < ps.size()) {
-        std::size_t left = ps.size() - i;
-        bool comma_follows = left >= 2 && !(n.bits_tail && left == 2);
-        if (comma_follows) {
-            int len = int(ps[i].size()) + 1;
-            if (room - len < 0) {
-                newline(ind);
-                room = n0 - len;
-            } else {
-                room -= len;
-            }
-            m_out += ps[i];
-            m_out.push_back(U',');
-            ++i;
-            continue;
+    for (;;) {
+        std::size_t comma = inner.find(U',');
+        std::u32string_view piece = inner.substr(0, comma);
+        int len = int(piece.size());
+        if (comma == std::u32string_view::npos) {
+            if (len > room) newline(ind);
+            m_out += piece;
+            break;
         }
-        int size = int(ps[i].size()) + (left == 2 ? 1 + int(ps[i + 1].size()) : 0);
-        if (size > room) newline(ind);
-        m_out += ps[i];
-        if (left == 2) {
-            m_out.push_back(U':');
-            m_out += ps[i + 1];
+        if (room - (len + 1) < 0) {
+            newline(ind);
+            room = n0 - (len + 1);
+        } else {
+            room -= len + 1;
         }
-        break;
+        m_out += piece;
+        m_out.push_back(U',');
+        inner.remove_prefix(comma + 1);
     }
     append(m_out, ">>");
 }
@@ -1067,8 +1057,6 @@ std::string float_man(const std::string& digits, int ints, int decimals, bool* c
     return s;
 }
 
-bool float_sign(double v) { return std::signbit(v); }
-
 std::string float_e(double v, int precision) {
     std::string digits;
     int e;
@@ -1079,7 +1067,7 @@ std::string float_e(double v, int precision) {
         s[0] = '1';
     else
         e -= 1;
-    return std::string(float_sign(v) ? "-" : "") + s + (e >= 0 ? "e+" : "e") + std::to_string(e);
+    return std::string(std::signbit(v) ? "-" : "") + s + (e >= 0 ? "e+" : "e") + std::to_string(e);
 }
 
 std::string float_f(double v, int precision) {
@@ -1093,7 +1081,7 @@ std::string float_f(double v, int precision) {
     bool carry;
     std::string s = float_man(digits, e, precision, &carry);
     if (carry) s.insert(0, 1, '1');
-    return std::string(float_sign(v) ? "-" : "") + s;
+    return std::string(std::signbit(v) ? "-" : "") + s;
 }
 
 // ---- io_lib_format ------------------------------------------------------------------------------
@@ -1255,12 +1243,13 @@ Chars float_control(const Spec& spec) {
     long p = spec.precision ? *spec.precision : 6;
     if (c == U'g') {
         if (p < 1) fail("bad precision");
+        // fwrite_g/5: the decimal exponent of |v|, none at 1.0e4 and above, where OTP compares P
+        // with the atom fwrite_f and both ~f tests fail.
         double x = std::fabs(v);
-        // OTP compares with the atom fwrite_f for x >= 1.0e4, so neither f test holds there.
-        int e = x < 0.1 ? -2 : x < 1.0 ? -1 : x < 10.0 ? 0 : x < 100.0 ? 1 : x < 1.0e3 ? 2 : x < 1.0e4 ? 3 : 99;
-        bool small = e != 99;
-        if ((p <= 1 && e == -1) || (small && p - 1 > e && e >= -1)) {
-            p = p - 1 - e;
+        std::optional<int> e;
+        if (x < 1.0e4) e = x < 0.1 ? -2 : x < 1.0 ? -1 : x < 10.0 ? 0 : x < 100.0 ? 1 : x < 1.0e3 ? 2 : 3;
+        if ((p <= 1 && e == -1) || (e && p - 1 > *e && *e >= -1)) {
+            p = p - 1 - *e;
             c = U'f';
         } else {
             p = p <= 1 ? 2 : p;
@@ -1276,8 +1265,16 @@ Chars float_control(const Spec& spec) {
         if (p < 1) fail("bad precision");
         text = float_f(v, int(p));
     }
-    if (!spec.width) return to_chars(text);
-    return term_field(to_chars(text), spec.width, spec.left, spec.width, spec.pad);
+    if (!spec.width) return ascii_chars(text);
+    return term_field(ascii_chars(text), spec.width, spec.left, spec.width, spec.pad);
+}
+
+// The depth argument of ~W and ~P; every negative depth, like a huge one, means no limit.
+int depth_arg(Term t) {
+    if (!vm::is_integer(t)) fail("depth must be an integer");
+    auto d = vm::integer_to_int64(t);
+    if (!d || *d < 0 || *d > (1 << 30)) return -1;
+    return int(*d);
 }
 
 class Formatter {
@@ -1408,23 +1405,14 @@ Chars Formatter::control(const Spec& spec) {
     switch (spec.control) {
     case U'w':
     case U'W': {
-        int depth = -1;
-        if (spec.control == U'W') {
-            auto d = vm::integer_to_int64(spec.args[1]);
-            if (!d) fail("~W: depth must be an integer");
-            depth = int(std::clamp<std::int64_t>(*d, -1, 1 << 30));
-        }
+        int depth = spec.control == U'W' ? depth_arg(spec.args[1]) : -1;
         return term_field(write_term_chars(a, depth, spec.unicode), spec.width, spec.left, spec.precision,
                           spec.pad);
     }
     case U'p':
     case U'P': {
         PrintOptions options;
-        if (spec.control == U'P') {
-            auto d = vm::integer_to_int64(spec.args[1]);
-            if (!d) fail("~P: depth must be an integer");
-            options.depth = int(std::clamp<std::int64_t>(*d, -1, 1 << 30));
-        }
+        if (spec.control == U'P') options.depth = depth_arg(spec.args[1]);
         if (spec.left) fail("~p cannot be left-adjusted");
         options.line_length = spec.width ? int(*spec.width) : 80;
         options.column = spec.precision ? int(*spec.precision) : m_column + 1;
@@ -1459,7 +1447,7 @@ Chars Formatter::control(const Spec& spec) {
     case U'#': {
         if (!vm::is_integer(a)) fail("integer expected");
         long base = spec.precision ? *spec.precision : 10;
-        Chars prefix = to_chars(std::to_string(base) + "#");
+        Chars prefix = ascii_chars(std::to_string(base) + "#");
         return integer_control(spec, prefix, spec.control == U'+');
     }
     case U'c': {
@@ -1538,7 +1526,7 @@ Chars write_term_chars(Term t, int depth, bool unicode) {
 
 Chars print_term_chars(Term t, const PrintOptions& options) {
     Chars out;
-    if (options.depth == 0) return to_chars("...");
+    if (options.depth == 0) return ascii_chars("...");
     int col = std::max(1, options.column);
     if (vm::is_atom(t)) {
         write_atom(out, t, options.unicode);
@@ -1548,8 +1536,9 @@ Chars print_term_chars(Term t, const PrintOptions& options) {
         write_atomic(out, t, false);
         return out;
     }
-    Node root = Measurer(options.unicode, options.strings).measure(t, options.depth);
-    Layout layout(out, options.line_length, root.len);
+    Chars pool;
+    Node root = Measurer(pool, options.unicode, options.strings).measure(t, options.depth);
+    Layout layout(out, pool, options.line_length, root.len);
     if (options.line_length == 0 || root.len < options.line_length - col) {
         layout.write(root);
         return out;
@@ -1648,11 +1637,7 @@ std::string chars_to_latin1_output(std::u32string_view chars) {
         if (c <= 0xFF) {
             out.push_back(char(c));
         } else {
-            char buf[16];
-            auto [end, ec] = std::to_chars(buf, buf + sizeof buf, std::uint32_t(c), 16);
-            out += "\\x{";
-            for (char* p = buf; p != end; ++p) out.push_back(char(std::toupper(static_cast<unsigned char>(*p))));
-            out += "}";
+            out += "\\x{" + hex_upper(c) + "}";
         }
     }
     return out;

@@ -272,7 +272,10 @@ private:
 
     bool parse_lines() {
         m_mod.line_items.push_back({0, 0});  // index 0: no location
-        if (!m_chunks.lines) return true;
+        if (!m_chunks.lines) {
+            m_mod.files.push_back(atom_text(m_mod.name) + ".erl");
+            return true;
+        }
         Reader r(*m_chunks.lines);
         std::uint32_t version = r.u32();
         r.u32();  // flags
@@ -280,6 +283,8 @@ private:
         std::uint32_t items = r.u32();
         std::uint32_t fnames = r.u32();
         if (!r.ok() || version != 0 || items > m_chunks.lines->size()) return fail("chunk Line: bad header");
+        // File index 0 is the module's own source; the Line chunk's names are 1-based.
+        m_mod.files.push_back(atom_text(m_mod.name) + ".erl");
         Word file_index = 0;
         while (m_mod.line_items.size() <= items) {
             CompactValue v;
@@ -294,7 +299,6 @@ private:
             if (!r.ok()) return fail("chunk Line: truncated file names");
             m_mod.files.emplace_back(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         }
-        if (m_mod.files.empty()) m_mod.files.push_back(atom_text(m_mod.name) + ".erl");
         for (auto& item : m_mod.line_items)
             if (item.file_index >= m_mod.files.size()) return fail("chunk Line: file index out of range");
         return true;

@@ -242,10 +242,6 @@ private:
             }
             ++k;
         }
-        if (op == Op::i_plus || op == Op::i_minus) {
-            // gc_bif2 operands are [fail][live][bif][a][b][dst]; i_plus drops nothing but the
-            // BIF word is unused, so keep the layout identical.
-        }
         if (op == Op::bs_match_string || op == Op::bs_create_bin) w[out++] = reinterpret_cast<Word>(m_mod);
         if (op == Op::bs_create_bin) {
             for (Word i = 0; i < w[6]; i += 6)

@@ -712,12 +712,12 @@ op_gc_bif3: {
 }
 
 op_i_plus: {
-    Term a = SRC(I[3]), b = SRC(I[4]);
+    Term a = SRC(I[4]), b = SRC(I[5]);
     if (is_small(a) && is_small(b)) {
         SWord r = small_value(a) + small_value(b);
         if (fits_small(r)) {
-            REG(I[5]) = make_small(r);
-            NEXT(6);
+            REG(I[6]) = make_small(r);
+            NEXT(7);
         }
     }
     SWAPOUT();
@@ -729,17 +729,17 @@ op_i_plus: {
         bif_args[1] = b;
         BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::plus, 2), 2);
     }
-    REG(I[5]) = r;
-    NEXT(6);
+    REG(I[6]) = r;
+    NEXT(7);
 }
 
 op_i_minus: {
-    Term a = SRC(I[3]), b = SRC(I[4]);
+    Term a = SRC(I[4]), b = SRC(I[5]);
     if (is_small(a) && is_small(b)) {
         SWord r = small_value(a) - small_value(b);
         if (fits_small(r)) {
-            REG(I[5]) = make_small(r);
-            NEXT(6);
+            REG(I[6]) = make_small(r);
+            NEXT(7);
         }
     }
     SWAPOUT();
@@ -751,8 +751,8 @@ op_i_minus: {
         bif_args[1] = b;
         BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::minus, 2), 2);
     }
-    REG(I[5]) = r;
-    NEXT(6);
+    REG(I[6]) = r;
+    NEXT(7);
 }
 
     // ================================================================ floats
