@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
@@ -102,6 +103,26 @@ bool parse_erlang_float(const std::string& s, double* out) {
     return std::isfinite(*out);
 }
 
+// [d] with [decimals] digits after the point, rounding exact ties away from zero as OTP does
+// (printf rounds them to even: 0.5 -> "0" where OTP gives "1").
+std::string fixed_ties_away(double d, int decimals) {
+    std::vector<char> wide(std::size_t(decimals) + 400);
+    std::snprintf(wide.data(), wide.size(), "%.*f", decimals + 41, d);
+    std::string w = wide.data();
+    std::size_t point = w.find('.');
+    std::string tail = w.substr(point + 1 + std::size_t(decimals));
+    bool tie = tail[0] == '5' && tail.find_first_not_of('0', 1) == std::string::npos;
+    std::vector<char> out(std::size_t(decimals) + 400);
+    if (tie) {
+        // Nudge away from zero so that printf's rounding goes the same way.
+        double nudged = std::nextafter(d, d < 0 ? -INFINITY : INFINITY);
+        std::snprintf(out.data(), out.size(), "%.*f", decimals, nudged);
+    } else {
+        std::snprintf(out.data(), out.size(), "%.*f", decimals, d);
+    }
+    return out.data();
+}
+
 // float_to_list/2 options: [{decimals, N}], [{scientific, N}], [short], [compact].
 bool format_float_opts(double d, Term opts, std::string* out) {
     int decimals = -1, scientific = -1;
@@ -124,8 +145,7 @@ bool format_float_opts(double d, Term opts, std::string* out) {
         return true;
     }
     if (decimals >= 0) {
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
-        std::string s = buf;
+        std::string s = fixed_ties_away(d, decimals);
         if (compact && s.find('.') != std::string::npos) {
             while (s.size() > 1 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
         }

@@ -101,18 +101,29 @@ Term bif_apply2(Process* p, Term* a) {
     return p->error(make_tuple_on(p, {atoms::badfun, fun}));
 }
 
-Term bif_error1(Process* p, Term* a) { return p->error(a[0]); }
-Term bif_error2(Process* p, Term* a) { return p->error(a[0]); }
-Term bif_error3(Process* p, Term* a) { return p->error(a[0]); }
-Term bif_exit1(Process* p, Term* a) { return p->raise(atoms::exit, a[0]); }
-Term bif_throw(Process* p, Term* a) { return p->raise(atoms::throw_, a[0]); }
+// Raises [cls]:[reason] on purpose: the stack trace starts at the caller, not at the BIF.
+static Term raise_from_bif(Process* p, Term cls, Term reason, Term frame_args = THE_NON_VALUE) {
+    p->raise(cls, reason);
+    p->exception.raised_by_bif = true;
+    p->exception.frame_args = frame_args;
+    return THE_NON_VALUE;
+}
+
+Term bif_error1(Process* p, Term* a) { return raise_from_bif(p, atoms::error, a[0]); }
+Term bif_error2(Process* p, Term* a) {
+    if (!is_list(a[1]) && !is_nil(a[1])) return raise_from_bif(p, atoms::error, a[0]);
+    return raise_from_bif(p, atoms::error, a[0], a[1]);
+}
+Term bif_error3(Process* p, Term* a) { return bif_error2(p, a); }
+Term bif_exit1(Process* p, Term* a) { return raise_from_bif(p, atoms::exit, a[0]); }
+Term bif_throw(Process* p, Term* a) { return raise_from_bif(p, atoms::throw_, a[0]); }
 
 Term bif_raise(Process* p, Term* a) {
     Term cls = a[0];
     std::vector<Term> frames;
     if ((cls != atoms::error && cls != atoms::exit && cls != atoms::throw_) || !list_items(a[2], &frames))
         return p->badarg();
-    p->raise(cls, a[1]);
+    raise_from_bif(p, cls, a[1]);
     p->exception.stacktrace = a[2];
     p->exception.trace_built = true;
     return THE_NON_VALUE;

@@ -272,6 +272,7 @@ void write_fun(Chars& out, Term t, bool unicode) {
 
 // ---- io_lib:write/2 -----------------------------------------------------------------------------
 
+// Writes terms on one line, cut at a depth.
 class Writer {
 public:
     Writer(Chars& out, bool unicode) : m_out(out), m_unicode(unicode) {}
@@ -647,14 +648,19 @@ Node Measurer::measure_binary(Term t, int d) {
 // Thrown by the indentation check when a tagged-tuple indentation does not fit (OTP's no_good).
 struct NoGood {};
 
+// Lays an intermediate tree out into [out] (io_lib_pretty's pp and cind families). Parameters keep
+// OTP's names: col is the current column, ind the indentation in spaces, ld the characters that
+// must still fit after the node (closing brackets), w the characters already on the line.
 class Layout {
 public:
     Layout(Chars& out, const Chars& pool, int line_length, int max_chars)
         : m_out(out), m_pool(pool), m_ll(line_length), m_m(max_chars) {}
 
+    // Writes [n] on one line.
     void write(const Node& n);
     // Picks the tagged tuple indentation as io_lib_pretty:print/9 does with while_fail/3.
     void choose_tuple_indent(const Node& root, int col);
+    // Writes [n] over as many lines as needed.
     void pp(const Node& n, int col, int ind, int ld, int w);
 
 private:
@@ -687,9 +693,9 @@ private:
 
     Chars& m_out;
     const Chars& m_pool;  // the text of Text and Bin nodes
-    int m_ll;        // line length
-    int m_m;         // maximum characters (the whole term's length)
-    int m_tind = 1;  // tagged tuple indentation
+    int m_ll;             // line length
+    int m_m;              // maximum characters (the whole term's length)
+    int m_tind = 1;       // tagged tuple indentation
 };
 
 void Layout::write(const Node& n) {
@@ -1277,6 +1283,8 @@ int depth_arg(Term t) {
     return int(*d);
 }
 
+// Runs one io_lib:format: scans the control sequences and builds the output in one pass (OTP
+// scans everything first, but both fail on the same inputs and the output is then unused).
 class Formatter {
 public:
     Formatter(std::u32string_view fmt, std::vector<Term> args) : m_fmt(fmt), m_args(std::move(args)) {}

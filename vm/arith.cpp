@@ -254,7 +254,7 @@ Term arith_abs(Process* p, Term a) {
     }
     if (is_float(a)) {
         double v = float_value(a);
-        return v > 0 ? a : make_float_checked(p, std::fabs(v));
+        return v < 0 ? make_float_checked(p, -v) : a;  // abs(-0.0) is -0.0, as in OTP
     }
     if (!is_big(a)) return p->badarg();
     if (!bignum_is_negative(a)) return a;

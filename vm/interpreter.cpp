@@ -84,9 +84,16 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
     constexpr int MAX_DEPTH = 8;
     std::vector<Term> frames;
     PendingException& exc = p->exception;
-    if (exc.bif_module) {
+    if (exc.bif_module && !exc.raised_by_bif) {
         Term args = list_from(p, exc.bif_args.data(), exc.bif_args.size());
-        frames.push_back(make_frame(p, exc.bif_module, exc.bif_function, args, NIL));
+        Term info = NIL;
+        if (exc.bif_module == atoms::erlang) {
+            // [{error_info, #{module => erl_erts_errors}}], as OTP 25 adds for erlang BIFs.
+            Term map = map_from_pairs(p, {{atoms::module, atom("erl_erts_errors")}});
+            Term pair = make_tuple2(p, atoms::error_info, map);
+            info = list_from(p, &pair, 1);
+        }
+        frames.push_back(make_frame(p, exc.bif_module, exc.bif_function, args, info));
     }
     auto add_code_frame = [&](const Word* at, bool is_return_address) {
         const Module* m = p->vm.module_containing(at);
@@ -94,10 +101,12 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         const FunctionInfo* fi = m->function_at(at);
         if (!fi) return;
         const Word* where = is_return_address ? at - 1 : at;
-        frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
+        Term arity = make_small(SWord(fi->arity));
+        if (frames.empty() && exc.frame_args != THE_NON_VALUE) arity = exc.frame_args;  // error/2
+        frames.push_back(make_frame(p, m->name, fi->name, arity, make_location(p, m, where)));
     };
     const Module* m = p->vm.module_containing(I);
-    if (m && !exc.bif_module) {
+    if (m && (!exc.bif_module || exc.raised_by_bif)) {
         const FunctionInfo* fi = m->function_at(I);
         if (fi && I == m->code.get() + fi->header_offset) {
             // function_clause: the frame carries the arguments.
@@ -158,6 +167,7 @@ RunResult run_process(Process* p, Registers& regs) {
     int reds = CONTEXT_REDS;
     Word live = 0;          // live x registers at a context switch
     Term bif_args[4];
+    int variant = 0;        // which of several instructions sharing one handler body is running
 
 #define XREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(x) + (w)))
 #define YREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(E) + ((w) - 4)))
@@ -245,31 +255,52 @@ op_call_only:
     }
     JUMP(I[2]);
 
-op_call_ext: {
+op_call_ext:
+    variant = 0;
+    goto call_ext_common;
+op_call_ext_last:
+    variant = 1;
+    goto call_ext_common;
+op_call_ext_only:
+    variant = 2;
+call_ext_common: {
     const Export* e = reinterpret_cast<const Export*>(I[2]);
-    cp = I + 3;
-    if (--reds <= 0) {
-        live = I[1];
-        I = e->address();
-        goto context_switch;
+    if (e->bif) {
+        // A BIF is called in place (as OTP's loader does), so that a failure's stack trace
+        // shows the calling function and line.
+        SWAPOUT();
+        Term r = e->bif(p, x);
+        SWAPIN();
+        if (r == THE_NON_VALUE) {
+            if (p->exception.cls == 0) {
+                // Trapped into Erlang code (apply/2,3): a call to p->ip.
+                if (variant == 0) cp = I + 3;
+                else if (variant == 1) {
+                    cp = reinterpret_cast<const Word*>(E[0]);
+                    E += I[3] + 1;
+                }
+                JUMP(p->ip);
+            }
+            p->exception.bif_module = e->module;
+            p->exception.bif_function = e->function;
+            p->exception.bif_args.assign(x, x + e->arity);
+            goto handle_error;
+        }
+        x[0] = r;
+        if (variant == 0) NEXT(3);
+        if (variant == 1) {
+            cp = reinterpret_cast<const Word*>(E[0]);
+            E += I[3] + 1;
+        }
+        I = cp;
+        cp = nullptr;
+        DISPATCH();
     }
-    JUMP(e->address());
-}
-
-op_call_ext_last: {
-    const Export* e = reinterpret_cast<const Export*>(I[2]);
-    cp = reinterpret_cast<const Word*>(E[0]);
-    E += I[3] + 1;
-    if (--reds <= 0) {
-        live = I[1];
-        I = e->address();
-        goto context_switch;
+    if (variant == 0) cp = I + 3;
+    else if (variant == 1) {
+        cp = reinterpret_cast<const Word*>(E[0]);
+        E += I[3] + 1;
     }
-    JUMP(e->address());
-}
-
-op_call_ext_only: {
-    const Export* e = reinterpret_cast<const Export*>(I[2]);
     if (--reds <= 0) {
         live = I[1];
         I = e->address();
@@ -332,7 +363,11 @@ op_i_trap_resume:
     BEAMLET_UNREACHABLE();
 
 op_apply:
-op_apply_last: {
+    variant = 0;
+    goto apply_common;
+op_apply_last:
+    variant = 1;
+apply_common: {
     Word arity = I[1];
     Term m = x[arity], f = x[arity + 1];
     if (!is_atom(m) || !is_atom(f)) {
@@ -346,7 +381,7 @@ op_apply_last: {
         SWAPIN();
         e = p->vm.exports.get(m, f, arity);
     }
-    if (reinterpret_cast<const void*>(*I) == &&op_apply_last) {
+    if (variant == 1) {
         cp = reinterpret_cast<const Word*>(E[0]);
         E += I[2] + 1;
     } else {
@@ -689,6 +724,8 @@ op_gc_bif2: {
     SWAPIN();
     if (r == THE_NON_VALUE) {
         if (I[1]) JUMP(I[1]);
+        // '/' is inline arithmetic in OTP 25's JIT: its failures show no erlang:'/' frame.
+        if (e->function == atoms::divide_op && e->module == atoms::erlang) goto handle_error;
         BIF_FAILED(e, 2);
     }
     REG(I[6]) = r;
@@ -725,9 +762,7 @@ op_i_plus: {
     SWAPIN();
     if (r == THE_NON_VALUE) {
         if (I[1]) JUMP(I[1]);
-        bif_args[0] = a;
-        bif_args[1] = b;
-        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::plus, 2), 2);
+        goto handle_error;  // inline arithmetic: OTP 25 shows no erlang:'+' frame
     }
     REG(I[6]) = r;
     NEXT(7);
@@ -747,9 +782,7 @@ op_i_minus: {
     SWAPIN();
     if (r == THE_NON_VALUE) {
         if (I[1]) JUMP(I[1]);
-        bif_args[0] = a;
-        bif_args[1] = b;
-        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::minus, 2), 2);
+        goto handle_error;  // inline arithmetic: OTP 25 shows no erlang:'-' frame
     }
     REG(I[6]) = r;
     NEXT(7);
@@ -977,8 +1010,12 @@ op_recv_marker_use:
 
     // ================================================================ maps
 op_put_map_assoc:
-op_put_map_exact: {
-    bool exact = reinterpret_cast<const void*>(*I) == &&op_put_map_exact;
+    variant = 0;
+    goto put_map_common;
+op_put_map_exact:
+    variant = 1;
+put_map_common: {
+    bool exact = variant == 1;
     Term map = SRC(I[2]);
     Word n = I[5];
     if (!is_map(map)) {
@@ -1031,12 +1068,17 @@ op_get_map_elements: {
 
     // ================================================================ bit syntax
 op_bs_start_match3:
-op_bs_start_match4: {
+    variant = 0;
+    goto start_match_common;
+op_bs_start_match4:
+    variant = 1;
+start_match_common: {
     // start_match3: [fail] [live] [src] [dst]; start_match4: [fail|no_fail|resume] [live] [src] [dst]
     Word fail = I[1];
-    bool is4 = reinterpret_cast<const void*>(*I) == &&op_bs_start_match4;
+    bool is4 = variant == 1;
     if (is4 && is_atom(fail)) fail = 0;
-    Term src = SRC(I[3]);
+    Word src_word = is4 ? I[3] : I[2], live_count = is4 ? I[2] : I[3];
+    Term src = SRC(src_word);
     if (is_boxed_of(src, Subtag::MatchState)) {
         REG(I[4]) = src;
         NEXT(5);
@@ -1045,8 +1087,8 @@ op_bs_start_match4: {
         if (fail) JUMP(fail);
         RAISE(atoms::badarg);
     }
-    ENSURE_HEAP(MATCH_STATE_WORDS, I[2]);
-    src = SRC(I[3]);
+    ENSURE_HEAP(MATCH_STATE_WORDS, live_count);
+    src = SRC(src_word);
     SWAPOUT();
     Term ms = bs_start_match(p, src);
     SWAPIN();
@@ -1097,8 +1139,14 @@ op_bs_skip_bits2: {
 }
 
 op_bs_get_integer2:
+    variant = 0;
+    goto bs_get_common;
 op_bs_get_float2:
-op_bs_get_binary2: {
+    variant = 1;
+    goto bs_get_common;
+op_bs_get_binary2:
+    variant = 2;
+bs_get_common: {
     // [fail] [ctx] [live] [size] [unit] [flags] [dst]
     Term ms = SRC(I[2]), size = SRC(I[4]);
     Word bits;
@@ -1110,18 +1158,17 @@ op_bs_get_binary2: {
     } else {
         JUMP(I[1]);
     }
-    const void* which = reinterpret_cast<const void*>(*I);
-    Word need = which == &&op_bs_get_binary2 ? SUB_BIN_WORDS
-              : which == &&op_bs_get_float2  ? FLOAT_WORDS
-                                             : (bits <= 60 ? 0 : bignum_words(bits / 64 + 2));
+    Word need = variant == 2 ? SUB_BIN_WORDS
+              : variant == 1 ? FLOAT_WORDS
+                             : (bits <= 60 ? 0 : bignum_words(bits / 64 + 2));
     if (need) {
         ENSURE_HEAP(need, I[3]);
         ms = SRC(I[2]);
     }
     SWAPOUT();
-    Term r = which == &&op_bs_get_binary2 ? bs_get_binary(p, ms, bits)
-           : which == &&op_bs_get_float2  ? bs_get_float(p, ms, bits, I[6])
-                                          : bs_get_integer(p, ms, bits, I[6]);
+    Term r = variant == 2 ? bs_get_binary(p, ms, bits)
+           : variant == 1 ? bs_get_float(p, ms, bits, I[6])
+                          : bs_get_integer(p, ms, bits, I[6]);
     SWAPIN();
     if (r == THE_NON_VALUE) JUMP(I[1]);
     REG(I[7]) = r;

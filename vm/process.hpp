@@ -34,6 +34,10 @@ struct PendingException {
     // Set by a BIF that fails: the stacktrace's first frame is {Module, Function, Args, []}.
     Term bif_module = 0, bif_function = 0;
     std::vector<Term> bif_args;
+    // Raised on purpose by erlang:error/exit/throw/raise: no frame for the BIF itself.
+    bool raised_by_bif = false;
+    // error/2's argument list, shown in place of the arity of the first frame.
+    Term frame_args = THE_NON_VALUE;
     bool trace_built = false;
 };
 

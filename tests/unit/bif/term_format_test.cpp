@@ -177,15 +177,22 @@ TEST(TermFormat, WriteQuotesAtomsLikeIoLib) {
                           "привет"})
         atoms.push_back(h.atom(a));
     Term list = h.list_of(atoms);
-    EXPECT_EQ(w(list), "['after','begin','cond','let',maybe,else,ß,ÿ,'a÷',aÀ,'Abc','_a','a b','','a\\nb','a\\'b','a\\\\b',é,aé@_1,ok,'tab\\there','\\d','\\200','\\x{43F}\\x{440}\\x{438}\\x{432}\\x{435}\\x{442}']");
-    EXPECT_EQ(chars_to_utf8(write_term_chars(list, -1, true)), "['after','begin','cond','let',maybe,else,ß,ÿ,'a÷',aÀ,'Abc','_a','a b','','a\\nb','a\\'b','a\\\\b',é,aé@_1,ok,'tab\\there','\\d','\\200','привет']");
+    EXPECT_EQ(w(list),
+              "['after','begin','cond','let',maybe,else,ß,ÿ,'a÷',aÀ,'Abc','_a','a b','','a\\nb',"
+              "'a\\'b','a\\\\b',é,aé@_1,ok,'tab\\there','\\d','\\200',"
+              "'\\x{43F}\\x{440}\\x{438}\\x{432}\\x{435}\\x{442}']");
+    EXPECT_EQ(chars_to_utf8(write_term_chars(list, -1, true)),
+              "['after','begin','cond','let',maybe,else,ß,ÿ,'a÷',aÀ,'Abc','_a','a b','','a\\nb',"
+              "'a\\'b','a\\\\b',é,aé@_1,ok,'tab\\there','\\d','\\200','привет']");
 }
 
 TEST(TermFormat, WriteIntegersIncludingBignums) {
     Heap h;
     Term t = h.list({h.num(0), h.num(-1), h.num(123456789), h.num(vm::MAX_SMALL), h.num(vm::MIN_SMALL),
                      h.big(false, {0, 1}), h.big(true, {0, 1}), h.big(false, {0, Word(1) << 36})});
-    EXPECT_EQ(w(t), "[0,-1,123456789,576460752303423487,-576460752303423488,18446744073709551616,-18446744073709551616,1267650600228229401496703205376]");
+    EXPECT_EQ(w(t),
+              "[0,-1,123456789,576460752303423487,-576460752303423488,18446744073709551616,"
+              "-18446744073709551616,1267650600228229401496703205376]");
 }
 
 TEST(TermFormat, WriteFloatsInShortestRoundTripForm) {
@@ -195,7 +202,10 @@ TEST(TermFormat, WriteFloatsInShortestRoundTripForm) {
                      9007199254740992.0, 5.0e-324, 1.7976931348623157e308, 100.0, 1000.0, 0.0, 1.5, -2.25, 1.0e100,
                      123.456})
         v.push_back(h.flt(d));
-    EXPECT_EQ(w(h.list_of(v)), "[0.1,1.0e-10,123456789.0,1.0e20,-0.0,1.0e15,0.001,0.0001,1.0e-5,1.2345678901234568e16,9.007199254740992e15,5.0e-324,1.7976931348623157e308,100.0,1.0e3,0.0,1.5,-2.25,1.0e100,123.456]");
+    EXPECT_EQ(w(h.list_of(v)),
+              "[0.1,1.0e-10,123456789.0,1.0e20,-0.0,1.0e15,0.001,0.0001,1.0e-5,1.2345678901234568e16,"
+              "9.007199254740992e15,5.0e-324,1.7976931348623157e308,100.0,1.0e3,0.0,1.5,-2.25,1.0e100,"
+              "123.456]");
     EXPECT_EQ(float_to_shortest(0.30000000000000004), "0.30000000000000004");
 }
 
@@ -262,11 +272,12 @@ TEST(TermFormat, LatinOneByteApi) {
     Heap h;
     EXPECT_EQ(write_term(h.list({h.atom("é"), h.str(U"é")})), "[\xE9,[233]]");
     EXPECT_EQ(print_term(h.str(U"é")), "\"\xE9\"");
-    EXPECT_EQ(print_term(h.seq(1, 30), 60, 80), "[1,2,3,4,5,6,7,8,9,\n"
-                                                "                                                            10,11,12,13,14,15,\n"
-                                                "                                                            16,17,18,19,20,21,\n"
-                                                "                                                            22,23,24,25,26,27,\n"
-                                                "                                                            28,29,30]");
+    EXPECT_EQ(print_term(h.seq(1, 30), 60, 80),
+              "[1,2,3,4,5,6,7,8,9,\n"
+              "                                                            10,11,12,13,14,15,\n"
+              "                                                            16,17,18,19,20,21,\n"
+              "                                                            22,23,24,25,26,27,\n"
+              "                                                            28,29,30]");
     EXPECT_EQ(chars_to_latin1_output(U"a\u00FF\u0100\U0001F600"), "a\xFF\\x{100}\\x{1F600}");
 }
 
@@ -274,7 +285,8 @@ TEST(TermFormat, LatinOneByteApi) {
 
 TEST(TermFormat, PrintStringsWithEscapes) {
     Heap h;
-    Term t = h.list({h.str(U"abc"), h.str(U"tab\t\"q\" \\ \n é \x1b\v\b\f\r"), h.list({h.num(1), h.num(200), h.num(300)}),
+    Term t = h.list({h.str(U"abc"), h.str(U"tab\t\"q\" \\ \n é \x1b\v\b\f\r"),
+                     h.list({h.num(1), h.num(200), h.num(300)}),
                      h.str(U"ab", h.atom("c")), vm::NIL, h.list({h.num('a'), h.num(-1)})});
     EXPECT_EQ(p(t), "[\"abc\",\"tab\\t\\\"q\\\" \\\\ \\n é \\e\\v\\b\\f\\r\",[1,200,300],[97,98|c],[],[97,-1]]");
 }
@@ -322,7 +334,8 @@ TEST(TermFormat, PrintListOfTuplesOnePerLine) {
 TEST(TermFormat, PrintMapsBreakAfterArrow) {
     Heap h;
     Term long_values = h.map({{h.atom("alpha"), h.seq(1, 30)},
-                              {h.atom("beta"), h.tuple({h.atom("tuple"), h.str(U"with a fairly long string inside it")})},
+                              {h.atom("beta"),
+                               h.tuple({h.atom("tuple"), h.str(U"with a fairly long string inside it")})},
                               {h.atom("gamma"), h.map({{h.atom("nested"), h.atom("map")}})}});
     EXPECT_EQ(p(long_values), "#{alpha =>\n"
                               "      [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,\n"
@@ -349,9 +362,10 @@ TEST(TermFormat, PrintBreaksBinaries) {
     std::string with_bits;
     for (int i = 100; i <= 140; ++i) with_bits.push_back(char(i));
     with_bits.push_back(char(5 << 5));
-    EXPECT_EQ(p(h.bits(with_bits, 3)), "<<100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,\n"
-                                       "  119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,\n"
-                                       "  138,139,140,5:3>>");
+    EXPECT_EQ(p(h.bits(with_bits, 3)),
+              "<<100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,\n"
+              "  119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,\n"
+              "  138,139,140,5:3>>");
     Term strings = h.list({h.bin("hello"), h.bin("abc\ndef"), h.bin("\xE4"), h.bin(std::string_view("abc\0", 4)),
                            h.bits("\xF0", 7)});
     EXPECT_EQ(p(strings), "[<<\"hello\">>,<<\"abc\\ndef\">>,<<\"ä\">>,<<97,98,99,0>>,<<120:7>>]");
@@ -359,7 +373,8 @@ TEST(TermFormat, PrintBreaksBinaries) {
 
 TEST(TermFormat, PrintLongTagsAndNarrowLines) {
     Heap h;
-    Term long_tag = h.tuple({h.atom("a_very_long_record_tag_name"), h.seq(1, 20), h.str(U"a string that is long enough"),
+    Term long_tag = h.tuple({h.atom("a_very_long_record_tag_name"), h.seq(1, 20),
+                             h.str(U"a string that is long enough"),
                              h.tuple({h.atom("x"), h.atom("y"), h.atom("z")}), h.map({{h.atom("k"), h.atom("v")}})});
     EXPECT_EQ(p(long_tag), "{a_very_long_record_tag_name,[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,\n"
                            "                              20],\n"
@@ -407,7 +422,9 @@ TEST(TermFormat, PrintModifiers) {
     Heap h;
     EXPECT_EQ(f(h, "~lp", {h.list({h.str(U"abc"), h.bin("abc")})}), "[[97,98,99],<<97,98,99>>]");
     EXPECT_EQ(f(h, "~tp|~p", {h.bin("\xC3\xA4"), h.bin("\xC3\xA4")}), "<<\"ä\"/utf8>>|<<\"Ã¤\">>");
-    EXPECT_EQ(f(h, "~0p", {h.seq(1, 40)}), "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40]");
+    EXPECT_EQ(f(h, "~0p", {h.seq(1, 40)}),
+              "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,"
+              "33,34,35,36,37,38,39,40]");
 }
 
 // ---- io_lib:format ----------------------------------------------------------------------------------
@@ -434,14 +451,16 @@ TEST(TermFormat, FormatFieldWidthPrecisionAndPadding) {
     Term a = h.atom("abc");
     EXPECT_EQ(f(h, "|~10w|~-10w|~2w|~10.2w|", {a, a, a, a}), "|       abc|abc       |**|        **|");
     Term c = h.num('a');
-    EXPECT_EQ(f(h, "~c|~5c|~.5c|~5.2c|~-5.2c|~c|~c", {c, c, c, c, c, h.num(256 + 'a'), h.num(-1)}), "a|aaaaa|aaaaa|   aa|aa   |a|ÿ");
+    EXPECT_EQ(f(h, "~c|~5c|~.5c|~5.2c|~-5.2c|~c|~c", {c, c, c, c, c, h.num(256 + 'a'), h.num(-1)}),
+              "a|aaaaa|aaaaa|   aa|aa   |a|ÿ");
 }
 
 TEST(TermFormat, FormatFloats) {
     Heap h;
     Term pi = h.flt(3.14159);
     EXPECT_EQ(f(h, "~e ~f ~g ~.2e ~.1f ~.1f ~.3f ~15.3f| ~-15.3f| ~3.3f|",
-                {h.flt(1.0), h.flt(1.0), h.flt(1.0), h.flt(123.456), h.flt(0.25), h.flt(0.35), h.flt(-0.0), pi, pi, pi}),
+                {h.flt(1.0), h.flt(1.0), h.flt(1.0), h.flt(123.456), h.flt(0.25), h.flt(0.35), h.flt(-0.0), pi, pi,
+                 pi}),
               "1.00000e+0 1.000000 1.00000 1.2e+2 0.3 0.3 -0.000           3.142| 3.142          | ***|");
     EXPECT_EQ(f(h, "~g ~g ~g ~g ~g ~g ~g ~.1g ~.2g ~.3g",
                 {h.flt(0.05), h.flt(0.5), h.flt(5.0), h.flt(50.0), h.flt(500.0), h.flt(5000.0), h.flt(50000.0),
@@ -473,14 +492,16 @@ TEST(TermFormat, FormatTracksColumnForPrint) {
     EXPECT_EQ(f(h, "abc\n~p", {l30}), "abc\n"
                                       "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,\n"
                                       " 29,30]");
-    EXPECT_EQ(f(h, "~w ~p", {h.seq(1, 20), l30}), "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20] [1,2,3,4,5,6,7,8,9,10,11,\n"
-                                                  "                                                      12,13,14,15,16,17,18,19,\n"
-                                                  "                                                      20,21,22,23,24,25,26,27,\n"
-                                                  "                                                      28,29,30]");
-    EXPECT_EQ(f(h, "~20p|~.10p", {h.seq(1, 20), h.seq(1, 20)}), "[1,2,3,4,5,6,7,8,\n"
-                                                                " 9,10,11,12,13,14,\n"
-                                                                " 15,16,17,18,19,\n"
-                                                                " 20]|[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]");
+    EXPECT_EQ(f(h, "~w ~p", {h.seq(1, 20), l30}),
+              "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20] [1,2,3,4,5,6,7,8,9,10,11,\n"
+              "                                                      12,13,14,15,16,17,18,19,\n"
+              "                                                      20,21,22,23,24,25,26,27,\n"
+              "                                                      28,29,30]");
+    EXPECT_EQ(f(h, "~20p|~.10p", {h.seq(1, 20), h.seq(1, 20)}),
+              "[1,2,3,4,5,6,7,8,\n"
+              " 9,10,11,12,13,14,\n"
+              " 15,16,17,18,19,\n"
+              " 20]|[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]");
 }
 
 TEST(TermFormat, FormatUnicodeModifier) {
