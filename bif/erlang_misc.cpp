@@ -121,8 +121,9 @@ Term bif_throw(Process* p, Term* a) { return raise_from_bif(p, atoms::throw_, a[
 Term bif_raise(Process* p, Term* a) {
     Term cls = a[0];
     std::vector<Term> frames;
+    // Invalid arguments make raise/3 return the atom badarg (documented), not raise it.
     if ((cls != atoms::error && cls != atoms::exit && cls != atoms::throw_) || !list_items(a[2], &frames))
-        return p->badarg();
+        return atoms::badarg;
     raise_from_bif(p, cls, a[1]);
     p->exception.stacktrace = a[2];
     p->exception.trace_built = true;
@@ -320,6 +321,21 @@ Term bif_phash2_2(Process* p, Term* a) {
     if (!is_small(a[1]) || small_value(a[1]) < 1) return p->badarg();
     Term h = bif_phash2(p, a);
     return make_small(small_value(h) % small_value(a[1]));
+}
+
+}  // namespace beamlet::bif
+
+namespace beamlet::bif {
+using namespace vm;
+
+Term bif_make_fun(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2]) || small_value(a[2]) < 0 || small_value(a[2]) > 255)
+        return p->badarg();
+    Export* e = p->vm.exports.get(a[0], a[1], Word(small_value(a[2])));
+    Term* hp = p->alloc(2);
+    hp[0] = make_header(1, Subtag::Export);
+    hp[1] = reinterpret_cast<Word>(e);
+    return make_boxed(hp);
 }
 
 }  // namespace beamlet::bif

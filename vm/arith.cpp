@@ -234,7 +234,7 @@ Term arith_bnot(Process* p, Term a) {
 
 Term arith_negate(Process* p, Term a) {
     if (is_small(a)) return make_integer(p, -small_value(a));
-    if (is_float(a)) return make_float_checked(p, -float_value(a));
+    if (is_float(a)) return make_float_checked(p, 0.0 - float_value(a));  // -(0.0) is 0.0 in OTP
     if (!is_big(a)) return p->badarith();
     IntegerView va(a);
     Mpz r;

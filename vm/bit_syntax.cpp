@@ -288,8 +288,8 @@ bool put_float(BitWriter& w, Term value, Word bits, Word flags) {
     std::uint64_t raw;
     if (bits == 64) raw = std::bit_cast<std::uint64_t>(d);
     else if (bits == 32) {
+        // A finite double too big for a float becomes infinity, as in OTP.
         float f = float(d);
-        if (!std::isfinite(f)) return false;
         raw = std::bit_cast<std::uint32_t>(f);
     } else if (bits == 16) {
         // Round to IEEE half precision (nearest); out-of-range is an error.
@@ -360,7 +360,7 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
             if (sized) {
                 if (bits > v.bit_size) return p->badarg();
                 take = bits;
-            } else if (type == "binary" && s.unit > 1 && v.bit_size % s.unit) {
+            } else if (s.unit > 1 && v.bit_size % s.unit) {
                 return p->badarg();
             }
             w.put_bits(v.bytes, v.bit_offset, take);

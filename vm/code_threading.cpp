@@ -226,6 +226,8 @@ private:
                     if (e.kind == OperandKind::List) return "nested list";
                     std::string err = encode(e, 's', &w[out]);
                     if (!err.empty()) return err;
+                    // select_tuple_arity compares arities as small integers.
+                    if (op == Op::select_tuple_arity && e.kind == OperandKind::Unsigned) w[out] = make_small(SWord(e.value));
                     ++out;
                 }
                 if (op == Op::bs_create_bin) fix_segments(w + out - o.value, o.value);

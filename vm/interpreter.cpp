@@ -1204,7 +1204,9 @@ op_bs_skip_utf32:
     NEXT(5);
 
 op_bs_init_writable:
-    x[0] = make_binary(p, nullptr, 0);  // an empty heap binary needs 2 words: no GC worth doing
+    SWAPOUT();
+    x[0] = make_binary(p, nullptr, 0);
+    SWAPIN();
     NEXT(1);
 
 op_bs_create_bin: {
