@@ -339,3 +339,42 @@ Term bif_make_fun(Process* p, Term* a) {
 }
 
 }  // namespace beamlet::bif
+
+namespace beamlet::bif {
+using namespace vm;
+
+// erlang:fun_info/2 for the items that have a meaning here.
+Term bif_fun_info(Process* p, Term* a) {
+    Term fun = a[0], item = a[1];
+    if (!is_fun(fun) || !is_atom(item)) return p->badarg();
+    Term value;
+    if (is_export_fun(fun)) {
+        const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun)[1]);
+        if (item == atoms::arity) value = make_small(SWord(e->arity));
+        else if (item == atoms::module) value = e->module;
+        else if (item == atoms::name) value = e->function;
+        else if (item == atoms::type) value = atoms::external;
+        else if (item == atoms::env) value = NIL;
+        else if (item == atoms::pid || item == atoms::index || item == atoms::uniq || item == atoms::new_index ||
+                 item == atoms::new_uniq)
+            value = atoms::undefined;
+        else return p->badarg();
+    } else {
+        const Term* obj = boxed_ptr(fun);
+        const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
+        if (item == atoms::arity) value = make_small(SWord(fe->user_arity()));
+        else if (item == atoms::module) value = fe->module_name;
+        else if (item == atoms::name) value = fe->function;
+        else if (item == atoms::type) value = atoms::local;
+        else if (item == atoms::pid) value = obj[2];
+        else if (item == atoms::index || item == atoms::new_index) value = make_small(SWord(fe->index));
+        else if (item == atoms::uniq) value = make_small(SWord(fe->old_uniq));
+        else if (item == atoms::env) {
+            value = NIL;
+            for (Word i = fe->num_free; i-- > 0;) value = make_cons_on(p->alloc(2), obj[3 + i], value);
+        } else return p->badarg();
+    }
+    return make_tuple_on(p, {item, value});
+}
+
+}  // namespace beamlet::bif

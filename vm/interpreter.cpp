@@ -832,7 +832,7 @@ op_fconv: {
 #undef FLOAT_OP
 
 op_fnegate:
-    fr[I[3]] = -fr[I[2]];
+    fr[I[3]] = 0.0 - fr[I[2]];  // as OTP: -(0.0) is 0.0
     NEXT(4);
 
     // ================================================================ exceptions

@@ -13,7 +13,9 @@ main() ->
     end, Pairs),
     io:format("max ~w ~w~n", [max(1, 1.0), max(1.0, 1)]),
     io:format("min ~w ~w~n", [min(1, 1.0), min(1.0, 1)]),
-    io:format("sort ~w~n", [lists:sort([3, 1.0, 2, 1, 2.0, 0.5, -1, -1.0])]),
+    %% No ==-equal integer/float pairs: OTP's sort/1 orders those by its merge pattern, while
+    %% beamlet's lists:sort/1 is stable (bif/lib/README.md).
+    io:format("sort ~w~n", [lists:sort([3, 1.5, 2, 1, 2.5, 0.5, -1, -1.5])]),
     io:format("usort ~w~n", [lists:usort([3, 1.0, 2, 1, 2.0, 0.5])]),
     io:format("member ~w ~w~n", [lists:member(1.0, [1, 2]), lists:member(1, [1.0])]),
     io:format("case ~w~n", [case id(1.0) of 1 -> int; 1.0 -> float end]),
