@@ -30,6 +30,16 @@ Word segment_flags(const Operand& o) {
     return flags;
 }
 
+// The move variant for operands of kinds [src] and [dst].
+Op specialised_move(OperandKind src, OperandKind dst) {
+    bool to_x = dst == OperandKind::X;
+    switch (src) {
+    case OperandKind::X: return to_x ? Op::i_move_xx : Op::i_move_xy;
+    case OperandKind::Y: return to_x ? Op::i_move_yx : Op::i_move_yy;
+    default: return to_x ? Op::i_move_cx : Op::i_move_cy;
+    }
+}
+
 class Threader {
 public:
     Threader(Vm& vm, const GenericModule& g) : m_vm(vm), m_g(g) {}
@@ -200,9 +210,21 @@ private:
         // Rewrites to faster internal instructions (the only per-op special cases).
         if (op == Op::gc_bif2) {
             const ImportEntry& imp = m_g.imports[m_g.operand(in, 2).value];
-            if (imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus))
-                op = imp.function == atoms::plus ? Op::i_plus : Op::i_minus;
+            if (imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus)) {
+                bool plus = imp.function == atoms::plus;
+                op = plus ? Op::i_plus : Op::i_minus;
+                const Operand& a = m_g.operand(in, 3);
+                const Operand& b = m_g.operand(in, 4);
+                if (b.kind == OperandKind::Literal && is_small(b.value)) {
+                    if (a.kind == OperandKind::X) op = plus ? Op::i_plus_xc : Op::i_minus_xc;
+                    else if (a.kind == OperandKind::Y) op = plus ? Op::i_plus_yc : Op::i_minus_yc;
+                }
+            }
         }
+        if ((op == Op::is_lt || op == Op::is_ge) && m_g.operand(in, 1).kind == OperandKind::X &&
+            m_g.operand(in, 2).kind == OperandKind::Literal && is_small(m_g.operand(in, 2).value))
+            op = op == Op::is_lt ? Op::i_is_lt_xc : Op::i_is_ge_xc;
+        if (op == Op::move) op = specialised_move(m_g.operand(in, 0).kind, m_g.operand(in, 1).kind);
         w[0] = op_word(op);
 
         if (op == Op::fmove) {

@@ -494,6 +494,25 @@ op_move:
     REG(I[2]) = SRC(I[1]);
     NEXT(3);
 
+op_i_move_xx:
+    XREG(I[2]) = XREG(I[1]);
+    NEXT(3);
+op_i_move_xy:
+    YREG(I[2]) = XREG(I[1]);
+    NEXT(3);
+op_i_move_yx:
+    XREG(I[2]) = YREG(I[1]);
+    NEXT(3);
+op_i_move_yy:
+    YREG(I[2]) = YREG(I[1]);
+    NEXT(3);
+op_i_move_cx:
+    XREG(I[2]) = I[1];
+    NEXT(3);
+op_i_move_cy:
+    YREG(I[2]) = I[1];
+    NEXT(3);
+
 op_swap: {
     Term a = REG(I[1]);
     REG(I[1]) = REG(I[2]);
@@ -746,6 +765,43 @@ op_gc_bif3: {
     }
     REG(I[7]) = r;
     NEXT(8);
+}
+
+    // Tagged small arithmetic: with a = v<<4|15 and c = w<<4|15, a + (c - 15) is (v+w)<<4|15,
+    // and the 64-bit overflow check is exactly the 60-bit small overflow check.
+#define ARITH_CONST(name, LOAD, OP, BUILTIN, slow)                               \
+    op_##name: {                                                                 \
+        Term a = LOAD(I[4]), c = I[5];                                           \
+        SWord r;                                                                 \
+        if (is_small(a) && !BUILTIN(SWord(a), SWord(c - TAG_IMMED1_SMALL), &r)) { \
+            REG(I[6]) = Term(r);                                                 \
+            NEXT(7);                                                             \
+        }                                                                        \
+        SWAPOUT();                                                               \
+        Term res = slow(p, a, c);                                                \
+        SWAPIN();                                                                \
+        if (res == THE_NON_VALUE) {                                              \
+            if (I[1]) JUMP(I[1]);                                                \
+            goto handle_error;                                                   \
+        }                                                                        \
+        REG(I[6]) = res;                                                         \
+        NEXT(7);                                                                 \
+    }
+    ARITH_CONST(i_plus_xc, XREG, +, __builtin_add_overflow, arith_plus)
+    ARITH_CONST(i_plus_yc, YREG, +, __builtin_add_overflow, arith_plus)
+    ARITH_CONST(i_minus_xc, XREG, -, __builtin_sub_overflow, arith_minus)
+    ARITH_CONST(i_minus_yc, YREG, -, __builtin_sub_overflow, arith_minus)
+#undef ARITH_CONST
+
+op_i_is_lt_xc: {
+    Term a = XREG(I[2]), c = I[3];
+    if (is_small(a) ? !(SWord(a) < SWord(c)) : !(compare_terms(a, c) < 0)) JUMP(I[1]);
+    NEXT(4);
+}
+op_i_is_ge_xc: {
+    Term a = XREG(I[2]), c = I[3];
+    if (is_small(a) ? !(SWord(a) >= SWord(c)) : !(compare_terms(a, c) >= 0)) JUMP(I[1]);
+    NEXT(4);
 }
 
 op_i_plus: {
