@@ -19,16 +19,17 @@ namespace {
 
 class Collector {
 public:
-    Collector(Process* p, Term* to_space) : m_p(p), m_htop(to_space) {}
+    Collector(Process* p, Term* to_space) : m_p(p), m_heap_lo(p->heap), m_heap_hi(p->htop), m_htop(to_space) {}
 
     bool in_from_space(const Term* ptr) const {
-        if (ptr >= m_p->heap && ptr < m_p->htop) return true;
+        if (ptr >= m_heap_lo && ptr < m_heap_hi) return true;
+        if (!m_p->mbuf) return false;
         for (HeapFragment* f = m_p->mbuf; f; f = f->next)
             if (f->contains(ptr)) return true;
         return false;
     }
 
-    Term copy(Term t) {
+    [[gnu::always_inline]] Term copy(Term t) {
         switch (t & TAG_PRIMARY_MASK) {
         case TAG_PRIMARY_LIST: {
             Term* cell = list_ptr(t);
@@ -51,7 +52,7 @@ public:
             Word size = boxed_size_words(header);
             Term* to = m_htop;
             m_htop += size;
-            std::memcpy(to, obj, size * sizeof(Term));
+            for (Word i = 0; i < size; ++i) to[i] = obj[i];  // objects are small: no memcpy call
             Term moved = make_boxed(to);
             obj[0] = moved;
             return moved;
@@ -109,6 +110,8 @@ public:
 
 private:
     Process* m_p;
+    const Term* m_heap_lo;
+    const Term* m_heap_hi;
     Term* m_htop;
     Term* m_new_off_heap = nullptr;
 };
@@ -180,8 +183,8 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
-    // Worst case: everything in the heap and the fragments survives.
-    Word to_size = next_heap_size_words(heap_used + p->mbuf_words + stack_used + need_words + 1);
+    // Big enough for the worst case, where everything in the heap and the fragments survives.
+    Word to_size = std::max(p->heap_size_words, heap_used + stack_used) + p->mbuf_words + need_words;
     Term* to_space = static_cast<Term*>(std::malloc(to_size * sizeof(Term)));
     if (!to_space) throw std::bad_alloc();
 
@@ -220,11 +223,12 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
     p->off_heap_first = gc.new_off_heap();
     ++p->gc_count;
 
-    // Keeps the block between 2x and 4x of what is in use, so that collections stay rare
-    // relative to allocation and a burst of garbage does not leave a huge block behind.
+    // Grows the block when more than 3/4 of it is in use after the collection and shrinks it
+    // when less than 1/8 is (OTP grows at 3/4 too); the gap keeps the size stable for a
+    // program whose live data stays about the same.
     Word in_use = Word(p->htop - p->heap) + stack_used + need_words;
-    Word wanted = next_heap_size_words(2 * in_use);
-    if (to_size < wanted || to_size > 2 * wanted) resize_block(p, x, live, wanted);
+    if (4 * in_use > 3 * to_size || (8 * in_use < to_size && to_size > 8 * MIN_HEAP_SIZE_WORDS))
+        resize_block(p, x, live, next_heap_size_words(4 * in_use));
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);
 }
 
