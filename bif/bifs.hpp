@@ -15,6 +15,9 @@ namespace beamlet::bif {
 #include "bif/bifs.def"
 #undef BEAMLET_BIF
 
+// Answers a process_info request {Ref, Item} from [from] about [p] (null if dead).
+void answer_info_request(vm::Process* p, vm::Term from, vm::Term request, vm::Vm& vm);
+
 // Registers every BIF of bif/bifs.def with [vm].
 void register_bifs(vm::Vm& vm);
 

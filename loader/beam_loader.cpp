@@ -89,7 +89,7 @@ public:
     Result<GenericModule> run() {
         if (!parse_container()) return fail_result();
         if (!parse_atoms() || !parse_imports() || !parse_exports() || !parse_literals() || !parse_funs() ||
-            !parse_lines() || !parse_strings() || !parse_attributes() || !parse_code())
+            !parse_lines() || !parse_strings() || !parse_attributes() || !parse_code() || !check_entry_labels())
             return fail_result();
         return std::move(m_mod);
     }
@@ -108,7 +108,8 @@ private:
         auto beam = r.bytes(4);
         if (!r.ok() || std::memcmp(form.data(), "FOR1", 4) != 0 || std::memcmp(beam.data(), "BEAM", 4) != 0)
             return fail("not a BEAM file (no FOR1/BEAM header)");
-        if (std::size_t(size) + 8 > m_file.size()) return fail("truncated BEAM file (header says " + std::to_string(size + 8) + " bytes, file has " + std::to_string(m_file.size()) + ")");
+        if (size < 4) return fail("bad BEAM file size " + std::to_string(size) + " in the FOR1 header");
+        if (std::size_t(size) + 8 > m_file.size()) return fail("truncated BEAM file (header says " + std::to_string(std::size_t(size) + 8) + " bytes, file has " + std::to_string(m_file.size()) + ")");
         Reader body(m_file.subspan(12, size - 4));
         while (!body.at_end()) {
             auto id_bytes = body.bytes(4);
@@ -139,12 +140,12 @@ private:
 
     bool parse_atoms() {
         Reader r(*m_chunks.atoms);
-        std::int32_t count = std::int32_t(r.u32());
-        bool compact_lengths = count < 0;  // OTP 28+
-        if (compact_lengths) count = -count;
+        std::uint32_t raw_count = r.u32();
+        bool compact_lengths = raw_count >> 31;  // OTP 28+: the count is negated
+        std::uint32_t count = compact_lengths ? 0u - raw_count : raw_count;
         if (!r.ok() || count < 1 || std::size_t(count) > m_chunks.atoms->size()) return fail("chunk AtU8: bad atom count");
         m_atoms.push_back(NIL);  // index 0 is never a valid atom
-        for (std::int32_t i = 0; i < count; ++i) {
+        for (std::uint32_t i = 0; i < count; ++i) {
             std::size_t len;
             if (compact_lengths) {
                 CompactValue v;
@@ -228,7 +229,9 @@ private:
         if (raw_size == 0) {
             table = rest;  // OTP 28+: stored uncompressed
         } else {
-            if (raw_size > (std::uint32_t(1) << 30)) return fail("chunk LitT: implausible size");
+            // zlib never inflates more than 1032:1; a larger claim would only cost a huge allocation.
+            if (raw_size > (std::uint32_t(1) << 30) || raw_size / 1032 > rest.size() + 1)
+                return fail("chunk LitT: implausible size");
             inflated.resize(raw_size);
             uLongf out_len = raw_size;
             if (uncompress(inflated.data(), &out_len, rest.data(), rest.size()) != Z_OK || out_len != raw_size)
@@ -483,7 +486,10 @@ private:
         std::uint32_t max_opcode = r.u32();
         m_label_count = r.u32();
         m_mod.function_count = r.u32();
-        if (!r.ok() || header_size < 16 || header_size > m_chunks.code->size()) return fail("chunk Code: bad header");
+        if (!r.ok() || header_size < 16 || 4 + std::size_t(header_size) > m_chunks.code->size())
+            return fail("chunk Code: bad header");
+        // Every label costs at least two bytes of code; a larger count is corrupt, not just big.
+        if (m_label_count > m_chunks.code->size()) return fail("chunk Code: bad label count");
         if (format != 0) return fail("chunk Code: unknown instruction set " + std::to_string(format));
         m_mod.label_count = m_label_count;
         Reader code(m_chunks.code->subspan(4 + header_size));
@@ -544,10 +550,48 @@ private:
         if (in.op == Op::func_info) {
             const Operand& f = m_mod.operands[in.first_operand + 1];
             const Operand& a = m_mod.operands[in.first_operand + 2];
+            if (!is_atom(m_mod.operands[in.first_operand].value) || !is_atom(f.value))
+                return fail("chunk Code: " + where() + "func_info: bad function name");
             m_current_function = atom_text(f.value) + "/" + std::to_string(a.value);
         }
         if (in.op == Op::line && m_mod.operands[in.first_operand].value >= m_mod.line_items.size())
             return fail("chunk Code: " + where() + "line index out of range");
+        if (in.op == Op::bs_match_string) {
+            const Operand* o = &m_mod.operands[in.first_operand];
+            if (!string_fits(o[3].value, o[2].value, 1)) return fail("chunk Code: " + where() + "bs_match_string: string outside StrT");
+        }
+        if (in.op == Op::bs_create_bin) {
+            // The list holds segments of six: type, segment, unit, flags, value, size; a string
+            // segment's value is a StrT offset and its size a literal integer.
+            const Operand* list = &m_mod.operands[in.first_operand + 5];
+            if (list->value % 6 != 0) return fail("chunk Code: " + where() + "bs_create_bin: bad segment list");
+            for (Word i = 0; i < list->value; i += 6) {
+                const Operand* seg = list + 1 + i;
+                if (seg[0].value != atoms::string) continue;
+                if (seg[4].kind != OperandKind::Unsigned || seg[5].kind != OperandKind::Literal ||
+                    !is_small(seg[5].value) || small_value(seg[5].value) < 0 ||
+                    !string_fits(seg[4].value, Word(small_value(seg[5].value)), seg[2].value))
+                    return fail("chunk Code: " + where() + "bs_create_bin: string outside StrT");
+            }
+        }
+        return true;
+    }
+
+    // Whether [size] units of [unit] bits from StrT offset [offset] lie inside StrT.
+    bool string_fits(Word offset, Word size, Word unit) const {
+        if (offset > m_mod.strings.size()) return false;
+        Word available_bits = (m_mod.strings.size() - offset) * 8;
+        return unit == 0 || size <= available_bits / unit;
+    }
+
+    // Export, local and fun entries must name labels the Code chunk declares.
+    bool check_entry_labels() {
+        for (const ExportEntry& e : m_mod.exports)
+            if (e.label >= m_label_count) return fail("chunk ExpT: label out of range");
+        for (const ExportEntry& e : m_mod.locals)
+            if (e.label >= m_label_count) return fail("chunk LocT: label out of range");
+        for (const FunTableEntry& e : m_mod.funs)
+            if (e.label >= m_label_count) return fail("chunk FunT: label out of range");
         return true;
     }
 

@@ -181,7 +181,7 @@ private:
     }
     std::string bytes_string(std::size_t n) {
         if (!need(n)) return {};
-        std::string s(reinterpret_cast<const char*>(&m_in[m_pos]), n);
+        std::string s(reinterpret_cast<const char*>(m_in.data() + m_pos), n);
         m_pos += n;
         return s;
     }
@@ -228,7 +228,7 @@ private:
         hp[0] = make_header(1 + data_words, Subtag::HeapBin);
         hp[1] = n;
         if (data_words) hp[1 + data_words] = 0;
-        std::memcpy(hp + 2, &m_in[m_pos], n);
+        std::memcpy(hp + 2, m_in.data() + m_pos, n);  // m_pos may equal the size when n is 0
         m_pos += n;
         if (last_bits == 0 || last_bits == 8) return make_boxed(hp);
         // A bitstring: a sub-binary over all but the unused low bits of the last byte.

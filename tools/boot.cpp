@@ -7,12 +7,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
 #include "loader/beam_loader.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/interpreter.hpp"
 #include "vm/process.hpp"
+#include "vm/scheduler.hpp"
 
 namespace beamlet::tools {
 
@@ -26,8 +29,13 @@ std::string library_dir() {
 
 Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_options.code_path.push_back(library_dir());
+    if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     bif::register_bifs(m_vm);
     m_vm.module_loader = [this](Term module) { return load(module); };
+    m_vm.info_request_hook = [this](Process* p, Term from, Term request) {
+        bif::answer_info_request(p, from, request, m_vm);
+    };
+    vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
 }
 
 std::string Runtime::load(Term module) {
@@ -96,12 +104,20 @@ int Runtime::run_main(Term module) {
         std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
         return 1;
     }
-    Scheduler scheduler(m_vm);
-    Process* main = scheduler.spawn(entry, {});
-    scheduler.run_until_exit(main);
+    Schedulers schedulers(m_vm, m_options.schedulers);
+    std::shared_ptr<Process> main = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+    main->is_main = true;
+    prepare_call(main.get(), entry, {});
+    m_vm.add_process(main);
+    schedulers.enqueue(main.get());
+    schedulers.run_until_exit(main.get());
     m_vm.flush_stdout();
     if (main->exit_reason == atoms::normal) return 0;
     const PendingException& exc = main->exception;
+    if (!exc.cls) {
+        std::fprintf(stderr, "** exited: %s\n", bif::print_term(main->exit_reason, 12).c_str());
+        return 1;
+    }
     std::string text = "** exception " + bif::write_term(exc.cls) + ": " + bif::print_term(exc.reason, 23);
     bool first = true;
     for (Term l = exc.stacktrace; is_list(l); l = cdr(l)) {

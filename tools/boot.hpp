@@ -12,6 +12,7 @@ namespace beamlet::tools {
 
 struct BootOptions {
     std::vector<std::string> code_path;  // searched in order for MODULE.beam
+    int schedulers = 0;                  // scheduler threads; 0 = one per core
 };
 
 // A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.

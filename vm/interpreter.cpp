@@ -29,8 +29,11 @@ namespace {
 
 const void* const* g_labels = nullptr;
 
-// The one instruction every process's outermost frame returns to.
-Word g_normal_exit_code[1];
+// The one instruction every process's outermost frame returns to (set up once).
+const Word* normal_exit_code() {
+    static const Word code[1] = {op_word(Op::i_normal_exit)};
+    return code;
+}
 
 inline Term make_tuple2(Process* p, Term a, Term b) {
     Term* hp = p->alloc(3);
@@ -139,9 +142,12 @@ Word op_word(Op op) {
 }
 
 void prepare_call(Process* p, const Export* e, const std::vector<Term>& args) {
-    g_normal_exit_code[0] = op_word(Op::i_normal_exit);
-    p->ip = e->address();
-    p->cp = g_normal_exit_code;
+    prepare_call_address(p, e->address(), args);
+}
+
+void prepare_call_address(Process* p, const Word* address, const std::vector<Term>& args) {
+    p->ip = address;
+    p->cp = normal_exit_code();
     p->saved_x = args;
     p->arity = args.size();
 }
@@ -203,6 +209,12 @@ RunResult run_process(Process* p, Registers& regs) {
     do {                             \
         if (label) JUMP(label);      \
         RAISE(reason);               \
+    } while (0)
+// A guard BIF failed: the exception it raised is dropped and the guard jumps to [label].
+#define GUARD_FAIL(label)                    \
+    do {                                     \
+        p->exception = PendingException{};   \
+        JUMP(label);                         \
     } while (0)
 #define BIF_FAILED(export_ptr, n)                                   \
     do {                                                            \
@@ -287,13 +299,22 @@ call_ext_common: {
             goto handle_error;
         }
         x[0] = r;
-        if (variant == 0) NEXT(3);
-        if (variant == 1) {
-            cp = reinterpret_cast<const Word*>(E[0]);
-            E += I[3] + 1;
+        if (variant == 0) {
+            I += 3;
+        } else {
+            if (variant == 1) {
+                cp = reinterpret_cast<const Word*>(E[0]);
+                E += I[3] + 1;
+            }
+            I = cp;
+            cp = nullptr;
         }
-        I = cp;
-        cp = nullptr;
+        if (p->yield_requested) {
+            // erlang:yield/0, or an exit signal to oneself: switch out at the continuation.
+            p->yield_requested = false;
+            live = 1;
+            goto context_switch;
+        }
         DISPATCH();
     }
     if (variant == 0) cp = I + 3;
@@ -341,6 +362,11 @@ op_i_apply_bif: {
     x[0] = r;
     I = cp;
     cp = nullptr;
+    if (p->yield_requested) {
+        p->yield_requested = false;
+        live = 1;
+        goto context_switch;
+    }
     DISPATCH();
 }
 
@@ -698,7 +724,7 @@ op_bif1: {
     Term r = e->bif(p, bif_args);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         BIF_FAILED(e, 1);
     }
     REG(I[4]) = r;
@@ -713,7 +739,7 @@ op_bif2: {
     Term r = e->bif(p, bif_args);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         BIF_FAILED(e, 2);
     }
     REG(I[5]) = r;
@@ -727,7 +753,7 @@ op_gc_bif1: {
     Term r = e->bif(p, bif_args);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         BIF_FAILED(e, 1);
     }
     REG(I[5]) = r;
@@ -742,7 +768,7 @@ op_gc_bif2: {
     Term r = e->bif(p, bif_args);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         // '/' is inline arithmetic in OTP 25's JIT: its failures show no erlang:'/' frame.
         if (e->function == atoms::divide_op && e->module == atoms::erlang) goto handle_error;
         BIF_FAILED(e, 2);
@@ -760,7 +786,7 @@ op_gc_bif3: {
     Term r = e->bif(p, bif_args);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         BIF_FAILED(e, 3);
     }
     REG(I[7]) = r;
@@ -781,7 +807,7 @@ op_gc_bif3: {
         Term res = slow(p, a, c);                                                \
         SWAPIN();                                                                \
         if (res == THE_NON_VALUE) {                                              \
-            if (I[1]) JUMP(I[1]);                                                \
+            if (I[1]) GUARD_FAIL(I[1]);                                          \
             goto handle_error;                                                   \
         }                                                                        \
         REG(I[6]) = res;                                                         \
@@ -817,7 +843,7 @@ op_i_plus: {
     Term r = arith_plus(p, a, b);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         goto handle_error;  // inline arithmetic: OTP 25 shows no erlang:'+' frame
     }
     REG(I[6]) = r;
@@ -837,7 +863,7 @@ op_i_minus: {
     Term r = arith_minus(p, a, b);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         goto handle_error;  // inline arithmetic: OTP 25 shows no erlang:'-' frame
     }
     REG(I[6]) = r;
@@ -1291,7 +1317,7 @@ op_bs_create_bin: {
     Term r = bs_create_bin(p, segs);
     SWAPIN();
     if (r == THE_NON_VALUE) {
-        if (I[1]) JUMP(I[1]);
+        if (I[1]) GUARD_FAIL(I[1]);
         goto handle_error;
     }
     REG(I[5]) = r;
@@ -1359,6 +1385,7 @@ wait:
 #undef RAISE
 #undef FAIL_OR_RAISE
 #undef BIF_FAILED
+#undef GUARD_FAIL
 }
 
 }  // namespace beamlet::vm

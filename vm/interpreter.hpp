@@ -32,6 +32,9 @@ Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code)
 // Sets up [p] to call [export_entry] with [args] when it next runs.
 void prepare_call(Process* p, const Export* export_entry, const std::vector<Term>& args);
 
+// Sets up [p] to run the code at [address] with [args] in x registers.
+void prepare_call_address(Process* p, const Word* address, const std::vector<Term>& args);
+
 // The threaded-code word of [op] (its handler address).
 Word op_word(Op op);
 

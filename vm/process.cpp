@@ -53,11 +53,14 @@ Term* Process::alloc_fragment(Word n) {
 }
 
 bool Process::fetch_inbox() {
-    std::lock_guard lock(inbox_mutex);
-    if (inbox.empty()) return false;
-    for (Message& m : inbox) queue.push_back(m);
-    inbox.clear();
-    return true;
+    std::lock_guard guard(lock);
+    bool any = false;
+    while (!inbox.empty() && inbox.front().kind == SignalKind::Message) {
+        queue.push_back(inbox.front());
+        inbox.pop_front();
+        any = true;
+    }
+    return any;
 }
 
 void Process::remove_message(std::size_t index) {

@@ -41,10 +41,39 @@ struct PendingException {
     bool trace_built = false;
 };
 
-// A message: the term and the heap fragment it was built in (null if it needs none).
+// What travels through a process's inbox: messages and the signals that must stay ordered
+// with them (OTP's signal queue).
+enum class SignalKind : std::uint8_t {
+    Message,      // [term] is the message
+    Exit,         // exit signal from [from] with reason [term]; [linked]: sent because of a link
+    Link,         // [from] linked to this process
+    Unlink,       // [from] unlinked
+    InfoRequest,  // process_info: [term] is {Ref, Item}; reply to [from]
+};
+
+// A message or signal: the term and the heap fragment it was built in (null if it needs none).
 struct Message {
     Term term;
     HeapFragment* fragment;
+    SignalKind kind = SignalKind::Message;
+    Term from = 0;
+    bool linked = false;
+};
+
+// Scheduling state, changed under Process::lock.
+enum class ProcessState : std::uint8_t {
+    Runnable,   // in a run queue
+    Running,    // on a scheduler thread
+    Waiting,    // in receive, no message
+    Suspended,  // trapped BIF waiting for a condition (thread progress, permission)
+    Exited,
+};
+
+// A monitor: [ref_id] identifies the reference term; [other] is the watched or watching pid.
+struct MonitorEntry {
+    Word ref_id[3];
+    Term other;
+    Term name = 0;  // monitor by registered name: the name (the DOWN message says {Name, Node})
 };
 
 struct Process {
@@ -79,16 +108,33 @@ struct Process {
     // ---- exception raised by an op or a BIF, consumed by the interpreter's error path ----
     PendingException exception;
 
-    // ---- mailbox: senders append to [inbox] under [inbox_mutex]; the owner moves messages
-    // to [queue], where [save] is the selective-receive save pointer ----
-    std::mutex inbox_mutex;
+    // ---- shared state, guarded by [lock]: the inbox senders append to, the scheduling
+    // state, links and monitors ----
+    std::mutex lock;
     std::deque<Message> inbox;
-    std::deque<Message> queue;
-    std::size_t save = 0;
+    ProcessState state = ProcessState::Runnable;
+    std::vector<Term> links;                  // pids
+    std::vector<MonitorEntry> monitors;       // monitors this process holds on others
+    std::vector<MonitorEntry> monitored_by;   // monitors others hold on this process
+    Term registered_name = 0;
+    bool trap_exit = false;
+    std::uint64_t timer_seq = 0;              // identifies the armed receive timeout
+    std::uint64_t fired_seq = 0;              // a timeout that fired before the process waited
+    bool exiting = false;                     // do_exit has started: no new links/monitors
+    bool woken_from_wait = false;             // a signal woke it from a receive (for status)
+
+    // ---- owner-only state ----
+    std::deque<Message> queue;                // messages taken from the inbox, in order
+    std::size_t save = 0;                     // selective-receive save pointer
+    Term pending_exit = 0;                    // an exit signal decided that this process dies
+    bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
+    int scheduler_index = -1;                 // last scheduler that ran it
+    bool is_main = false;                     // the process running MOD:main() for the CLI
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;
-    // Moves newly arrived messages to [queue]; true if any arrived.
+    // Moves the messages at the head of the inbox to [queue], stopping at the first signal
+    // (signals are handled by the scheduler, in order); true if any message arrived.
     bool fetch_inbox();
     // Removes message [index] of [queue]; its fragment joins the heap's fragments.
     void remove_message(std::size_t index);

@@ -1,85 +1,196 @@
-// vm/scheduler.cpp — the run loop.
+// vm/scheduler.cpp — the scheduler threads: run queues, stealing, sleeping, timers.
 #include "vm/scheduler.hpp"
 
-#include <thread>
-
+#include "vm/atom_table.hpp"
+#include "vm/timer_service.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
 
-Scheduler::Scheduler(Vm& vm) : m_vm(vm) {
-    m_vm.on_message_sent = [this](Process* p) { wake(p); };
-    m_vm.on_start_timer = [this](Process* p, std::uint64_t ms) { arm_timer(p, ms); };
+namespace {
+thread_local int t_scheduler_index = -1;
 }
 
-Scheduler::~Scheduler() {
-    m_vm.on_message_sent = nullptr;
-    m_vm.on_start_timer = nullptr;
-    for (auto& p : m_processes) m_vm.remove_process(p.get());
+Schedulers::Schedulers(Vm& vm, int count) : m_vm(vm) {
+    if (count < 1) count = 1;
+    for (int i = 0; i < count; ++i) m_scheds.push_back(std::make_unique<Scheduler>());
+    m_vm.schedulers = this;
 }
 
-Process* Scheduler::spawn(const Export* entry, const std::vector<Term>& args) {
-    auto p = std::make_unique<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
-    prepare_call(p.get(), entry, args);
-    Process* raw = p.get();
-    m_processes.push_back(std::move(p));
-    m_vm.add_process(raw);
-    m_run_queue.push_back(raw);
-    return raw;
+Schedulers::~Schedulers() {
+    m_stop.store(true);
+    {
+        std::lock_guard lock(m_sleep_mutex);
+        m_sleep_cv.notify_all();
+    }
+    for (auto& s : m_scheds)
+        if (s->thread.joinable()) s->thread.join();
+    m_vm.schedulers = nullptr;
 }
 
-void Scheduler::wake(Process* p) {
-    if (m_waiting.erase(p)) m_run_queue.push_back(p);
+int Schedulers::current_index() { return t_scheduler_index; }
+
+void Schedulers::enqueue(Process* p) {
+    int index = t_scheduler_index;
+    if (index < 0) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
+    Scheduler& s = *m_scheds[std::size_t(index)];
+    {
+        std::lock_guard lock(s.mutex);
+        s.queue.push_back(p);
+        s.length.store(s.queue.size(), std::memory_order_seq_cst);
+    }
+    // seq_cst pairs with the sleeper (store hint, load lengths): one of the two sees the other.
+    if (m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
 }
 
-void Scheduler::arm_timer(Process* p, std::uint64_t timeout_ms) {
-    m_timers.emplace(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms), p);
+void Schedulers::wake_one() {
+    std::lock_guard lock(m_sleep_mutex);
+    m_sleep_cv.notify_one();
 }
 
-void Scheduler::fire_due_timers() {
-    auto now = std::chrono::steady_clock::now();
-    while (!m_timers.empty() && m_timers.begin()->first <= now) {
-        Process* p = m_timers.begin()->second;
-        m_timers.erase(m_timers.begin());
-        if (p->timeout_ip && m_waiting.count(p)) {
-            p->ip = p->timeout_ip;
-            p->timeout_ip = nullptr;
-            wake(p);
-        }
+void Schedulers::notify_timer() {
+    if (m_sleepers_hint.load(std::memory_order_acquire) > 0) {
+        std::lock_guard lock(m_sleep_mutex);
+        m_sleep_cv.notify_all();
     }
 }
 
-void Scheduler::run_until_exit(Process* main) {
-    while (!main->exited) {
-        fire_due_timers();
-        if (m_run_queue.empty()) {
-            if (m_timers.empty()) {
-                // Every process waits for a message that cannot come: like erl, wait forever.
-                std::this_thread::sleep_for(std::chrono::hours(24));
-                continue;
+Process* Schedulers::take(int index) {
+    {
+        Scheduler& own = *m_scheds[std::size_t(index)];
+        std::lock_guard lock(own.mutex);
+        if (!own.queue.empty()) {
+            Process* p = own.queue.front();
+            own.queue.pop_front();
+            own.length.store(own.queue.size(), std::memory_order_seq_cst);
+            return p;
+        }
+    }
+    // Steals from the back of the longest-looking other queue.
+    for (std::size_t k = 1; k < m_scheds.size(); ++k) {
+        Scheduler& other = *m_scheds[(std::size_t(index) + k) % m_scheds.size()];
+        if (other.length.load(std::memory_order_relaxed) == 0) continue;
+        std::lock_guard lock(other.mutex);
+        if (!other.queue.empty()) {
+            Process* p = other.queue.back();
+            other.queue.pop_back();
+            other.length.store(other.queue.size(), std::memory_order_seq_cst);
+            return p;
+        }
+    }
+    return nullptr;
+}
+
+void Schedulers::run_one(int index, Process* p) {
+    p->scheduler_index = index;
+    m_vm.process_signals(p);
+    if (p->pending_exit) {
+        m_vm.do_exit(p, p->pending_exit);
+        return;
+    }
+    {
+        std::lock_guard guard(p->lock);
+        p->state = ProcessState::Running;
+        p->woken_from_wait = false;
+    }
+    RunResult r = run_process(p, m_scheds[std::size_t(index)]->regs);
+    switch (r) {
+    case RunResult::Yield: {
+        {
+            std::lock_guard guard(p->lock);
+            p->state = ProcessState::Runnable;
+        }
+        enqueue(p);
+        break;
+    }
+    case RunResult::Wait: {
+        bool runnable;
+        {
+            std::lock_guard guard(p->lock);
+            if (!p->inbox.empty()) {
+                runnable = true;
+            } else if (p->timeout_ip && p->fired_seq == p->timer_seq) {
+                p->ip = p->timeout_ip;
+                p->timeout_ip = nullptr;
+                runnable = true;
+            } else {
+                runnable = false;
             }
-            std::this_thread::sleep_until(m_timers.begin()->first);
+            p->state = runnable ? ProcessState::Runnable : ProcessState::Waiting;
+        }
+        if (runnable) enqueue(p);
+        break;
+    }
+    case RunResult::Exited: {
+        Term reason = p->exit_reason;
+        if (reason == atoms::normal) {
+            // Returned from its entry function.
+        } else if (p->exception.cls) {
+            // Uncaught: error -> {Reason, Stack}; throw -> {{nocatch, V}, Stack}; exit -> Reason.
+            const PendingException& e = p->exception;
+            if (e.cls == atoms::exit) {
+                reason = e.reason;
+            } else {
+                Term inner = e.reason;
+                if (e.cls == atoms::throw_) {
+                    Term* hp = p->alloc(3);
+                    hp[0] = make_arityval(2);
+                    hp[1] = atoms::nocatch;
+                    hp[2] = e.reason;
+                    inner = make_boxed(hp);
+                }
+                Term* hp = p->alloc(3);
+                hp[0] = make_arityval(2);
+                hp[1] = inner;
+                hp[2] = e.stacktrace;
+                reason = make_boxed(hp);
+            }
+        } else if (p->pending_exit) {
+            reason = p->pending_exit;
+        }
+        m_vm.do_exit(p, reason);
+        if (p == m_main) {
+            std::lock_guard lock(m_sleep_mutex);
+            m_stop.store(true);
+            m_sleep_cv.notify_all();
+        }
+        break;
+    }
+    }
+}
+
+void Schedulers::loop(int index) {
+    t_scheduler_index = index;
+    while (!m_stop.load(std::memory_order_acquire)) {
+        auto next_deadline = m_vm.timers->fire_due(Clock::now());
+        Process* p = take(index);
+        if (p) {
+            run_one(index, p);
             continue;
         }
-        Process* p = m_run_queue.front();
-        m_run_queue.pop_front();
-        RunResult r = run_process(p, m_regs);
-        switch (r) {
-        case RunResult::Yield:
-            m_run_queue.push_back(p);
-            break;
-        case RunResult::Wait:
-            if (p->fetch_inbox()) {
-                m_run_queue.push_back(p);
-            } else {
-                m_waiting.insert(p);
-            }
-            break;
-        case RunResult::Exited:
-            m_vm.remove_process(p);
-            break;
+        std::unique_lock lock(m_sleep_mutex);
+        if (m_stop.load()) break;
+        ++m_sleepers;
+        m_sleepers_hint.store(m_sleepers, std::memory_order_seq_cst);
+        // Re-check under the sleep lock: an enqueue that missed the hint notifies after it.
+        bool any = false;
+        for (auto& s : m_scheds) any = any || s->length.load(std::memory_order_seq_cst) > 0;
+        if (!any) {
+            next_deadline = m_vm.timers->next_deadline();
+            if (next_deadline) m_sleep_cv.wait_until(lock, *next_deadline);
+            else m_sleep_cv.wait(lock);
         }
+        --m_sleepers;
+        m_sleepers_hint.store(m_sleepers, std::memory_order_release);
     }
+}
+
+void Schedulers::run_until_exit(Process* main) {
+    m_main = main;
+    if (main->exited) return;
+    for (std::size_t i = 0; i < m_scheds.size(); ++i)
+        m_scheds[i]->thread = std::thread([this, i] { loop(int(i)); });
+    for (auto& s : m_scheds) s->thread.join();
 }
 
 }  // namespace beamlet::vm

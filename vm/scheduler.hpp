@@ -1,12 +1,14 @@
-// vm/scheduler.hpp — Scheduler: runs processes by reductions; parks waiting processes and wakes
-// them on messages and receive timeouts. (Single scheduler thread for now; issue 3 adds N.)
+// vm/scheduler.hpp — Schedulers: N scheduler threads, each with a run queue, work stealing
+// when idle, sleeping on a condition variable when nothing is runnable, preemption by
+// reductions (DESIGN.md §4).
 #pragma once
 
-#include <chrono>
+#include <atomic>
+#include <condition_variable>
 #include <deque>
-#include <map>
 #include <memory>
-#include <unordered_set>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "vm/interpreter.hpp"
@@ -16,27 +18,48 @@ namespace beamlet::vm {
 
 struct Vm;
 
-class Scheduler {
+class Schedulers {
 public:
-    explicit Scheduler(Vm& vm);
-    ~Scheduler();
+    // [count] scheduler threads (at least 1) for [vm]; they start in run_until_exit().
+    Schedulers(Vm& vm, int count);
+    ~Schedulers();
+    Schedulers(const Schedulers&) = delete;
+    Schedulers& operator=(const Schedulers&) = delete;
 
-    // Creates a process that will call [entry] with [args].
-    Process* spawn(const Export* entry, const std::vector<Term>& args);
-    // Runs until [main] exits; returns it (still owned by the scheduler) for its exit status.
+    int count() const { return int(m_scheds.size()); }
+    // Puts [p] (whose state the caller has set to Runnable) in a run queue: the current
+    // scheduler's when called from a scheduler thread, else a round-robin one.
+    void enqueue(Process* p);
+    // Runs the scheduler threads until [main] has exited, then stops them.
     void run_until_exit(Process* main);
+    // The index of the scheduler running on this thread, or -1.
+    static int current_index();
+    // Wakes a sleeping scheduler so that it recomputes its timer deadline.
+    void notify_timer();
 
 private:
-    void wake(Process* p);
-    void arm_timer(Process* p, std::uint64_t timeout_ms);
-    void fire_due_timers();
+    struct Scheduler {
+        std::mutex mutex;
+        std::deque<Process*> queue;
+        Registers regs;
+        std::thread thread;
+        std::atomic<std::size_t> length{0};
+    };
+
+    void loop(int index);
+    Process* take(int index);
+    void run_one(int index, Process* p);
+    void wake_one();
 
     Vm& m_vm;
-    Registers m_regs;
-    std::deque<Process*> m_run_queue;
-    std::unordered_set<Process*> m_waiting;
-    std::multimap<std::chrono::steady_clock::time_point, Process*> m_timers;
-    std::vector<std::unique_ptr<Process>> m_processes;
+    std::vector<std::unique_ptr<Scheduler>> m_scheds;
+    std::mutex m_sleep_mutex;
+    std::condition_variable m_sleep_cv;
+    int m_sleepers = 0;                 // guarded by m_sleep_mutex
+    std::atomic<int> m_sleepers_hint{0};
+    std::atomic<bool> m_stop{false};
+    std::atomic<unsigned> m_round_robin{0};
+    Process* m_main = nullptr;
 };
 
 }  // namespace beamlet::vm

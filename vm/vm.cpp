@@ -9,6 +9,7 @@
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
+#include "vm/timer_service.hpp"
 
 namespace beamlet::vm {
 
@@ -43,7 +44,7 @@ std::vector<Export*> ExportTable::of_module(Term module) const {
     return out;
 }
 
-Vm::Vm() {
+Vm::Vm() : timers(std::make_unique<TimerService>(*this)) {
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -118,72 +119,72 @@ std::string Vm::ensure_loaded(Term module) {
     return module_loader(module);
 }
 
-bool Vm::send_message(Process* sender, Term dest, Term msg) {
-    Process* to = nullptr;
-    if (is_pid(dest)) to = lookup_process(dest);
-    else if (is_atom(dest)) {
-        to = whereis(dest);
-        if (!to) return false;
-    } else {
-        return false;
-    }
-    (void)sender;
-    if (!to) return true;  // sending to a dead process succeeds silently
-    Word size = term_size_words(msg);
-    HeapFragment* frag = nullptr;
-    Term copy = msg;
-    if (size) {
-        frag = HeapFragment::create(size);
-        Term* hp = frag->data;
-        copy = copy_term(msg, &hp, &frag->off_heap_first);
-        frag->used_words = size;
-    }
-    {
-        std::lock_guard lock(to->inbox_mutex);
-        to->inbox.push_back({copy, frag});
-    }
-    if (on_message_sent) on_message_sent(to);
-    return true;
-}
-
-void Vm::start_receive_timer(Process* p, std::uint64_t timeout_ms) {
-    if (on_start_timer) on_start_timer(p, timeout_ms);
-}
-
-Process* Vm::lookup_process(Term pid) const {
+std::shared_ptr<Process> Vm::lookup_process(Term pid) const {
     std::lock_guard lock(m_process_mutex);
     auto it = m_processes.find(pid);
     return it == m_processes.end() ? nullptr : it->second;
 }
 
-Process* Vm::whereis(Term name) const {
+std::shared_ptr<Process> Vm::whereis(Term name) const {
     std::lock_guard lock(m_process_mutex);
     auto it = m_registered.find(name);
-    return it == m_registered.end() ? nullptr : it->second;
+    if (it == m_registered.end()) return nullptr;
+    auto p = m_processes.find(it->second->id);
+    return p == m_processes.end() ? nullptr : p->second;
 }
 
-void Vm::add_process(Process* p) {
+void Vm::add_process(std::shared_ptr<Process> p) {
     std::lock_guard lock(m_process_mutex);
-    m_processes[p->id] = p;
+    m_processes[p->id] = std::move(p);
 }
 
 void Vm::remove_process(Process* p) {
     std::lock_guard lock(m_process_mutex);
-    m_processes.erase(p->id);
     for (auto it = m_registered.begin(); it != m_registered.end();)
         it = it->second == p ? m_registered.erase(it) : std::next(it);
+    m_processes.erase(p->id);
 }
 
 bool Vm::register_name(Term name, Process* p) {
     std::lock_guard lock(m_process_mutex);
+    if (m_registered.count(name)) return false;
     for (auto& [n, q] : m_registered)
         if (q == p) return false;
-    return m_registered.emplace(name, p).second;
+    m_registered.emplace(name, p);
+    std::lock_guard plock(p->lock);
+    p->registered_name = name;
+    return true;
 }
 
 bool Vm::unregister_name(Term name) {
     std::lock_guard lock(m_process_mutex);
-    return m_registered.erase(name) > 0;
+    auto it = m_registered.find(name);
+    if (it == m_registered.end()) return false;
+    {
+        std::lock_guard plock(it->second->lock);
+        it->second->registered_name = 0;
+    }
+    m_registered.erase(it);
+    return true;
+}
+
+std::vector<Term> Vm::registered_names() const {
+    std::lock_guard lock(m_process_mutex);
+    std::vector<Term> out;
+    for (auto& [n, p] : m_registered) out.push_back(n);
+    return out;
+}
+
+std::vector<Term> Vm::process_ids() const {
+    std::lock_guard lock(m_process_mutex);
+    std::vector<Term> out;
+    for (auto& [id, p] : m_processes) out.push_back(id);
+    return out;
+}
+
+std::size_t Vm::process_count() const {
+    std::lock_guard lock(m_process_mutex);
+    return m_processes.size();
 }
 
 void Vm::write_stdout(std::string_view text) {

@@ -18,6 +18,9 @@
 namespace beamlet::vm {
 
 struct GenericModule;
+class Schedulers;
+class TimerService;
+struct Message;
 
 // The export table: one Export per {M, F, A} ever referenced, never freed (code points at them).
 class ExportTable {
@@ -37,6 +40,9 @@ private:
 
 // Loads a module by name from the code path; returns an error message, empty on success.
 using ModuleLoader = std::function<std::string(Term module)>;
+
+// The term printer, injected at boot (it lives in bif/); used for crash reports.
+extern std::string (*g_print_term_hook)(Term, int column);
 
 struct Vm {
     Vm();
@@ -64,24 +70,49 @@ struct Vm {
     std::string ensure_loaded(Term module);
     ModuleLoader module_loader;
 
+    // ---- processes and signals (vm/signals.cpp) ----
+
+    // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
+    // [fun] with [args] when [entry] is null; links/monitors it to [parent] as asked. The new
+    // process is runnable at once. [monitor_ref] receives the monitor reference id.
+    std::shared_ptr<Process> spawn(Process* parent, const Export* entry, Term fun, Term args,
+                                   bool link, bool monitor, Word monitor_ref[3] = nullptr);
     // Sends [msg] from [sender] to [dest] (a pid or a registered name): copies it into a
-    // fragment and enqueues it. False if [dest] is neither (badarg).
+    // fragment and enqueues it. False if [dest] is an unregistered name or not a pid (badarg).
     bool send_message(Process* sender, Term dest, Term msg);
+    // Enqueues [signal] on [to] and makes it runnable if it waits; false if [to] has exited
+    // (the signal's fragment is then freed).
+    bool send_signal(Process* to, Message signal);
+    // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason).
+    void send_exit(Term from, Term to_pid, Term reason, bool linked);
+    // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
+    // info requests; trapped exits become messages. Sets p->pending_exit when [p] must die.
+    void process_signals(Process* p);
+    // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
+    // table removal, the crash report. Owner thread only.
+    void do_exit(Process* p, Term reason);
     // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms].
     void start_receive_timer(Process* p, std::uint64_t timeout_ms);
+    // Makes [p] runnable if it is waiting (caller holds p->lock); true if the caller must
+    // enqueue it (after releasing the lock).
+    static bool wake_locked(Process* p);
 
     // Process table and registered names.
-    Process* lookup_process(Term pid) const;
-    Process* whereis(Term name) const;
-    void add_process(Process* p);
+    std::shared_ptr<Process> lookup_process(Term pid) const;
+    std::shared_ptr<Process> whereis(Term name) const;
+    void add_process(std::shared_ptr<Process> p);
     void remove_process(Process* p);
     bool register_name(Term name, Process* p);
     bool unregister_name(Term name);
+    std::vector<Term> registered_names() const;
+    std::vector<Term> process_ids() const;
+    std::size_t process_count() const;
 
-    // Scheduler hooks, set by the scheduler: a message was enqueued on [p]; a receive timer
-    // for [p] was armed.
-    std::function<void(Process*)> on_message_sent;
-    std::function<void(Process*, std::uint64_t)> on_start_timer;
+    Schedulers* schedulers = nullptr;
+    // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),
+    // on [p]'s thread; installed by bif/erlang_process.cpp.
+    std::function<void(Process* p, Term from, Term request)> info_request_hook;
+    std::unique_ptr<TimerService> timers;
 
     // Output to the VM's standard output, serialised between schedulers.
     void write_stdout(std::string_view text);
@@ -98,7 +129,7 @@ private:
     mutable std::mutex m_modules_mutex;
     std::mutex m_load_mutex;
     mutable std::mutex m_process_mutex;
-    std::unordered_map<Term, Process*> m_processes;
+    std::unordered_map<Term, std::shared_ptr<Process>> m_processes;
     std::unordered_map<Term, Process*> m_registered;
     std::unordered_map<Term, std::unique_ptr<Module>> m_modules;
     std::mutex m_stdout_mutex;

@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
 
     tools::BootOptions options;
     options.code_path = path_dirs;
+    options.schedulers = schedulers;
     vm::Term module;
     if (!resolve_target(target, options, &module)) return 1;
 

@@ -33,7 +33,7 @@ main() ->
     Refs = [monitor(process, P) || P <- Chain],
     hd(Chain) ! {crash, {chain_reason, 5}},
     Downs = [receive {'DOWN', R, process, _, W} -> W end || R <- Refs],
-    io:format("chain: ~p~n", [Downs]),
+    io:format("chain: ~w~n", [Downs]),
     %% A normal exit of a linked process does not kill a non-trapping partner.
     {N, RefN} = spawn_monitor(fun() ->
                                       process_flag(trap_exit, false),

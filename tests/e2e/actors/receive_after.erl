@@ -36,7 +36,7 @@ main() ->
     P5 = spawn(fun() -> [begin Self ! {tick, N}, timer:sleep(5) end || N <- lists:seq(1, 5)] end),
     R7 = receive never_sent -> got after 60 -> timeout end,
     wait_dead(P5),
-    io:format("after 60 with non-matching traffic: ~p, ticks: ~p~n", [R7, flush()]),
+    io:format("after 60 with non-matching traffic: ~p, ticks: ~w~n", [R7, flush()]),
     R8 = receive after 10 -> slept end,
     io:format("after-only receive: ~p~n", [R8]),
     Bad = list_to_atom("soon"),

@@ -1,0 +1,631 @@
+// bif/erlang_process.cpp — spawn, links, monitors, exit/2, registry, process_info and timers.
+#include <algorithm>
+
+#include "bif/bifs.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/map.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/term_order.hpp"
+#include "vm/timer_service.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+#define CACHED_ATOM(name, text) \
+    static const Term name = atom(text)
+
+Term make_ref_term(Process* p, const Word id[3]) {
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = id[0];
+    hp[2] = id[1];
+    hp[3] = id[2];
+    return make_boxed(hp);
+}
+
+void new_ref_id(Process* p, Word id[3]) {
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    id[0] = n & 0x3FFFF;
+    id[1] = n >> 18;
+    id[2] = 0;
+}
+
+bool ref_id_of(Term ref, Word id[3]) {
+    if (!is_ref(ref)) return false;
+    const Term* obj = boxed_ptr(ref);
+    id[0] = obj[1];
+    id[1] = obj[2];
+    id[2] = obj[3];
+    return true;
+}
+
+bool is_proper_list(Term l) {
+    while (is_list(l)) l = cdr(l);
+    return is_nil(l);
+}
+
+// Spawns with the options [link] and [monitor]; returns the pid or {Pid, Ref}.
+Term do_spawn(Process* p, const Export* entry, Term fun, Term args, bool link, bool monitor) {
+    Word ref_id[3];
+    auto child = p->vm.spawn(p, entry, fun, args, link, monitor, ref_id);
+    if (!monitor) return child->id;
+    return make_tuple_on(p, {child->id, make_ref_term(p, ref_id)});
+}
+
+Term spawn_fun(Process* p, Term fun, bool link, bool monitor) {
+    if (!is_fun(fun)) return p->badarg();
+    Word arity = is_local_fun(fun) ? reinterpret_cast<const FunEntry*>(boxed_ptr(fun)[1])->user_arity()
+                                   : reinterpret_cast<const Export*>(boxed_ptr(fun)[1])->arity;
+    if (arity != 0) return p->badarg();
+    return do_spawn(p, nullptr, fun, NIL, link, monitor);
+}
+
+Term spawn_mfa(Process* p, Term m, Term f, Term args, bool link, bool monitor) {
+    if (!is_atom(m) || !is_atom(f) || !is_proper_list(args)) return p->badarg();
+    Word n = 0;
+    for (Term l = args; is_list(l); l = cdr(l)) ++n;
+    Export* e = p->vm.exports.get(m, f, n);
+    return do_spawn(p, e, NIL, args, link, monitor);
+}
+
+// spawn_opt options: link, monitor, and accepted-but-ignored tuning options.
+bool parse_spawn_opts(Term opts, bool* link, bool* monitor) {
+    CACHED_ATOM(am_link, "link");
+    CACHED_ATOM(am_monitor, "monitor");
+    for (Term l = opts; !is_nil(l); l = cdr(l)) {
+        if (!is_list(l)) return false;
+        Term o = car(l);
+        if (o == am_link) *link = true;
+        else if (o == am_monitor) *monitor = true;
+        else if (is_tuple(o) && tuple_arity(o) == 2 && is_atom(tuple_element(o, 0))) continue;
+        else return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+Term bif_spawn1(Process* p, Term* a) { return spawn_fun(p, a[0], false, false); }
+Term bif_spawn3(Process* p, Term* a) { return spawn_mfa(p, a[0], a[1], a[2], false, false); }
+Term bif_spawn_link1(Process* p, Term* a) { return spawn_fun(p, a[0], true, false); }
+Term bif_spawn_link3(Process* p, Term* a) { return spawn_mfa(p, a[0], a[1], a[2], true, false); }
+Term bif_spawn_monitor1(Process* p, Term* a) { return spawn_fun(p, a[0], false, true); }
+Term bif_spawn_monitor3(Process* p, Term* a) { return spawn_mfa(p, a[0], a[1], a[2], false, true); }
+Term bif_spawn_opt2(Process* p, Term* a) {
+    bool link = false, monitor = false;
+    if (!parse_spawn_opts(a[1], &link, &monitor)) return p->badarg();
+    return spawn_fun(p, a[0], link, monitor);
+}
+Term bif_spawn_opt4(Process* p, Term* a) {
+    bool link = false, monitor = false;
+    if (!parse_spawn_opts(a[3], &link, &monitor)) return p->badarg();
+    return spawn_mfa(p, a[0], a[1], a[2], link, monitor);
+}
+
+Term bif_link(Process* p, Term* a) {
+    Term pid = a[0];
+    if (!is_pid(pid)) return p->badarg();
+    if (pid == p->id) return atoms::true_;
+    {
+        std::lock_guard guard(p->lock);
+        if (std::find(p->links.begin(), p->links.end(), pid) != p->links.end()) return atoms::true_;
+    }
+    std::shared_ptr<Process> other = p->vm.lookup_process(pid);
+    bool linked = false;
+    if (other) {
+        std::lock_guard guard(other->lock);
+        if (!other->exiting) {
+            other->links.push_back(p->id);
+            linked = true;
+        }
+    }
+    if (!linked) {
+        // A dead process: trapping callers get {'EXIT', Pid, noproc}; others fail with noproc.
+        if (!p->trap_exit) return p->error(atoms::noproc);
+        p->vm.send_exit(pid, p->id, atoms::noproc, false);
+        return atoms::true_;
+    }
+    std::lock_guard guard(p->lock);
+    p->links.push_back(pid);
+    return atoms::true_;
+}
+
+Term bif_unlink(Process* p, Term* a) {
+    Term pid = a[0];
+    if (!is_pid(pid)) return p->badarg();
+    {
+        std::lock_guard guard(p->lock);
+        auto it = std::find(p->links.begin(), p->links.end(), pid);
+        if (it != p->links.end()) p->links.erase(it);
+    }
+    if (std::shared_ptr<Process> other = p->vm.lookup_process(pid)) {
+        std::lock_guard guard(other->lock);
+        auto it = std::find(other->links.begin(), other->links.end(), p->id);
+        if (it != other->links.end()) other->links.erase(it);
+    }
+    // A trapped exit from the old link that is already queued stays, as in OTP's unlink/1 docs.
+    return atoms::true_;
+}
+
+Term bif_monitor(Process* p, Term* a) {
+    if (a[0] != atoms::process) return p->badarg();
+    Term target = a[1], name = 0;
+    std::shared_ptr<Process> other;
+    if (is_pid(target)) {
+        other = p->vm.lookup_process(target);
+    } else if (is_atom(target)) {
+        name = target;
+        other = p->vm.whereis(target);
+    } else if (is_tuple(target) && tuple_arity(target) == 2 && is_atom(tuple_element(target, 0)) &&
+               tuple_element(target, 1) == atoms::nonode_at_nohost) {
+        name = tuple_element(target, 0);
+        other = p->vm.whereis(name);
+    } else {
+        return p->badarg();
+    }
+    Word id[3];
+    new_ref_id(p, id);
+    Term ref = make_ref_term(p, id);
+    bool added = false;
+    if (other && other.get() != p) {
+        std::lock_guard guard(other->lock);
+        if (!other->exiting) {
+            other->monitored_by.push_back(MonitorEntry{{id[0], id[1], id[2]}, p->id, name});
+            added = true;
+        }
+    } else if (other.get() == p) {
+        return ref;  // monitoring oneself: the monitor can never fire
+    }
+    if (added) {
+        std::lock_guard guard(p->lock);
+        p->monitors.push_back(MonitorEntry{{id[0], id[1], id[2]}, other->id, name});
+        return ref;
+    }
+    // No such process: an immediate {'DOWN', Ref, process, Item, noproc}.
+    Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
+    Term msg = make_tuple_on(p, {atoms::DOWN, ref, atoms::process, item, atoms::noproc});
+    p->vm.send_message(p, p->id, msg);
+    return ref;
+}
+
+namespace {
+// Removes monitor [id] held by [p]; true if it was active.
+bool remove_monitor(Process* p, const Word id[3]) {
+    MonitorEntry found{};
+    bool have = false;
+    {
+        std::lock_guard guard(p->lock);
+        for (auto it = p->monitors.begin(); it != p->monitors.end(); ++it)
+            if (std::equal(it->ref_id, it->ref_id + 3, id)) {
+                found = *it;
+                p->monitors.erase(it);
+                have = true;
+                break;
+            }
+    }
+    if (!have) return false;
+    bool active = false;
+    if (std::shared_ptr<Process> target = p->vm.lookup_process(found.other)) {
+        std::lock_guard guard(target->lock);
+        auto& v = target->monitored_by;
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (std::equal(it->ref_id, it->ref_id + 3, id)) {
+                v.erase(it);
+                active = true;
+                break;
+            }
+    }
+    return active;
+}
+
+// Drops a queued {'DOWN', Ref, ...} for [ref]; true if one was there.
+bool flush_down(Process* p, Term ref) {
+    p->fetch_inbox();
+    for (std::size_t i = 0; i < p->queue.size(); ++i) {
+        Term m = p->queue[i].term;
+        if (is_tuple(m) && tuple_arity(m) == 5 && tuple_element(m, 0) == atoms::DOWN &&
+            terms_exact_equal(tuple_element(m, 1), ref)) {
+            p->remove_message(i);
+            if (p->save > i) --p->save;
+            return true;
+        }
+    }
+    return false;
+}
+}  // namespace
+
+Term bif_demonitor1(Process* p, Term* a) {
+    Word id[3];
+    if (!ref_id_of(a[0], id)) return p->badarg();
+    remove_monitor(p, id);
+    return atoms::true_;
+}
+
+Term bif_demonitor2(Process* p, Term* a) {
+    CACHED_ATOM(am_flush, "flush");
+    CACHED_ATOM(am_info, "info");
+    Word id[3];
+    if (!ref_id_of(a[0], id)) return p->badarg();
+    bool flush = false, info = false;
+    for (Term l = a[1]; !is_nil(l); l = cdr(l)) {
+        if (!is_list(l)) return p->badarg();
+        if (car(l) == am_flush) flush = true;
+        else if (car(l) == am_info) info = true;
+        else return p->badarg();
+    }
+    bool active = remove_monitor(p, id);
+    bool flushed = flush && flush_down(p, a[0]);
+    if (!info) return atoms::true_;
+    if (flush) return make_bool(active || !flushed ? active : false);
+    return make_bool(active);
+}
+
+Term bif_exit2(Process* p, Term* a) {
+    Term pid = a[0], reason = a[1];
+    if (!is_pid(pid)) return p->badarg();
+    if (pid == p->id) {
+        // To oneself: kill is final at once; a trapped signal becomes a message; otherwise the
+        // process exits (even with normal) when the signal is handled, i.e. right away.
+        if (reason == atoms::kill) {
+            p->pending_exit = atoms::killed;
+            p->yield_requested = true;
+            return atoms::true_;
+        }
+        if (!p->trap_exit) {
+            p->pending_exit = reason;
+            p->yield_requested = true;
+            return atoms::true_;
+        }
+    }
+    p->vm.send_exit(p->id, pid, reason, false);
+    return atoms::true_;
+}
+
+Term bif_process_flag(Process* p, Term* a) {
+    CACHED_ATOM(am_trap_exit, "trap_exit");
+    CACHED_ATOM(am_priority, "priority");
+    if (a[0] == am_trap_exit) {
+        if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
+        std::lock_guard guard(p->lock);
+        Term old = make_bool(p->trap_exit);
+        p->trap_exit = a[1] == atoms::true_;
+        return old;
+    }
+    if (a[0] == am_priority) return atom("normal");
+    return p->badarg();
+}
+
+Term bif_register(Process* p, Term* a) {
+    if (!is_atom(a[0]) || a[0] == atoms::undefined) return p->badarg();
+    std::shared_ptr<Process> target = is_pid(a[1]) ? p->vm.lookup_process(a[1]) : nullptr;
+    if (!target || !p->vm.register_name(a[0], target.get())) return p->badarg();
+    return atoms::true_;
+}
+
+Term bif_unregister(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !p->vm.unregister_name(a[0])) return p->badarg();
+    return atoms::true_;
+}
+
+Term bif_whereis(Process* p, Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    std::shared_ptr<Process> target = p->vm.whereis(a[0]);
+    return target ? target->id : atoms::undefined;
+}
+
+Term bif_registered(Process* p, Term*) {
+    Term l = NIL;
+    for (Term name : p->vm.registered_names()) l = make_cons_on(p->alloc(2), name, l);
+    return l;
+}
+
+Term bif_is_process_alive(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    if (a[0] == p->id) return atoms::true_;
+    std::shared_ptr<Process> target = p->vm.lookup_process(a[0]);
+    if (!target) return atoms::false_;
+    std::lock_guard guard(target->lock);
+    return make_bool(!target->exiting);
+}
+
+Term bif_processes(Process* p, Term*) {
+    std::vector<Term> ids = p->vm.process_ids();
+    std::sort(ids.begin(), ids.end());
+    Term l = NIL;
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
+}
+
+Term bif_yield(Process* p, Term*) {
+    p->yield_requested = true;
+    return atoms::true_;
+}
+
+Term bif_group_leader(Process* p, Term*) { return p->id; }
+
+Term bif_send3(Process* p, Term* a) {
+    if (!is_list(a[2]) && !is_nil(a[2])) return p->badarg();
+    if (!p->vm.send_message(p, a[0], a[1])) return p->badarg();
+    return atoms::ok;
+}
+
+// ---- process_info ---------------------------------------------------------------------------
+
+namespace {
+
+const std::vector<Term>& info_items() {
+    static const std::vector<Term> items = {
+        atom("current_function"), atom("initial_call"), atom("status"), atom("message_queue_len"),
+        atom("links"), atom("dictionary"), atom("trap_exit"), atom("error_handler"), atom("priority"),
+        atom("group_leader"), atom("total_heap_size"), atom("heap_size"), atom("stack_size"),
+        atom("reductions"), atom("garbage_collection"), atom("suspending")};
+    return items;
+}
+
+// The value of [item] for [p], computed on [p]'s own thread (or for itself). [status] is what
+// the status item reports. THE_NON_VALUE for an unknown item.
+Term info_value(Process* p, Term item, Term status) {
+    CACHED_ATOM(am_current_function, "current_function");
+    CACHED_ATOM(am_initial_call, "initial_call");
+    CACHED_ATOM(am_status, "status");
+    CACHED_ATOM(am_message_queue_len, "message_queue_len");
+    CACHED_ATOM(am_messages, "messages");
+    CACHED_ATOM(am_links, "links");
+    CACHED_ATOM(am_monitors, "monitors");
+    CACHED_ATOM(am_monitored_by, "monitored_by");
+    CACHED_ATOM(am_dictionary, "dictionary");
+    CACHED_ATOM(am_trap_exit, "trap_exit");
+    CACHED_ATOM(am_registered_name, "registered_name");
+    CACHED_ATOM(am_heap_size, "heap_size");
+    CACHED_ATOM(am_total_heap_size, "total_heap_size");
+    CACHED_ATOM(am_stack_size, "stack_size");
+    CACHED_ATOM(am_reductions, "reductions");
+    CACHED_ATOM(am_error_handler, "error_handler");
+    CACHED_ATOM(am_priority, "priority");
+    CACHED_ATOM(am_group_leader, "group_leader");
+    CACHED_ATOM(am_memory, "memory");
+    CACHED_ATOM(am_garbage_collection, "garbage_collection");
+    CACHED_ATOM(am_suspending, "suspending");
+    p->fetch_inbox();
+    Term v;
+    if (item == am_current_function) {
+        const Module* m = p->vm.module_containing(p->ip);
+        const FunctionInfo* f = m ? m->function_at(p->ip) : nullptr;
+        v = f ? make_tuple_on(p, {m->name, f->name, make_small(SWord(f->arity))}) : atoms::undefined;
+    } else if (item == am_initial_call) {
+        v = atoms::undefined;
+    } else if (item == am_status) {
+        v = status;
+    } else if (item == am_message_queue_len) {
+        v = make_small(SWord(p->queue.size()));
+    } else if (item == am_messages) {
+        v = NIL;
+        for (std::size_t i = p->queue.size(); i-- > 0;) v = make_cons_on(p->alloc(2), p->queue[i].term, v);
+    } else if (item == am_links || item == am_monitors || item == am_monitored_by) {
+        std::vector<Term> pids;
+        {
+            std::lock_guard guard(p->lock);
+            if (item == am_links) pids = p->links;
+            else if (item == am_monitors)
+                for (auto& m : p->monitors) pids.push_back(m.other);
+            else
+                for (auto& m : p->monitored_by) pids.push_back(m.other);
+        }
+        v = NIL;
+        for (auto it = pids.rbegin(); it != pids.rend(); ++it) {
+            Term e = *it;
+            if (item == am_monitors) e = make_tuple_on(p, {atoms::process, e});
+            v = make_cons_on(p->alloc(2), e, v);
+        }
+    } else if (item == am_dictionary) {
+        v = NIL;
+        for (auto it = p->dictionary.rbegin(); it != p->dictionary.rend(); ++it)
+            v = make_cons_on(p->alloc(2), make_tuple_on(p, {it->first, it->second}), v);
+    } else if (item == am_trap_exit) {
+        std::lock_guard guard(p->lock);
+        v = make_bool(p->trap_exit);
+    } else if (item == am_registered_name) {
+        Term name;
+        {
+            std::lock_guard guard(p->lock);
+            name = p->registered_name;
+        }
+        if (!name) return NIL;  // OTP: [] instead of a tuple when not registered
+        v = name;
+    } else if (item == am_heap_size || item == am_total_heap_size) {
+        v = make_small(SWord(p->heap_size_words));
+    } else if (item == am_stack_size) {
+        v = make_small(SWord(p->stack_used_words()));
+    } else if (item == am_reductions) {
+        v = make_small(p->reductions);
+    } else if (item == am_memory) {
+        v = make_small(SWord(p->heap_size_words * 8 + 1000));
+    } else if (item == am_error_handler) {
+        v = atoms::error_handler;
+    } else if (item == am_priority) {
+        v = atom("normal");
+    } else if (item == am_group_leader) {
+        v = p->id;
+    } else if (item == am_garbage_collection) {
+        v = NIL;
+    } else if (item == am_suspending) {
+        v = NIL;
+    } else {
+        return THE_NON_VALUE;
+    }
+    return make_tuple_on(p, {item, v});
+}
+
+// The value for a list of items or a single item.
+Term info_answer(Process* p, Term what, Term status, bool* bad) {
+    *bad = false;
+    if (is_atom(what)) {
+        Term v = info_value(p, what, status);
+        if (v == THE_NON_VALUE) *bad = true;
+        return v;
+    }
+    std::vector<Term> values;
+    for (Term l = what; is_list(l); l = cdr(l)) {
+        Term v = info_value(p, car(l), status);
+        if (v == THE_NON_VALUE) {
+            *bad = true;
+            return NIL;
+        }
+        values.push_back(v);
+    }
+    Term list = NIL;
+    for (auto it = values.rbegin(); it != values.rend(); ++it) list = make_cons_on(p->alloc(2), *it, list);
+    return list;
+}
+
+Term info_all_items(Process* p) {
+    Term l = NIL;
+    for (auto it = info_items().rbegin(); it != info_items().rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
+}
+
+bool valid_items(Term what) {
+    if (is_atom(what)) return true;
+    if (!is_proper_list(what)) return false;
+    for (Term l = what; is_list(l); l = cdr(l))
+        if (!is_atom(car(l))) return false;
+    return true;
+}
+
+// Asks [target] for [what] with a signal; the caller continues in beamlet_internal:await_reply/1.
+Term request_info(Process* p, Term* a, Term target, Term what) {
+    Word id[3];
+    new_ref_id(p, id);
+    Term ref = make_ref_term(p, id);
+    std::shared_ptr<Process> other = p->vm.lookup_process(target);
+    if (!other) return atoms::undefined;
+    Term request = make_tuple_on(p, {ref, what});
+    Message m;
+    m.kind = SignalKind::InfoRequest;
+    m.from = p->id;
+    Word size = term_size_words(request);
+    m.fragment = HeapFragment::create(size);
+    Term* hp = m.fragment->data;
+    m.term = copy_term(request, &hp, &m.fragment->off_heap_first);
+    m.fragment->used_words = size;
+    if (!p->vm.send_signal(other.get(), m)) return atoms::undefined;
+    static const Export* await = nullptr;
+    if (!await) await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    a[0] = ref;
+    p->ip = await->address();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+}
+
+}  // namespace
+
+// Answers an info request on the target's own thread ([p] null: the target is dead).
+void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
+    Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
+    Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
+    if (p) {
+        CACHED_ATOM(am_waiting, "waiting");
+        CACHED_ATOM(am_runnable, "runnable");
+        bool bad;
+        Term status = p->woken_from_wait ? am_waiting : am_runnable;
+        Term value = info_answer(p, what, status, &bad);
+        if (!bad) reply_words[2] = value;
+    }
+    vm.send_message(p, from, make_boxed(reply_words));
+}
+
+Term bif_process_info2(Process* p, Term* a) {
+    if (!is_pid(a[0]) || !valid_items(a[1])) return p->badarg();
+    if (a[0] == p->id) {
+        CACHED_ATOM(am_running, "running");
+        bool bad;
+        Term v = info_answer(p, a[1], am_running, &bad);
+        return bad ? p->badarg() : v;
+    }
+    return request_info(p, a, a[0], a[1]);
+}
+
+Term bif_process_info1(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    Term items = info_all_items(p);
+    if (a[0] == p->id) {
+        CACHED_ATOM(am_running, "running");
+        bool bad;
+        return info_answer(p, items, am_running, &bad);
+    }
+    return request_info(p, a, a[0], items);
+}
+
+// ---- timers ---------------------------------------------------------------------------------
+
+namespace {
+
+Term start_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wrap_timeout) {
+    if (!is_small(time) || small_value(time) < 0) return p->badarg();
+    if (!is_pid(dest) && !is_atom(dest)) return p->badarg();
+    if (!is_proper_list(opts)) return p->badarg();
+    Word id[3];
+    new_ref_id(p, id);
+    Term ref = make_ref_term(p, id);
+    Term payload = wrap_timeout ? make_tuple_on(p, {atom("timeout"), ref, msg}) : msg;
+    Word size = term_size_words(payload);
+    HeapFragment* frag = nullptr;
+    Term copy = payload;
+    if (size) {
+        frag = HeapFragment::create(size);
+        Term* hp = frag->data;
+        copy = copy_term(payload, &hp, &frag->off_heap_first);
+        frag->used_words = size;
+    }
+    p->vm.timers->arm_message(dest, copy, frag, std::uint64_t(small_value(time)), id);
+    return ref;
+}
+
+Term timer_result(Process* p, std::optional<std::int64_t> left) {
+    if (!left) return atoms::false_;
+    return make_small(*left);
+}
+
+}  // namespace
+
+Term bif_send_after3(Process* p, Term* a) { return start_timer(p, a[0], a[1], a[2], NIL, false); }
+Term bif_send_after4(Process* p, Term* a) { return start_timer(p, a[0], a[1], a[2], a[3], false); }
+Term bif_start_timer3(Process* p, Term* a) { return start_timer(p, a[0], a[1], a[2], NIL, true); }
+Term bif_start_timer4(Process* p, Term* a) { return start_timer(p, a[0], a[1], a[2], a[3], true); }
+
+Term bif_cancel_timer1(Process* p, Term* a) {
+    Word id[3];
+    if (!ref_id_of(a[0], id)) return p->badarg();
+    return timer_result(p, p->vm.timers->cancel(id));
+}
+Term bif_cancel_timer2(Process* p, Term* a) {
+    Word id[3];
+    if (!ref_id_of(a[0], id) || !is_proper_list(a[1])) return p->badarg();
+    CACHED_ATOM(am_info, "info");
+    CACHED_ATOM(am_async, "async");
+    bool info = true, async = false;
+    for (Term l = a[1]; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == am_info) info = tuple_element(o, 1) == atoms::true_;
+        else if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == am_async) async = tuple_element(o, 1) == atoms::true_;
+    }
+    Term r = timer_result(p, p->vm.timers->cancel(id));
+    if (async) {
+        if (info) p->vm.send_message(p, p->id, make_tuple_on(p, {atom("cancel_timer"), a[0], r}));
+        return atoms::ok;
+    }
+    return info ? r : atoms::ok;
+}
+Term bif_read_timer1(Process* p, Term* a) {
+    Word id[3];
+    if (!ref_id_of(a[0], id)) return p->badarg();
+    return timer_result(p, p->vm.timers->read(id));
+}
+Term bif_read_timer2(Process* p, Term* a) { return bif_read_timer1(p, a); }
+
+}  // namespace beamlet::bif

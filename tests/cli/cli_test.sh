@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# tests/cli/cli_test.sh BEAMLET SAMPLE_BEAM UNCAUGHT_ERL — bad input to the beamlet command line:
+# each case must exit non-zero within 10 s with exactly one "beamlet: " line on stderr, never a
+# crash. Also checks an uncaught Erlang error, `beamlet dis` and the usage message.
+# SAMPLE_BEAM is a valid module with main/0 (build/unit_data/loader_sample.beam); the bad .beam
+# files are made from it in a temporary directory.
+set -u
+beamlet=$1 sample_beam=$2 uncaught_erl=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ulimit -c 0
+failures=0 checks=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run_beamlet ARGS... — runs beamlet in $work with a 10 s limit; sets $status, $out, $err.
+run_beamlet() {
+  (cd "$work" && timeout 10 "$beamlet" "$@" >"$work/stdout" 2>"$work/stderr")
+  status=$?
+  out=$(cat "$work/stdout")
+  err=$(cat "$work/stderr")
+}
+
+# expect_clean_failure NAME PATTERN ARGS... — beamlet ARGS must exit non-zero (not a signal or
+# timeout) with exactly one stderr line that starts with "beamlet: " and contains PATTERN.
+expect_clean_failure() {
+  local name=$1 pattern=$2
+  shift 2
+  checks=$((checks + 1))
+  run_beamlet "$@"
+  if [ $status -eq 0 ]; then
+    fail "$name: exit status 0"
+  elif [ $status -eq 124 ]; then
+    fail "$name: timed out after 10 s"
+  elif [ $status -ge 128 ]; then
+    fail "$name: killed by signal $((status - 128)); stderr: $err"
+  elif [ "$(wc -l <"$work/stderr")" -ne 1 ]; then
+    fail "$name: expected one stderr line, got: $err"
+  elif [[ $err != "beamlet: "* ]]; then
+    fail "$name: stderr does not start with 'beamlet: ': $err"
+  elif [[ $err != *"$pattern"* ]]; then
+    fail "$name: stderr lacks '$pattern': $err"
+  fi
+}
+
+# u32 FILE OFFSET — the big-endian 32-bit word at OFFSET.
+u32() {
+  local b
+  read -r -a b <<<"$(od -An -tu1 -j "$2" -N4 "$1")"
+  echo $(((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]))
+}
+
+# chunk_data_offset FILE ID — where chunk ID's data starts.
+chunk_data_offset() {
+  local file=$1 id=$2 at=12 size
+  local total
+  total=$(stat -c %s "$file")
+  while [ $at -lt "$total" ]; do
+    size=$(u32 "$file" $((at + 4)))
+    if [ "$(dd if="$file" bs=1 skip=$at count=4 status=none)" = "$id" ]; then
+      echo $((at + 8))
+      return
+    fi
+    at=$((at + 8 + (size + 3) / 4 * 4))
+  done
+  echo "no chunk $id in $file" >&2
+  exit 1
+}
+
+# Bad .beam files, all named after a module that does not exist elsewhere on the path.
+printf 'this is not a BEAM file\nat all\n' >"$work/text.beam"
+head -c 4096 "$beamlet" >"$work/binary.beam"
+: >"$work/empty.beam"
+head -c 500 "$sample_beam" >"$work/truncated.beam"
+printf 'FOR1\0\0\0\0BEAM' >"$work/zero_size.beam"
+cp "$sample_beam" "$work/misnamed.beam"
+# The first instruction of the Code chunk patched to opcode 27 (m_plus), which beamlet lacks.
+cp "$sample_beam" "$work/loader_sample.beam"
+code=$(chunk_data_offset "$work/loader_sample.beam" Code)
+first_instruction=$((code + 4 + $(u32 "$work/loader_sample.beam" "$code")))
+printf '\033' | dd of="$work/loader_sample.beam" bs=1 seek=$first_instruction conv=notrunc status=none
+mkdir "$work/opcode" && mv "$work/loader_sample.beam" "$work/opcode/"
+printf -- '-module(broken).\n-export([main/0]).\nmain() -> ok(.\n' >"$work/broken.erl"
+
+expect_clean_failure "missing module" "module no_such_module not found" run no_such_module
+expect_clean_failure "missing .beam" "no_such_file.beam: no such file" run no_such_file.beam
+expect_clean_failure "text .beam" "text.beam: not a BEAM file" run text.beam
+expect_clean_failure "binary .beam" "binary.beam: not a BEAM file" run binary.beam
+expect_clean_failure "empty .beam" "empty.beam: not a BEAM file" run empty.beam
+expect_clean_failure "truncated .beam" "truncated.beam: truncated BEAM file" run truncated.beam
+expect_clean_failure "FOR1 size 0" "zero_size.beam: bad BEAM file size 0" run zero_size.beam
+expect_clean_failure "misnamed .beam" "misnamed.beam: file contains module loader_sample" run misnamed.beam
+expect_clean_failure "unsupported opcode" "unsupported opcode 27 (m_plus)" run opcode/loader_sample.beam
+expect_clean_failure "dis of a garbage .beam" "text.beam: not a BEAM file" dis text.beam
+expect_clean_failure "erlc failure" "broken.erl: erlc failed" run broken.erl
+
+# An uncaught error: the message and stack trace on stderr, earlier output kept.
+checks=$((checks + 1))
+run_beamlet run "$uncaught_erl"
+if [ $status -eq 0 ] || [ $status -ge 124 ]; then fail "uncaught error: exit status $status"; fi
+[[ $err == *"** exception error: badarith"* ]] || fail "uncaught error: no '** exception error: badarith' in: $err"
+grep -q "in function" "$work/stderr" || fail "uncaught error: no 'in function' line in: $err"
+[[ $out == *"before crash"* ]] || fail "uncaught error: stdout lacks 'before crash': $out"
+
+# The disassembler shows function headers with their breakpoint slot.
+checks=$((checks + 1))
+run_beamlet dis "$sample_beam"
+[ $status -eq 0 ] || fail "dis: exit status $status: $err"
+grep -q "function main/0" "$work/stdout" || fail "dis: no 'function main/0' in output"
+grep -q "header.*bp=none" "$work/stdout" || fail "dis: no header line with 'bp=none'"
+
+# Usage errors: no target, no subcommand.
+for args in "run" ""; do
+  checks=$((checks + 1))
+  # shellcheck disable=SC2086
+  run_beamlet $args
+  if [ $status -eq 0 ] || [ $status -ge 124 ]; then fail "usage '$args': exit status $status"; fi
+  [[ $err == *"--help"* ]] || fail "usage '$args': stderr lacks usage help: $err"
+done
+
+echo "$checks checks, $failures failed"
+[ $failures -eq 0 ]

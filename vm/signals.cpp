@@ -1,0 +1,338 @@
+// vm/signals.cpp — spawning, messages and signals between processes: exits, links, monitors.
+//
+// Every signal travels through the receiver's inbox, so that signals and messages from one
+// sender stay in order (OTP's signal queue). Senders only touch the receiver under its lock;
+// the receiver handles signals on its own scheduler thread (process_signals), before it runs.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/map.hpp"
+#include "vm/process.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/timer_service.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+// Defined in bif/term_format.cpp (the printer lives in bif/; vm/ only needs it for the crash
+// report, so it is injected as a function pointer at boot).
+std::string (*g_print_term_hook)(Term, int column) = nullptr;
+
+namespace {
+
+// A copy of [t] in a new fragment: the fragment (null for immediates) and the copy.
+HeapFragment* copy_to_fragment(Term t, Term* out) {
+    Word size = term_size_words(t);
+    if (!size) {
+        *out = t;
+        return nullptr;
+    }
+    HeapFragment* frag = HeapFragment::create(size);
+    Term* hp = frag->data;
+    *out = copy_term(t, &hp, &frag->off_heap_first);
+    frag->used_words = size;
+    return frag;
+}
+
+void free_fragment(HeapFragment* f) {
+    if (!f) return;
+    for (Term* bin = f->off_heap_first; bin;) {
+        Term* next = reinterpret_cast<Term*>(bin[4]);
+        reinterpret_cast<BinaryBuf*>(bin[2])->release();
+        bin = next;
+    }
+    HeapFragment::destroy(f);
+}
+
+// A term built in its own fragment from a small tuple of [elements] (copied).
+HeapFragment* make_tuple_fragment(std::initializer_list<Term> elements, Term* out) {
+    Word size = 1 + elements.size();
+    for (Term e : elements) size += term_size_words(e);
+    HeapFragment* frag = HeapFragment::create(size);
+    Term* hp = frag->data;
+    Term* tuple = hp;
+    hp += 1 + elements.size();
+    tuple[0] = make_arityval(elements.size());
+    Word i = 1;
+    for (Term e : elements) tuple[i++] = copy_term(e, &hp, &frag->off_heap_first);
+    frag->used_words = size;
+    *out = make_boxed(tuple);
+    return frag;
+}
+
+Term ref_on(Term* hp, const Word id[3]) {
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = id[0];
+    hp[2] = id[1];
+    hp[3] = id[2];
+    return make_boxed(hp);
+}
+
+bool remove_pid(std::vector<Term>& v, Term pid) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+        if (*it == pid) {
+            v.erase(it);
+            return true;
+        }
+    return false;
+}
+
+std::string timestamp_now() {
+    auto now = std::chrono::system_clock::now();
+    std::time_t t = std::chrono::system_clock::to_time_t(now);
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() % 1000000;
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%d-%s-%04d::%02d:%02d:%02d.%06lld", tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(us));
+    return buf;
+}
+
+}  // namespace
+
+bool Vm::wake_locked(Process* p) {
+    if (p->state != ProcessState::Waiting) return false;
+    p->state = ProcessState::Runnable;
+    p->woken_from_wait = true;
+    return true;
+}
+
+std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fun, Term args, bool link,
+                                   bool monitor, Word monitor_ref[3]) {
+    auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
+    Process* c = child.get();
+    // Arguments (and the fun) are copied into the child's fresh heap.
+    std::vector<Term> argv;
+    Term fun_copy = NIL;
+    {
+        Word size = term_size_words(args) + term_size_words(fun);
+        Term* hp = c->alloc(size);
+        Term args_copy = copy_term(args, &hp, &c->off_heap_first);
+        if (fun != NIL) fun_copy = copy_term(fun, &hp, &c->off_heap_first);
+        for (Term l = args_copy; is_list(l); l = cdr(l)) argv.push_back(car(l));
+    }
+    if (entry) {
+        prepare_call(c, entry, argv);
+    } else if (is_local_fun(fun_copy)) {
+        const Term* obj = boxed_ptr(fun_copy);
+        const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
+        for (Word i = 0; i < fe->num_free; ++i) argv.push_back(obj[3 + i]);
+        prepare_call_address(c, fe->address, argv);
+    } else {
+        const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun_copy)[1]);
+        prepare_call(c, e, argv);
+    }
+    if (parent && link) {
+        c->links.push_back(parent->id);
+        std::lock_guard guard(parent->lock);
+        parent->links.push_back(c->id);
+    }
+    if (parent && monitor) {
+        Word n = next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+        MonitorEntry watcher{{n & 0x3FFFF, n >> 18, 0}, c->id};
+        MonitorEntry watched{{n & 0x3FFFF, n >> 18, 0}, parent->id};
+        c->monitored_by.push_back(watched);
+        {
+            std::lock_guard guard(parent->lock);
+            parent->monitors.push_back(watcher);
+        }
+        if (monitor_ref) std::copy(watcher.ref_id, watcher.ref_id + 3, monitor_ref);
+    }
+    c->state = ProcessState::Runnable;
+    add_process(child);
+    schedulers->enqueue(c);
+    return child;
+}
+
+bool Vm::send_signal(Process* to, Message signal) {
+    bool enqueue = false;
+    {
+        std::lock_guard guard(to->lock);
+        if (to->state == ProcessState::Exited) {
+            free_fragment(signal.fragment);
+            return false;
+        }
+        to->inbox.push_back(signal);
+        enqueue = wake_locked(to);
+    }
+    if (enqueue) schedulers->enqueue(to);
+    return true;
+}
+
+bool Vm::send_message(Process* sender, Term dest, Term msg) {
+    std::shared_ptr<Process> to;
+    if (is_pid(dest)) to = lookup_process(dest);
+    else if (is_atom(dest)) {
+        to = whereis(dest);
+        if (!to) return false;
+    } else {
+        return false;
+    }
+    (void)sender;
+    if (!to) return true;  // sending to a dead process succeeds silently
+    Message m;
+    m.fragment = copy_to_fragment(msg, &m.term);
+    send_signal(to.get(), m);
+    return true;
+}
+
+void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked) {
+    std::shared_ptr<Process> to = lookup_process(to_pid);
+    if (!to) return;
+    Message m;
+    m.kind = SignalKind::Exit;
+    m.from = from;
+    m.linked = linked;
+    m.fragment = copy_to_fragment(reason, &m.term);
+    send_signal(to.get(), m);
+}
+
+void Vm::process_signals(Process* p) {
+    std::deque<Message> signals;
+    {
+        std::lock_guard guard(p->lock);
+        signals.swap(p->inbox);
+    }
+    // Everything is handled in arrival order: messages join the queue, signals act.
+    for (Message& s : signals) {
+        if (s.kind == SignalKind::Message) {
+            p->queue.push_back(s);
+            continue;
+        }
+        switch (s.kind) {
+        case SignalKind::Exit: {
+            if (s.linked) {
+                std::lock_guard guard(p->lock);
+                if (!remove_pid(p->links, s.from)) {  // the link is gone: the signal is void
+                    free_fragment(s.fragment);
+                    continue;
+                }
+            }
+            Term reason = s.term;
+            if (p->pending_exit) {
+                free_fragment(s.fragment);
+                continue;
+            }
+            if (reason == atoms::kill && !s.linked) {
+                p->pending_exit = atoms::killed;
+                free_fragment(s.fragment);
+            } else if (p->trap_exit) {
+                // {'EXIT', From, Reason} as a message, after the messages already queued.
+                Term msg;
+                HeapFragment* frag = make_tuple_fragment({atoms::EXIT, s.from, reason}, &msg);
+                free_fragment(s.fragment);
+                p->queue.push_back({msg, frag});
+            } else if (reason != atoms::normal || s.from == p->id) {
+                // The reason must outlive the fragment: keep the fragment with the process.
+                p->pending_exit = reason;
+                if (s.fragment) {
+                    s.fragment->next = p->mbuf;
+                    p->mbuf = s.fragment;
+                    p->mbuf_words += s.fragment->size_words;
+                }
+            } else {
+                free_fragment(s.fragment);
+            }
+            break;
+        }
+        case SignalKind::Link: {
+            std::lock_guard guard(p->lock);
+            p->links.push_back(s.from);
+            break;
+        }
+        case SignalKind::Unlink: {
+            std::lock_guard guard(p->lock);
+            remove_pid(p->links, s.from);
+            break;
+        }
+        case SignalKind::InfoRequest: {
+            // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread.
+            if (info_request_hook) info_request_hook(p, s.from, s.term);
+            free_fragment(s.fragment);
+            break;
+        }
+        case SignalKind::Message:
+            break;
+        }
+    }
+}
+
+void Vm::do_exit(Process* p, Term reason) {
+    std::vector<Term> links;
+    std::vector<MonitorEntry> monitored_by, monitors;
+    Term name;
+    {
+        std::lock_guard guard(p->lock);
+        p->exiting = true;
+        p->state = ProcessState::Exited;
+        links.swap(p->links);
+        monitored_by.swap(p->monitored_by);
+        monitors.swap(p->monitors);
+        name = p->registered_name;
+    }
+    p->exited = true;
+    p->exit_reason = reason;
+    remove_process(p);
+
+    // The crash report, as OTP's error logger prints it for an uncaught error.
+    if (p->exception.cls == atoms::error && !p->is_main && g_print_term_hook) {
+        std::string text = "=ERROR REPORT==== " + timestamp_now() + " ===\nError in process " +
+                           g_print_term_hook(p->id, 1) + " with exit value:\n" + g_print_term_hook(reason, 1) + "\n\n";
+        std::fputs(text.c_str(), stderr);
+    }
+
+    for (Term pid : links) send_exit(p->id, pid, reason, true);
+    for (const MonitorEntry& m : monitored_by) {
+        std::shared_ptr<Process> watcher = lookup_process(m.other);
+        if (!watcher) continue;
+        // {'DOWN', Ref, process, PidOrName, Reason}
+        Term ref_words[REF_WORDS];
+        Term ref = ref_on(ref_words, m.ref_id);
+        Term who = p->id;
+        Term name_tuple[3] = {make_arityval(2), m.name, atoms::nonode_at_nohost};
+        if (m.name) who = make_boxed(name_tuple);
+        Message msg;
+        msg.fragment = make_tuple_fragment({atoms::DOWN, ref, atoms::process, who, reason}, &msg.term);
+        send_signal(watcher.get(), msg);
+    }
+    // Monitors this process held are dropped from their targets.
+    for (const MonitorEntry& m : monitors) {
+        std::shared_ptr<Process> target = lookup_process(m.other);
+        if (!target) continue;
+        std::lock_guard guard(target->lock);
+        auto& v = target->monitored_by;
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (std::equal(it->ref_id, it->ref_id + 3, m.ref_id)) {
+                v.erase(it);
+                break;
+            }
+    }
+    // Pending info requests get 'undefined', as if the process had been dead already.
+    std::deque<Message> rest;
+    {
+        std::lock_guard guard(p->lock);
+        rest.swap(p->inbox);
+    }
+    for (Message& m : rest) {
+        if (m.kind == SignalKind::InfoRequest && info_request_hook) info_request_hook(nullptr, m.from, m.term);
+        free_fragment(m.fragment);
+    }
+    (void)name;
+}
+
+void Vm::start_receive_timer(Process* p, std::uint64_t timeout_ms) {
+    std::uint64_t seq;
+    {
+        std::lock_guard guard(p->lock);
+        seq = ++p->timer_seq;
+    }
+    timers->arm_receive_timeout(p->id, seq, timeout_ms);
+}
+
+}  // namespace beamlet::vm

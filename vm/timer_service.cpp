@@ -1,0 +1,102 @@
+// vm/timer_service.cpp — timers in one ordered map under a mutex; schedulers fire them.
+#include "vm/timer_service.hpp"
+
+#include "vm/process.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+TimerService::~TimerService() {
+    for (auto& [when, e] : m_queue)
+        if (e.fragment) HeapFragment::destroy(e.fragment);
+}
+
+void TimerService::arm_receive_timeout(Term pid, std::uint64_t seq, std::uint64_t timeout_ms) {
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.emplace(Clock::now() + std::chrono::milliseconds(timeout_ms), Entry{true, pid, seq, NIL, nullptr, 0});
+    }
+    if (m_vm.schedulers) m_vm.schedulers->notify_timer();
+}
+
+void TimerService::arm_message(Term dest, Term msg, HeapFragment* fragment, std::uint64_t timeout_ms,
+                               const Word ref_id[3]) {
+    {
+        std::lock_guard lock(m_mutex);
+        Word key = key_of(ref_id);
+        auto it = m_queue.emplace(Clock::now() + std::chrono::milliseconds(timeout_ms),
+                                  Entry{false, dest, 0, msg, fragment, key});
+        m_by_ref[key] = it;
+    }
+    if (m_vm.schedulers) m_vm.schedulers->notify_timer();
+}
+
+std::optional<std::int64_t> TimerService::cancel(const Word ref_id[3]) {
+    std::lock_guard lock(m_mutex);
+    auto found = m_by_ref.find(key_of(ref_id));
+    if (found == m_by_ref.end()) return std::nullopt;
+    auto it = found->second;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(it->first - Clock::now()).count();
+    if (it->second.fragment) HeapFragment::destroy(it->second.fragment);
+    m_queue.erase(it);
+    m_by_ref.erase(found);
+    return left < 0 ? 0 : left;
+}
+
+std::optional<std::int64_t> TimerService::read(const Word ref_id[3]) const {
+    std::lock_guard lock(m_mutex);
+    auto found = m_by_ref.find(key_of(ref_id));
+    if (found == m_by_ref.end()) return std::nullopt;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(found->second->first - Clock::now()).count();
+    return left < 0 ? 0 : left;
+}
+
+std::optional<Clock::time_point> TimerService::next_deadline() const {
+    std::lock_guard lock(m_mutex);
+    if (m_queue.empty()) return std::nullopt;
+    return m_queue.begin()->first;
+}
+
+std::optional<Clock::time_point> TimerService::fire_due(Clock::time_point now) {
+    for (;;) {
+        Entry e;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_queue.empty()) return std::nullopt;
+            auto it = m_queue.begin();
+            if (it->first > now) return it->first;
+            e = it->second;
+            if (!e.is_receive) m_by_ref.erase(e.ref_key);
+            m_queue.erase(it);
+        }
+        if (e.is_receive) {
+            std::shared_ptr<Process> p = m_vm.lookup_process(e.target);
+            if (!p) continue;
+            bool enqueue = false;
+            {
+                std::lock_guard guard(p->lock);
+                if (p->timer_seq == e.seq) {
+                    if (p->state == ProcessState::Waiting && p->timeout_ip) {
+                        p->ip = p->timeout_ip;
+                        p->timeout_ip = nullptr;
+                        enqueue = Vm::wake_locked(p.get());
+                    } else {
+                        // Still running toward its wait: the scheduler sees this when it parks it.
+                        p->fired_seq = e.seq;
+                    }
+                }
+            }
+            if (enqueue) m_vm.schedulers->enqueue(p.get());
+        } else {
+            std::shared_ptr<Process> p = is_pid(e.target) ? m_vm.lookup_process(e.target) : m_vm.whereis(e.target);
+            if (!p) {
+                if (e.fragment) HeapFragment::destroy(e.fragment);
+                continue;
+            }
+            m_vm.send_signal(p.get(), Message{e.msg, e.fragment});
+        }
+    }
+}
+
+}  // namespace beamlet::vm

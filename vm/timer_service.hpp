@@ -1,0 +1,59 @@
+// vm/timer_service.hpp — TimerService: receive timeouts and erlang:send_after/start_timer timers.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct Vm;
+
+using Clock = std::chrono::steady_clock;
+
+class TimerService {
+public:
+    explicit TimerService(Vm& vm) : m_vm(vm) {}
+    ~TimerService();
+
+    // Arms the timeout of the receive of process [pid] identified by [seq].
+    void arm_receive_timeout(Term pid, std::uint64_t seq, std::uint64_t timeout_ms);
+    // Arms a timer that sends [msg] (built in [fragment]) to [dest] (pid or name) after
+    // [timeout_ms]; [ref_id] identifies it for cancel_timer/read_timer.
+    void arm_message(Term dest, Term msg, HeapFragment* fragment, std::uint64_t timeout_ms, const Word ref_id[3]);
+    // Cancels the message timer [ref_id]; the milliseconds that were left, or nullopt.
+    std::optional<std::int64_t> cancel(const Word ref_id[3]);
+    // The milliseconds left of timer [ref_id], or nullopt.
+    std::optional<std::int64_t> read(const Word ref_id[3]) const;
+
+    // Fires every timer due at [now]; returns the next deadline, if any.
+    std::optional<Clock::time_point> fire_due(Clock::time_point now);
+    // The next deadline without firing anything.
+    std::optional<Clock::time_point> next_deadline() const;
+
+private:
+    struct Entry {
+        bool is_receive;
+        Term target;              // pid, or a registered name for message timers
+        std::uint64_t seq;        // receive timeouts
+        Term msg;                 // message timers
+        HeapFragment* fragment;
+        Word ref_key;             // message timers: key of m_by_ref
+    };
+    using Queue = std::multimap<Clock::time_point, Entry>;
+
+    static Word key_of(const Word ref_id[3]) { return ref_id[0] ^ (ref_id[1] << 18) ^ (ref_id[2] << 36); }
+
+    Vm& m_vm;
+    mutable std::mutex m_mutex;
+    Queue m_queue;
+    std::unordered_map<Word, Queue::iterator> m_by_ref;
+};
+
+}  // namespace beamlet::vm
