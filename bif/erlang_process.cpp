@@ -369,7 +369,7 @@ const std::vector<Term>& info_items() {
 
 // The value of [item] for [p], computed on [p]'s own thread (or for itself). [status] is what
 // the status item reports. THE_NON_VALUE for an unknown item.
-Term info_value(Process* p, Term item, Term status) {
+Term info_value(Process* p, Term item, Term status, bool in_list) {
     CACHED_ATOM(am_current_function, "current_function");
     CACHED_ATOM(am_initial_call, "initial_call");
     CACHED_ATOM(am_status, "status");
@@ -398,7 +398,8 @@ Term info_value(Process* p, Term item, Term status) {
         const FunctionInfo* f = m ? m->function_at(p->ip) : nullptr;
         v = f ? make_tuple_on(p, {m->name, f->name, make_small(SWord(f->arity))}) : atoms::undefined;
     } else if (item == am_initial_call) {
-        v = atoms::undefined;
+        v = p->initial_call[0] ? make_tuple_on(p, {p->initial_call[0], p->initial_call[1], p->initial_call[2]})
+                               : atoms::undefined;
     } else if (item == am_status) {
         v = status;
     } else if (item == am_message_queue_len) {
@@ -435,8 +436,8 @@ Term info_value(Process* p, Term item, Term status) {
             std::lock_guard guard(p->lock);
             name = p->registered_name;
         }
-        if (!name) return NIL;  // OTP: [] instead of a tuple when not registered
-        v = name;
+        if (!name && !in_list) return NIL;  // OTP: [] alone, or {registered_name, []} in a list
+        v = name ? name : NIL;
     } else if (item == am_heap_size || item == am_total_heap_size) {
         v = make_small(SWord(p->heap_size_words));
     } else if (item == am_stack_size) {
@@ -465,13 +466,13 @@ Term info_value(Process* p, Term item, Term status) {
 Term info_answer(Process* p, Term what, Term status, bool* bad) {
     *bad = false;
     if (is_atom(what)) {
-        Term v = info_value(p, what, status);
+        Term v = info_value(p, what, status, false);
         if (v == THE_NON_VALUE) *bad = true;
         return v;
     }
     std::vector<Term> values;
     for (Term l = what; is_list(l); l = cdr(l)) {
-        Term v = info_value(p, car(l), status);
+        Term v = info_value(p, car(l), status, true);
         if (v == THE_NON_VALUE) {
             *bad = true;
             return NIL;

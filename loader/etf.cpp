@@ -56,6 +56,30 @@ public:
         if (depth > MAX_DEPTH) return fail("literal nested too deeply");
         std::uint8_t tag = u8();
         if (failed()) return NIL;
+        // Only containers recurse. Every other case is decoded out of line, keeping this frame
+        // small enough for MAX_DEPTH levels on the stack, sanitizer builds included.
+        switch (tag) {
+        case SMALL_TUPLE_EXT: return tuple(u8(), depth);
+        case LARGE_TUPLE_EXT: return tuple(u32(), depth);
+        case LIST_EXT: return list(depth);
+        case EXPORT_EXT: return export_fun(depth);
+        case MAP_EXT: return flatmap(depth);
+        default: return leaf(tag);
+        }
+    }
+
+    Term* hp() const { return m_hp; }
+
+private:
+    Term fail(std::string message) {
+        if (m_error.empty()) m_error = std::move(message);
+        return NIL;
+    }
+    // Out of line, so that the string is built in this frame rather than the recursive callers'.
+    [[gnu::noinline]] Term fail(const char* message) { return fail(std::string(message)); }
+
+    // The non-container tags.
+    [[gnu::noinline]] Term leaf(std::uint8_t tag) {
         switch (tag) {
         case SMALL_INTEGER_EXT: return make_small(u8());
         case INTEGER_EXT: return make_small(std::int32_t(u32()));
@@ -71,8 +95,6 @@ public:
         case SMALL_ATOM_UTF8_EXT: return atom_utf8(u8());
         case ATOM_UTF8_EXT: return atom_utf8(u16());
         case 115 /* SMALL_ATOM_EXT */: return atom_latin1(u8());
-        case SMALL_TUPLE_EXT: return tuple(u8(), depth);
-        case LARGE_TUPLE_EXT: return tuple(u32(), depth);
         case NIL_EXT: return NIL;
         case STRING_EXT: {
             std::uint32_t n = u16();
@@ -86,16 +108,6 @@ public:
             m_pos += n;
             return n ? make_list(cells) : NIL;
         }
-        case LIST_EXT: {
-            std::uint32_t n = u32();
-            if (!need(n)) return NIL;  // every element takes at least one byte
-            Term* cells = words(2 * Word(n));
-            if (failed()) return NIL;
-            for (std::uint32_t i = 0; i < n; ++i) cells[2 * i] = decode(depth + 1);
-            Term tail = decode(depth + 1);
-            for (std::uint32_t i = 0; i < n; ++i) cells[2 * i + 1] = i + 1 < n ? make_list(cells + 2 * (i + 1)) : tail;
-            return n ? make_list(cells) : tail;
-        }
         case BINARY_EXT: return binary(u32(), 0);
         case BIT_BINARY_EXT: {
             std::uint32_t n = u32();
@@ -105,54 +117,56 @@ public:
         }
         case SMALL_BIG_EXT: return big(u8());
         case LARGE_BIG_EXT: return big(u32());
-        case EXPORT_EXT: {
-            Term m = decode(depth + 1), f = decode(depth + 1), a = decode(depth + 1);
-            if (failed() || !is_atom(m) || !is_atom(f) || !is_small(a) || small_value(a) < 0 || small_value(a) > 255)
-                return fail("bad export fun");
-            Term* hp = words(2);
-            if (failed()) return NIL;
-            hp[0] = make_header(1, Subtag::Export);
-            hp[1] = reinterpret_cast<Word>(m_exports.get(m, f, Word(small_value(a))));
-            return make_boxed(hp);
-        }
-        case MAP_EXT: {
-            std::uint32_t n = u32();
-            if (!need(Word(n) * 2)) return NIL;
-            std::vector<std::pair<Term, Term>> pairs;
-            pairs.reserve(n);
-            for (std::uint32_t i = 0; i < n && !failed(); ++i) {
-                Term k = decode(depth + 1);
-                Term v = decode(depth + 1);
-                pairs.emplace_back(k, v);
-            }
-            if (failed()) return NIL;
-            std::stable_sort(pairs.begin(), pairs.end(),
-                             [](auto& a, auto& b) { return compare_terms_exact(a.first, b.first) < 0; });
-            if (n == 0) return empty_map();
-            Term* keys = words(1 + n);
-            Term* map = words(MAP_HEADER_WORDS + n);
-            if (failed()) return NIL;
-            keys[0] = make_arityval(n);
-            map[0] = make_header(n + 2, Subtag::Map);
-            map[1] = n;
-            map[2] = make_boxed(keys);
-            for (std::uint32_t i = 0; i < n; ++i) {
-                keys[1 + i] = pairs[i].first;
-                map[3 + i] = pairs[i].second;
-            }
-            return make_boxed(map);
-        }
         default:
             return fail("unsupported external term tag " + std::to_string(tag));
         }
     }
-
-    Term* hp() const { return m_hp; }
-
-private:
-    Term fail(std::string message) {
-        if (m_error.empty()) m_error = std::move(message);
-        return NIL;
+    [[gnu::noinline]] Term list(int depth) {
+        std::uint32_t n = u32();
+        if (!need(n)) return NIL;  // every element takes at least one byte
+        Term* cells = words(2 * Word(n));
+        if (failed()) return NIL;
+        for (std::uint32_t i = 0; i < n; ++i) cells[2 * i] = decode(depth + 1);
+        Term tail = decode(depth + 1);
+        for (std::uint32_t i = 0; i < n; ++i) cells[2 * i + 1] = i + 1 < n ? make_list(cells + 2 * (i + 1)) : tail;
+        return n ? make_list(cells) : tail;
+    }
+    [[gnu::noinline]] Term export_fun(int depth) {
+        Term m = decode(depth + 1), f = decode(depth + 1), a = decode(depth + 1);
+        if (failed() || !is_atom(m) || !is_atom(f) || !is_small(a) || small_value(a) < 0 || small_value(a) > 255)
+            return fail("bad export fun");
+        Term* hp = words(2);
+        if (failed()) return NIL;
+        hp[0] = make_header(1, Subtag::Export);
+        hp[1] = reinterpret_cast<Word>(m_exports.get(m, f, Word(small_value(a))));
+        return make_boxed(hp);
+    }
+    [[gnu::noinline]] Term flatmap(int depth) {
+        std::uint32_t n = u32();
+        if (!need(Word(n) * 2)) return NIL;
+        std::vector<std::pair<Term, Term>> pairs;
+        pairs.reserve(n);
+        for (std::uint32_t i = 0; i < n && !failed(); ++i) {
+            Term k = decode(depth + 1);
+            Term v = decode(depth + 1);
+            pairs.emplace_back(k, v);
+        }
+        if (failed()) return NIL;
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](auto& a, auto& b) { return compare_terms_exact(a.first, b.first) < 0; });
+        if (n == 0) return empty_map();
+        Term* keys = words(1 + n);
+        Term* map = words(MAP_HEADER_WORDS + n);
+        if (failed()) return NIL;
+        keys[0] = make_arityval(n);
+        map[0] = make_header(n + 2, Subtag::Map);
+        map[1] = n;
+        map[2] = make_boxed(keys);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            keys[1 + i] = pairs[i].first;
+            map[3 + i] = pairs[i].second;
+        }
+        return make_boxed(map);
     }
     bool need(Word n) {
         if (m_pos + n > m_in.size()) {

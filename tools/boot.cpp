@@ -107,6 +107,9 @@ int Runtime::run_main(Term module) {
     Schedulers schedulers(m_vm, m_options.schedulers);
     std::shared_ptr<Process> main = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
     main->is_main = true;
+    main->initial_call[0] = module;
+    main->initial_call[1] = atoms::main;
+    main->initial_call[2] = make_small(0);
     prepare_call(main.get(), entry, {});
     m_vm.add_process(main);
     schedulers.enqueue(main.get());

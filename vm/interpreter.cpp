@@ -133,11 +133,10 @@ Term make_tagged(Process* p, Term tag, Term value) { return make_tuple2(p, tag, 
 
 }  // namespace
 
+static RunResult execute(Process* p, Registers* regs);
+
 Word op_word(Op op) {
-    if (!g_labels) {
-        Registers* none = nullptr;
-        run_process(nullptr, *none);
-    }
+    if (!g_labels) execute(nullptr, nullptr);
     return reinterpret_cast<Word>(g_labels[std::size_t(op)]);
 }
 
@@ -152,7 +151,10 @@ void prepare_call_address(Process* p, const Word* address, const std::vector<Ter
     p->arity = args.size();
 }
 
-RunResult run_process(Process* p, Registers& regs) {
+RunResult run_process(Process* p, Registers& regs) { return execute(p, &regs); }
+
+// The interpreter loop; called with [p] null once, to publish the handler addresses.
+static RunResult execute(Process* p, Registers* regs) {
     static const void* const labels[] = {
 #define BEAMLET_OP(name, number, signature, flags) &&op_##name,
 #include "vm/instructions.def"
@@ -163,8 +165,8 @@ RunResult run_process(Process* p, Registers& regs) {
         return RunResult::Exited;
     }
 
-    Term* const x = regs.x;
-    double* const fr = regs.fr;
+    Term* const x = regs->x;
+    double* const fr = regs->fr;
     for (Word i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
     const Word* I = p->ip;
     const Word* cp = p->cp;
@@ -190,7 +192,8 @@ RunResult run_process(Process* p, Registers& regs) {
         I = reinterpret_cast<const Word*>(addr);   \
         DISPATCH();                                \
     } while (0)
-#define SWAPOUT() (p->htop = HTOP, p->stop = E)
+// Also records the current instruction: process_info(self(), current_function) and traps read it.
+#define SWAPOUT() (p->htop = HTOP, p->stop = E, p->ip = I)
 #define SWAPIN() (HTOP = p->htop, E = p->stop)
 #define ENSURE_HEAP(need, nlive)                                 \
     do {                                                         \
@@ -1062,17 +1065,24 @@ op_wait:
 
 op_wait_timeout: {
     if (p->fetch_inbox()) JUMP(I[1]);
+    if (p->timeout_ip == I + 3) {
+        // Woken by a message that did not match: the timer is already running (the timeout
+        // operand may no longer be in its register, as in OTP).
+        I = reinterpret_cast<const Word*>(I[1]);
+        live = 0;
+        goto wait;
+    }
     Term t = SRC(I[2]);
     if (t == atoms::infinity) {
-        p->timeout_ip = nullptr;
+        p->timeout_ip = I + 3;
+        p->vm.start_receive_timer(p, Vm::NO_TIMEOUT);
     } else if (is_small(t) && small_value(t) >= 0) {
         if (small_value(t) == 0) NEXT(3);
-        if (p->timeout_ip != I + 3) {
-            p->timeout_ip = I + 3;
-            p->vm.start_receive_timer(p, std::uint64_t(small_value(t)));
-        }
+        p->timeout_ip = I + 3;
+        p->vm.start_receive_timer(p, std::uint64_t(small_value(t)));
     } else if (is_big(t) && !bignum_is_negative(t)) {
-        p->timeout_ip = nullptr;  // longer than the VM will run
+        p->timeout_ip = I + 3;  // longer than the VM will run
+        p->vm.start_receive_timer(p, Vm::NO_TIMEOUT);
     } else {
         RAISE(atoms::timeout_value);
     }

@@ -130,6 +130,7 @@ struct Process {
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
+    Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;

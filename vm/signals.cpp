@@ -118,6 +118,15 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         for (Term l = args_copy; is_list(l); l = cdr(l)) argv.push_back(car(l));
     }
     if (entry) {
+        c->initial_call[0] = entry->module;
+        c->initial_call[1] = entry->function;
+        c->initial_call[2] = make_small(SWord(entry->arity));
+    } else {
+        c->initial_call[0] = atoms::erlang;
+        c->initial_call[1] = atom("apply");
+        c->initial_call[2] = make_small(2);
+    }
+    if (entry) {
         prepare_call(c, entry, argv);
     } else if (is_local_fun(fun_copy)) {
         const Term* obj = boxed_ptr(fun_copy);
@@ -171,6 +180,11 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     else if (is_atom(dest)) {
         to = whereis(dest);
         if (!to) return false;
+    } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
+               is_atom(tuple_element(dest, 1))) {
+        // {Name, Node}: on this node, an unregistered name drops the message silently.
+        if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return true;
+        to = whereis(tuple_element(dest, 0));
     } else {
         return false;
     }
@@ -264,6 +278,8 @@ void Vm::process_signals(Process* p) {
 }
 
 void Vm::do_exit(Process* p, Term reason) {
+    // The table holds the last reference: keep the process alive until this function is done.
+    std::shared_ptr<Process> keep = lookup_process(p->id);
     std::vector<Term> links;
     std::vector<MonitorEntry> monitored_by, monitors;
     Term name;
@@ -332,7 +348,7 @@ void Vm::start_receive_timer(Process* p, std::uint64_t timeout_ms) {
         std::lock_guard guard(p->lock);
         seq = ++p->timer_seq;
     }
-    timers->arm_receive_timeout(p->id, seq, timeout_ms);
+    if (timeout_ms != NO_TIMEOUT) timers->arm_receive_timeout(p->id, seq, timeout_ms);
 }
 
 }  // namespace beamlet::vm

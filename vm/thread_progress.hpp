@@ -6,8 +6,9 @@
 // moves from c to c + 1 only once every participating managed thread has *confirmed* c + 1, i.e. called
 // update() (or finalize_wait()) after G became c; a thread asleep in prepare_wait() counts as
 // confirmed. OTP elects a leader thread to advance G; here whoever polls has_reached() advances it, so
-// update() stays one load plus, once per step of G, one fence and one store. If nobody polls, G does
-// not move, which costs nothing: only a waiter needs it to.
+// update() stays two plain loads plus, once per step of G, one store and one fence. If nobody polls,
+// G does not move, which costs nothing: only a waiter needs it to (a scheduler holding a waiting
+// process should poll before it sleeps; with every other thread asleep, G advances at once).
 //
 // Guarantee. Let v = later() be called by any thread (managed or not). Once has_reached(v) returns
 // true, every managed thread has, after the later() call, either executed update() (or

@@ -91,8 +91,10 @@ struct Vm {
     // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
     // table removal, the crash report. Owner thread only.
     void do_exit(Process* p, Term reason);
-    // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms].
+    // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms] (NO_TIMEOUT:
+    // never; the receive is still marked as armed).
     void start_receive_timer(Process* p, std::uint64_t timeout_ms);
+    static constexpr std::uint64_t NO_TIMEOUT = ~std::uint64_t(0);
     // Makes [p] runnable if it is waiting (caller holds p->lock); true if the caller must
     // enqueue it (after releasing the lock).
     static bool wake_locked(Process* p);

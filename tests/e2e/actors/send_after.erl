@@ -6,7 +6,7 @@
 %% dead pid is harmless.
 main() ->
     Self = self(),
-    T = erlang:send_after(20, Self, plain),
+    T = erlang:send_after(200, Self, plain),
     io:format("returns a ref: ~p~n", [is_reference(T)]),
     io:format("not yet: ~p~n", [receive plain -> early after 0 -> nothing end]),
     io:format("arrives: ~p~n", [receive M -> M after 1000 -> timeout end]),

@@ -12,9 +12,9 @@ main() ->
             io:format("shape: size ~p, tag ~p, ref matches ~p, msg ~p~n",
                       [tuple_size(Full), element(1, Full), R1 =:= T1, M1])
     end,
-    Ta = erlang:start_timer(40, Self, same),
+    Ta = erlang:start_timer(90, Self, same),
     Tb = erlang:start_timer(10, Self, same),
-    Tc = erlang:start_timer(25, Self, same),
+    Tc = erlang:start_timer(50, Self, same),
     Names = #{Ta => a, Tb => b, Tc => c},
     Order = [receive {timeout, R, same} -> maps:get(R, Names) end || _ <- [1, 2, 3]],
     io:format("fired in order: ~p~n", [Order]),

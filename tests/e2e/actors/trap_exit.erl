@@ -4,6 +4,7 @@
 %% process_flag(trap_exit, B) return values and 'EXIT' messages: with trap_exit set, exit signals
 %% from linked processes (normal, custom, error) and from exit/2 become {'EXIT', Pid, Reason}.
 main() ->
+    quiet_logger(),
     Self = self(),
     {T, Ref} = spawn_monitor(fun() -> trapper(Self) end),
     Lines = collect(T),
@@ -61,3 +62,9 @@ collect(T) ->
         {T, line, L} -> [L | collect(T)];
         {'DOWN', _, process, T, _} = D -> self() ! D, []
     end.
+
+%% erl's logger writes a crash report for every uncaught error/throw in a process to *stdout*
+%% (asynchronously, with a timestamp and pids), which would make the expected output
+%% nondeterministic; switch it off. beamlet has no logger module: the call raises undef, ignored.
+quiet_logger() ->
+    try logger:set_primary_config(level, none) catch error:undef -> ok end.

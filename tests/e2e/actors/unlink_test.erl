@@ -29,8 +29,10 @@ main() ->
     %% Trapping: the child has already exited; the 'EXIT' message stays in the queue after unlink.
     {C, RefC} = spawn_monitor(fun() ->
                                       process_flag(trap_exit, true),
-                                      D = spawn_link(fun() -> exit(d_gone) end),
+                                      D = spawn_link(fun() -> receive go -> exit(d_gone) end end),
                                       Md = monitor(process, D),
+                                      D ! go,
+                                      %% The 'EXIT' is ordered before the DOWN (same sender).
                                       receive {'DOWN', Md, process, D, _} -> ok end,
                                       unlink(D),
                                       Self ! {queued_exit, receive {'EXIT', D, R} -> R after 0 -> none end}

@@ -581,6 +581,13 @@ TEST(DecodeLiteral, NestingUpToTheLimitDecodes) {
     auto t = decode_literal(deep, vm.exports);
     ASSERT_TRUE(t.ok()) << t.error();
     EXPECT_TRUE(vm::is_list(*t));
+
+    Bytes maps = {131};
+    for (int i = 0; i < 10000; ++i) maps.insert(maps.end(), {116, 0, 0, 0, 1, 106});  // #{[] => #{[] => ...}}
+    maps.push_back(106);
+    auto m = decode_literal(maps, vm.exports);
+    ASSERT_TRUE(m.ok()) << m.error();
+    EXPECT_TRUE(vm::is_map(*m));
 }
 
 }  // namespace

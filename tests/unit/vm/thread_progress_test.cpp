@@ -136,7 +136,7 @@ TEST(ThreadProgress, EveryThreadPassesAQuiescentPointAfterLater) {
     });
     while (registered.load() < N) std::this_thread::yield();
 
-    auto end = Clock::now() + std::chrono::milliseconds(400);
+    auto end = Clock::now() + std::chrono::milliseconds(300);
     int rounds = 0;
     while (Clock::now() < end) {
         std::uint64_t begun_before[N];
@@ -187,7 +187,7 @@ TEST(ThreadProgress, GracePeriodMakesFreeingSafe) {
     });
     while (registered.load() < READERS) std::this_thread::yield();
 
-    auto end = Clock::now() + std::chrono::milliseconds(400);
+    auto end = Clock::now() + std::chrono::milliseconds(300);
     std::uint64_t swaps = 0;
     while (Clock::now() < end) {
         Node* old = shared.exchange(new Node{swaps + 1, true}, std::memory_order_acq_rel);
@@ -223,7 +223,7 @@ TEST(ThreadProgress, ValuesAreMonotonic) {
         Value last_current = 0;
         Value last_later = 0;
         Value reached = 0;
-        auto end = Clock::now() + std::chrono::milliseconds(200);
+        auto end = Clock::now() + std::chrono::milliseconds(150);
         while (Clock::now() < end) {
             Value current = progress.current();
             Value later = progress.later();

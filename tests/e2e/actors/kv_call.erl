@@ -1,4 +1,4 @@
--module(kv_server).
+-module(kv_call).
 -export([main/0]).
 
 %% A key-value server process with a call/reply protocol: each request carries a fresh make_ref()
