@@ -523,6 +523,9 @@ private:
     // Checks operand kinds against the signature and tracks the current function for messages.
     bool check_instr(const GenericInstr& in) {
         const OpInfo& info = op_info(in.op);
+        // Label 0 means "no fail label: raise instead", which only ops that may throw can do; a
+        // call or test would jump to address 0.
+        bool label_zero_allowed = (info.flags & MayThrow) && !(info.flags & Call);
         std::uint32_t k = 0;
         for (char letter : info.signature) {
             if (k >= in.operand_count) return fail("chunk Code: " + where() + "operand count mismatch");
@@ -531,7 +534,7 @@ private:
             switch (letter) {
             case 'd': good = o.kind == OperandKind::X || o.kind == OperandKind::Y; break;
             case 's': good = o.kind == OperandKind::X || o.kind == OperandKind::Y || o.kind == OperandKind::Literal; break;
-            case 'f': good = o.kind == OperandKind::Label; break;
+            case 'f': good = o.kind == OperandKind::Label && (o.value != 0 || label_zero_allowed); break;
             case 'u': good = o.kind == OperandKind::Unsigned; break;
             case 'a': good = o.kind == OperandKind::Literal && (is_atom(o.value) || o.value == NIL); break;
             case 'e':
@@ -556,6 +559,7 @@ private:
         }
         if (in.op == Op::line && m_mod.operands[in.first_operand].value >= m_mod.line_items.size())
             return fail("chunk Code: " + where() + "line index out of range");
+        if (!check_list_elements(in)) return false;
         if (in.op == Op::bs_match_string) {
             const Operand* o = &m_mod.operands[in.first_operand];
             if (!string_fits(o[3].value, o[2].value, 1)) return fail("chunk Code: " + where() + "bs_match_string: string outside StrT");
@@ -564,15 +568,65 @@ private:
             // The list holds segments of six: type, segment, unit, flags, value, size; a string
             // segment's value is a StrT offset and its size a literal integer.
             const Operand* list = &m_mod.operands[in.first_operand + 5];
-            if (list->value % 6 != 0) return fail("chunk Code: " + where() + "bs_create_bin: bad segment list");
             for (Word i = 0; i < list->value; i += 6) {
                 const Operand* seg = list + 1 + i;
-                if (seg[0].value != atoms::string) continue;
+                if (seg[0].value != atoms::string) {
+                    if (!is_source(seg[4])) return fail("chunk Code: " + where() + "bs_create_bin: bad segment value");
+                    continue;
+                }
                 if (seg[4].kind != OperandKind::Unsigned || seg[5].kind != OperandKind::Literal ||
                     !is_small(seg[5].value) || small_value(seg[5].value) < 0 ||
                     !string_fits(seg[4].value, Word(small_value(seg[5].value)), seg[2].value))
                     return fail("chunk Code: " + where() + "bs_create_bin: string outside StrT");
             }
+        }
+        return true;
+    }
+
+    static bool is_source(const Operand& o) {
+        return o.kind == OperandKind::X || o.kind == OperandKind::Y || o.kind == OperandKind::Literal;
+    }
+
+    // The operand kinds inside an op's list, a pattern repeated over its elements: c constant,
+    // f label (not 0), s source, d destination, y y register, a atom, u unsigned, * any.
+    static std::string_view list_pattern(Op op) {
+        switch (op) {
+        case Op::select_val:
+        case Op::select_tuple_arity: return "cf";
+        case Op::put_map_assoc:
+        case Op::put_map_exact: return "ss";
+        case Op::get_map_elements: return "sd";
+        case Op::has_map_fields:
+        case Op::put_tuple2:
+        case Op::make_fun3: return "s";
+        case Op::init_yregs: return "y";
+        case Op::bs_create_bin: return "auu**s";  // type, segment, unit, flags, value, size
+        default: return "";
+        }
+    }
+
+    // The interpreter reads list elements as registers, constants and code addresses without
+    // looking at their kinds, so a wrong kind would become a wild read, write or jump.
+    bool check_list_elements(const GenericInstr& in) {
+        std::string_view pattern = list_pattern(in.op);
+        const OpInfo& info = op_info(in.op);
+        std::size_t list_at = info.signature.find('L');
+        if (pattern.empty() || list_at == std::string_view::npos) return true;
+        const Operand* list = &m_mod.operands[in.first_operand + list_at];
+        if (list->value % pattern.size() != 0) return fail("chunk Code: " + where() + std::string(info.name) + ": bad list length");
+        for (Word i = 0; i < list->value; ++i) {
+            const Operand& o = list[1 + i];
+            bool good = true;
+            switch (pattern[i % pattern.size()]) {
+            case 'c': good = o.kind == OperandKind::Literal || o.kind == OperandKind::Unsigned; break;
+            case 'f': good = o.kind == OperandKind::Label && o.value != 0; break;
+            case 's': good = is_source(o); break;
+            case 'd': good = o.kind == OperandKind::X || o.kind == OperandKind::Y; break;
+            case 'y': good = o.kind == OperandKind::Y; break;
+            case 'a': good = o.kind == OperandKind::Literal && is_atom(o.value); break;
+            case 'u': good = o.kind == OperandKind::Unsigned; break;
+            }
+            if (!good) return fail("chunk Code: " + where() + std::string(info.name) + ": bad list element " + std::to_string(i + 1));
         }
         return true;
     }

@@ -135,6 +135,12 @@ Term make_tagged(Process* p, Term tag, Term value) { return make_tuple2(p, tag, 
 
 static RunResult execute(Process* p, Registers* regs);
 
+// The instruction a trapped process resumes at.
+static const Word* trap_resume_code() {
+    static const Word code[1] = {op_word(Op::i_trap_resume)};
+    return code;
+}
+
 Word op_word(Op op) {
     if (!g_labels) execute(nullptr, nullptr);
     return reinterpret_cast<Word>(g_labels[std::size_t(op)]);
@@ -288,12 +294,14 @@ call_ext_common: {
         SWAPIN();
         if (r == THE_NON_VALUE) {
             if (p->exception.cls == 0) {
-                // Trapped into Erlang code (apply/2,3): a call to p->ip.
+                // Trapped: into Erlang code (apply/2,3), a call to p->ip, or into a
+                // continuation that runs when the process is resumed.
                 if (variant == 0) cp = I + 3;
                 else if (variant == 1) {
                     cp = reinterpret_cast<const Word*>(E[0]);
                     E += I[3] + 1;
                 }
+                if (p->continuation) goto trap_suspend;
                 JUMP(p->ip);
             }
             p->exception.bif_module = e->module;
@@ -353,7 +361,9 @@ op_i_apply_bif: {
     SWAPIN();
     if (r == THE_NON_VALUE) {
         if (p->exception.cls == 0) {
-            // The BIF trapped: continue where it asked (e.g. apply/3 into Erlang code).
+            // The BIF trapped: continue where it asked (e.g. apply/3 into Erlang code), or
+            // suspend until its continuation may run.
+            if (p->continuation) goto trap_suspend;
             I = p->ip;
             DISPATCH();
         }
@@ -388,8 +398,23 @@ op_i_call_error_handler: {
     goto handle_error;
 }
 
-op_i_trap_resume:
-    BEAMLET_UNREACHABLE();
+op_i_trap_resume: {
+    // A trapping BIF's continuation; its result returns to cp like the BIF's would have.
+    BifContinuation cont = std::move(p->continuation);
+    p->continuation = nullptr;
+    SWAPOUT();
+    Term r = cont(p, x);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        if (p->exception.cls) goto handle_error;
+        if (p->continuation) goto trap_suspend;
+        JUMP(p->ip);
+    }
+    x[0] = r;
+    I = cp;
+    cp = nullptr;
+    DISPATCH();
+}
 
 op_apply:
     variant = 0;
@@ -1374,6 +1399,16 @@ context_switch:
     p->arity = live;
     p->saved_x.assign(x, x + live);
     return RunResult::Yield;
+
+trap_suspend:
+    // cp is where the trapping BIF returns; the continuation keeps what it needs.
+    SWAPOUT();
+    p->ip = trap_resume_code();
+    p->cp = cp;
+    p->arity = 0;
+    p->saved_x.clear();
+    if (p->suspend_for == SuspendFor::Nothing) return RunResult::Yield;  // may continue at once
+    return RunResult::Suspended;
 
 wait:
     SWAPOUT();

@@ -15,6 +15,7 @@ enum class RunResult {
     Yield,    // out of reductions; runnable again
     Wait,     // waiting for a message (or a timeout)
     Exited,   // the process finished; p->exit_reason says why
+    Suspended,  // a trapping BIF waits for its condition (p->suspend_for)
 };
 
 // Per-scheduler register file: the x registers and float registers of the running process.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -59,6 +60,19 @@ struct Message {
     Term from = 0;
     bool linked = false;
 };
+
+struct Process;
+
+// What a process suspended by a trapping BIF waits for.
+enum class SuspendFor : std::uint8_t {
+    Nothing,
+    ThreadProgress,  // Process::progress_value to be reached
+    Permission,      // the code modification permission to be handed over
+};
+
+// The rest of a trapping BIF: runs on resumption with the x registers; returns the BIF's
+// result, or THE_NON_VALUE after raising, or after trapping again.
+using BifContinuation = std::function<Term(Process* p, Term* x)>;
 
 // Scheduling state, changed under Process::lock.
 enum class ProcessState : std::uint8_t {
@@ -122,6 +136,7 @@ struct Process {
     std::uint64_t fired_seq = 0;              // a timeout that fired before the process waited
     bool exiting = false;                     // do_exit has started: no new links/monitors
     bool woken_from_wait = false;             // a signal woke it from a receive (for status)
+    bool resume_pending = false;              // resumed before the scheduler parked it
 
     // ---- owner-only state ----
     std::deque<Message> queue;                // messages taken from the inbox, in order
@@ -131,6 +146,9 @@ struct Process {
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
+    BifContinuation continuation;             // set by a trapping BIF
+    SuspendFor suspend_for = SuspendFor::Nothing;
+    std::uint64_t progress_value = 0;         // SuspendFor::ThreadProgress
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;

@@ -2,6 +2,7 @@
 #include "vm/scheduler.hpp"
 
 #include "vm/atom_table.hpp"
+#include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/vm.hpp"
 
@@ -14,6 +15,7 @@ thread_local int t_scheduler_index = -1;
 Schedulers::Schedulers(Vm& vm, int count) : m_vm(vm) {
     if (count < 1) count = 1;
     for (int i = 0; i < count; ++i) m_scheds.push_back(std::make_unique<Scheduler>());
+    m_vm.thread_progress = std::make_unique<ThreadProgress>(count);
     m_vm.schedulers = this;
 }
 
@@ -85,7 +87,7 @@ void Schedulers::run_one(int index, Process* p) {
     p->scheduler_index = index;
     m_vm.process_signals(p);
     if (p->pending_exit) {
-        m_vm.do_exit(p, p->pending_exit);
+        finish(p, p->pending_exit);
         return;
     }
     {
@@ -101,6 +103,27 @@ void Schedulers::run_one(int index, Process* p) {
             p->state = ProcessState::Runnable;
         }
         enqueue(p);
+        break;
+    }
+    case RunResult::Suspended: {
+        // Parked until its condition holds: thread progress (polled by the schedulers at their
+        // quiescent points) or the permission (handed over by its holder).
+        bool runnable = false;
+        {
+            std::lock_guard guard(p->lock);
+            if (p->resume_pending) {
+                p->resume_pending = false;
+                runnable = true;
+            }
+            p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
+        }
+        if (runnable) {
+            enqueue(p);
+        } else if (p->suspend_for == SuspendFor::ThreadProgress) {
+            std::lock_guard lock(m_progress_mutex);
+            m_progress_waiters.push_back(p);
+            m_progress_waiting.store(true, std::memory_order_relaxed);
+        }
         break;
     }
     case RunResult::Wait: {
@@ -148,20 +171,48 @@ void Schedulers::run_one(int index, Process* p) {
         } else if (p->pending_exit) {
             reason = p->pending_exit;
         }
-        m_vm.do_exit(p, reason);
-        if (p == m_main) {
-            std::lock_guard lock(m_sleep_mutex);
-            m_stop.store(true);
-            m_sleep_cv.notify_all();
-        }
+        finish(p, reason);
         break;
     }
     }
 }
 
+void Schedulers::finish(Process* p, Term reason) {
+    m_vm.do_exit(p, reason);
+    if (p == m_main) {
+        std::lock_guard lock(m_sleep_mutex);
+        m_stop.store(true);
+        m_sleep_cv.notify_all();
+    }
+}
+
+void Schedulers::resume_progress_waiters() {
+    std::vector<Process*> ready;
+    {
+        std::lock_guard lock(m_progress_mutex);
+        for (auto it = m_progress_waiters.begin(); it != m_progress_waiters.end();) {
+            if (m_vm.thread_progress->has_reached((*it)->progress_value)) {
+                ready.push_back(*it);
+                it = m_progress_waiters.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        m_progress_waiting.store(!m_progress_waiters.empty(), std::memory_order_relaxed);
+    }
+    for (Process* p : ready) {
+        p->suspend_for = SuspendFor::Nothing;
+        m_vm.resume_suspended(p);
+    }
+}
+
 void Schedulers::loop(int index) {
     t_scheduler_index = index;
+    int progress_index = m_vm.thread_progress->register_managed_thread();
     while (!m_stop.load(std::memory_order_acquire)) {
+        // A quiescent point: nothing read from shared code state before this is still in use.
+        m_vm.thread_progress->update(progress_index);
+        if (m_progress_waiting.load(std::memory_order_relaxed)) resume_progress_waiters();
         auto next_deadline = m_vm.timers->fire_due(Clock::now());
         Process* p = take(index);
         if (p) {
@@ -176,9 +227,19 @@ void Schedulers::loop(int index) {
         bool any = false;
         for (auto& s : m_scheds) any = any || s->length.load(std::memory_order_seq_cst) > 0;
         if (!any) {
+            // Asleep, this thread does not hold thread progress back. While processes wait for
+            // progress, sleep briefly so that someone keeps polling it.
+            m_vm.thread_progress->prepare_wait(progress_index);
             next_deadline = m_vm.timers->next_deadline();
-            if (next_deadline) m_sleep_cv.wait_until(lock, *next_deadline);
-            else m_sleep_cv.wait(lock);
+            if (m_progress_waiting.load(std::memory_order_relaxed)) {
+                auto soon = Clock::now() + std::chrono::microseconds(200);
+                m_sleep_cv.wait_until(lock, next_deadline && *next_deadline < soon ? *next_deadline : soon);
+            } else if (next_deadline) {
+                m_sleep_cv.wait_until(lock, *next_deadline);
+            } else {
+                m_sleep_cv.wait(lock);
+            }
+            m_vm.thread_progress->finalize_wait(progress_index);
         }
         --m_sleepers;
         m_sleepers_hint.store(m_sleepers, std::memory_order_release);

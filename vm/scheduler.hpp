@@ -50,6 +50,9 @@ private:
     Process* take(int index);
     void run_one(int index, Process* p);
     void wake_one();
+    void resume_progress_waiters();
+    // Ends [p] with [reason]; when it is the main process, stops the schedulers.
+    void finish(Process* p, Term reason);
 
     Vm& m_vm;
     std::vector<std::unique_ptr<Scheduler>> m_scheds;
@@ -60,6 +63,9 @@ private:
     std::atomic<bool> m_stop{false};
     std::atomic<unsigned> m_round_robin{0};
     Process* m_main = nullptr;
+    std::mutex m_progress_mutex;
+    std::vector<Process*> m_progress_waiters;   // suspended until thread progress
+    std::atomic<bool> m_progress_waiting{false};
 };
 
 }  // namespace beamlet::vm

@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "vm/atom_table.hpp"
+#include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
@@ -294,6 +295,7 @@ void Vm::do_exit(Process* p, Term reason) {
     }
     p->exited = true;
     p->exit_reason = reason;
+    if (code_permission->held_by(p)) code_permission->release(p);
     remove_process(p);
 
     // The crash report, as OTP's error logger prints it for an uncaught error.

@@ -9,6 +9,9 @@
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
+#include "vm/code_permission.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
 
 namespace beamlet::vm {
@@ -44,12 +47,46 @@ std::vector<Export*> ExportTable::of_module(Term module) const {
     return out;
 }
 
-Vm::Vm() : timers(std::make_unique<TimerService>(*this)) {
+Vm::Vm()
+    : timers(std::make_unique<TimerService>(*this)), code_permission(std::make_unique<CodePermission>(*this)) {
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 Vm::~Vm() { flush_stdout(); }
+
+void Vm::resume_suspended(Process* p) {
+    bool enqueue = false;
+    {
+        std::lock_guard guard(p->lock);
+        if (p->state == ProcessState::Suspended) {
+            p->state = ProcessState::Runnable;
+            enqueue = true;
+        } else {
+            p->resume_pending = true;  // still on its way to being parked
+        }
+    }
+    if (enqueue) schedulers->enqueue(p);
+}
+
+Term Vm::trap_until_thread_progress(Process* p, BifContinuation continuation) {
+    p->continuation = std::move(continuation);
+    p->suspend_for = SuspendFor::ThreadProgress;
+    p->progress_value = thread_progress->later();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
+Term Vm::trap_until_permission(Process* p, BifContinuation continuation) {
+    p->continuation = std::move(continuation);
+    p->exception = PendingException{};
+    if (code_permission->seize(p)) {
+        p->suspend_for = SuspendFor::Nothing;  // resumes at once, holding it
+    } else {
+        p->suspend_for = SuspendFor::Permission;
+    }
+    return THE_NON_VALUE;
+}
 
 void Vm::register_bif(Term module, Term function, Word arity, BifFn fn) {
     Export* e = exports.get(module, function, arity);

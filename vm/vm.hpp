@@ -13,12 +13,15 @@
 #include <vector>
 
 #include "vm/module.hpp"
+#include "vm/process.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
 
 struct GenericModule;
 class Schedulers;
+class ThreadProgress;
+class CodePermission;
 class TimerService;
 struct Message;
 
@@ -110,7 +113,18 @@ struct Vm {
     std::vector<Term> process_ids() const;
     std::size_t process_count() const;
 
+    // Makes a process suspended by a trapping BIF runnable (any thread).
+    void resume_suspended(Process* p);
+    // Traps the calling BIF: [p] is suspended until thread progress passes a point after now,
+    // then [continuation] runs. The BIF returns what this returns.
+    Term trap_until_thread_progress(Process* p, BifContinuation continuation);
+    // Traps the calling BIF until [p] holds the code modification permission (at once if it
+    // is free), then [continuation] runs holding it.
+    Term trap_until_permission(Process* p, BifContinuation continuation);
+
     Schedulers* schedulers = nullptr;
+    std::unique_ptr<ThreadProgress> thread_progress;
+    std::unique_ptr<CodePermission> code_permission;
     // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),
     // on [p]'s thread; installed by bif/erlang_process.cpp.
     std::function<void(Process* p, Term from, Term request)> info_request_hook;

@@ -159,6 +159,21 @@ std::size_t first_body_instruction_offset(const Bytes& beam) {
     return 0;
 }
 
+// The file offset of the first [wanted] instruction in the Code chunk, found by decoding it.
+std::size_t first_instruction_offset(const Bytes& beam, vm::Op wanted) {
+    ChunkLocation c = find_chunk(beam, "Code");
+    std::size_t at = c.data_offset + 4 + get_u32(beam, c.data_offset);
+    while (at < c.end_offset()) {
+        vm::Op op = vm::BEAM_NUMBER_TO_OP[beam[at]];
+        if (op == wanted) return at;
+        if (op == vm::Op::Count) break;
+        ++at;
+        for (std::size_t i = 0; i < vm::op_info(op).arity(); ++i) read_compact(beam, at);
+    }
+    ADD_FAILURE() << "no " << vm::op_info(wanted).name << " in Code";
+    return 0;
+}
+
 // Why a module that loaded from corrupted bytes cannot be trusted, or "" if it looks sound:
 // checks what the loader promises beyond operand kinds.
 std::string consistency_problem(const vm::GenericModule& code) {
@@ -177,6 +192,30 @@ std::string consistency_problem(const vm::GenericModule& code) {
             vm::Word bits = code.operand(in, 2).value, offset = code.operand(in, 3).value;
             if (offset > code.strings.size() || (bits + 7) / 8 > code.strings.size() - offset)
                 return "bs_match_string reads past StrT";
+        }
+        if (in.op == vm::Op::select_val || in.op == vm::Op::select_tuple_arity) {
+            // (value, label) pairs: a value that is a register or a target that is not a label
+            // would send the interpreter to a wild address.
+            const vm::Operand& list = code.operand(in, 2);
+            if (list.kind != vm::OperandKind::List || list.value % 2 != 0) return "bad jump table";
+            for (std::uint32_t i = 0; i < list.value; i += 2) {
+                const vm::Operand& value = code.operand(in, 3 + i);
+                const vm::Operand& label = code.operand(in, 4 + i);
+                if (value.kind != vm::OperandKind::Literal && value.kind != vm::OperandKind::Unsigned)
+                    return "jump table value is not a constant";
+                if (label.kind != vm::OperandKind::Label || label.value == 0) return "jump table target is not a label";
+            }
+        }
+        // Registers these ops write to.
+        if (in.op == vm::Op::get_map_elements || in.op == vm::Op::init_yregs) {
+            bool pairs = in.op == vm::Op::get_map_elements;
+            const vm::Operand& list = code.operand(in, pairs ? 2 : 0);
+            if (list.kind != vm::OperandKind::List || (pairs && list.value % 2 != 0)) return "bad register list";
+            for (std::uint32_t i = pairs ? 1 : 0; i < list.value; i += pairs ? 2 : 1) {
+                vm::OperandKind kind = code.operand(in, (pairs ? 3 : 1) + i).kind;
+                if (kind != vm::OperandKind::Y && (pairs ? kind != vm::OperandKind::X : true))
+                    return "destination is not a register";
+            }
         }
         if (in.op == vm::Op::bs_create_bin) {
             // Segments of six operands after the list header: type, seg, unit, flags, value, size.
@@ -285,8 +324,9 @@ TEST_F(BeamLoader, ValidModuleHasItsExportsImportsAtomsAndFunctions) {
     EXPECT_EQ(code->name, vm::atom("loader_sample"));
     EXPECT_EQ(code->source_path, SAMPLE_BEAM);
 
-    EXPECT_EQ(code->exports.size(), 5u);
+    EXPECT_EQ(code->exports.size(), 6u);
     EXPECT_TRUE(has_entry(code->exports, "main", 0));
+    EXPECT_TRUE(has_entry(code->exports, "kind", 1));
     EXPECT_TRUE(has_entry(code->exports, "add", 2));
     EXPECT_TRUE(has_entry(code->exports, "pick", 1));
     EXPECT_TRUE(has_entry(code->exports, "module_info", 0));
@@ -324,7 +364,7 @@ TEST_F(BeamLoader, ValidModuleHasItsExportsImportsAtomsAndFunctions) {
     ASSERT_GE(code->files.size(), 2u);
     EXPECT_TRUE(code->files[1].ends_with("loader_sample.erl")) << code->files[1];
     EXPECT_TRUE(std::any_of(code->line_items.begin(), code->line_items.end(),
-                            [](const vm::LineItem& li) { return li.line == 9 && li.file_index == 1; }));
+                            [](const vm::LineItem& li) { return li.line == 10 && li.file_index == 1; }));  // add/2
     EXPECT_EQ(consistency_problem(*code), "");
 }
 
@@ -427,19 +467,24 @@ TEST_F(BeamLoader, OpcodeBeyondOtp25IsUnsupported) {
 
 TEST_F(BeamLoader, FuncInfoWithoutAFunctionNameIsAnError) {
     // func_info's function operand becomes the compact term for atom index 0 (nil).
-    ChunkLocation c = find_chunk(m_sample, "Code");
-    std::size_t at = c.data_offset + 4 + get_u32(m_sample, c.data_offset);
-    while (vm::BEAM_NUMBER_TO_OP[m_sample[at]] != vm::Op::func_info) {
-        vm::Op op = vm::BEAM_NUMBER_TO_OP[m_sample[at++]];
-        for (std::size_t i = 0; i < vm::op_info(op).arity(); ++i) read_compact(m_sample, at);
-    }
-    std::size_t function_operand = at + 2;
+    std::size_t function_operand = first_instruction_offset(m_sample, vm::Op::func_info) + 2;
     ASSERT_EQ(m_sample[function_operand] & 0x0F, 0x02) << "expected a one-byte atom operand";
     Bytes patched = m_sample;
     patched[function_operand] = 0x02;
     auto code = load(patched);
     ASSERT_FALSE(code.ok());
     EXPECT_EQ(code.error(), BAD_PATH + ": chunk Code: func_info: bad function name");
+}
+
+TEST_F(BeamLoader, CallToLabelZeroIsAnError) {
+    // main/0's `call 2, {f,4}` becomes `call 2, {f,0}`: a jump to address 0 if it loaded.
+    std::size_t label_operand = first_instruction_offset(m_sample, vm::Op::call) + 2;
+    ASSERT_EQ(m_sample[label_operand] & 0x0F, 0x05) << "expected a one-byte label operand";
+    Bytes patched = m_sample;
+    patched[label_operand] = 0x05;
+    auto code = load(patched);
+    ASSERT_FALSE(code.ok());
+    EXPECT_EQ(code.error(), BAD_PATH + ": chunk Code: function main/0: call: bad operand 2");
 }
 
 TEST_F(BeamLoader, CodeHeaderReachingPastTheChunkIsAnError) {

@@ -1,7 +1,8 @@
 %% A small module whose .beam has every chunk the loader reads (AtU8, Code, ImpT, ExpT, LocT,
-%% LitT, FunT, StrT, Line); beam_loader_test.cpp loads it, truncates it and corrupts it.
+%% LitT, FunT, StrT, Line) and both kinds of jump table; beam_loader_test.cpp loads it,
+%% truncates it and corrupts it.
 -module(loader_sample).
--export([main/0, add/2, pick/1]).
+-export([main/0, add/2, pick/1, kind/1]).
 
 main() ->
     io:format("~p~n", [pick(add(1, 2))]).
@@ -17,3 +18,12 @@ pick(N) ->
     end.
 
 twice(N) -> 2 * N.
+
+%% A select_val and a select_tuple_arity jump table, and get_map_elements.
+kind(1) -> one;
+kind(2) -> two;
+kind(three) -> three;
+kind({_}) -> tuple1;
+kind({_, _}) -> tuple2;
+kind(#{key := Value}) -> Value;
+kind(_) -> other.

@@ -1,0 +1,45 @@
+// bif/beamlet_bifs.cpp — beamlet:* BIFs: VM internals exposed for tests (thread progress,
+// the code modification permission, scheduler identity).
+#include "bif/bifs.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/code_permission.hpp"
+#include "vm/scheduler.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+// Waits for thread progress [left] more times, suspending the process each time.
+Term progress_wait_step(Process* p, SWord left, SWord total) {
+    if (left == 0) return make_small(total);
+    return p->vm.trap_until_thread_progress(
+        p, [left, total](Process* q, Term*) { return progress_wait_step(q, left - 1, total); });
+}
+}  // namespace
+
+// beamlet:thread_progress_wait(N): suspends the caller until thread progress has passed a
+// later point, N times in a row; other processes keep running meanwhile. Returns N.
+Term bif_beamlet_thread_progress_wait(Process* p, Term* a) {
+    if (!is_small(a[0]) || small_value(a[0]) < 0) return p->badarg();
+    return progress_wait_step(p, small_value(a[0]), small_value(a[0]));
+}
+
+// beamlet:seize_code_permission(): returns true once the caller holds the permission
+// (suspended meanwhile if another process holds it); badarg if it already holds it.
+Term bif_beamlet_seize_code_permission(Process* p, Term*) {
+    if (p->vm.code_permission->held_by(p)) return p->badarg();
+    return p->vm.trap_until_permission(p, [](Process*, Term*) { return atoms::true_; });
+}
+
+// beamlet:release_code_permission(): releases it; badarg unless the caller holds it.
+Term bif_beamlet_release_code_permission(Process* p, Term*) {
+    if (!p->vm.code_permission->held_by(p)) return p->badarg();
+    p->vm.code_permission->release(p);
+    return atoms::true_;
+}
+
+Term bif_beamlet_schedulers(Process* p, Term*) { return make_small(p->vm.schedulers->count()); }
+Term bif_beamlet_scheduler_id(Process*, Term*) { return make_small(Schedulers::current_index() + 1); }
+
+}  // namespace beamlet::bif
