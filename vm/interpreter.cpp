@@ -203,7 +203,7 @@ static RunResult execute(Process* p, Registers* regs) {
 #define SWAPIN() (HTOP = p->htop, E = p->stop)
 #define ENSURE_HEAP(need, nlive)                                 \
     do {                                                         \
-        if (Word(E - HTOP) < Word(need) || p->mbuf) {            \
+        if (Word(E - HTOP) < Word(need) || p->mbuf_words > p->heap_size_words) { \
             SWAPOUT();                                           \
             garbage_collect(p, x, (nlive), (need));              \
             SWAPIN();                                            \

@@ -213,7 +213,8 @@ void Schedulers::loop(int index) {
         // A quiescent point: nothing read from shared code state before this is still in use.
         m_vm.thread_progress->update(progress_index);
         if (m_progress_waiting.load(std::memory_order_relaxed)) resume_progress_waiters();
-        auto next_deadline = m_vm.timers->fire_due(Clock::now());
+        std::optional<Clock::time_point> next_deadline;
+        if (m_vm.timers->any()) next_deadline = m_vm.timers->fire_due(Clock::now());
         Process* p = take(index);
         if (p) {
             run_one(index, p);

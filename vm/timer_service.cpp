@@ -16,6 +16,7 @@ void TimerService::arm_receive_timeout(Term pid, std::uint64_t seq, std::uint64_
     {
         std::lock_guard lock(m_mutex);
         m_queue.emplace(Clock::now() + std::chrono::milliseconds(timeout_ms), Entry{true, pid, seq, NIL, nullptr, 0});
+        m_count.store(m_queue.size(), std::memory_order_relaxed);
     }
     if (m_vm.schedulers) m_vm.schedulers->notify_timer();
 }
@@ -28,6 +29,7 @@ void TimerService::arm_message(Term dest, Term msg, HeapFragment* fragment, std:
         auto it = m_queue.emplace(Clock::now() + std::chrono::milliseconds(timeout_ms),
                                   Entry{false, dest, 0, msg, fragment, key});
         m_by_ref[key] = it;
+        m_count.store(m_queue.size(), std::memory_order_relaxed);
     }
     if (m_vm.schedulers) m_vm.schedulers->notify_timer();
 }
@@ -41,6 +43,7 @@ std::optional<std::int64_t> TimerService::cancel(const Word ref_id[3]) {
     if (it->second.fragment) HeapFragment::destroy(it->second.fragment);
     m_queue.erase(it);
     m_by_ref.erase(found);
+    m_count.store(m_queue.size(), std::memory_order_relaxed);
     return left < 0 ? 0 : left;
 }
 
@@ -69,6 +72,7 @@ std::optional<Clock::time_point> TimerService::fire_due(Clock::time_point now) {
             e = it->second;
             if (!e.is_receive) m_by_ref.erase(e.ref_key);
             m_queue.erase(it);
+            m_count.store(m_queue.size(), std::memory_order_relaxed);
         }
         if (e.is_receive) {
             std::shared_ptr<Process> p = m_vm.lookup_process(e.target);

@@ -1,6 +1,7 @@
 // vm/timer_service.hpp — TimerService: receive timeouts and erlang:send_after/start_timer timers.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -34,6 +35,8 @@ public:
 
     // Fires every timer due at [now]; returns the next deadline, if any.
     std::optional<Clock::time_point> fire_due(Clock::time_point now);
+    // True when any timer is armed (a cheap check before reading the clock).
+    bool any() const { return m_count.load(std::memory_order_relaxed) != 0; }
     // The next deadline without firing anything.
     std::optional<Clock::time_point> next_deadline() const;
 
@@ -54,6 +57,7 @@ private:
     mutable std::mutex m_mutex;
     Queue m_queue;
     std::unordered_map<Word, Queue::iterator> m_by_ref;
+    std::atomic<std::size_t> m_count{0};  // m_queue.size(), readable without the lock
 };
 
 }  // namespace beamlet::vm
