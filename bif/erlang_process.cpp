@@ -226,16 +226,16 @@ bool remove_monitor(Process* p, const Word id[3]) {
 // Drops a queued {'DOWN', Ref, ...} for [ref]; true if one was there.
 bool flush_down(Process* p, Term ref) {
     p->fetch_inbox();
-    for (std::size_t i = 0; i < p->queue.size(); ++i) {
-        Term m = p->queue[i].term;
-        if (is_tuple(m) && tuple_arity(m) == 5 && tuple_element(m, 0) == atoms::DOWN &&
-            terms_exact_equal(tuple_element(m, 1), ref)) {
-            p->remove_message(i);
-            if (p->save > i) --p->save;
-            return true;
-        }
-    }
-    return false;
+    Message removed;
+    bool found = p->queue.remove_first_if(
+        [ref](const Message& msg) {
+            Term m = msg.term;
+            return is_tuple(m) && tuple_arity(m) == 5 && tuple_element(m, 0) == atoms::DOWN &&
+                   terms_exact_equal(tuple_element(m, 1), ref);
+        },
+        &removed);
+    if (found) p->adopt_fragment(removed);
+    return found;
 }
 }  // namespace
 
@@ -405,8 +405,10 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     } else if (item == am_message_queue_len) {
         v = make_small(SWord(p->queue.size()));
     } else if (item == am_messages) {
+        std::vector<Term> terms;
+        p->queue.for_each([&](const Message& m) { terms.push_back(m.term); });
         v = NIL;
-        for (std::size_t i = p->queue.size(); i-- > 0;) v = make_cons_on(p->alloc(2), p->queue[i].term, v);
+        for (auto it = terms.rbegin(); it != terms.rend(); ++it) v = make_cons_on(p->alloc(2), *it, v);
     } else if (item == am_links || item == am_monitors || item == am_monitored_by) {
         std::vector<Term> pids;
         {

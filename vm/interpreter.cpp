@@ -1055,14 +1055,19 @@ op_send: {
     NEXT(1);
 }
 
-op_loop_rec:
-    if (p->save >= p->queue.size()) p->fetch_inbox();
-    if (p->save >= p->queue.size()) JUMP(I[1]);
-    REG(I[2]) = p->queue[p->save].term;
+op_loop_rec: {
+    Message* m = p->queue.current();
+    if (!m) {
+        p->fetch_inbox();
+        m = p->queue.current();
+        if (!m) JUMP(I[1]);
+    }
+    REG(I[2]) = m->term;
     NEXT(3);
+}
 
 op_loop_rec_end:
-    ++p->save;
+    p->queue.skip();
     if (--reds <= 0) {
         live = 0;
         I = reinterpret_cast<const Word*>(I[1]);
@@ -1071,13 +1076,12 @@ op_loop_rec_end:
     JUMP(I[1]);
 
 op_remove_message:
-    p->remove_message(p->save);
-    p->save = 0;
+    p->remove_message();
     p->timeout_ip = nullptr;
     NEXT(1);
 
 op_timeout:
-    p->save = 0;
+    p->queue.reset_save();
     p->timeout_ip = nullptr;
     NEXT(1);
 

@@ -31,16 +31,17 @@ Process::~Process() {
         HeapFragment::destroy(f);
         f = next;
     }
-    for (auto* q : {&inbox, &queue})
-        for (Message& m : *q)
-            if (m.fragment) {
-                for (Term* bin = m.fragment->off_heap_first; bin;) {
-                    Term* next = reinterpret_cast<Term*>(bin[4]);
-                    reinterpret_cast<BinaryBuf*>(bin[2])->release();
-                    bin = next;
-                }
-                HeapFragment::destroy(m.fragment);
-            }
+    auto free_message = [](const Message& m) {
+        if (!m.fragment) return;
+        for (Term* bin = m.fragment->off_heap_first; bin;) {
+            Term* next = reinterpret_cast<Term*>(bin[4]);
+            reinterpret_cast<BinaryBuf*>(bin[2])->release();
+            bin = next;
+        }
+        HeapFragment::destroy(m.fragment);
+    };
+    for (Message& m : inbox) free_message(m);
+    queue.for_each(free_message);
     std::free(heap);
 }
 
@@ -63,9 +64,9 @@ bool Process::fetch_inbox() {
     return any;
 }
 
-void Process::remove_message(std::size_t index) {
-    Message m = queue[index];
-    queue.erase(queue.begin() + std::ptrdiff_t(index));
+void Process::remove_message() { adopt_fragment(queue.take_current()); }
+
+void Process::adopt_fragment(const Message& m) {
     if (HeapFragment* f = m.fragment) {
         f->next = mbuf;
         mbuf = f;

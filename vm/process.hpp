@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "vm/heap.hpp"
+#include "vm/mailbox.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -40,25 +41,6 @@ struct PendingException {
     // error/2's argument list, shown in place of the arity of the first frame.
     Term frame_args = THE_NON_VALUE;
     bool trace_built = false;
-};
-
-// What travels through a process's inbox: messages and the signals that must stay ordered
-// with them (OTP's signal queue).
-enum class SignalKind : std::uint8_t {
-    Message,      // [term] is the message
-    Exit,         // exit signal from [from] with reason [term]; [linked]: sent because of a link
-    Link,         // [from] linked to this process
-    Unlink,       // [from] unlinked
-    InfoRequest,  // process_info: [term] is {Ref, Item}; reply to [from]
-};
-
-// A message or signal: the term and the heap fragment it was built in (null if it needs none).
-struct Message {
-    Term term;
-    HeapFragment* fragment;
-    SignalKind kind = SignalKind::Message;
-    Term from = 0;
-    bool linked = false;
 };
 
 struct Process;
@@ -139,8 +121,7 @@ struct Process {
     bool resume_pending = false;              // resumed before the scheduler parked it
 
     // ---- owner-only state ----
-    std::deque<Message> queue;                // messages taken from the inbox, in order
-    std::size_t save = 0;                     // selective-receive save pointer
+    MessageQueue queue;                       // messages taken from the inbox, with the save pointer
     Term pending_exit = 0;                    // an exit signal decided that this process dies
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
     int scheduler_index = -1;                 // last scheduler that ran it
@@ -155,8 +136,10 @@ struct Process {
     // Moves the messages at the head of the inbox to [queue], stopping at the first signal
     // (signals are handled by the scheduler, in order); true if any message arrived.
     bool fetch_inbox();
-    // Removes message [index] of [queue]; its fragment joins the heap's fragments.
-    void remove_message(std::size_t index);
+    // Removes the message at the save pointer; its fragment joins the heap's fragments.
+    void remove_message();
+    // Makes the heap own [m]'s fragment (the message left the queue).
+    void adopt_fragment(const Message& m);
 
     // ---- process dictionary: (key, value) pairs in insertion order ----
     std::vector<std::pair<Term, Term>> dictionary;

@@ -34,15 +34,20 @@ int Schedulers::current_index() { return t_scheduler_index; }
 
 void Schedulers::enqueue(Process* p) {
     int index = t_scheduler_index;
-    if (index < 0) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
+    bool own = index >= 0;
+    if (!own) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
     Scheduler& s = *m_scheds[std::size_t(index)];
+    std::size_t length;
     {
         std::lock_guard lock(s.mutex);
         s.queue.push_back(p);
-        s.length.store(s.queue.size(), std::memory_order_seq_cst);
+        length = s.queue.size();
+        s.length.store(length, std::memory_order_seq_cst);
     }
+    // A scheduler's single runnable process is its own next job: waking an idle scheduler
+    // only makes them fight over it. Extra work, or work from outside, wakes one.
     // seq_cst pairs with the sleeper (store hint, load lengths): one of the two sees the other.
-    if (m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
+    if ((!own || length > 1) && m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
 }
 
 void Schedulers::wake_one() {

@@ -1,0 +1,38 @@
+// vm/mailbox.cpp — MessageQueue.
+#include "vm/mailbox.hpp"
+
+namespace beamlet::vm {
+
+MessageQueue::~MessageQueue() {
+    for (Node* n = m_first; n;) {
+        Node* next = n->next;
+        delete n;
+        n = next;
+    }
+}
+
+void MessageQueue::push_back(const Message& m) {
+    Node* n = new Node{m, nullptr};
+    *m_last = n;
+    m_last = &n->next;
+    ++m_size;
+}
+
+void MessageQueue::unlink(Node** link) {
+    Node* n = *link;
+    *link = n->next;
+    if (m_last == &n->next) m_last = link;
+    // A save pointer at the removed node's link now refers to its successor's link.
+    if (m_save == &n->next) m_save = link;
+    delete n;
+    --m_size;
+}
+
+Message MessageQueue::take_current() {
+    Message m = (*m_save)->message;
+    unlink(m_save);
+    m_save = &m_first;
+    return m;
+}
+
+}  // namespace beamlet::vm

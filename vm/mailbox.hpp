@@ -1,0 +1,83 @@
+// vm/mailbox.hpp — MessageQueue: a process's private message queue, a singly linked list
+// with OTP's save pointer (a pointer to the link that leads to the current message), so that
+// a selective receive skips, resumes and removes in O(1) per message.
+#pragma once
+
+#include <cstddef>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+// What travels through a process's inbox: messages and the signals that must stay ordered
+// with them (OTP's signal queue).
+enum class SignalKind : std::uint8_t {
+    Message,      // [term] is the message
+    Exit,         // exit signal from [from] with reason [term]; [linked]: sent because of a link
+    Link,         // [from] linked to this process
+    Unlink,       // [from] unlinked
+    InfoRequest,  // process_info: [term] is {Ref, Item}; reply to [from]
+};
+
+// A message or signal: the term and the heap fragment it was built in (null if it needs none).
+struct Message {
+    Term term;
+    HeapFragment* fragment;
+    SignalKind kind = SignalKind::Message;
+    Term from = 0;
+    bool linked = false;
+};
+
+class MessageQueue {
+public:
+    MessageQueue() = default;
+    ~MessageQueue();
+    MessageQueue(const MessageQueue&) = delete;
+    MessageQueue& operator=(const MessageQueue&) = delete;
+
+    // Appends [m]; a receive whose save pointer is at the end sees it next.
+    void push_back(const Message& m);
+    // The message at the save pointer, or null when the receive has looked at them all.
+    Message* current() { return *m_save ? &(*m_save)->message : nullptr; }
+    // Moves the save pointer past the current message (loop_rec_end).
+    void skip() { m_save = &(*m_save)->next; }
+    // Puts the save pointer back at the first message (after a receive ends).
+    void reset_save() { m_save = &m_first; }
+    // Unlinks the current message and returns it; the save pointer goes back to the first.
+    Message take_current();
+    // Removes the first message [pred] accepts (keeping the save pointer valid); true if any.
+    template <typename Pred>
+    bool remove_first_if(Pred pred, Message* out);
+    std::size_t size() const { return m_size; }
+    // Calls [fn(message)] for each message, first to last.
+    template <typename Fn>
+    void for_each(Fn fn) const {
+        for (Node* n = m_first; n; n = n->next) fn(n->message);
+    }
+
+private:
+    struct Node {
+        Message message;
+        Node* next;
+    };
+    void unlink(Node** link);
+
+    Node* m_first = nullptr;
+    Node** m_last = &m_first;   // the link where the next message goes
+    Node** m_save = &m_first;   // the link to the current message of a receive
+    std::size_t m_size = 0;
+};
+
+template <typename Pred>
+bool MessageQueue::remove_first_if(Pred pred, Message* out) {
+    for (Node** link = &m_first; *link; link = &(*link)->next) {
+        if (!pred((*link)->message)) continue;
+        *out = (*link)->message;
+        unlink(link);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace beamlet::vm
