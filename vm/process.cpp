@@ -55,13 +55,11 @@ Term* Process::alloc_fragment(Word n) {
 
 bool Process::fetch_inbox() {
     std::lock_guard guard(lock);
-    bool any = false;
-    while (!inbox.empty() && inbox.front().kind == SignalKind::Message) {
-        queue.push_back(inbox.front());
-        inbox.pop_front();
-        any = true;
-    }
-    return any;
+    std::size_t n = 0;
+    while (n < inbox.size() && inbox[n].kind == SignalKind::Message) queue.push_back(inbox[n++]);
+    if (n == inbox.size()) inbox.clear();
+    else inbox.erase(inbox.begin(), inbox.begin() + std::ptrdiff_t(n));  // a signal waits
+    return n > 0;
 }
 
 void Process::remove_message() { adopt_fragment(queue.take_current()); }

@@ -107,7 +107,7 @@ struct Process {
     // ---- shared state, guarded by [lock]: the inbox senders append to, the scheduling
     // state, links and monitors ----
     std::mutex lock;
-    std::deque<Message> inbox;
+    std::vector<Message> inbox;
     ProcessState state = ProcessState::Runnable;
     std::vector<Term> links;                  // pids
     std::vector<MonitorEntry> monitors;       // monitors this process holds on others

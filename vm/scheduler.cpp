@@ -52,7 +52,12 @@ void Schedulers::enqueue(Process* p) {
 
 void Schedulers::wake_one() {
     std::lock_guard lock(m_sleep_mutex);
-    m_sleep_cv.notify_one();
+    // One notification per sleeper: wakeups already on their way are not repeated (each
+    // notify is a futex system call).
+    if (m_sleepers > m_waking) {
+        ++m_waking;
+        m_sleep_cv.notify_one();
+    }
 }
 
 void Schedulers::notify_timer() {
@@ -243,10 +248,12 @@ void Schedulers::loop(int index) {
             } else if (next_deadline) {
                 m_sleep_cv.wait_until(lock, *next_deadline);
             } else {
-                m_sleep_cv.wait(lock);
+                // Bounded, as a safety net: an idle VM wakes 20 times a second at most.
+                m_sleep_cv.wait_for(lock, std::chrono::milliseconds(50));
             }
             m_vm.thread_progress->finalize_wait(progress_index);
         }
+        if (m_waking > 0) --m_waking;
         --m_sleepers;
         m_sleepers_hint.store(m_sleepers, std::memory_order_release);
     }

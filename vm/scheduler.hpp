@@ -59,6 +59,7 @@ private:
     std::mutex m_sleep_mutex;
     std::condition_variable m_sleep_cv;
     int m_sleepers = 0;                 // guarded by m_sleep_mutex
+    int m_waking = 0;                   // notified sleepers not yet awake; m_sleep_mutex
     std::atomic<int> m_sleepers_hint{0};
     std::atomic<bool> m_stop{false};
     std::atomic<unsigned> m_round_robin{0};

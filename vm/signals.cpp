@@ -209,9 +209,10 @@ void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked) {
 }
 
 void Vm::process_signals(Process* p) {
-    std::deque<Message> signals;
+    std::vector<Message> signals;
     {
         std::lock_guard guard(p->lock);
+        if (p->inbox.empty()) return;
         signals.swap(p->inbox);
     }
     // Everything is handled in arrival order: messages join the queue, signals act.
@@ -332,7 +333,7 @@ void Vm::do_exit(Process* p, Term reason) {
             }
     }
     // Pending info requests get 'undefined', as if the process had been dead already.
-    std::deque<Message> rest;
+    std::vector<Message> rest;
     {
         std::lock_guard guard(p->lock);
         rest.swap(p->inbox);
