@@ -254,8 +254,11 @@ Term bif_display(Process* p, Term* a) {
     return atoms::true_;
 }
 
-Term bif_garbage_collect(Process*, Term*) {
-    // The collection happens at the next heap test; nothing here may move terms.
+// garbage_collect/0: a major collection, done by the scheduler as the process yields (a BIF
+// must never move terms its caller holds).
+Term bif_garbage_collect(Process* p, Term*) {
+    p->gc_requested = true;
+    p->yield_requested = true;
     return atoms::true_;
 }
 

@@ -49,10 +49,13 @@ bool is_proper_list(Term l) {
     return is_nil(l);
 }
 
+// The fullsweep_after of the next spawn (spawn_opt), per scheduler thread.
+thread_local Word t_fullsweep_after = 65535;
+
 // Spawns with the options [link] and [monitor]; returns the pid or {Pid, Ref}.
 Term do_spawn(Process* p, const Export* entry, Term fun, Term args, bool link, bool monitor) {
     Word ref_id[3];
-    auto child = p->vm.spawn(p, entry, fun, args, link, monitor, ref_id);
+    auto child = p->vm.spawn(p, entry, fun, args, link, monitor, ref_id, t_fullsweep_after);
     if (!monitor) return child->id;
     return make_tuple_on(p, {child->id, make_ref_term(p, ref_id)});
 }
@@ -73,20 +76,33 @@ Term spawn_mfa(Process* p, Term m, Term f, Term args, bool link, bool monitor) {
     return do_spawn(p, e, NIL, args, link, monitor);
 }
 
-// spawn_opt options: link, monitor, and accepted-but-ignored tuning options.
-bool parse_spawn_opts(Term opts, bool* link, bool* monitor) {
+struct SpawnOpts {
+    bool link = false, monitor = false;
+    SWord fullsweep_after = -1;
+};
+
+// spawn_opt options: link, monitor, {fullsweep_after, N}; other tuning options are accepted
+// and ignored ({priority, _}, {min_heap_size, _}, ...).
+bool parse_spawn_opts(Term opts, SpawnOpts* out) {
     CACHED_ATOM(am_link, "link");
     CACHED_ATOM(am_monitor, "monitor");
+    CACHED_ATOM(am_fullsweep_after, "fullsweep_after");
     for (Term l = opts; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return false;
         Term o = car(l);
-        if (o == am_link) *link = true;
-        else if (o == am_monitor) *monitor = true;
-        else if (is_tuple(o) && tuple_arity(o) == 2 && is_atom(tuple_element(o, 0))) continue;
+        if (o == am_link) out->link = true;
+        else if (o == am_monitor) out->monitor = true;
+        else if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == am_fullsweep_after) {
+            Term n = tuple_element(o, 1);
+            if (!is_small(n) || small_value(n) < 0) return false;
+            out->fullsweep_after = small_value(n);
+        } else if (is_tuple(o) && tuple_arity(o) == 2 && is_atom(tuple_element(o, 0))) continue;
         else return false;
     }
     return true;
 }
+
+
 
 }  // namespace
 
@@ -97,14 +113,20 @@ Term bif_spawn_link3(Process* p, Term* a) { return spawn_mfa(p, a[0], a[1], a[2]
 Term bif_spawn_monitor1(Process* p, Term* a) { return spawn_fun(p, a[0], false, true); }
 Term bif_spawn_monitor3(Process* p, Term* a) { return spawn_mfa(p, a[0], a[1], a[2], false, true); }
 Term bif_spawn_opt2(Process* p, Term* a) {
-    bool link = false, monitor = false;
-    if (!parse_spawn_opts(a[1], &link, &monitor)) return p->badarg();
-    return spawn_fun(p, a[0], link, monitor);
+    SpawnOpts o;
+    if (!parse_spawn_opts(a[1], &o)) return p->badarg();
+    t_fullsweep_after = o.fullsweep_after < 0 ? 65535 : Word(o.fullsweep_after);
+    Term r = spawn_fun(p, a[0], o.link, o.monitor);
+    t_fullsweep_after = 65535;
+    return r;
 }
 Term bif_spawn_opt4(Process* p, Term* a) {
-    bool link = false, monitor = false;
-    if (!parse_spawn_opts(a[3], &link, &monitor)) return p->badarg();
-    return spawn_mfa(p, a[0], a[1], a[2], link, monitor);
+    SpawnOpts o;
+    if (!parse_spawn_opts(a[3], &o)) return p->badarg();
+    t_fullsweep_after = o.fullsweep_after < 0 ? 65535 : Word(o.fullsweep_after);
+    Term r = spawn_mfa(p, a[0], a[1], a[2], o.link, o.monitor);
+    t_fullsweep_after = 65535;
+    return r;
 }
 
 Term bif_link(Process* p, Term* a) {
@@ -440,8 +462,10 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
         }
         if (!name && !in_list) return NIL;  // OTP: [] alone, or {registered_name, []} in a list
         v = name ? name : NIL;
-    } else if (item == am_heap_size || item == am_total_heap_size) {
+    } else if (item == am_heap_size) {
         v = make_small(SWord(p->heap_size_words));
+    } else if (item == am_total_heap_size) {
+        v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + p->mbuf_words));
     } else if (item == am_stack_size) {
         v = make_small(SWord(p->stack_used_words()));
     } else if (item == am_reductions) {

@@ -19,15 +19,29 @@ namespace {
 
 class Collector {
 public:
-    Collector(Process* p, Term* to_space) : m_p(p), m_heap_lo(p->heap), m_heap_hi(p->htop), m_htop(to_space) {}
+    // [young_to] receives young survivors; in a minor collection, objects below the high-water
+    // mark go to [old_to] (the old heap's free space) instead.
+    Collector(Process* p, Term* young_to, Term* old_to, bool major)
+        : m_p(p),
+          m_heap_lo(p->heap),
+          m_heap_hi(p->htop),
+          m_promote_hi(major ? p->heap : p->high_water),
+          m_old_lo(major ? p->old_heap : nullptr),
+          m_old_hi(major ? p->old_htop : nullptr),
+          m_htop(young_to),
+          m_old_top(old_to) {}
 
     bool in_from_space(const Term* ptr) const {
         if (ptr >= m_heap_lo && ptr < m_heap_hi) return true;
+        if (ptr >= m_old_lo && ptr < m_old_hi) return true;
         if (!m_p->mbuf) return false;
         for (HeapFragment* f = m_p->mbuf; f; f = f->next)
             if (f->contains(ptr)) return true;
         return false;
     }
+
+    // Where a copy of the object at [ptr] goes.
+    Term*& destination(const Term* ptr) { return (ptr >= m_heap_lo && ptr < m_promote_hi) ? m_old_top : m_htop; }
 
     [[gnu::always_inline]] Term copy(Term t) {
         switch (t & TAG_PRIMARY_MASK) {
@@ -35,8 +49,9 @@ public:
             Term* cell = list_ptr(t);
             if (!in_from_space(cell)) return t;
             if (cell[0] == THE_NON_VALUE) return cell[1];  // already moved
-            Term* to = m_htop;
-            m_htop += 2;
+            Term*& top = destination(cell);
+            Term* to = top;
+            top += 2;
             to[0] = cell[0];
             to[1] = cell[1];
             Term moved = make_list(to);
@@ -50,8 +65,9 @@ public:
             Word header = obj[0];
             if (is_boxed(header)) return header;  // forwarding pointer
             Word size = boxed_size_words(header);
-            Term* to = m_htop;
-            m_htop += size;
+            Term*& top = destination(obj);
+            Term* to = top;
+            top += size;
             for (Word i = 0; i < size; ++i) to[i] = obj[i];  // objects are small: no memcpy call
             Term moved = make_boxed(to);
             obj[0] = moved;
@@ -64,55 +80,58 @@ public:
 
     void copy_root(Term* slot) { *slot = copy(*slot); }
 
-    // Scans the to-space from [scan] until no uncopied object remains.
-    void scan(Term* scan) {
-        while (scan < m_htop) {
-            Word w = *scan;
-            if (!is_header(w)) {
-                *scan = copy(w);
-                ++scan;
-                continue;
-            }
-            Word arity = header_arity(w);
-            switch (header_subtag(w)) {
-            case Subtag::Tuple:
-                ++scan;  // elements are scanned as ordinary words
-                break;
-            case Subtag::Map:
-                scan[2] = copy(scan[2]);  // keys tuple; [1] is the raw size; values follow
-                scan += 3;
-                break;
-            case Subtag::Fun:
-                scan += 3;  // FunEntry*, creator pid; free variables follow
-                break;
-            case Subtag::SubBin:
-                scan[4] = copy(scan[4]);
-                scan += 1 + arity;
-                break;
-            case Subtag::MatchState:
-                scan[1] = copy(scan[1]);
-                scan += 1 + arity;
-                break;
-            case Subtag::RefcBin:
-                scan[4] = reinterpret_cast<Word>(m_new_off_heap);
-                m_new_off_heap = scan;
-                scan += 1 + arity;
-                break;
-            default:  // floats, bignums, refs, heap binaries, export funs: raw payload
-                scan += 1 + arity;
-                break;
-            }
+    // Scans the copies in both destinations until no uncopied object remains.
+    void scan(Term* young_scan, Term* old_scan) {
+        while (young_scan < m_htop || old_scan < m_old_top) {
+            while (young_scan < m_htop) young_scan = scan_one(young_scan);
+            while (old_scan < m_old_top) old_scan = scan_one(old_scan);
         }
     }
 
     Term* htop() const { return m_htop; }
+    Term* old_top() const { return m_old_top; }
     Term* new_off_heap() const { return m_new_off_heap; }
 
 private:
+    // Scans the word or object at [scan]; returns where the next one starts.
+    Term* scan_one(Term* scan) {
+        Word w = *scan;
+        if (!is_header(w)) {
+            *scan = copy(w);
+            return scan + 1;
+        }
+        Word arity = header_arity(w);
+        switch (header_subtag(w)) {
+        case Subtag::Tuple:
+            return scan + 1;  // elements are scanned as ordinary words
+        case Subtag::Map:
+            scan[2] = copy(scan[2]);  // keys tuple; [1] is the raw size; values follow
+            return scan + 3;
+        case Subtag::Fun:
+            return scan + 3;  // FunEntry*, creator pid; free variables follow
+        case Subtag::SubBin:
+            scan[4] = copy(scan[4]);
+            return scan + 1 + arity;
+        case Subtag::MatchState:
+            scan[1] = copy(scan[1]);
+            return scan + 1 + arity;
+        case Subtag::RefcBin:
+            scan[4] = reinterpret_cast<Word>(m_new_off_heap);
+            m_new_off_heap = scan;
+            return scan + 1 + arity;
+        default:  // floats, bignums, refs, heap binaries, export funs: raw payload
+            return scan + 1 + arity;
+        }
+    }
+
     Process* m_p;
     const Term* m_heap_lo;
     const Term* m_heap_hi;
+    const Term* m_promote_hi;
+    const Term* m_old_lo;
+    const Term* m_old_hi;
     Term* m_htop;
+    Term* m_old_top;
     Term* m_new_off_heap = nullptr;
 };
 
@@ -153,8 +172,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
         case Subtag::Fun: w += 3; break;
         case Subtag::SubBin: w[4] = offset(w[4]); w += 1 + arity; break;
         case Subtag::MatchState: w[1] = offset(w[1]); w += 1 + arity; break;
-        case Subtag::RefcBin:
-            if (w[4]) w[4] = Word(SWord(w[4]) + delta_bytes);
+        case Subtag::RefcBin:  // links are fixed below, by walking the list
             w += 1 + arity;
             break;
         default: w += 1 + arity; break;
@@ -167,8 +185,13 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
         k = offset(k);
         v = offset(v);
     }
-    if (p->off_heap_first)
-        p->off_heap_first = reinterpret_cast<Term*>(SWord(p->off_heap_first) + delta_bytes);
+    // The off-heap list mixes binaries of both heaps: move only the links into this block.
+    auto moved = [&](Term* bin) {
+        return (bin >= old_lo && bin < old_hi) ? reinterpret_cast<Term*>(reinterpret_cast<char*>(bin) + delta_bytes) : bin;
+    };
+    p->off_heap_first = moved(p->off_heap_first);
+    for (Term* bin = p->off_heap_first; bin; bin = reinterpret_cast<Term*>(bin[4]))
+        bin[4] = reinterpret_cast<Word>(moved(reinterpret_cast<Term*>(bin[4])));
 
     std::free(p->heap);
     p->heap = block;
@@ -180,15 +203,32 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 
 }  // namespace
 
-void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
+void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
-    // Big enough for the worst case, where everything in the heap and the fragments survives.
-    Word to_size = std::max(p->heap_size_words, heap_used + stack_used) + p->mbuf_words + need_words;
+    Word promote = Word(p->high_water - p->heap);
+    Word old_free = Word(p->old_hend - p->old_htop);
+    // A major collection every fullsweep_after minor ones, when asked, or when the old heap
+    // cannot take what would be promoted (OTP grows the old heap by collecting it).
+    if (p->minor_gcs >= p->fullsweep_after) major = true;
+    if (!major && promote > 0 && !p->old_heap) {
+        Word size = next_heap_size_words(2 * promote);
+        p->old_heap = static_cast<Term*>(std::malloc(size * sizeof(Term)));
+        if (!p->old_heap) throw std::bad_alloc();
+        p->old_htop = p->old_heap;
+        p->old_hend = p->old_heap + size;
+        old_free = size;
+    }
+    if (!major && promote > old_free) major = true;
+
+    Word old_used = major ? Word(p->old_htop - p->old_heap) : 0;
+    // Big enough for the worst case, where everything being collected survives.
+    Word to_size = std::max(p->heap_size_words, heap_used + stack_used) + p->mbuf_words + old_used + need_words;
     Term* to_space = static_cast<Term*>(std::malloc(to_size * sizeof(Term)));
     if (!to_space) throw std::bad_alloc();
 
-    Collector gc(p, to_space);
+    Term* old_scan_start = major ? nullptr : p->old_htop;
+    Collector gc(p, to_space, old_scan_start, major);
     for (Word i = 0; i < live; ++i) gc.copy_root(&x[i]);
     for (Term* s = p->stop; s < p->hend; ++s)
         if (is_stack_term(*s)) gc.copy_root(s);
@@ -196,12 +236,20 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
         gc.copy_root(&k);
         gc.copy_root(&v);
     }
-    gc.scan(to_space);
+    gc.scan(to_space, old_scan_start);
 
-    // Off-heap binaries that were not copied are dead: drop their references.
+    // Off-heap binaries: those copied were relinked by the scan; those on an old heap that was
+    // not collected stay; the rest are dead.
+    Term* survivors = gc.new_off_heap();
     for (Term* bin = p->off_heap_first; bin;) {
         Term* next = reinterpret_cast<Term*>(bin[4]);
-        if (!is_boxed(bin[0])) reinterpret_cast<BinaryBuf*>(bin[2])->release();
+        bool on_kept_old_heap = !major && bin >= p->old_heap && bin < old_scan_start;
+        if (on_kept_old_heap) {
+            bin[4] = reinterpret_cast<Word>(survivors);
+            survivors = bin;
+        } else if (!is_boxed(bin[0])) {
+            reinterpret_cast<BinaryBuf*>(bin[2])->release();
+        }
         bin = next;
     }
 
@@ -213,6 +261,14 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
         f = next;
     }
     std::free(p->heap);
+    if (major) {
+        std::free(p->old_heap);
+        p->old_heap = p->old_htop = p->old_hend = nullptr;
+        p->minor_gcs = 0;
+    } else {
+        p->old_htop = gc.old_top();
+        ++p->minor_gcs;
+    }
     p->mbuf = nullptr;
     p->mbuf_words = 0;
     p->heap = to_space;
@@ -220,7 +276,7 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
     p->hend = to_hend;
     p->stop = to_hend - stack_used;
     p->heap_size_words = to_size;
-    p->off_heap_first = gc.new_off_heap();
+    p->off_heap_first = survivors;
     ++p->gc_count;
 
     // Grows the block when more than 3/4 of it is in use after the collection and shrinks it
@@ -229,6 +285,8 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words) {
     Word in_use = Word(p->htop - p->heap) + stack_used + need_words;
     if (4 * in_use > 3 * to_size || (8 * in_use < to_size && to_size > 8 * MIN_HEAP_SIZE_WORDS))
         resize_block(p, x, live, next_heap_size_words(4 * in_use));
+    // Everything now in the young heap has survived one collection.
+    p->high_water = p->htop;
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);
 }
 

@@ -17,6 +17,7 @@ Process::Process(Vm& vm_, Word pid_number) : vm(vm_), id(make_pid(pid_number)) {
     htop = heap;
     hend = heap + heap_size_words;
     stop = hend;
+    high_water = heap;
 }
 
 Process::~Process() {
@@ -43,6 +44,7 @@ Process::~Process() {
     for (Message& m : inbox) free_message(m);
     queue.for_each(free_message);
     std::free(heap);
+    std::free(old_heap);
 }
 
 Term* Process::alloc_fragment(Word n) {

@@ -91,6 +91,15 @@ struct Process {
     Word mbuf_words = 0;
     Term* off_heap_first = nullptr;  // first RefcBin on the heap (chained through their link word)
     Word gc_count = 0;
+    // Generational GC (DESIGN.md §2): data that survived one minor collection lies below
+    // [high_water]; the next minor collection promotes it to the old heap.
+    Term* high_water = nullptr;
+    Term* old_heap = nullptr;
+    Term* old_htop = nullptr;
+    Term* old_hend = nullptr;
+    Word minor_gcs = 0;                  // since the last major collection
+    Word fullsweep_after = 65535;        // OTP's default
+    bool gc_requested = false;           // erlang:garbage_collect/0,1: a major GC before it runs
 
     // ---- execution state while not running ----
     const Word* ip = nullptr;
@@ -167,8 +176,10 @@ struct Process {
     Word stack_used_words() const { return Word(hend - stop); }
 };
 
-// Runs a garbage collection on [p] so that [need_words] words are free between htop and stop.
+// Runs a garbage collection on [p] so that [need_words] words are free between htop and stop:
+// a minor one (young data, promoting what survived before) or, every fullsweep_after minor
+// ones, when the old heap is full, or when [major] is set, a major one over everything.
 // The roots are x[0..live), the stack and the process's own fields.
-void garbage_collect(Process* p, Term* x_regs, Word live, Word need_words);
+void garbage_collect(Process* p, Term* x_regs, Word live, Word need_words, bool major = false);
 
 }  // namespace beamlet::vm

@@ -105,6 +105,10 @@ void Schedulers::run_one(int index, Process* p) {
         p->state = ProcessState::Running;
         p->woken_from_wait = false;
     }
+    if (p->gc_requested) {
+        p->gc_requested = false;
+        garbage_collect(p, p->saved_x.data(), p->arity, 0, true);
+    }
     RunResult r = run_process(p, m_scheds[std::size_t(index)]->regs);
     switch (r) {
     case RunResult::Yield: {

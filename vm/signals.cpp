@@ -105,9 +105,10 @@ bool Vm::wake_locked(Process* p) {
 }
 
 std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fun, Term args, bool link,
-                                   bool monitor, Word monitor_ref[3]) {
+                                   bool monitor, Word monitor_ref[3], Word fullsweep_after) {
     auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
     Process* c = child.get();
+    c->fullsweep_after = fullsweep_after;
     // Arguments (and the fun) are copied into the child's fresh heap.
     std::vector<Term> argv;
     Term fun_copy = NIL;

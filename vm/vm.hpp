@@ -79,7 +79,8 @@ struct Vm {
     // [fun] with [args] when [entry] is null; links/monitors it to [parent] as asked. The new
     // process is runnable at once. [monitor_ref] receives the monitor reference id.
     std::shared_ptr<Process> spawn(Process* parent, const Export* entry, Term fun, Term args,
-                                   bool link, bool monitor, Word monitor_ref[3] = nullptr);
+                                   bool link, bool monitor, Word monitor_ref[3] = nullptr,
+                                   Word fullsweep_after = 65535);
     // Sends [msg] from [sender] to [dest] (a pid or a registered name): copies it into a
     // fragment and enqueues it. False if [dest] is an unregistered name or not a pid (badarg).
     bool send_message(Process* sender, Term dest, Term msg);
