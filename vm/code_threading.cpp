@@ -162,6 +162,25 @@ private:
         }
     }
 
+    // The variant of [op] for operands that are all x registers (and immediates), if any.
+    Op specialised_for_x_registers(Op op, const GenericInstr& in) const {
+        auto is_x = [&](std::uint32_t i) { return m_g.operand(in, i).kind == OperandKind::X; };
+        auto is_imm = [&](std::uint32_t i) {
+            const Operand& o = m_g.operand(in, i);
+            return o.kind == OperandKind::Literal && is_immediate(o.value);
+        };
+        switch (op) {
+        case Op::is_nonempty_list: return is_x(1) ? Op::i_is_nonempty_list_x : op;
+        case Op::get_list: return is_x(0) && is_x(1) && is_x(2) ? Op::i_get_list_xxx : op;
+        case Op::put_list: return is_x(0) && is_x(1) && is_x(2) ? Op::i_put_list_xxx : op;
+        case Op::get_tuple_element: return is_x(0) && is_x(2) ? Op::i_get_tuple_element_xx : op;
+        case Op::i_plus: return is_x(3) && is_x(4) && is_x(5) ? Op::i_plus_xxx : op;
+        case Op::is_eq_exact: return is_x(1) && is_imm(2) ? Op::i_is_eq_exact_xi : op;
+        case Op::is_ne_exact: return is_x(1) && is_imm(2) ? Op::i_is_ne_exact_xi : op;
+        default: return op;
+        }
+    }
+
     Word label_address(Word label) const {
         if (label == 0) return 0;
         return reinterpret_cast<Word>(m_code + m_labels[label]);
@@ -221,6 +240,7 @@ private:
                 }
             }
         }
+        op = specialised_for_x_registers(op, in);
         if ((op == Op::is_lt || op == Op::is_ge) && m_g.operand(in, 1).kind == OperandKind::X &&
             m_g.operand(in, 2).kind == OperandKind::Literal && is_small(m_g.operand(in, 2).value))
             op = op == Op::is_lt ? Op::i_is_lt_xc : Op::i_is_ge_xc;
@@ -276,8 +296,6 @@ private:
 
     // bs_create_bin segments: (type, seg, unit, flags, value, size); flags become BSF_* bits.
     void fix_segments(Word* seg, Word n) {
-        std::uint32_t base = 0;
-        (void)base;
         for (Word i = 0; i + 5 < n; i += 6) {
             Word& flags = seg[i + 3];
             Operand o{is_list(flags) || flags == NIL ? OperandKind::Literal : OperandKind::Unsigned, flags};

@@ -214,11 +214,6 @@ static RunResult execute(Process* p, Registers* regs) {
         p->error(reason);    \
         goto handle_error;   \
     } while (0)
-#define FAIL_OR_RAISE(label, reason) \
-    do {                             \
-        if (label) JUMP(label);      \
-        RAISE(reason);               \
-    } while (0)
 // A guard BIF failed: the exception it raised is dropped and the guard jumps to [label].
 #define GUARD_FAIL(label)                    \
     do {                                     \
@@ -823,7 +818,7 @@ op_gc_bif3: {
 
     // Tagged small arithmetic: with a = v<<4|15 and c = w<<4|15, a + (c - 15) is (v+w)<<4|15,
     // and the 64-bit overflow check is exactly the 60-bit small overflow check.
-#define ARITH_CONST(name, LOAD, OP, BUILTIN, slow)                               \
+#define ARITH_CONST(name, LOAD, BUILTIN, slow)                               \
     op_##name: {                                                                 \
         Term a = LOAD(I[4]), c = I[5];                                           \
         SWord r;                                                                 \
@@ -841,11 +836,60 @@ op_gc_bif3: {
         REG(I[6]) = res;                                                         \
         NEXT(7);                                                                 \
     }
-    ARITH_CONST(i_plus_xc, XREG, +, __builtin_add_overflow, arith_plus)
-    ARITH_CONST(i_plus_yc, YREG, +, __builtin_add_overflow, arith_plus)
-    ARITH_CONST(i_minus_xc, XREG, -, __builtin_sub_overflow, arith_minus)
-    ARITH_CONST(i_minus_yc, YREG, -, __builtin_sub_overflow, arith_minus)
+    ARITH_CONST(i_plus_xc, XREG, __builtin_add_overflow, arith_plus)
+    ARITH_CONST(i_plus_yc, YREG, __builtin_add_overflow, arith_plus)
+    ARITH_CONST(i_minus_xc, XREG, __builtin_sub_overflow, arith_minus)
+    ARITH_CONST(i_minus_yc, YREG, __builtin_sub_overflow, arith_minus)
 #undef ARITH_CONST
+
+op_i_is_nonempty_list_x:
+    if (!is_list(XREG(I[2]))) JUMP(I[1]);
+    NEXT(3);
+
+op_i_get_list_xxx: {
+    const Term* cell = list_ptr(XREG(I[1]));
+    Term h = cell[0], t = cell[1];
+    XREG(I[2]) = h;
+    XREG(I[3]) = t;
+    NEXT(4);
+}
+
+op_i_put_list_xxx:
+    HTOP[0] = XREG(I[1]);
+    HTOP[1] = XREG(I[2]);
+    XREG(I[3]) = make_list(HTOP);
+    HTOP += 2;
+    NEXT(4);
+
+op_i_get_tuple_element_xx:
+    XREG(I[3]) = tuple_element(XREG(I[1]), I[2]);
+    NEXT(4);
+
+op_i_is_eq_exact_xi:
+    if (XREG(I[2]) != I[3]) JUMP(I[1]);  // an immediate equals only itself
+    NEXT(4);
+
+op_i_is_ne_exact_xi:
+    if (XREG(I[2]) == I[3]) JUMP(I[1]);
+    NEXT(4);
+
+op_i_plus_xxx: {
+    Term a = XREG(I[4]), b = XREG(I[5]);
+    SWord r;
+    if (is_small(a) && is_small(b) && !__builtin_add_overflow(SWord(a), SWord(b - TAG_IMMED1_SMALL), &r)) {
+        XREG(I[6]) = Term(r);
+        NEXT(7);
+    }
+    SWAPOUT();
+    Term res = arith_plus(p, a, b);
+    SWAPIN();
+    if (res == THE_NON_VALUE) {
+        if (I[1]) GUARD_FAIL(I[1]);
+        goto handle_error;  // inline arithmetic: OTP 25 shows no erlang:'+' frame
+    }
+    XREG(I[6]) = res;
+    NEXT(7);
+}
 
 op_i_is_lt_xc: {
     Term a = XREG(I[2]), c = I[3];
@@ -1432,7 +1476,6 @@ wait:
 #undef SWAPIN
 #undef ENSURE_HEAP
 #undef RAISE
-#undef FAIL_OR_RAISE
 #undef BIF_FAILED
 #undef GUARD_FAIL
 }
