@@ -12,6 +12,7 @@
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
 #include "loader/beam_loader.hpp"
+#include "tracing/call_tracer.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
@@ -36,6 +37,8 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
         bif::answer_info_request(p, from, request, m_vm);
     };
     vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
+    m_tracer = std::make_unique<tracing::CallTracer>(m_vm);
+    vm::g_trace_hooks = m_tracer.get();
 }
 
 std::string Runtime::load(Term module) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vm/scheduler.hpp"
+#include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::tools {
@@ -32,6 +33,7 @@ public:
 private:
     BootOptions m_options;
     vm::Vm m_vm;
+    std::unique_ptr<vm::TraceHooks> m_tracer;
 };
 
 // Compiles [erl_path] with erlc into a cache directory; returns the .beam path or an error.

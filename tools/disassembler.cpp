@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "bif/term_format.hpp"
+#include "tracing/breakpoints.hpp"
+#include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
 
 namespace beamlet::tools {
@@ -11,6 +13,24 @@ namespace beamlet::tools {
 using namespace vm;
 
 namespace {
+
+Word tracing_session_id(const GenericBp* bp) { return bp->session->id; }
+
+// "none", or the breakpoint's state: whether the instruction is installed and the flags of
+// its active and staging generations.
+std::string breakpoint_state(const CodeInfo* ci) {
+    const GenericBp* bp = ci->gen_bp.load();
+    if (!bp) return "none";
+    unsigned active = tracing::active_bp_index();
+    std::string s = tracing::has_breakpoint(ci) ? "installed" : "prepared";
+    for (; bp; bp = bp->next.load()) {
+        std::uint32_t a = bp->data[active].flags.load(), st = bp->data[1 - active].flags.load();
+        s += fmt::format(" session {} active {}{} staging {}{}", bp->session ? tracing_session_id(bp) : 0,
+                         a & tracing::BPF_LOCAL_TRACE ? "local" : "", a & tracing::BPF_GLOBAL_TRACE ? "global" : "",
+                         st & tracing::BPF_LOCAL_TRACE ? "local" : "", st & tracing::BPF_GLOBAL_TRACE ? "global" : "");
+    }
+    return s;
+}
 
 std::string operand_text(const GenericModule& g, const Operand& o) {
     switch (o.kind) {
@@ -45,7 +65,7 @@ std::string disassemble(const GenericModule& g, const Module& m) {
             out += fmt::format("\nfunction {}/{}{}  header @{:#x}: [func_info][bp={}][{}][{}][{}]\n",
                                atom_text(f.name), f.arity, f.exported ? " (exported)" : "",
                                reinterpret_cast<std::uintptr_t>(ci),
-                               ci->gen_bp.load() ? "set" : "none", atom_text(ci->module),
+                               breakpoint_state(ci), atom_text(ci->module),
                                atom_text(ci->function), ci->arity);
             continue;
         }

@@ -21,6 +21,7 @@
 #include "vm/copy.hpp"
 #include "vm/map.hpp"
 #include "vm/term_order.hpp"
+#include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
@@ -281,7 +282,7 @@ op_call_ext_only:
     variant = 2;
 call_ext_common: {
     const Export* e = reinterpret_cast<const Export*>(I[2]);
-    if (e->bif) {
+    if (e->bif && !e->bif_traced.load(std::memory_order_relaxed)) {
         // A BIF is called in place (as OTP's loader does), so that a failure's stack trace
         // shows the calling function and line.
         SWAPOUT();
@@ -391,6 +392,22 @@ op_i_call_error_handler: {
     p->exception.bif_function = e->function;
     p->exception.bif_args.assign(x, x + e->arity);
     goto handle_error;
+}
+
+op_i_generic_breakpoint: {
+    // I is the function's first instruction; its original word is kept by tracing.
+    SWAPOUT();
+    Word original = g_trace_hooks->function_breakpoint(p, CodeInfo::from_code(I), x);
+    SWAPIN();
+    goto* reinterpret_cast<const void*>(original);
+}
+
+op_i_export_breakpoint: {
+    Export* e = reinterpret_cast<Export*>(I[1]);
+    SWAPOUT();
+    const Word* target = g_trace_hooks->export_breakpoint(p, e, x);
+    SWAPIN();
+    JUMP(target);
 }
 
 op_i_trap_resume: {

@@ -1,11 +1,14 @@
 // vm/module.cpp — lookups over a loaded module's code: function and source location at an address.
 #include "vm/module.hpp"
 
+#include "vm/trace_hooks.hpp"
+
 #include <algorithm>
 
 namespace beamlet::vm {
 
 std::atomic<unsigned> g_active_code_ix{0};
+TraceHooks* g_trace_hooks = nullptr;
 
 const FunctionInfo* Module::function_at(const Word* p) const {
     if (!contains(p)) return nullptr;

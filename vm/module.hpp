@@ -58,6 +58,13 @@ struct Export {
     BifFn bif = nullptr;                           // set for BIFs
     // Trampoline code: [op][Export*] — the op is i_call_error_handler or i_apply_bif.
     Word trampoline[2] = {};
+    // Global call tracing (DESIGN.md §3): the breakpoint chain, the trampoline that runs it
+    // ([i_export_breakpoint][Export*]) and the address calls continue at afterwards.
+    std::atomic<GenericBp*> gen_bp{nullptr};
+    Word bp_trampoline[2] = {};
+    std::atomic<const Word*> bp_original{nullptr};
+    // A BIF with a global breakpoint: calls go through the export instead of straight to the BIF.
+    std::atomic<bool> bif_traced{false};
 
     const Word* address() const;
     bool is_bif() const { return bif != nullptr; }

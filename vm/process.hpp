@@ -6,6 +6,7 @@
 // (primary tag 00), which the GC skips.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -16,6 +17,7 @@
 
 #include "vm/heap.hpp"
 #include "vm/mailbox.hpp"
+#include "vm/trace_hooks.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -139,6 +141,11 @@ struct Process {
     BifContinuation continuation;             // set by a trapping BIF
     SuspendFor suspend_for = SuspendFor::Nothing;
     std::uint64_t progress_value = 0;         // SuspendFor::ThreadProgress
+
+    // ---- tracing: one ref per session that traces this process (guarded by [lock]); the OR
+    // of their flags, readable without the lock as the fast "is it traced?" test ----
+    std::vector<TracerRef> trace_refs;
+    std::atomic<std::uint32_t> all_trace_flags{0};
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;

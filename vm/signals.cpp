@@ -15,6 +15,7 @@
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/timer_service.hpp"
+#include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
@@ -155,6 +156,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         }
         if (monitor_ref) std::copy(watcher.ref_id, watcher.ref_id + 3, monitor_ref);
     }
+    if (g_trace_hooks) g_trace_hooks->process_spawned(parent, c);
     c->state = ProcessState::Runnable;
     add_process(child);
     schedulers->enqueue(c);

@@ -29,6 +29,8 @@ Export* ExportTable::get(Term module, Term function, Word arity) {
         e->trampoline[1] = reinterpret_cast<Word>(e);
         e->addresses[0].store(e->trampoline, std::memory_order_release);
         e->addresses[1].store(e->trampoline, std::memory_order_release);
+        e->bp_trampoline[0] = op_word(Op::i_export_breakpoint);
+        e->bp_trampoline[1] = reinterpret_cast<Word>(e);
     }
     return slot.get();
 }

@@ -1,0 +1,72 @@
+-module(trace_basic).
+-export([main/0, double/1, add/2]).
+
+%% Basic legacy call tracing: erlang:trace(Pid, true, [call]) on a worker plus a global
+%% trace_pattern on one exported function. Only traced functions called by a traced process
+%% produce {trace, Pid, call, {M, F, Args}} messages (sent to the caller of trace/3, here main).
+%% Return values: trace/3 on a pid -> 1, trace_pattern/2 on one existing function -> 1.
+double(X) -> X * 2.
+add(X, Y) -> X + Y.
+
+main() ->
+    W = start_worker(),
+    io:format("trace_pattern double/1: ~p~n", [erlang:trace_pattern({?MODULE, double, 1}, true)]),
+    %% Pattern set but the process is not traced yet: no messages.
+    show("untraced process", run(W, fun() -> ?MODULE:double(1) end)),
+    io:format("trace worker: ~p~n", [erlang:trace(W, true, [call])]),
+    show("traced call", run(W, fun() -> ?MODULE:double(2) end)),
+    show("untraced function", run(W, fun() -> ?MODULE:add(1, 2) end)),
+    show("two calls", run(W, fun() -> ?MODULE:double(?MODULE:double(3)) end)),
+    show("term args", run(W, fun() -> ?MODULE:double([a, {b, 1.5}, <<"bin">>]) end)),
+    io:format("trace_pattern add/2: ~p~n", [erlang:trace_pattern({?MODULE, add, 2}, true)]),
+    show("both traced", run(W, fun() -> ?MODULE:add(?MODULE:double(4), 1) end)),
+    %% A process that is not traced calling traced functions produces nothing.
+    Other = start_worker(),
+    show("other process", run(Other, fun() -> ?MODULE:double(5) end)),
+    %% The caller of trace/3 is the tracer; the traced process may be self().
+    io:format("trace self: ~p~n", [erlang:trace(self(), true, [call])]),
+    _ = ?MODULE:double(6),
+    show("self traced", collect([{self(), self}])),
+    io:format("trace self off: ~p~n", [erlang:trace(self(), false, [call])]),
+    _ = ?MODULE:double(7),
+    show("self untraced", collect([{self(), self}])),
+    io:format("trace worker off: ~p~n", [erlang:trace(W, false, [call])]),
+    show("worker untraced", run(W, fun() -> ?MODULE:double(8) end)),
+    io:format("patterns off: ~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, false)]),
+    stop_worker(W),
+    stop_worker(Other),
+    ok.
+
+show(Label, Msgs) -> io:format("~s: ~p~n", [Label, Msgs]).
+
+%% ---- worker harness: the worker runs funs on request; main is the tracer.
+start_worker() -> spawn(fun worker_loop/0).
+
+worker_loop() ->
+    receive
+        {run, F, From} -> F(), From ! {done, self()}, worker_loop();
+        stop -> ok
+    end.
+
+run(W, F) ->
+    W ! {run, F, self()},
+    receive {done, W} -> ok end,
+    collect([{W, worker}]).
+
+%% Trace messages that arrived, in arrival order, with pids replaced by names.
+collect(Names) ->
+    receive
+        {trace, P, call, What} -> [{trace, name(P, Names), call, What} | collect(Names)]
+    after 20 -> []
+    end.
+
+name(P, Names) ->
+    case lists:keyfind(P, 1, Names) of
+        {P, N} -> N;
+        false -> other
+    end.
+
+stop_worker(W) ->
+    Ref = monitor(process, W),
+    W ! stop,
+    receive {'DOWN', Ref, process, W, _} -> ok end.

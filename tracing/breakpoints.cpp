@@ -1,0 +1,179 @@
+// tracing/breakpoints.cpp — staging, install, commit, uninstall, consolidate, free.
+#include "tracing/breakpoints.hpp"
+
+#include "vm/assert.hpp"
+#include "vm/interpreter.hpp"
+
+namespace beamlet::tracing {
+
+namespace {
+
+std::atomic<unsigned> g_active_bp_ix{0};
+
+Word breakpoint_word() { return vm::op_word(vm::Op::i_generic_breakpoint); }
+
+Word* first_instruction(const CodeInfo* ci) { return const_cast<Word*>(ci->code()); }
+
+// The one write running code can observe in a function's code: an aligned word store, as in
+// OTP ("assume aligned word-size writes are atomic"). Readers execute the word with plain
+// loads, so TSan is told nothing about this store (it is the designed race).
+[[gnu::no_sanitize("thread")]] void patch_word(Word* at, Word value) {
+    __atomic_store_n(at, value, __ATOMIC_RELEASE);
+}
+
+[[gnu::no_sanitize("thread")]] Word read_word(const Word* at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
+
+// This session's GenericBp on the chain (linked or prepared), created with both generations
+// disabled if missing. [orig] is the original instruction for function chains.
+GenericBp* ensure_bp(std::atomic<GenericBp*>& head_slot, TraceSession* session, Word orig) {
+    GenericBp* head = head_slot.load(std::memory_order_acquire);
+    if (GenericBp* bp = find_bp(head_slot, session)) return bp;
+    if (head && head->to_insert && head->to_insert->session == session) return head->to_insert;
+    auto* bp = new GenericBp();
+    bp->session = session;
+    if (!head) {
+        // No breakpoint instruction leads here yet: publishing the pointer now is safe.
+        bp->orig_instr = orig;
+        head_slot.store(bp, std::memory_order_release);
+    } else {
+        // Readers may be walking the chain: link it at install, after a wait (OTP's to_insert).
+        bp->orig_instr = head->orig_instr;
+        bp->next.store(head, std::memory_order_relaxed);
+        BEAMLET_ASSERT(!head->to_insert);
+        head->to_insert = bp;
+    }
+    return bp;
+}
+
+void set_staging(GenericBp* bp, std::uint32_t set, std::uint32_t clear) {
+    auto& f = bp->data[staging_bp_index()].flags;
+    f.store((f.load(std::memory_order_relaxed) | set) & ~clear, std::memory_order_relaxed);
+}
+
+std::uint32_t chain_active_flags(const std::atomic<GenericBp*>& head) {
+    std::uint32_t all = 0;
+    unsigned ix = active_bp_index();
+    for (GenericBp* bp = head.load(std::memory_order_acquire); bp; bp = bp->next.load(std::memory_order_acquire))
+        all |= bp->data[ix].flags.load(std::memory_order_relaxed);
+    return all;
+}
+
+void link_prepared(std::atomic<GenericBp*>& head_slot) {
+    GenericBp* head = head_slot.load(std::memory_order_acquire);
+    if (head && head->to_insert) {
+        GenericBp* bp = head->to_insert;
+        head->to_insert = nullptr;
+        head_slot.store(bp, std::memory_order_release);  // bp->next is the old head
+    }
+}
+
+// Copies active over staging on every GenericBp of the chain and unlinks those left empty.
+void consolidate_chain(std::atomic<GenericBp*>& head_slot, std::vector<GenericBp*>& to_free) {
+    unsigned active = active_bp_index(), staging = staging_bp_index();
+    std::atomic<GenericBp*>* link = &head_slot;
+    while (GenericBp* bp = link->load(std::memory_order_acquire)) {
+        std::uint32_t flags = bp->data[active].flags.load(std::memory_order_relaxed);
+        bp->data[staging].flags.store(flags, std::memory_order_relaxed);
+        if (flags == 0) {
+            link->store(bp->next.load(std::memory_order_acquire), std::memory_order_release);
+            to_free.push_back(bp);
+            continue;
+        }
+        link = &bp->next;
+    }
+}
+
+}  // namespace
+
+unsigned active_bp_index() { return g_active_bp_ix.load(std::memory_order_acquire); }
+unsigned staging_bp_index() { return 1 - active_bp_index(); }
+
+GenericBp* find_bp(const std::atomic<GenericBp*>& head, const TraceSession* session) {
+    for (GenericBp* bp = head.load(std::memory_order_acquire); bp; bp = bp->next.load(std::memory_order_acquire))
+        if (bp->session == session) return bp;
+    return nullptr;
+}
+
+std::uint32_t active_flags(const std::atomic<GenericBp*>& head, const TraceSession* session) {
+    GenericBp* bp = find_bp(head, session);
+    return bp ? bp->data[active_bp_index()].flags.load(std::memory_order_relaxed) : 0;
+}
+
+bool has_breakpoint(const CodeInfo* ci) { return read_word(ci->code()) == breakpoint_word(); }
+
+bool stage(BreakpointChange& c) {
+    // Mirrors erts_set_trace_pattern: local and global exclude each other in one session.
+    for (const CodeInfo* ci : c.functions) {
+        auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
+        if (c.enable && c.local) {
+            Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
+            set_staging(ensure_bp(slot, c.session, orig), BPF_LOCAL_TRACE, 0);
+        } else if (GenericBp* bp = find_bp(slot, c.session)) {
+            set_staging(bp, 0, BPF_LOCAL_TRACE);
+        }
+    }
+    for (Export* e : c.exports) {
+        if (c.enable && !c.local) {
+            if (!e->gen_bp.load(std::memory_order_acquire)) e->bp_original.store(e->address(), std::memory_order_relaxed);
+            set_staging(ensure_bp(e->gen_bp, c.session, 0), BPF_GLOBAL_TRACE, 0);
+        } else if (GenericBp* bp = find_bp(e->gen_bp, c.session)) {
+            set_staging(bp, 0, BPF_GLOBAL_TRACE);
+        }
+    }
+    return !c.functions.empty() || !c.exports.empty();
+}
+
+void install(BreakpointChange& c) {
+    if (!c.enable) return;
+    if (c.local) for (const CodeInfo* ci : c.functions) {
+        auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
+        link_prepared(slot);
+        GenericBp* head = slot.load(std::memory_order_acquire);
+        if (head && !has_breakpoint(ci)) patch_word(first_instruction(ci), breakpoint_word());
+    }
+    if (!c.local) for (Export* e : c.exports) {
+        link_prepared(e->gen_bp);
+        if (!e->gen_bp.load(std::memory_order_acquire)) continue;
+        const Word* trampoline = e->bp_trampoline;
+        if (e->addresses[0].load(std::memory_order_acquire) != trampoline) {
+            e->addresses[0].store(trampoline, std::memory_order_release);
+            e->addresses[1].store(trampoline, std::memory_order_release);
+        }
+        if (e->bif) e->bif_traced.store(true, std::memory_order_release);
+    }
+}
+
+void commit() {
+    // Mirrors erts_commit_staged_bp(): the staging generation becomes the active one.
+    g_active_bp_ix.store(1 - g_active_bp_ix.load(std::memory_order_relaxed), std::memory_order_release);
+}
+
+void uninstall(BreakpointChange& c) {
+    for (const CodeInfo* ci : c.functions) {
+        auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
+        GenericBp* head = slot.load(std::memory_order_acquire);
+        if (head && has_breakpoint(ci) && chain_active_flags(slot) == 0)
+            patch_word(first_instruction(ci), head->orig_instr);
+    }
+    for (Export* e : c.exports) {
+        if (!e->gen_bp.load(std::memory_order_acquire) || chain_active_flags(e->gen_bp) != 0) continue;
+        if (e->addresses[0].load(std::memory_order_acquire) == e->bp_trampoline) {
+            const Word* original = e->bp_original.load(std::memory_order_relaxed);
+            e->addresses[0].store(original, std::memory_order_release);
+            e->addresses[1].store(original, std::memory_order_release);
+        }
+        e->bif_traced.store(false, std::memory_order_release);
+    }
+}
+
+void consolidate(BreakpointChange& c) {
+    for (const CodeInfo* ci : c.functions) consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c.to_free);
+    for (Export* e : c.exports) consolidate_chain(e->gen_bp, c.to_free);
+}
+
+void free_unlinked(BreakpointChange& c) {
+    for (GenericBp* bp : c.to_free) delete bp;
+    c.to_free.clear();
+}
+
+}  // namespace beamlet::tracing

@@ -1,0 +1,163 @@
+// tracing/call_tracer.cpp — breakpoint actions and process trace flags.
+#include "tracing/call_tracer.hpp"
+
+#include <algorithm>
+
+#include "tracing/breakpoints.hpp"
+#include "tracing/sessions.hpp"
+#include "vm/atom_table.hpp"
+
+namespace beamlet::tracing {
+
+using namespace vm;
+
+namespace {
+
+void recompute_all_flags(Process* p) {
+    std::uint32_t all = 0;
+    for (const TracerRef& r : p->trace_refs) all |= r.flags;
+    p->all_trace_flags.store(all, std::memory_order_release);
+}
+
+// The tracer of [session] for [p] if [p] has [flag] in it; 0 otherwise.
+Term tracer_for(Process* p, const TraceSession* session, std::uint32_t flag, std::uint32_t* flags_out) {
+    std::lock_guard guard(p->lock);
+    for (const TracerRef& r : p->trace_refs)
+        if (r.session == session && (r.flags & flag) && r.tracer) {
+            *flags_out = r.flags;
+            return r.tracer;
+        }
+    return 0;
+}
+
+// Drops [session]'s flags on [p] because its tracer is gone (OTP removes them the same way).
+void drop_session(Process* p, const TraceSession* session) {
+    std::lock_guard guard(p->lock);
+    auto& refs = p->trace_refs;
+    refs.erase(std::remove_if(refs.begin(), refs.end(), [&](const TracerRef& r) { return r.session == session; }),
+               refs.end());
+    recompute_all_flags(p);
+}
+
+// {trace, Pid, call, {M, F, Args}} (or Arity with the arity flag) to the tracer.
+void send_call_message(Vm& vm, Process* p, Term tracer, std::uint32_t flags, Term m, Term f, Word arity, const Term* x,
+                       const TraceSession* session) {
+    std::shared_ptr<Process> to = vm.lookup_process(tracer);
+    if (!to) {
+        drop_session(p, session);
+        return;
+    }
+    Term what;
+    if (flags & TRACE_ARITY) {
+        what = make_small(SWord(arity));
+    } else {
+        Term* cells = p->alloc(2 * arity);
+        what = NIL;
+        for (Word i = arity; i-- > 0;) what = make_cons_on(cells + 2 * i, x[i], what);
+    }
+    Term* mfa = p->alloc(4);
+    mfa[0] = make_arityval(3);
+    mfa[1] = m;
+    mfa[2] = f;
+    mfa[3] = what;
+    Term* msg = p->alloc(5);
+    msg[0] = make_arityval(4);
+    msg[1] = atoms::trace;
+    msg[2] = p->id;
+    msg[3] = atoms::call;
+    msg[4] = make_boxed(mfa);
+    vm.send_message(p, tracer, make_boxed(msg));
+}
+
+void trace_call(Vm& vm, Process* p, const std::atomic<GenericBp*>& chain, std::uint32_t kind, Term m, Term f,
+                Word arity, const Term* x) {
+    if (!(p->all_trace_flags.load(std::memory_order_acquire) & TRACE_CALL)) return;
+    unsigned ix = active_bp_index();
+    for (GenericBp* bp = chain.load(std::memory_order_acquire); bp; bp = bp->next.load(std::memory_order_acquire)) {
+        if (!(bp->data[ix].flags.load(std::memory_order_relaxed) & kind)) continue;
+        std::uint32_t flags = 0;
+        Term tracer = tracer_for(p, bp->session, TRACE_CALL, &flags);
+        // A process is never told about itself when it is its own tracer.
+        if (tracer && tracer != p->id) send_call_message(vm, p, tracer, flags, m, f, arity, x, bp->session);
+    }
+}
+
+}  // namespace
+
+Word CallTracer::function_breakpoint(Process* p, const CodeInfo* ci, Term* x) {
+    GenericBp* head = ci->gen_bp.load(std::memory_order_acquire);
+    trace_call(m_vm, p, ci->gen_bp, BPF_LOCAL_TRACE, ci->module, ci->function, ci->arity, x);
+    return head->orig_instr;
+}
+
+const Word* CallTracer::export_breakpoint(Process* p, Export* e, Term* x) {
+    trace_call(m_vm, p, e->gen_bp, BPF_GLOBAL_TRACE, e->module, e->function, e->arity, x);
+    return e->bp_original.load(std::memory_order_acquire);
+}
+
+void CallTracer::process_spawned(Process* parent, Process* child) {
+    std::vector<TracerRef> inherit;
+    if (parent && parent->all_trace_flags.load(std::memory_order_acquire) & (TRACE_SOS | TRACE_SOS1)) {
+        std::lock_guard guard(parent->lock);
+        for (TracerRef& r : parent->trace_refs) {
+            if (r.flags & TRACE_SOS) {
+                inherit.push_back(r);
+            } else if (r.flags & TRACE_SOS1) {
+                // Only the first child inherits, without the flag itself.
+                TracerRef copy = r;
+                copy.flags &= ~TRACE_SOS1;
+                inherit.push_back(copy);
+                r.flags &= ~TRACE_SOS1;
+            }
+        }
+        recompute_all_flags(parent);
+    }
+    TraceSession& legacy = legacy_session();
+    {
+        std::lock_guard guard(legacy.mutex);
+        if (legacy.new_procs_flags)
+            inherit.push_back(TracerRef{&legacy, legacy.new_procs_tracer, legacy.new_procs_flags});
+    }
+    if (inherit.empty()) return;
+    std::lock_guard guard(child->lock);
+    for (const TracerRef& r : inherit) {
+        auto it = std::find_if(child->trace_refs.begin(), child->trace_refs.end(),
+                               [&](const TracerRef& c) { return c.session == r.session; });
+        if (it == child->trace_refs.end()) child->trace_refs.push_back(r);
+        else it->flags |= r.flags;
+    }
+    recompute_all_flags(child);
+}
+
+bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Term tracer, std::uint32_t flags, bool on) {
+    // One tracer per process per session: a different tracer that is still alive is an error.
+    // (Liveness is checked without p->lock held: the process table lock is taken before
+    // process locks elsewhere.)
+    Term current = process_trace_ref(p, session).tracer;
+    if (on && tracer && current && current != tracer && vm.lookup_process(current)) return false;
+    std::lock_guard guard(p->lock);
+    auto& refs = p->trace_refs;
+    auto it = std::find_if(refs.begin(), refs.end(), [&](const TracerRef& r) { return r.session == session; });
+    if (on) {
+        if (it == refs.end()) {
+            refs.push_back(TracerRef{session, tracer, flags});
+        } else {
+            if (tracer) it->tracer = tracer;
+            it->flags |= flags;
+        }
+    } else if (it != refs.end()) {
+        it->flags &= ~flags;
+        if (it->flags == 0) refs.erase(it);
+    }
+    recompute_all_flags(p);
+    return true;
+}
+
+TracerRef process_trace_ref(Process* p, const TraceSession* session) {
+    std::lock_guard guard(p->lock);
+    for (const TracerRef& r : p->trace_refs)
+        if (r.session == session) return r;
+    return TracerRef{nullptr, 0, 0};
+}
+
+}  // namespace beamlet::tracing

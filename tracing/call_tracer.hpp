@@ -1,0 +1,32 @@
+// tracing/call_tracer.hpp — CallTracer: what happens when a breakpoint is hit (the call trace
+// message), process trace flags per session, and set_on_spawn; implements vm::TraceHooks.
+#pragma once
+
+#include <cstdint>
+
+#include "vm/process.hpp"
+#include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::tracing {
+
+class CallTracer : public vm::TraceHooks {
+public:
+    explicit CallTracer(vm::Vm& vm) : m_vm(vm) {}
+
+    vm::Word function_breakpoint(vm::Process* p, const vm::CodeInfo* ci, vm::Term* x) override;
+    const vm::Word* export_breakpoint(vm::Process* p, vm::Export* e, vm::Term* x) override;
+    void process_spawned(vm::Process* parent, vm::Process* child) override;
+
+private:
+    vm::Vm& m_vm;
+};
+
+// Sets ([on]) or clears the [flags] of [session] on [p] with [tracer] (0: keep the current one).
+// Fails (false) when [p] already has a different live tracer in this session.
+bool set_process_flags(vm::Vm& vm, vm::Process* p, vm::TraceSession* session, vm::Term tracer, std::uint32_t flags,
+                       bool on);
+// The flags and tracer of [session] on [p] (flags 0 when untraced).
+vm::TracerRef process_trace_ref(vm::Process* p, const vm::TraceSession* session);
+
+}  // namespace beamlet::tracing

@@ -1,0 +1,50 @@
+// vm/trace_hooks.hpp — the seam out of vm/ for tracing: breakpoints reached by running code and
+// process events. tools/boot.cpp installs tracing/'s implementation (DESIGN.md §1).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct CodeInfo;
+struct Export;
+struct Process;
+struct TraceSession;
+
+// Process trace flags (OTP's F_TRACE_* subset beamlet implements).
+enum TraceFlag : std::uint32_t {
+    TRACE_CALL = 1u << 0,
+    TRACE_ARITY = 1u << 1,
+    TRACE_RETURN_TO = 1u << 2,
+    TRACE_SOS = 1u << 3,    // set_on_spawn
+    TRACE_SOS1 = 1u << 4,   // set_on_first_spawn
+    TRACE_SOL = 1u << 5,    // set_on_link
+    TRACE_SOL1 = 1u << 6,   // set_on_first_link
+};
+
+// One session's tracing of one process: its flags and tracer (a pid).
+struct TracerRef {
+    TraceSession* session;
+    Term tracer;
+    std::uint32_t flags;
+};
+
+class TraceHooks {
+public:
+    virtual ~TraceHooks() = default;
+    // [p] reached the breakpoint in the function of [ci] with its arguments in [x]. Returns the
+    // original first instruction word, which the engine executes next.
+    virtual Word function_breakpoint(Process* p, const CodeInfo* ci, Term* x) = 0;
+    // [p] called export [e] whose global breakpoint is installed. Returns the address to continue at.
+    virtual const Word* export_breakpoint(Process* p, Export* e, Term* x) = 0;
+    // [parent] spawned [child] (set_on_spawn, new-process flags).
+    virtual void process_spawned(Process* parent, Process* child) = 0;
+};
+
+// Set at boot; null when tracing is not wired (unit tests of vm/ alone).
+extern TraceHooks* g_trace_hooks;
+
+}  // namespace beamlet::vm
