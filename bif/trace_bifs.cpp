@@ -59,28 +59,30 @@ Term flag_list(Process* p, std::uint32_t flags) {
 
 }  // namespace
 
-// erlang:trace(PidSpec, How, FlagList): sets process trace flags on the legacy session.
-Term bif_trace3(Process* p, Term* a) {
+namespace {
+
+// Sets process flags in [session] for [spec] (a pid, all, existing, new, ...). [tracer] is the
+// session's tracer, or 0 for the legacy session where {tracer, T} or the caller names it.
+Term trace_processes(Process* p, TraceSession* session, Term session_tracer, Term spec, Term how, Term flag_list) {
     CACHED_ATOM(am_all, "all");
     CACHED_ATOM(am_existing, "existing");
     CACHED_ATOM(am_new, "new");
     CACHED_ATOM(am_processes, "processes");
     CACHED_ATOM(am_existing_processes, "existing_processes");
     CACHED_ATOM(am_new_processes, "new_processes");
-    Term spec = a[0], how = a[1];
     if (how != atoms::true_ && how != atoms::false_) return p->badarg();
     bool on = how == atoms::true_;
     std::uint32_t flags = 0;
     Term tracer = 0;
-    if (!parse_trace_flags(a[2], &flags, &tracer)) return p->badarg();
-    if (tracer) {
-        if (!is_pid(tracer)) return p->badarg();
-        std::shared_ptr<Process> t = p->vm.lookup_process(tracer);
-        if (!t) return p->badarg();
+    if (!parse_trace_flags(flag_list, &flags, &tracer)) return p->badarg();
+    if (session_tracer) {
+        if (tracer) return p->badarg();  // sessions have a fixed tracer
+        tracer = session_tracer;
+    } else if (tracer) {
+        if (!is_pid(tracer) || !p->vm.lookup_process(tracer)) return p->badarg();
     } else {
         tracer = p->id;
     }
-    TraceSession* session = &tracing::legacy_session();
     auto apply_to = [&](Process* target) { return tracing::set_process_flags(p->vm, target, session, tracer, flags, on); };
     if (is_pid(spec)) {
         std::shared_ptr<Process> target = spec == p->id ? nullptr : p->vm.lookup_process(spec);
@@ -111,6 +113,11 @@ Term bif_trace3(Process* p, Term* a) {
     }
     return make_small(count);
 }
+
+}  // namespace
+
+// erlang:trace(PidSpec, How, FlagList): sets process trace flags on the legacy session.
+Term bif_trace3(Process* p, Term* a) { return trace_processes(p, &tracing::legacy_session(), 0, a[0], a[1], a[2]); }
 
 namespace {
 
@@ -174,7 +181,7 @@ Term run_stage(Process* p, std::shared_ptr<BreakpointChange> change, int stage, 
         p, [change, stage, count](Process* q, Term*) { return run_stage(q, change, stage + 1, count); });
 }
 
-Term trace_pattern(Process* p, Term mfa, Term ms, Term flags) {
+Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term flags) {
     CACHED_ATOM(am_global, "global");
     CACHED_ATOM(am_local, "local");
     bool enable;
@@ -189,7 +196,7 @@ Term trace_pattern(Process* p, Term mfa, Term ms, Term flags) {
         else return p->badarg();
     }
     auto change = std::make_shared<BreakpointChange>();
-    change->session = &tracing::legacy_session();
+    change->session = session;
     change->enable = enable;
     change->local = local;
     SWord count = 0;
@@ -208,11 +215,18 @@ Term trace_pattern(Process* p, Term mfa, Term ms, Term flags) {
 
 }  // namespace
 
-Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, a[0], a[1], NIL); }
-Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, a[0], a[1], a[2]); }
+Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], NIL); }
+Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
+
+namespace {
+Term trace_info(Process* p, TraceSession* session, Term what, Term item);
+}
 
 // erlang:trace_info(PidOrFunc, Item) on the legacy session.
-Term bif_trace_info2(Process* p, Term* a) {
+Term bif_trace_info2(Process* p, Term* a) { return trace_info(p, &tracing::legacy_session(), a[0], a[1]); }
+
+namespace {
+Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     CACHED_ATOM(am_flags, "flags");
     CACHED_ATOM(am_tracer, "tracer");
     CACHED_ATOM(am_traced, "traced");
@@ -226,8 +240,6 @@ Term bif_trace_info2(Process* p, Term* a) {
     CACHED_ATOM(am_call_count, "call_count");
     CACHED_ATOM(am_call_time, "call_time");
     CACHED_ATOM(am_new_processes, "new_processes");
-    TraceSession* session = &tracing::legacy_session();
-    Term what = a[0], item = a[1];
     if (is_pid(what) || what == am_new || what == am_new_processes) {
         std::uint32_t flags = 0;
         Term tracer = 0;
@@ -275,6 +287,137 @@ Term bif_trace_info2(Process* p, Term* a) {
         return make_tuple_on(p, {am_all, l});
     }
     return p->badarg();
+}
+}  // namespace
+
+}  // namespace beamlet::bif
+
+// ---- OTP 27 trace module ------------------------------------------------------------------------
+
+namespace beamlet::bif {
+
+namespace {
+
+// The session a handle names: a strong {Ref, {Name, Id}} or a weak {Name, Id}; null if it is
+// malformed or the session is gone.
+TraceSession* session_of(Term handle) {
+    if (!is_tuple(handle) || tuple_arity(handle) != 2) return nullptr;
+    Term weak = is_ref(tuple_element(handle, 0)) ? tuple_element(handle, 1) : handle;
+    if (!is_tuple(weak) || tuple_arity(weak) != 2 || !is_atom(tuple_element(weak, 0)) || !is_small(tuple_element(weak, 1)))
+        return nullptr;
+    SWord id = small_value(tuple_element(weak, 1));
+    if (id < 0) return nullptr;
+    return tracing::find_session(tuple_element(weak, 0), Word(id));
+}
+
+Term weak_handle(Process* p, const TraceSession* s) {
+    CACHED_ATOM(am_default, "default");
+    return make_tuple_on(p, {s->name, s->id ? make_small(SWord(s->weak_id)) : am_default});
+}
+
+// Every function and export where [session] has a GenericBp.
+void collect_session_breakpoints(Vm& vm, TraceSession* session, BreakpointChange& change) {
+    for (Module* mod : vm.loaded_modules())
+        for (const FunctionInfo& fi : mod->functions) {
+            const CodeInfo* ci = mod->code_info(fi);
+            if (tracing::find_bp(ci->gen_bp, session)) change.functions.push_back(ci);
+            if (fi.exported)
+                if (Export* e = vm.exports.find(mod->name, fi.name, fi.arity); e && tracing::find_bp(e->gen_bp, session))
+                    change.exports.push_back(e);
+        }
+}
+
+}  // namespace
+
+// trace:session_create(Name, Tracer, Opts): a session with a tracer process.
+Term bif_trace_session_create(Process* p, Term* a) {
+    Term name = a[0], tracer = a[1];
+    if (!is_atom(name) || !(is_list(a[2]) || is_nil(a[2]))) return p->badarg();
+    if (!is_pid(tracer) || !p->vm.lookup_process(tracer)) return p->badarg();
+    TraceSession* s = tracing::create_session(name, tracer);
+    Word id[3];
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    id[0] = n & 0x3FFFF;
+    id[1] = n >> 18;
+    id[2] = 0;
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = id[0];
+    hp[2] = id[1];
+    hp[3] = id[2];
+    return make_tuple_on(p, {make_boxed(hp), weak_handle(p, s)});
+}
+
+// trace:session_destroy(Session): removes every setting of the session; false if it was gone.
+Term bif_trace_session_destroy(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) {
+        if (!is_tuple(a[0])) return p->badarg();
+        return atoms::false_;
+    }
+    tracing::retire_session(s);
+    for (Term pid : p->vm.process_ids())
+        if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
+            tracing::set_process_flags(p->vm, t.get(), s, 0, ~0u, false);
+    tracing::set_process_flags(p->vm, p, s, 0, ~0u, false);
+    auto change = std::make_shared<BreakpointChange>();
+    change->session = s;
+    change->enable = false;
+    return p->vm.trap_until_permission(p, [change, s](Process* q, Term*) {
+        collect_session_breakpoints(q->vm, s, *change);
+        if (!tracing::stage(*change)) {
+            q->vm.code_permission->release(q);
+            return atoms::true_;
+        }
+        return q->vm.trap_until_thread_progress(
+            q, [change](Process* r, Term*) { return run_stage(r, change, 0, atoms::true_); });
+    });
+}
+
+Term bif_trace_process(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return trace_processes(p, s, s->tracer, a[1], a[2], a[3]);
+}
+
+Term bif_trace_function(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return trace_pattern(p, s, a[1], a[2], a[3]);
+}
+
+Term bif_trace_info(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return trace_info(p, s, a[1], a[2]);
+}
+
+// trace:session_info(What): the weak handles of the sessions tracing [What] (a pid or an
+// MFA), or of all sessions for all.
+Term bif_trace_session_info(Process* p, Term* a) {
+    CACHED_ATOM(am_all, "all");
+    CACHED_ATOM(am_session_info, "session_info");
+    std::vector<TraceSession*> found;
+    for (TraceSession* s : tracing::live_sessions()) {
+        if (a[0] == am_all) {
+            found.push_back(s);
+        } else if (is_pid(a[0])) {
+            std::shared_ptr<Process> t = a[0] == p->id ? nullptr : p->vm.lookup_process(a[0]);
+            Process* target = a[0] == p->id ? p : t.get();
+            if (!target) return atoms::undefined;
+            if (tracing::process_trace_ref(target, s).flags) found.push_back(s);
+        } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
+            Term info = trace_info(p, s, a[0], atom("traced"));
+            if (info != THE_NON_VALUE && is_tuple(info) && tuple_element(info, 1) != atoms::false_ &&
+                tuple_element(info, 1) != atoms::undefined)
+                found.push_back(s);
+        } else {
+            return p->badarg();
+        }
+    }
+    Term l = NIL;
+    for (auto it = found.rbegin(); it != found.rend(); ++it) l = make_cons_on(p->alloc(2), weak_handle(p, *it), l);
+    return make_tuple_on(p, {am_session_info, l});
 }
 
 }  // namespace beamlet::bif

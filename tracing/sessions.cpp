@@ -15,4 +15,38 @@ vm::TraceSession& legacy_session() {
     return *session;
 }
 
+namespace {
+std::mutex g_sessions_mutex;
+std::vector<vm::TraceSession*> g_sessions;
+vm::Word g_next_id = 1;
+}  // namespace
+
+vm::TraceSession* create_session(vm::Term name, vm::Term tracer) {
+    auto* s = new vm::TraceSession();
+    s->name = name;
+    s->tracer = tracer;
+    std::lock_guard lock(g_sessions_mutex);
+    s->id = g_next_id++;
+    s->weak_id = s->id - 1;
+    g_sessions.push_back(s);
+    return s;
+}
+
+vm::TraceSession* find_session(vm::Term name, vm::Word weak_id) {
+    std::lock_guard lock(g_sessions_mutex);
+    for (vm::TraceSession* s : g_sessions)
+        if (s->weak_id == weak_id && s->name == name && s->alive.load()) return s;
+    return nullptr;
+}
+
+std::vector<vm::TraceSession*> live_sessions() {
+    std::vector<vm::TraceSession*> out{&legacy_session()};
+    std::lock_guard lock(g_sessions_mutex);
+    for (vm::TraceSession* s : g_sessions)
+        if (s->alive.load()) out.push_back(s);
+    return out;
+}
+
+void retire_session(vm::TraceSession* session) { session->alive.store(false); }
+
 }  // namespace beamlet::tracing

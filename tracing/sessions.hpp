@@ -6,19 +6,22 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
 
 struct TraceSession {
-    vm::Word id = 0;
+    vm::Word id = 0;               // internal: 0 is the legacy session
+    vm::Word weak_id = 0;          // the Id of the weak handle {Name, Id}: 0, 1, ... in creation order
     vm::Term name = 0;             // the atom legacy for the legacy session
     vm::Term tracer = 0;           // 0 for the legacy session: each erlang:trace/3 names one
     // Flags and tracer given to new processes (erlang:trace(new, ...)), under [mutex].
     std::mutex mutex;
     std::uint32_t new_procs_flags = 0;
     vm::Term new_procs_tracer = 0;
+    std::atomic<bool> alive{true};
 };
 
 }  // namespace beamlet::vm
@@ -27,5 +30,15 @@ namespace beamlet::tracing {
 
 // The legacy session used by erlang:trace/3, trace_pattern/2,3 and trace_info/2.
 vm::TraceSession& legacy_session();
+
+// A new session named [name] with [tracer] (trace:session_create/3).
+vm::TraceSession* create_session(vm::Term name, vm::Term tracer);
+// The live session whose weak handle is {[name], [weak_id]}, or null.
+vm::TraceSession* find_session(vm::Term name, vm::Word weak_id);
+// Every live session, the legacy one included.
+std::vector<vm::TraceSession*> live_sessions();
+// Marks [session] dead: it can no longer be found. Session objects are never freed (a
+// GenericBp may still name it until consolidation; they are small).
+void retire_session(vm::TraceSession* session);
 
 }  // namespace beamlet::tracing

@@ -1238,7 +1238,13 @@ op_get_map_elements: {
     Word n = I[3];
     // All keys are looked up before any destination is written (a destination may be a key's
     // register or the map's).
-    const Term* found[128];
+    const Term* small[64];
+    std::vector<const Term*> large;
+    const Term** found = small;
+    if (n / 2 > 64) {
+        large.resize(n / 2);
+        found = large.data();
+    }
     for (Word i = 0; i < n; i += 2) {
         const Term* v = map_lookup(map, SRC(I[4 + i]));
         if (!v) JUMP(I[1]);
