@@ -141,7 +141,7 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
         if (m != am_any && mod->name != m) continue;
         for (const FunctionInfo& fi : mod->functions) {
             if (!matches(mod->name, fi.name, fi.arity)) continue;
-            Export* e = fi.exported ? vm.exports.find(mod->name, fi.name, fi.arity) : nullptr;
+            Export* e = fi.export_entry;
             if (local) {
                 ++*count;
                 change.functions.push_back(mod->code_info(fi));
@@ -321,9 +321,7 @@ void collect_session_breakpoints(Vm& vm, TraceSession* session, BreakpointChange
         for (const FunctionInfo& fi : mod->functions) {
             const CodeInfo* ci = mod->code_info(fi);
             if (tracing::find_bp(ci->gen_bp, session)) change.functions.push_back(ci);
-            if (fi.exported)
-                if (Export* e = vm.exports.find(mod->name, fi.name, fi.arity); e && tracing::find_bp(e->gen_bp, session))
-                    change.exports.push_back(e);
+            if (Export* e = fi.export_entry; e && tracing::find_bp(e->gen_bp, session)) change.exports.push_back(e);
         }
 }
 

@@ -12,6 +12,28 @@ std::atomic<unsigned> g_active_bp_ix{0};
 
 Word breakpoint_word() { return vm::op_word(vm::Op::i_generic_breakpoint); }
 
+// Freed GenericBps, reused by the next change: pattern changes over whole modules allocate
+// and free one per function. Only touched with the code modification permission held.
+std::vector<GenericBp*> g_bp_pool;
+
+GenericBp* allocate_bp() {
+    if (g_bp_pool.empty()) return new GenericBp();
+    GenericBp* bp = g_bp_pool.back();
+    g_bp_pool.pop_back();
+    return bp;
+}
+
+void recycle_bp(GenericBp* bp) {
+    bp->orig_instr = 0;
+    bp->data[0].flags.store(0, std::memory_order_relaxed);
+    bp->data[1].flags.store(0, std::memory_order_relaxed);
+    bp->session = nullptr;
+    bp->next.store(nullptr, std::memory_order_relaxed);
+    bp->to_insert = nullptr;
+    if (g_bp_pool.size() < 100000) g_bp_pool.push_back(bp);
+    else delete bp;
+}
+
 Word* first_instruction(const CodeInfo* ci) { return const_cast<Word*>(ci->code()); }
 
 // The one write running code can observe in a function's code: an aligned word store, as in
@@ -29,7 +51,7 @@ GenericBp* ensure_bp(std::atomic<GenericBp*>& head_slot, TraceSession* session, 
     GenericBp* head = head_slot.load(std::memory_order_acquire);
     if (GenericBp* bp = find_bp(head_slot, session)) return bp;
     if (head && head->to_insert && head->to_insert->session == session) return head->to_insert;
-    auto* bp = new GenericBp();
+    GenericBp* bp = allocate_bp();
     bp->session = session;
     if (!head) {
         // No breakpoint instruction leads here yet: publishing the pointer now is safe.
@@ -172,7 +194,8 @@ void consolidate(BreakpointChange& c) {
 }
 
 void free_unlinked(BreakpointChange& c) {
-    for (GenericBp* bp : c.to_free) delete bp;
+    // No thread can still be inside these: a thread-progress wait has passed since unlinking.
+    for (GenericBp* bp : c.to_free) recycle_bp(bp);
     c.to_free.clear();
 }
 

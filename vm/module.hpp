@@ -82,6 +82,7 @@ struct FunctionInfo {
     Word header_offset = 0;   // word offset of the CodeInfo in Module::code
     Word end_offset = 0;      // word offset one past the function's last instruction
     bool exported = false;
+    Export* export_entry = nullptr;   // set at install for exported functions
 };
 
 struct LineEntry {

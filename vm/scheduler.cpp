@@ -234,6 +234,12 @@ void Schedulers::loop(int index) {
             run_one(index, p);
             continue;
         }
+        if (m_progress_waiting.load(std::memory_order_relaxed)) {
+            // A process waits for thread progress: keep passing quiescent points (each one
+            // lets progress advance) instead of sleeping, briefly yielding the core.
+            std::this_thread::yield();
+            continue;
+        }
         std::unique_lock lock(m_sleep_mutex);
         if (m_stop.load()) break;
         ++m_sleepers;

@@ -119,9 +119,10 @@ Module* Vm::install_module(const GenericModule& code, std::string* error) {
         }
         m_modules[code.name] = std::move(mod);
     }
-    for (const FunctionInfo& fi : m->functions) {
+    for (FunctionInfo& fi : m->functions) {
         if (!fi.exported) continue;
         Export* e = exports.get(m->name, fi.name, fi.arity);
+        fi.export_entry = e;
         if (e->is_bif()) continue;  // a native implementation wins over the Erlang stub
         const Word* address = m->code_info(fi)->code();
         e->addresses[0].store(address, std::memory_order_release);
