@@ -1,5 +1,5 @@
 -module(trace_basic).
--export([main/0, double/1, add/2]).
+-export([main/0, double/1, add/2, id/1]).
 
 %% Basic legacy call tracing: erlang:trace(Pid, true, [call]) on a worker plus a global
 %% trace_pattern on one exported function. Only traced functions called by a traced process
@@ -7,6 +7,7 @@
 %% Return values: trace/3 on a pid -> 1, trace_pattern/2 on one existing function -> 1.
 double(X) -> X * 2.
 add(X, Y) -> X + Y.
+id(X) -> X.
 
 main() ->
     W = start_worker(),
@@ -17,8 +18,9 @@ main() ->
     show("traced call", run(W, fun() -> ?MODULE:double(2) end)),
     show("untraced function", run(W, fun() -> ?MODULE:add(1, 2) end)),
     show("two calls", run(W, fun() -> ?MODULE:double(?MODULE:double(3)) end)),
-    show("term args", run(W, fun() -> ?MODULE:double([a, {b, 1.5}, <<"bin">>]) end)),
     io:format("trace_pattern add/2: ~p~n", [erlang:trace_pattern({?MODULE, add, 2}, true)]),
+    io:format("trace_pattern id/1: ~p~n", [erlang:trace_pattern({?MODULE, id, 1}, true)]),
+    show("term args", run(W, fun() -> ?MODULE:id([a, {b, 1.5}, <<"bin">>, "str", #{k => v}]) end)),
     show("both traced", run(W, fun() -> ?MODULE:add(?MODULE:double(4), 1) end)),
     %% A process that is not traced calling traced functions produces nothing.
     Other = start_worker(),

@@ -133,7 +133,9 @@ protected:
         EXPECT_EQ(Word(hp - buffer.data()), size);
         for (Word i = size; i < buffer.size(); ++i) EXPECT_EQ(buffer[i], GUARD_WORD);
         EXPECT_TRUE(terms_exact_equal(copy, t));
-        if (size == 0) EXPECT_EQ(copy, t);  // immediates are returned as they are
+        if (size == 0) {
+            EXPECT_EQ(copy, t);  // immediates are returned as they are
+        }
         for (const Term* obj : objects_of(copy))
             EXPECT_TRUE(obj >= buffer.data() && obj < buffer.data() + size) << "object outside the copy";
         release_off_heap(off_heap);
