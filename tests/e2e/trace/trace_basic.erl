@@ -25,15 +25,26 @@ main() ->
     %% A process that is not traced calling traced functions produces nothing.
     Other = start_worker(),
     show("other process", run(Other, fun() -> ?MODULE:double(5) end)),
-    %% The caller of trace/3 is the tracer; the traced process may be self().
+    %% The traced process may be self(). With no {tracer, _} flag the caller becomes the tracer,
+    %% and a process that is its own tracer gets no call trace messages (trace/3 still returns
+    %% 1 and trace_info reports the process as its own tracer).
     io:format("trace self: ~p~n", [erlang:trace(self(), true, [call])]),
+    io:format("own tracer: ~p~n", [erlang:trace_info(self(), tracer) =:= {tracer, self()}]),
     _ = ?MODULE:double(6),
-    show("self traced", collect([{self(), self}])),
+    show("self traced by self", collect([{self(), self}])),
     io:format("trace self off: ~p~n", [erlang:trace(self(), false, [call])]),
+    %% self() traced by another process: the messages go to that process.
+    Me = self(),
+    C = spawn(fun() -> receive {give, From} -> From ! {msgs, collect([{Me, self}])} end end),
+    io:format("trace self to collector: ~p~n", [erlang:trace(self(), true, [call, {tracer, C}])]),
     _ = ?MODULE:double(7),
-    show("self untraced", collect([{self(), self}])),
+    _ = double(70),
+    io:format("trace self off: ~p~n", [erlang:trace(self(), false, [call])]),
+    _ = ?MODULE:double(8),
+    C ! {give, self()},
+    receive {msgs, CM} -> show("self traced by collector", CM) end,
     io:format("trace worker off: ~p~n", [erlang:trace(W, false, [call])]),
-    show("worker untraced", run(W, fun() -> ?MODULE:double(8) end)),
+    show("worker untraced", run(W, fun() -> ?MODULE:double(9) end)),
     io:format("patterns off: ~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, false)]),
     stop_worker(W),
     stop_worker(Other),
