@@ -381,3 +381,11 @@ Term bif_fun_info(Process* p, Term* a) {
 }
 
 }  // namespace beamlet::bif
+
+namespace beamlet::bif {
+// erlang:module_loaded/1: true if [Module] is loaded (it is never loaded by this call).
+vm::Term bif_module_loaded(vm::Process* p, vm::Term* a) {
+    if (!vm::is_atom(a[0])) return p->badarg();
+    return vm::make_bool(p->vm.find_module(a[0]) != nullptr);
+}
+}  // namespace beamlet::bif

@@ -9,6 +9,7 @@
 #include "vm/scheduler.hpp"
 #include "vm/term_order.hpp"
 #include "vm/timer_service.hpp"
+#include "vm/trace_hooks.hpp"
 
 namespace beamlet::bif {
 
@@ -152,8 +153,11 @@ Term bif_link(Process* p, Term* a) {
         p->vm.send_exit(pid, p->id, atoms::noproc, false);
         return atoms::true_;
     }
-    std::lock_guard guard(p->lock);
-    p->links.push_back(pid);
+    {
+        std::lock_guard guard(p->lock);
+        p->links.push_back(pid);
+    }
+    // set_on_link applies to spawn_link only: OTP 25 gives link/1 targets no flags.
     return atoms::true_;
 }
 

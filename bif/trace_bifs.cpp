@@ -79,11 +79,17 @@ Term trace_processes(Process* p, TraceSession* session, Term session_tracer, Ter
         if (tracer) return p->badarg();  // sessions have a fixed tracer
         tracer = session_tracer;
     } else if (tracer) {
-        if (!is_pid(tracer) || !p->vm.lookup_process(tracer)) return p->badarg();
+        if (!is_pid(tracer)) return p->badarg();
     } else {
         tracer = p->id;
     }
-    auto apply_to = [&](Process* target) { return tracing::set_process_flags(p->vm, target, session, tracer, flags, on); };
+    // A dead tracer is accepted, as on OTP, but its flags are removed at once.
+    bool dead_tracer = on && tracer != p->id && !p->vm.lookup_process(tracer);
+    bool tracer_given = session_tracer || tracer != p->id;
+    auto apply_to = [&](Process* target) {
+        if (dead_tracer) return tracing::set_process_flags(p->vm, target, session, tracer, ~0u, false, false);
+        return tracing::set_process_flags(p->vm, target, session, tracer, flags, on, tracer_given);
+    };
     if (is_pid(spec)) {
         std::shared_ptr<Process> target = spec == p->id ? nullptr : p->vm.lookup_process(spec);
         Process* t = spec == p->id ? p : target.get();
@@ -130,7 +136,10 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
     // Wildcards only from the right: {M,F,'_'}, {M,'_','_'}, {'_','_','_'}.
     if (f == am_any && a != am_any) return false;
     if (m == am_any && f != am_any) return false;
-    if (is_small(a) && (small_value(a) < 0 || small_value(a) > 255)) return false;
+    if (is_small(a) && (small_value(a) < 0 || small_value(a) > 255)) {
+        *count = 0;  // no function has such an arity (OTP: 0, not badarg)
+        return true;
+    }
     auto matches = [&](Term mod, Term fun, Word arity) {
         return (m == am_any || m == mod) && (f == am_any || f == fun) && (a == am_any || SWord(arity) == small_value(a));
     };
@@ -146,10 +155,14 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
                 ++*count;
                 change.functions.push_back(mod->code_info(fi));
                 if (e) change.exports.push_back(e);  // a global setting there is cleared
-            } else if (e) {
-                ++*count;
-                change.exports.push_back(e);
-                change.functions.push_back(mod->code_info(fi));  // a local setting is cleared
+            } else {
+                // A global setting clears local ones on every matching function, exported or
+                // not; only exported functions count and get the global breakpoint.
+                change.functions.push_back(mod->code_info(fi));
+                if (e) {
+                    ++*count;
+                    change.exports.push_back(e);
+                }
             }
         }
     }
@@ -188,13 +201,14 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     if (ms == atoms::true_ || ms == NIL) enable = true;
     else if (ms == atoms::false_) enable = false;
     else return p->badarg();  // match specifications come with the next issue
-    bool local = false;
+    bool local = false, global = false;
     for (Term l = flags; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return p->badarg();
         if (car(l) == am_local) local = true;
-        else if (car(l) == am_global) local = false;
+        else if (car(l) == am_global) global = true;
         else return p->badarg();
     }
+    if (local && global) return p->badarg();
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
     change->enable = enable;
@@ -247,7 +261,7 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
             std::shared_ptr<Process> target = what == p->id ? nullptr : p->vm.lookup_process(what);
             Process* t = what == p->id ? p : target.get();
             if (!t) return atoms::undefined;
-            TracerRef r = tracing::process_trace_ref(t, session);
+            TracerRef r = tracing::live_trace_ref(p->vm, t, session);
             flags = r.flags;
             tracer = r.tracer;
         } else {
@@ -268,7 +282,10 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
         for (const FunctionInfo& fi : mod->functions)
             if (fi.name == f && fi.arity == arity) flags |= tracing::active_flags(mod->code_info(fi)->gen_bp, session);
     if (Export* e = p->vm.exports.find(m, f, arity)) flags |= tracing::active_flags(e->gen_bp, session);
-    bool loaded = p->vm.find_module(m) != nullptr || p->vm.find_bif(m, f, arity) != nullptr;
+    bool exists = p->vm.find_bif(m, f, arity) != nullptr;
+    if (Module* mod = p->vm.find_module(m))
+        for (const FunctionInfo& fi : mod->functions) exists = exists || (fi.name == f && fi.arity == arity);
+    bool loaded = exists;
     Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
     Term spec = flags & (tracing::BPF_GLOBAL_TRACE | tracing::BPF_LOCAL_TRACE) ? NIL : atoms::false_;
     if (!loaded && item != am_all) return make_tuple_on(p, {item, atoms::undefined});
@@ -356,11 +373,12 @@ Term bif_trace_session_destroy(Process* p, Term* a) {
     tracing::retire_session(s);
     for (Term pid : p->vm.process_ids())
         if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
-            tracing::set_process_flags(p->vm, t.get(), s, 0, ~0u, false);
-    tracing::set_process_flags(p->vm, p, s, 0, ~0u, false);
+            tracing::set_process_flags(p->vm, t.get(), s, 0, ~0u, false, false);
+    tracing::set_process_flags(p->vm, p, s, 0, ~0u, false, false);
     auto change = std::make_shared<BreakpointChange>();
     change->session = s;
     change->enable = false;
+    change->clear_all = true;
     return p->vm.trap_until_permission(p, [change, s](Process* q, Term*) {
         collect_session_breakpoints(q->vm, s, *change);
         if (!tracing::stage(*change)) {

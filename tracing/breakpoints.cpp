@@ -125,12 +125,16 @@ bool has_breakpoint(const CodeInfo* ci) { return read_word(ci->code()) == breakp
 
 bool stage(BreakpointChange& c) {
     // Mirrors erts_set_trace_pattern: local and global exclude each other in one session.
+    // Turning one kind on clears the other; turning a kind off leaves the other alone. A
+    // session destroy (c.clear_all) clears both.
+    bool clear_local = (c.enable && !c.local) || (!c.enable && (c.local || c.clear_all));
+    bool clear_global = (c.enable && c.local) || (!c.enable && (!c.local || c.clear_all));
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         if (c.enable && c.local) {
             Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
             set_staging(ensure_bp(slot, c.session, orig), BPF_LOCAL_TRACE, 0);
-        } else if (GenericBp* bp = find_bp(slot, c.session)) {
+        } else if (GenericBp* bp = find_bp(slot, c.session); bp && clear_local) {
             set_staging(bp, 0, BPF_LOCAL_TRACE);
         }
     }
@@ -138,7 +142,7 @@ bool stage(BreakpointChange& c) {
         if (c.enable && !c.local) {
             if (!e->gen_bp.load(std::memory_order_acquire)) e->bp_original.store(e->address(), std::memory_order_relaxed);
             set_staging(ensure_bp(e->gen_bp, c.session, 0), BPF_GLOBAL_TRACE, 0);
-        } else if (GenericBp* bp = find_bp(e->gen_bp, c.session)) {
+        } else if (GenericBp* bp = find_bp(e->gen_bp, c.session); bp && clear_global) {
             set_staging(bp, 0, BPF_GLOBAL_TRACE);
         }
     }

@@ -69,6 +69,7 @@ struct BreakpointChange {
     TraceSession* session = nullptr;
     bool enable = false;
     bool local = false;                          // local (function header) or global (export)
+    bool clear_all = false;                      // session destroy: clear local and global
     std::vector<const CodeInfo*> functions;      // matched functions (local kinds, or cleared)
     std::vector<Export*> exports;                // matched exports (global, or cleared)
     std::vector<GenericBp*> to_free;

@@ -95,54 +95,75 @@ const Word* CallTracer::export_breakpoint(Process* p, Export* e, Term* x) {
     return e->bp_original.load(std::memory_order_acquire);
 }
 
-void CallTracer::process_spawned(Process* parent, Process* child) {
-    std::vector<TracerRef> inherit;
-    if (parent && parent->all_trace_flags.load(std::memory_order_acquire) & (TRACE_SOS | TRACE_SOS1)) {
-        std::lock_guard guard(parent->lock);
-        for (TracerRef& r : parent->trace_refs) {
-            if (r.flags & TRACE_SOS) {
-                inherit.push_back(r);
-            } else if (r.flags & TRACE_SOS1) {
-                // Only the first child inherits, without the flag itself.
-                TracerRef copy = r;
-                copy.flags &= ~TRACE_SOS1;
-                inherit.push_back(copy);
-                r.flags &= ~TRACE_SOS1;
-            }
+namespace {
+// The refs [from] passes on through [every] (set_on_spawn / set_on_link) or, once, [first]
+// (set_on_first_*: that flag is consumed and not inherited).
+std::vector<TracerRef> inherited(Process* from, std::uint32_t every, std::uint32_t first) {
+    std::vector<TracerRef> out;
+    if (!from || !(from->all_trace_flags.load(std::memory_order_acquire) & (every | first))) return out;
+    std::lock_guard guard(from->lock);
+    for (TracerRef& r : from->trace_refs) {
+        if (r.flags & every) {
+            out.push_back(r);
+        } else if (r.flags & first) {
+            TracerRef copy = r;
+            copy.flags &= ~first;
+            out.push_back(copy);
+            r.flags &= ~first;
         }
-        recompute_all_flags(parent);
     }
+    recompute_all_flags(from);
+    return out;
+}
+
+void give(Process* to, const std::vector<TracerRef>& refs) {
+    if (refs.empty()) return;
+    std::lock_guard guard(to->lock);
+    for (const TracerRef& r : refs) {
+        auto it = std::find_if(to->trace_refs.begin(), to->trace_refs.end(),
+                               [&](const TracerRef& c) { return c.session == r.session; });
+        if (it == to->trace_refs.end()) to->trace_refs.push_back(r);
+        else it->flags |= r.flags;
+    }
+    recompute_all_flags(to);
+}
+}  // namespace
+
+void CallTracer::process_linked(Process* linker, Process* linked) {
+    give(linked, inherited(linker, TRACE_SOL, TRACE_SOL1));
+}
+
+void CallTracer::process_spawned(Process* parent, Process* child) {
+    std::vector<TracerRef> inherit = inherited(parent, TRACE_SOS, TRACE_SOS1);
     TraceSession& legacy = legacy_session();
     {
         std::lock_guard guard(legacy.mutex);
         if (legacy.new_procs_flags)
             inherit.push_back(TracerRef{&legacy, legacy.new_procs_tracer, legacy.new_procs_flags});
     }
-    if (inherit.empty()) return;
-    std::lock_guard guard(child->lock);
-    for (const TracerRef& r : inherit) {
-        auto it = std::find_if(child->trace_refs.begin(), child->trace_refs.end(),
-                               [&](const TracerRef& c) { return c.session == r.session; });
-        if (it == child->trace_refs.end()) child->trace_refs.push_back(r);
-        else it->flags |= r.flags;
-    }
-    recompute_all_flags(child);
+    give(child, inherit);
 }
 
-bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Term tracer, std::uint32_t flags, bool on) {
-    // One tracer per process per session: a different tracer that is still alive is an error.
-    // (Liveness is checked without p->lock held: the process table lock is taken before
-    // process locks elsewhere.)
+bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Term tracer, std::uint32_t flags, bool on,
+                       bool tracer_given) {
+    // One tracer per process per session: a different tracer that is still alive is an error
+    // (when turning flags off too, if a tracer was named). Liveness is checked without p->lock
+    // held: the process table lock is taken before process locks elsewhere.
     Term current = process_trace_ref(p, session).tracer;
-    if (on && tracer && current && current != tracer && vm.lookup_process(current)) return false;
+    bool current_alive = current && (current == p->id || vm.lookup_process(current));
+    if (current && current != tracer && current_alive && (on || tracer_given)) return false;
     std::lock_guard guard(p->lock);
     auto& refs = p->trace_refs;
     auto it = std::find_if(refs.begin(), refs.end(), [&](const TracerRef& r) { return r.session == session; });
+    if (it != refs.end() && !current_alive) {
+        refs.erase(it);  // the old tracer is gone, and its flags with it
+        it = refs.end();
+    }
     if (on) {
         if (it == refs.end()) {
-            refs.push_back(TracerRef{session, tracer, flags});
+            if (flags) refs.push_back(TracerRef{session, tracer, flags});
         } else {
-            if (tracer) it->tracer = tracer;
+            it->tracer = tracer;
             it->flags |= flags;
         }
     } else if (it != refs.end()) {
@@ -158,6 +179,15 @@ TracerRef process_trace_ref(Process* p, const TraceSession* session) {
     for (const TracerRef& r : p->trace_refs)
         if (r.session == session) return r;
     return TracerRef{nullptr, 0, 0};
+}
+
+TracerRef live_trace_ref(Vm& vm, Process* p, const TraceSession* session) {
+    TracerRef r = process_trace_ref(p, session);
+    if (r.tracer && r.tracer != p->id && !vm.lookup_process(r.tracer)) {
+        drop_session(p, session);  // a dead tracer's flags are removed (OTP's trace_status)
+        return TracerRef{nullptr, 0, 0};
+    }
+    return r;
 }
 
 }  // namespace beamlet::tracing

@@ -17,6 +17,7 @@ public:
     vm::Word function_breakpoint(vm::Process* p, const vm::CodeInfo* ci, vm::Term* x) override;
     const vm::Word* export_breakpoint(vm::Process* p, vm::Export* e, vm::Term* x) override;
     void process_spawned(vm::Process* parent, vm::Process* child) override;
+    void process_linked(vm::Process* linker, vm::Process* linked) override;
 
 private:
     vm::Vm& m_vm;
@@ -25,8 +26,10 @@ private:
 // Sets ([on]) or clears the [flags] of [session] on [p] with [tracer] (0: keep the current one).
 // Fails (false) when [p] already has a different live tracer in this session.
 bool set_process_flags(vm::Vm& vm, vm::Process* p, vm::TraceSession* session, vm::Term tracer, std::uint32_t flags,
-                       bool on);
+                       bool on, bool tracer_given = true);
 // The flags and tracer of [session] on [p] (flags 0 when untraced).
 vm::TracerRef process_trace_ref(vm::Process* p, const vm::TraceSession* session);
+// The same, but a dead tracer's flags are removed first (and nothing is reported).
+vm::TracerRef live_trace_ref(vm::Vm& vm, vm::Process* p, const vm::TraceSession* session);
 
 }  // namespace beamlet::tracing

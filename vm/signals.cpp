@@ -156,7 +156,10 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         }
         if (monitor_ref) std::copy(watcher.ref_id, watcher.ref_id + 3, monitor_ref);
     }
-    if (g_trace_hooks) g_trace_hooks->process_spawned(parent, c);
+    if (g_trace_hooks) {
+        g_trace_hooks->process_spawned(parent, c);
+        if (parent && link) g_trace_hooks->process_linked(parent, c);
+    }
     c->state = ProcessState::Runnable;
     add_process(child);
     schedulers->enqueue(c);

@@ -42,6 +42,8 @@ public:
     virtual const Word* export_breakpoint(Process* p, Export* e, Term* x) = 0;
     // [parent] spawned [child] (set_on_spawn, new-process flags).
     virtual void process_spawned(Process* parent, Process* child) = 0;
+    // [linker] linked to [linked] (set_on_link, set_on_first_link).
+    virtual void process_linked(Process* linker, Process* linked) = 0;
 };
 
 // Set at boot; null when tracing is not wired (unit tests of vm/ alone).
