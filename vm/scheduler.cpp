@@ -223,6 +223,7 @@ void Schedulers::resume_progress_waiters() {
 void Schedulers::loop(int index) {
     t_scheduler_index = index;
     int progress_index = m_vm.thread_progress->register_managed_thread();
+    unsigned idle_polls = 0;  // consecutive idle rounds spent polling thread progress
     while (!m_stop.load(std::memory_order_acquire)) {
         // A quiescent point: nothing read from shared code state before this is still in use.
         m_vm.thread_progress->update(progress_index);
@@ -231,15 +232,19 @@ void Schedulers::loop(int index) {
         if (m_vm.timers->any()) next_deadline = m_vm.timers->fire_due(Clock::now());
         Process* p = take(index);
         if (p) {
+            idle_polls = 0;
             run_one(index, p);
             continue;
         }
         if (m_progress_waiting.load(std::memory_order_relaxed)) {
             // A process waits for thread progress: keep passing quiescent points (each one
-            // lets progress advance) instead of sleeping, briefly yielding the core.
-            std::this_thread::yield();
+            // lets progress advance) instead of sleeping. Spin first (progress usually takes a
+            // few rounds); yield the core only if it takes long, e.g. while a busy scheduler
+            // has yet to reach its next quiescent point.
+            if (++idle_polls > 4096) std::this_thread::yield();
             continue;
         }
+        idle_polls = 0;
         std::unique_lock lock(m_sleep_mutex);
         if (m_stop.load()) break;
         ++m_sleepers;
