@@ -320,38 +320,44 @@ Term bif_list_to_binary(Process* p, Term* a) {
     return make_binary(p, s);
 }
 namespace {
-// Appends the bits of bitstring list [t] (bytes, bitstrings, nested lists) to [out]/[bits].
-bool bitlist_append(Term t, std::vector<std::uint8_t>& out, std::size_t& bits, int depth) {
-    if (depth > 100000) return false;
+// Appends the bits of bitstring list [root] (bytes, bitstrings, nested lists) to [out]/[bits],
+// with an explicit stack of the terms still to visit (no C++ recursion).
+bool bitlist_append(Term root, std::vector<std::uint8_t>& out, std::size_t& bits) {
     auto put = [&](const std::uint8_t* src, std::size_t offset, std::size_t n) {
         out.resize((bits + n + 7) / 8 + 1, 0);
         copy_bits(src, offset, out.data(), bits, n);
         bits += n;
     };
-    if (is_bitstring(t)) {
-        BitView v = bit_view(t);
-        put(v.bytes, v.bit_offset, v.bit_size);
-        return true;
-    }
-    for (; is_list(t); t = cdr(t)) {
-        Term c = car(t);
-        if (is_small(c) && small_value(c) >= 0 && small_value(c) <= 255) {
-            std::uint8_t byte = std::uint8_t(small_value(c));
+    std::vector<Term> pending{root};
+    while (!pending.empty()) {
+        Term t = pending.back();
+        pending.pop_back();
+        if (is_nil(t)) continue;
+        if (is_bitstring(t)) {
+            BitView v = bit_view(t);
+            put(v.bytes, v.bit_offset, v.bit_size);
+            continue;
+        }
+        if (!is_list(t)) return false;
+        Term head = car(t);
+        pending.push_back(cdr(t));
+        if (is_small(head) && small_value(head) >= 0 && small_value(head) <= 255) {
+            std::uint8_t byte = std::uint8_t(small_value(head));
             put(&byte, 0, 8);
-        } else if (is_list(c) || is_nil(c) || is_bitstring(c)) {
-            if (!bitlist_append(c, out, bits, depth + 1)) return false;
+        } else if (is_list(head) || is_nil(head) || is_bitstring(head)) {
+            pending.push_back(head);
         } else {
             return false;
         }
     }
-    return is_nil(t) || (is_bitstring(t) && bitlist_append(t, out, bits, depth + 1));
+    return true;
 }
 }  // namespace
 
 Term bif_list_to_bitstring(Process* p, Term* a) {
     std::vector<std::uint8_t> bytes;
     std::size_t bits = 0;
-    if (!(is_list(a[0]) || is_nil(a[0]) || is_bitstring(a[0])) || !bitlist_append(a[0], bytes, bits, 0))
+    if (!(is_list(a[0]) || is_nil(a[0]) || is_bitstring(a[0])) || !bitlist_append(a[0], bytes, bits))
         return p->badarg();
     Term bin = make_binary(p, bytes.data(), (bits + 7) / 8);
     if (bits % 8 == 0) return bin;

@@ -1,100 +1,121 @@
-// vm/copy.cpp — term size and deep copy; loops on list tails so long lists use no C++ stack.
+// vm/copy.cpp — term size and deep copy with explicit work stacks, so that neither long
+// lists nor deeply nested terms (an iolist built as [[[...] | A] | B]) use the C++ stack.
 #include "vm/copy.hpp"
 
 #include <cstring>
+#include <vector>
 
 #include "vm/heap.hpp"
 
 namespace beamlet::vm {
 
-Word term_size_words(Term t) {
-    Word total = 0;
-    for (;;) {
-        switch (t & TAG_PRIMARY_MASK) {
-        case TAG_PRIMARY_LIST:
-            total += 2 + term_size_words(car(t));
-            t = cdr(t);
-            continue;
-        case TAG_PRIMARY_BOXED: {
-            const Term* obj = boxed_ptr(t);
-            Word header = obj[0];
-            Word arity = header_arity(header);
-            total += 1 + arity;
-            switch (header_subtag(header)) {
-            case Subtag::Tuple:
-                for (Word i = 1; i <= arity; ++i) total += term_size_words(obj[i]);
-                break;
-            case Subtag::Map:
-                total += term_size_words(obj[2]);
-                for (Word i = 3; i <= arity; ++i) total += term_size_words(obj[i]);
-                break;
-            case Subtag::Fun:
-                for (Word i = 3; i <= arity; ++i) total += term_size_words(obj[i]);
-                break;
-            case Subtag::SubBin:
-                total += term_size_words(obj[4]);
-                break;
-            default:
-                break;
-            }
-            return total;
-        }
-        default:
-            return total;
-        }
+namespace {
+
+// Calls [visit(child)] for each term inside the object [obj] with [header].
+template <typename Visit>
+void for_each_child(const Term* obj, Word header, Visit visit) {
+    Word arity = header_arity(header);
+    switch (header_subtag(header)) {
+    case Subtag::Tuple:
+        for (Word i = 1; i <= arity; ++i) visit(obj[i]);
+        break;
+    case Subtag::Map:
+        visit(obj[2]);
+        for (Word i = 3; i <= arity; ++i) visit(obj[i]);
+        break;
+    case Subtag::Fun:
+        for (Word i = 3; i <= arity; ++i) visit(obj[i]);
+        break;
+    case Subtag::SubBin:
+        visit(obj[4]);
+        break;
+    default:
+        break;
     }
 }
 
-Term copy_term(Term t, Term** hp, Term** off_heap_list) {
-    switch (t & TAG_PRIMARY_MASK) {
-    case TAG_PRIMARY_LIST: {
-        Term result;
-        Term* link = &result;
+}  // namespace
+
+Word term_size_words(Term root) {
+    Word total = 0;
+    std::vector<Term> stack{root};
+    while (!stack.empty()) {
+        Term t = stack.back();
+        stack.pop_back();
+        while (is_list(t)) {  // tails in a loop, heads on the stack
+            total += 2;
+            if (!is_immediate(car(t))) stack.push_back(car(t));
+            t = cdr(t);
+        }
+        if (is_boxed(t)) {
+            const Term* obj = boxed_ptr(t);
+            total += 1 + header_arity(obj[0]);
+            for_each_child(obj, obj[0], [&](Term c) {
+                if (!is_immediate(c)) stack.push_back(c);
+            });
+        }
+    }
+    return total;
+}
+
+Term copy_term(Term root, Term** hp, Term** off_heap_list) {
+    // Each pending job copies the term in *slot into newly allocated memory and stores the copy
+    // back into *slot: the slots are words of copies already made.
+    Term result = root;
+    std::vector<Term*> stack{&result};
+    while (!stack.empty()) {
+        Term* slot = stack.back();
+        stack.pop_back();
+        Term t = *slot;
         while (is_list(t)) {
             Term* cell = *hp;
             *hp += 2;
-            *link = make_list(cell);
-            cell[0] = copy_term(car(t), hp, off_heap_list);
-            link = &cell[1];
+            *slot = make_list(cell);
+            cell[0] = car(t);
+            if (!is_immediate(cell[0])) stack.push_back(&cell[0]);
+            slot = &cell[1];
             t = cdr(t);
+            *slot = t;
         }
-        *link = copy_term(t, hp, off_heap_list);
-        return result;
-    }
-    case TAG_PRIMARY_BOXED: {
+        if (!is_boxed(t)) continue;
         const Term* obj = boxed_ptr(t);
         Word header = obj[0];
         Word size = 1 + header_arity(header);
         Term* to = *hp;
         *hp += size;
         std::memcpy(to, obj, size * sizeof(Term));
+        *slot = make_boxed(to);
         switch (header_subtag(header)) {
         case Subtag::Tuple:
-            for (Word i = 1; i < size; ++i) to[i] = copy_term(obj[i], hp, off_heap_list);
+            for (Word i = 1; i < size; ++i)
+                if (!is_immediate(to[i])) stack.push_back(&to[i]);
             break;
         case Subtag::Map:
-            to[2] = copy_term(obj[2], hp, off_heap_list);
-            for (Word i = 3; i < size; ++i) to[i] = copy_term(obj[i], hp, off_heap_list);
+            stack.push_back(&to[2]);
+            for (Word i = 3; i < size; ++i)
+                if (!is_immediate(to[i])) stack.push_back(&to[i]);
             break;
         case Subtag::Fun:
-            for (Word i = 3; i < size; ++i) to[i] = copy_term(obj[i], hp, off_heap_list);
+            for (Word i = 3; i < size; ++i)
+                if (!is_immediate(to[i])) stack.push_back(&to[i]);
             break;
         case Subtag::SubBin:
-            to[4] = copy_term(obj[4], hp, off_heap_list);
+            stack.push_back(&to[4]);
             break;
         case Subtag::RefcBin:
             reinterpret_cast<BinaryBuf*>(to[2])->add_ref();
-            to[4] = reinterpret_cast<Word>(*off_heap_list);
-            *off_heap_list = to;
+            if (off_heap_list) {
+                to[4] = reinterpret_cast<Word>(*off_heap_list);
+                *off_heap_list = to;
+            } else {
+                to[4] = 0;
+            }
             break;
         default:
             break;
         }
-        return make_boxed(to);
     }
-    default:
-        return t;
-    }
+    return result;
 }
 
 }  // namespace beamlet::vm

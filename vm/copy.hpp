@@ -9,8 +9,9 @@ struct Process;
 
 // Heap words needed to copy [t] (0 for immediates). Literals are copied too.
 Word term_size_words(Term t);
-// Copies [t] to the memory at [*hp], advancing [*hp]; RefcBins are linked into [owner]'s
-// off-heap list (null: the caller links them) and their buffers gain a reference.
+// Copies [t] to the memory at [*hp], advancing [*hp]; copied RefcBins gain a buffer reference
+// and are linked into [*off_heap_list] (when it is null, they are left unlinked for the caller).
+// Uses no C++ recursion, whatever the depth of [t].
 Term copy_term(Term t, Term** hp, Term** off_heap_list);
 
 }  // namespace beamlet::vm

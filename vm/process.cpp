@@ -48,10 +48,14 @@ Process::~Process() {
 }
 
 Term* Process::alloc_fragment(Word n) {
-    HeapFragment* frag = HeapFragment::create(n);
+    // Small allocations share a fragment: thousands of one-object fragments would make the
+    // next collection slow (it checks every pointer against every fragment).
+    if (mbuf && mbuf->size_words - mbuf->used_words >= n) return mbuf->alloc(n);
+    Word size = n < 512 ? 512 : n;
+    HeapFragment* frag = HeapFragment::create(size);
     frag->next = mbuf;
     mbuf = frag;
-    mbuf_words += n;
+    mbuf_words += size;
     return frag->alloc(n);
 }
 
