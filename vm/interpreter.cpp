@@ -136,6 +136,49 @@ Term make_tagged(Process* p, Term tag, Term value) { return make_tuple2(p, tag, 
 
 static RunResult execute(Process* p, Registers* regs);
 
+// Helpers for handlers that need C++ objects with destructors: the dispatch loop leaves a
+// handler by computed goto, which would skip their destructors, so they live out here.
+
+// Loads the module of [e] through the code path; false if that failed.
+static bool load_module_of(Process* p, const Export* e) { return p->vm.ensure_loaded(e->module).empty(); }
+
+// Runs and clears the continuation of a trapped BIF.
+static Term run_continuation(Process* p, Term* x) {
+    BifContinuation cont = std::move(p->continuation);
+    p->continuation = nullptr;
+    return cont(p, x);
+}
+
+// bs_create_bin at [I]: resolves the segments (type, segment number, unit, flags, value,
+// size; string values are StrT offsets) and builds the binary.
+static Term create_binary(Process* p, const Word* I, Term* x, Term* E) {
+    auto src = [&](Word w) -> Term {
+        if ((w & 3) != 0) return Term(w);
+        return (w & 4) ? *reinterpret_cast<Term*>(reinterpret_cast<char*>(E) + (w - 4))
+                       : *reinterpret_cast<Term*>(reinterpret_cast<char*>(x) + w);
+    };
+    Word n = I[6];
+    const Module* m = reinterpret_cast<const Module*>(I[7 + n]);
+    std::vector<BinSegment> segs;
+    segs.reserve(n / 6);
+    for (Word i = 0; i < n; i += 6) {
+        const Word* s = I + 7 + i;
+        BinSegment seg;
+        seg.type = s[0];
+        seg.unit = s[2];
+        seg.flags = s[3];
+        seg.size = src(s[5]);
+        if (seg.type == atoms::string) {
+            seg.string_bytes = m->strings.data() + s[4];
+            seg.value = NIL;
+        } else {
+            seg.value = src(s[4]);
+        }
+        segs.push_back(seg);
+    }
+    return bs_create_bin(p, segs);
+}
+
 // The instruction a trapped process resumes at.
 static const Word* trap_resume_code() {
     static const Word code[1] = {op_word(Op::i_trap_resume)};
@@ -383,10 +426,10 @@ op_i_call_error_handler: {
     // The export trampoline of a function whose module is not loaded (yet).
     const Export* e = reinterpret_cast<const Export*>(I[1]);
     SWAPOUT();
-    std::string error = p->vm.ensure_loaded(e->module);
+    bool loaded = load_module_of(p, e);
     SWAPIN();
     const Word* target = e->address();
-    if (error.empty() && target != I) JUMP(target);
+    if (loaded && target != I) JUMP(target);
     p->error(atoms::undef);
     p->exception.bif_module = e->module;
     p->exception.bif_function = e->function;
@@ -412,10 +455,8 @@ op_i_export_breakpoint: {
 
 op_i_trap_resume: {
     // A trapping BIF's continuation; its result returns to cp like the BIF's would have.
-    BifContinuation cont = std::move(p->continuation);
-    p->continuation = nullptr;
     SWAPOUT();
-    Term r = cont(p, x);
+    Term r = run_continuation(p, x);
     SWAPIN();
     if (r == THE_NON_VALUE) {
         if (p->exception.cls) goto handle_error;
@@ -1238,19 +1279,14 @@ op_get_map_elements: {
     Word n = I[3];
     // All keys are looked up before any destination is written (a destination may be a key's
     // register or the map's).
-    const Term* small[64];
-    std::vector<const Term*> large;
-    const Term** found = small;
-    if (n / 2 > 64) {
-        large.resize(n / 2);
-        found = large.data();
-    }
+    // Every key is looked up before any destination is written (a destination may be a key's
+    // register or the map's): first check, then copy.
+    for (Word i = 0; i < n; i += 2)
+        if (!map_lookup(map, SRC(I[4 + i]))) JUMP(I[1]);
     for (Word i = 0; i < n; i += 2) {
-        const Term* v = map_lookup(map, SRC(I[4 + i]));
-        if (!v) JUMP(I[1]);
-        found[i / 2] = v;
+        Term v = *map_lookup(map, SRC(I[4 + i]));
+        REG(I[5 + i]) = v;
     }
-    for (Word i = 0; i < n; i += 2) REG(I[5 + i]) = *found[i / 2];
     NEXT(4 + n);
 }
 
@@ -1398,29 +1434,10 @@ op_bs_init_writable:
     NEXT(1);
 
 op_bs_create_bin: {
-    // [fail] [alloc] [live] [unit] [dst] [count] then segments of 6:
-    // type, segment number, unit, flags, value, size. String values are StrT offsets.
+    // [fail] [alloc] [live] [unit] [dst] [count] then segments of 6, then the Module*.
     Word n = I[6];
-    const Module* m = reinterpret_cast<const Module*>(I[7 + n]);
-    std::vector<BinSegment> segs;
-    segs.reserve(n / 6);
-    for (Word i = 0; i < n; i += 6) {
-        const Word* s = I + 7 + i;
-        BinSegment seg;
-        seg.type = s[0];
-        seg.unit = s[2];
-        seg.flags = s[3];
-        seg.size = SRC(s[5]);
-        if (seg.type == atoms::string) {
-            seg.string_bytes = m->strings.data() + s[4];
-            seg.value = NIL;
-        } else {
-            seg.value = SRC(s[4]);
-        }
-        segs.push_back(seg);
-    }
     SWAPOUT();
-    Term r = bs_create_bin(p, segs);
+    Term r = create_binary(p, I, x, E);
     SWAPIN();
     if (r == THE_NON_VALUE) {
         if (I[1]) GUARD_FAIL(I[1]);
