@@ -12,6 +12,7 @@
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
 #include "loader/beam_loader.hpp"
+#include "tracing/breakpoints.hpp"
 #include "tracing/call_tracer.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
@@ -39,6 +40,11 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
     m_tracer = std::make_unique<tracing::CallTracer>(m_vm);
     vm::g_trace_hooks = m_tracer.get();
+}
+
+Runtime::~Runtime() {
+    if (vm::g_trace_hooks == m_tracer.get()) vm::g_trace_hooks = nullptr;
+    tracing::release_all(m_vm);
 }
 
 std::string Runtime::load(Term module) {

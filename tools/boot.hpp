@@ -20,6 +20,7 @@ struct BootOptions {
 class Runtime {
 public:
     explicit Runtime(BootOptions options);
+    ~Runtime();
 
     vm::Vm& vm() { return m_vm; }
     // Loads [module] from the code path now; empty string on success, else a one-line error.

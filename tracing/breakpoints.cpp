@@ -3,6 +3,7 @@
 
 #include "vm/assert.hpp"
 #include "vm/interpreter.hpp"
+#include "vm/vm.hpp"
 
 namespace beamlet::tracing {
 
@@ -195,6 +196,26 @@ void uninstall(BreakpointChange& c) {
 void consolidate(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c.to_free);
     for (Export* e : c.exports) consolidate_chain(e->gen_bp, c.to_free);
+}
+
+void release_all(vm::Vm& vm) {
+    auto release_chain = [](std::atomic<GenericBp*>& head) {
+        GenericBp* bp = head.exchange(nullptr);
+        while (bp) {
+            GenericBp* next = bp->next.load();
+            delete bp->to_insert;
+            delete bp;
+            bp = next;
+        }
+    };
+    for (vm::Module* m : vm.loaded_modules())
+        for (vm::FunctionInfo& f : m->functions) {
+            release_chain(const_cast<CodeInfo*>(m->code_info(f))->gen_bp);
+            if (f.export_entry) release_chain(f.export_entry->gen_bp);
+        }
+    for (vm::Export* e : vm.exports.all()) release_chain(e->gen_bp);
+    for (GenericBp* bp : g_bp_pool) delete bp;
+    g_bp_pool.clear();
 }
 
 void free_unlinked(BreakpointChange& c) {

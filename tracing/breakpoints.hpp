@@ -16,6 +16,7 @@
 
 namespace beamlet::vm {
 struct TraceSession;
+struct Vm;
 }
 
 namespace beamlet::tracing {
@@ -84,6 +85,10 @@ void commit();
 void uninstall(BreakpointChange& change);
 void consolidate(BreakpointChange& change);
 void free_unlinked(BreakpointChange& change);
+
+// Frees every GenericBp left on the functions and exports of [vm] (the VM is shutting down:
+// no process runs).
+void release_all(vm::Vm& vm);
 
 // This session's GenericBp on a chain, or null.
 GenericBp* find_bp(const std::atomic<GenericBp*>& head, const TraceSession* session);

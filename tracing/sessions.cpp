@@ -17,7 +17,9 @@ vm::TraceSession& legacy_session() {
 
 namespace {
 std::mutex g_sessions_mutex;
-std::vector<vm::TraceSession*> g_sessions;
+// Sessions live as long as the program (never destroyed, so static destruction order at exit
+// cannot leave a dangling list).
+std::vector<vm::TraceSession*>& g_sessions = *new std::vector<vm::TraceSession*>();
 vm::Word g_next_id = 1;
 }  // namespace
 

@@ -49,6 +49,13 @@ std::vector<Export*> ExportTable::of_module(Term module) const {
     return out;
 }
 
+std::vector<Export*> ExportTable::all() const {
+    std::lock_guard lock(m_mutex);
+    std::vector<Export*> out;
+    for (auto& [key, e] : m_exports) out.push_back(e.get());
+    return out;
+}
+
 Vm::Vm()
     : timers(std::make_unique<TimerService>(*this)), code_permission(std::make_unique<CodePermission>(*this)) {
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -34,6 +34,8 @@ public:
     Export* find(Term module, Term function, Word arity) const;
     // Every export of [module].
     std::vector<Export*> of_module(Term module) const;
+    // Every export.
+    std::vector<Export*> all() const;
 
 private:
     using Key = std::tuple<Term, Term, Word>;
