@@ -413,6 +413,11 @@ Term bif_trace_info(Process* p, Term* a) {
 Term bif_trace_session_info(Process* p, Term* a) {
     CACHED_ATOM(am_all, "all");
     CACHED_ATOM(am_session_info, "session_info");
+    CACHED_ATOM(am_new, "new");
+    CACHED_ATOM(am_new_processes, "new_processes");
+    CACHED_ATOM(am_on_load, "on_load");
+    CACHED_ATOM(am_send, "send");
+    CACHED_ATOM(am_receive, "receive");
     std::vector<TraceSession*> found;
     for (TraceSession* s : tracing::live_sessions()) {
         if (a[0] == am_all) {
@@ -422,6 +427,11 @@ Term bif_trace_session_info(Process* p, Term* a) {
             Process* target = a[0] == p->id ? p : t.get();
             if (!target) return atoms::undefined;
             if (tracing::process_trace_ref(target, s).flags) found.push_back(s);
+        } else if (a[0] == am_new || a[0] == am_new_processes) {
+            std::lock_guard guard(s->mutex);
+            if (s->new_procs_flags) found.push_back(s);
+        } else if (a[0] == am_on_load || a[0] == atoms::send_op || a[0] == am_send || a[0] == am_receive) {
+            // No session can have on_load patterns or send/'receive' tracing yet.
         } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
             Term info = trace_info(p, s, a[0], atom("traced"));
             if (info != THE_NON_VALUE && is_tuple(info) && tuple_element(info, 1) != atoms::false_ &&
