@@ -139,6 +139,9 @@ static RunResult execute(Process* p, Registers* regs);
 // Helpers for handlers that need C++ objects with destructors: the dispatch loop leaves a
 // handler by computed goto, which would skip their destructors, so they live out here.
 
+// Drops the pending exception (a guard failed, or a catch took it).
+[[gnu::noinline]] static void clear_exception(Process* p) { p->exception = PendingException{}; }
+
 // Loads the module of [e] through the code path; false if that failed.
 static bool load_module_of(Process* p, const Export* e) { return p->vm.ensure_loaded(e->module).empty(); }
 
@@ -261,7 +264,7 @@ static RunResult execute(Process* p, Registers* regs) {
 // A guard BIF failed: the exception it raised is dropped and the guard jumps to [label].
 #define GUARD_FAIL(label)                    \
     do {                                     \
-        p->exception = PendingException{};   \
+        clear_exception(p);                  \
         JUMP(label);                         \
     } while (0)
 #define BIF_FAILED(export_ptr, n)                                   \
@@ -1469,7 +1472,7 @@ handle_error: {
             x[2] = exc.reason;
             x[3] = make_tuple2(p, exc.cls, exc.stacktrace);
             SWAPIN();
-            exc = PendingException{};
+            clear_exception(p);
             cp = nullptr;
             JUMP(catch_handler(w));
         }
