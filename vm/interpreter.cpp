@@ -801,81 +801,36 @@ op_bif0: {
     NEXT(3);
 }
 
-op_bif1: {
-    const Export* e = reinterpret_cast<const Export*>(I[2]);
-    bif_args[0] = SRC(I[3]);
-    SWAPOUT();
-    Term r = e->bif(p, bif_args);
-    SWAPIN();
-    if (r == THE_NON_VALUE) {
-        if (I[1]) GUARD_FAIL(I[1]);
-        BIF_FAILED(e, 1);
+// A guard BIF with [n] arguments: [fail] [(live)] [bif] [args...] [dst]; [first_arg] is the
+// operand index of the first argument. On failure it jumps to [fail], or raises.
+#define GUARD_BIF(n, first_arg)                                               \
+    {                                                                         \
+        const Export* e = reinterpret_cast<const Export*>(I[(first_arg) - 1]); \
+        for (int k = 0; k < (n); ++k) bif_args[k] = SRC(I[(first_arg) + k]);  \
+        SWAPOUT();                                                            \
+        Term r = e->bif(p, bif_args);                                         \
+        SWAPIN();                                                             \
+        if (r == THE_NON_VALUE) {                                             \
+            if (I[1]) GUARD_FAIL(I[1]);                                       \
+            /* '/' is inline arithmetic in OTP 25's JIT: no erlang:'/' frame. */ \
+            if (e->function == atoms::divide_op && e->module == atoms::erlang) goto handle_error; \
+            BIF_FAILED(e, (n));                                               \
+        }                                                                     \
+        REG(I[(first_arg) + (n)]) = r;                                        \
+        NEXT((first_arg) + (n) + 1);                                          \
     }
-    REG(I[4]) = r;
-    NEXT(5);
-}
 
-op_bif2: {
-    const Export* e = reinterpret_cast<const Export*>(I[2]);
-    bif_args[0] = SRC(I[3]);
-    bif_args[1] = SRC(I[4]);
-    SWAPOUT();
-    Term r = e->bif(p, bif_args);
-    SWAPIN();
-    if (r == THE_NON_VALUE) {
-        if (I[1]) GUARD_FAIL(I[1]);
-        BIF_FAILED(e, 2);
-    }
-    REG(I[5]) = r;
-    NEXT(6);
-}
-
-op_gc_bif1: {
-    const Export* e = reinterpret_cast<const Export*>(I[3]);
-    bif_args[0] = SRC(I[4]);
-    SWAPOUT();
-    Term r = e->bif(p, bif_args);
-    SWAPIN();
-    if (r == THE_NON_VALUE) {
-        if (I[1]) GUARD_FAIL(I[1]);
-        BIF_FAILED(e, 1);
-    }
-    REG(I[5]) = r;
-    NEXT(6);
-}
-
-op_gc_bif2: {
-    const Export* e = reinterpret_cast<const Export*>(I[3]);
-    bif_args[0] = SRC(I[4]);
-    bif_args[1] = SRC(I[5]);
-    SWAPOUT();
-    Term r = e->bif(p, bif_args);
-    SWAPIN();
-    if (r == THE_NON_VALUE) {
-        if (I[1]) GUARD_FAIL(I[1]);
-        // '/' is inline arithmetic in OTP 25's JIT: its failures show no erlang:'/' frame.
-        if (e->function == atoms::divide_op && e->module == atoms::erlang) goto handle_error;
-        BIF_FAILED(e, 2);
-    }
-    REG(I[6]) = r;
-    NEXT(7);
-}
-
-op_gc_bif3: {
-    const Export* e = reinterpret_cast<const Export*>(I[3]);
-    bif_args[0] = SRC(I[4]);
-    bif_args[1] = SRC(I[5]);
-    bif_args[2] = SRC(I[6]);
-    SWAPOUT();
-    Term r = e->bif(p, bif_args);
-    SWAPIN();
-    if (r == THE_NON_VALUE) {
-        if (I[1]) GUARD_FAIL(I[1]);
-        BIF_FAILED(e, 3);
-    }
-    REG(I[7]) = r;
-    NEXT(8);
-}
+op_bif1:
+    GUARD_BIF(1, 3)
+op_bif2:
+    GUARD_BIF(2, 3)
+op_gc_bif1:
+    GUARD_BIF(1, 4)
+op_gc_bif2:
+    GUARD_BIF(2, 4)
+op_gc_bif3:
+    GUARD_BIF(3, 4)
+#undef GUARD_BIF
 
     // Tagged small arithmetic: with a = v<<4|15 and c = w<<4|15, a + (c - 15) is (v+w)<<4|15,
     // and the 64-bit overflow check is exactly the 60-bit small overflow check.
