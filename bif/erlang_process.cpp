@@ -617,7 +617,7 @@ Term start_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wra
     return ref;
 }
 
-Term timer_result(Process* p, std::optional<std::int64_t> left) {
+Term timer_result(std::optional<std::int64_t> left) {
     if (!left) return atoms::false_;
     return make_small(*left);
 }
@@ -632,7 +632,7 @@ Term bif_start_timer4(Process* p, Term* a) { return start_timer(p, a[0], a[1], a
 Term bif_cancel_timer1(Process* p, Term* a) {
     Word id[3];
     if (!ref_id_of(a[0], id)) return p->badarg();
-    return timer_result(p, p->vm.timers->cancel(id));
+    return timer_result(p->vm.timers->cancel(id));
 }
 Term bif_cancel_timer2(Process* p, Term* a) {
     Word id[3];
@@ -645,7 +645,7 @@ Term bif_cancel_timer2(Process* p, Term* a) {
         if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == am_info) info = tuple_element(o, 1) == atoms::true_;
         else if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == am_async) async = tuple_element(o, 1) == atoms::true_;
     }
-    Term r = timer_result(p, p->vm.timers->cancel(id));
+    Term r = timer_result(p->vm.timers->cancel(id));
     if (async) {
         if (info) p->vm.send_message(p, p->id, make_tuple_on(p, {atom("cancel_timer"), a[0], r}));
         return atoms::ok;
@@ -655,7 +655,7 @@ Term bif_cancel_timer2(Process* p, Term* a) {
 Term bif_read_timer1(Process* p, Term* a) {
     Word id[3];
     if (!ref_id_of(a[0], id)) return p->badarg();
-    return timer_result(p, p->vm.timers->read(id));
+    return timer_result(p->vm.timers->read(id));
 }
 Term bif_read_timer2(Process* p, Term* a) { return bif_read_timer1(p, a); }
 

@@ -136,11 +136,10 @@ public:
         }
         // Patch fun indices (make_fun3 operands) now that FunEntries exist.
         for (auto [at, index] : m_fun_patches) m_code[at] = reinterpret_cast<Word>(mod->funs[index].get());
-        for (const FunctionInfo& fi : mod->functions)
+        for (FunctionInfo& fi : mod->functions)
             for (const ExportEntry& e : m_g.exports)
-                if (e.function == fi.name && e.arity == fi.arity)
-                    const_cast<FunctionInfo&>(fi).exported = true;
-        return std::move(mod);
+                if (e.function == fi.name && e.arity == fi.arity) fi.exported = true;
+        return Result<std::unique_ptr<Module>>(std::move(mod));
     }
 
 private:

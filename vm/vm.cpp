@@ -57,7 +57,7 @@ std::vector<Export*> ExportTable::all() const {
 }
 
 Vm::Vm()
-    : timers(std::make_unique<TimerService>(*this)), code_permission(std::make_unique<CodePermission>(*this)) {
+    : code_permission(std::make_unique<CodePermission>(*this)), timers(std::make_unique<TimerService>(*this)) {
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
