@@ -10,6 +10,9 @@
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/magic.hpp"
+
+#include <mutex>
 
 namespace beamlet::bif {
 
@@ -344,23 +347,58 @@ void collect_session_breakpoints(Vm& vm, TraceSession* session, BreakpointChange
 
 }  // namespace
 
-// trace:session_create(Name, Tracer, Opts): a session with a tracer process.
+namespace {
+
+// What the strong handle of a session owns.
+struct SessionHandle {
+    Vm* vm;
+    Term name;
+    Word weak_id;
+};
+
+// The last strong handle is gone (some GC or process exit, on any thread): the cleaner process
+// destroys the session, as if by session_destroy/1. Nothing happens once the VM is stopping.
+void session_handle_dropped(MagicHandle* handle) {
+    auto* h = static_cast<SessionHandle*>(handle->data);
+    Term cleaner = h->vm->trace_cleaner.load();
+    if (h->vm->schedulers && cleaner) {
+        Term weak[3] = {make_arityval(2), h->name, make_small(SWord(h->weak_id))};
+        Term msg[3] = {make_arityval(2), atom("destroy"), make_boxed(weak)};
+        h->vm->send_message(nullptr, cleaner, make_boxed(msg));
+    }
+    delete h;
+}
+
+void ensure_cleaner(Process* p) {
+    if (p->vm.trace_cleaner.load()) return;
+    static std::mutex start_mutex;
+    std::lock_guard lock(start_mutex);
+    if (p->vm.trace_cleaner.load()) return;
+    const Export* entry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_cleaner"), 0);
+    p->vm.trace_cleaner.store(p->vm.spawn(nullptr, entry, NIL, NIL, false, false)->id);
+}
+
+}  // namespace
+
+// trace:session_create(Name, Tracer, Opts): a session with a tracer process. The strong handle
+// {Ref, {Name, Id}} holds a magic reference: when its last copy is garbage collected, the
+// session is destroyed.
 Term bif_trace_session_create(Process* p, Term* a) {
     Term name = a[0], tracer = a[1];
     if (!is_atom(name) || !(is_list(a[2]) || is_nil(a[2]))) return p->badarg();
     if (!is_pid(tracer) || !p->vm.lookup_process(tracer)) return p->badarg();
+    ensure_cleaner(p);
     TraceSession* s = tracing::create_session(name, tracer);
     Word id[3];
     Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
     id[0] = n & 0x3FFFF;
     id[1] = n >> 18;
     id[2] = 0;
-    Term* hp = p->alloc(REF_WORDS);
-    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
-    hp[1] = id[0];
-    hp[2] = id[1];
-    hp[3] = id[2];
-    return make_tuple_on(p, {make_boxed(hp), weak_handle(p, s)});
+    auto* handle = new MagicHandle();
+    handle->destructor = session_handle_dropped;
+    handle->data = new SessionHandle{&p->vm, s->name, s->weak_id};
+    Term ref = make_magic_ref(p, id, handle);
+    return make_tuple_on(p, {ref, weak_handle(p, s)});
 }
 
 // trace:session_destroy(Session): removes every setting of the session; false if it was gone.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vm/heap.hpp"
+#include "vm/magic.hpp"
 
 namespace beamlet::vm {
 
@@ -101,6 +102,16 @@ Term copy_term(Term root, Term** hp, Term** off_heap_list) {
             break;
         case Subtag::SubBin:
             stack.push_back(&to[4]);
+            break;
+        case Subtag::Ref:
+            if (size != MAGIC_REF_WORDS) break;
+            reinterpret_cast<MagicHandle*>(to[5])->add_ref();
+            if (off_heap_list) {
+                to[4] = reinterpret_cast<Word>(*off_heap_list);
+                *off_heap_list = to;
+            } else {
+                to[4] = 0;
+            }
             break;
         case Subtag::RefcBin:
             reinterpret_cast<BinaryBuf*>(to[2])->add_ref();

@@ -11,6 +11,7 @@
 #include "vm/assert.hpp"
 #include "vm/binary.hpp"
 #include "vm/heap.hpp"
+#include "vm/magic.hpp"
 #include "vm/process.hpp"
 
 namespace beamlet::vm {
@@ -118,6 +119,12 @@ private:
         case Subtag::RefcBin:
             scan[4] = reinterpret_cast<Word>(m_new_off_heap);
             m_new_off_heap = scan;
+            return scan + 1 + arity;
+        case Subtag::Ref:
+            if (arity == MAGIC_REF_WORDS - 1) {  // a magic ref is off-heap too
+                scan[4] = reinterpret_cast<Word>(m_new_off_heap);
+                m_new_off_heap = scan;
+            }
             return scan + 1 + arity;
         default:  // floats, bignums, refs, heap binaries, export funs: raw payload
             return scan + 1 + arity;
@@ -248,7 +255,7 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
             bin[4] = reinterpret_cast<Word>(survivors);
             survivors = bin;
         } else if (!is_boxed(bin[0])) {
-            reinterpret_cast<BinaryBuf*>(bin[2])->release();
+            release_off_heap(bin);
         }
         bin = next;
     }

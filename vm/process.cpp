@@ -6,6 +6,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
+#include "vm/magic.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
@@ -24,7 +25,7 @@ Process::~Process() {
     // Releases the off-heap binaries still referenced from the heap and fragments.
     for (Term* bin = off_heap_first; bin;) {
         Term* next = reinterpret_cast<Term*>(bin[4]);
-        reinterpret_cast<BinaryBuf*>(bin[2])->release();
+        release_off_heap(bin);
         bin = next;
     }
     for (HeapFragment* f = mbuf; f;) {
@@ -36,7 +37,7 @@ Process::~Process() {
         if (!m.fragment) return;
         for (Term* bin = m.fragment->off_heap_first; bin;) {
             Term* next = reinterpret_cast<Term*>(bin[4]);
-            reinterpret_cast<BinaryBuf*>(bin[2])->release();
+            release_off_heap(bin);
             bin = next;
         }
         HeapFragment::destroy(m.fragment);

@@ -10,6 +10,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
+#include "vm/magic.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
 #include "vm/process.hpp"
@@ -44,7 +45,7 @@ void free_fragment(HeapFragment* f) {
     if (!f) return;
     for (Term* bin = f->off_heap_first; bin;) {
         Term* next = reinterpret_cast<Term*>(bin[4]);
-        reinterpret_cast<BinaryBuf*>(bin[2])->release();
+        release_off_heap(bin);
         bin = next;
     }
     HeapFragment::destroy(f);

@@ -126,6 +126,9 @@ struct Vm {
     Term trap_until_permission(Process* p, BifContinuation continuation);
 
     Schedulers* schedulers = nullptr;
+    // The process that destroys trace sessions whose strong handles were garbage collected
+    // (started by the first trace:session_create/3; 0 until then).
+    std::atomic<Term> trace_cleaner{0};
     std::unique_ptr<ThreadProgress> thread_progress;
     std::unique_ptr<CodePermission> code_permission;
     // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),

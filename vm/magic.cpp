@@ -1,0 +1,26 @@
+// vm/magic.cpp — magic references and off-heap release.
+#include "vm/magic.hpp"
+
+#include "vm/heap.hpp"
+#include "vm/process.hpp"
+
+namespace beamlet::vm {
+
+Term make_magic_ref(Process* p, const Word id[3], MagicHandle* handle) {
+    Term* hp = p->alloc(MAGIC_REF_WORDS);
+    hp[0] = make_header(MAGIC_REF_WORDS - 1, Subtag::Ref);
+    hp[1] = id[0];
+    hp[2] = id[1];
+    hp[3] = id[2];
+    hp[4] = reinterpret_cast<Word>(p->off_heap_first);
+    hp[5] = reinterpret_cast<Word>(handle);
+    p->off_heap_first = hp;
+    return make_boxed(hp);
+}
+
+void release_off_heap(const Term* object) {
+    if (header_subtag(object[0]) == Subtag::RefcBin) reinterpret_cast<BinaryBuf*>(object[2])->release();
+    else reinterpret_cast<MagicHandle*>(object[5])->release();
+}
+
+}  // namespace beamlet::vm
