@@ -212,6 +212,15 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
         else return p->badarg();
     }
     if (local && global) return p->badarg();
+    CACHED_ATOM(am_on_load, "on_load");
+    if (mfa == am_on_load) {
+        // The pattern for modules loaded from now on (applied as they load); matches nothing now.
+        std::lock_guard guard(session->mutex);
+        std::uint32_t kind = local ? tracing::BPF_LOCAL_TRACE : tracing::BPF_GLOBAL_TRACE;
+        if (enable) session->on_load_flags = kind;
+        else session->on_load_flags &= ~kind;
+        return make_small(0);
+    }
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
     change->enable = enable;
@@ -274,6 +283,30 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
         }
         if (item == am_flags) return make_tuple_on(p, {am_flags, flag_list(p, flags)});
         if (item == am_tracer) return make_tuple_on(p, {am_tracer, flags && tracer ? tracer : NIL});
+        return p->badarg();
+    }
+    CACHED_ATOM(am_on_load, "on_load");
+    if (what == am_on_load) {
+        std::uint32_t flags;
+        {
+            std::lock_guard guard(session->mutex);
+            flags = session->on_load_flags;
+        }
+        Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
+        Term spec = flags ? NIL : atoms::false_;
+        if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
+        if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
+        if (item == am_meta || item == am_meta_match_spec || item == am_call_count || item == am_call_time)
+            return make_tuple_on(p, {item, atoms::false_});
+        if (item == am_all) {
+            if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
+            Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
+                            make_tuple_on(p, {am_meta, atoms::false_}), make_tuple_on(p, {am_meta_match_spec, atoms::false_}),
+                            make_tuple_on(p, {am_call_time, atoms::false_}), make_tuple_on(p, {am_call_count, atoms::false_})};
+            Term l = NIL;
+            for (int i = 5; i >= 0; --i) l = make_cons_on(p->alloc(2), items[i], l);
+            return make_tuple_on(p, {am_all, l});
+        }
         return p->badarg();
     }
     if (!is_tuple(what) || tuple_arity(what) != 3) return p->badarg();
@@ -468,8 +501,11 @@ Term bif_trace_session_info(Process* p, Term* a) {
         } else if (a[0] == am_new || a[0] == am_new_processes) {
             std::lock_guard guard(s->mutex);
             if (s->new_procs_flags) found.push_back(s);
-        } else if (a[0] == am_on_load || a[0] == atoms::send_op || a[0] == am_send || a[0] == am_receive) {
-            // No session can have on_load patterns or send/'receive' tracing yet.
+        } else if (a[0] == am_on_load) {
+            std::lock_guard guard(s->mutex);
+            if (s->on_load_flags) found.push_back(s);
+        } else if (a[0] == atoms::send_op || a[0] == am_send || a[0] == am_receive) {
+            // No session can have send/'receive' tracing yet.
         } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
             Term info = trace_info(p, s, a[0], atom("traced"));
             if (info != THE_NON_VALUE && is_tuple(info) && tuple_element(info, 1) != atoms::false_ &&

@@ -198,6 +198,31 @@ void consolidate(BreakpointChange& c) {
     for (Export* e : c.exports) consolidate_chain(e->gen_bp, c.to_free);
 }
 
+void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags) {
+    auto add = [&](std::atomic<GenericBp*>& slot, Word orig, std::uint32_t kind) {
+        GenericBp* bp = find_bp(slot, session);
+        if (!bp) {
+            bp = allocate_bp();
+            bp->session = session;
+            bp->orig_instr = slot.load() ? slot.load()->orig_instr : orig;
+            bp->next.store(slot.load(), std::memory_order_relaxed);
+            slot.store(bp, std::memory_order_release);
+        }
+        bp->data[0].flags.fetch_or(kind, std::memory_order_relaxed);
+        bp->data[1].flags.fetch_or(kind, std::memory_order_relaxed);
+    };
+    for (vm::FunctionInfo& f : module.functions) {
+        auto* ci = const_cast<CodeInfo*>(module.code_info(f));
+        if (flags & BPF_LOCAL_TRACE) {
+            Word orig = has_breakpoint(ci) ? ci->gen_bp.load()->orig_instr : read_word(ci->code());
+            add(ci->gen_bp, orig, BPF_LOCAL_TRACE);
+            if (!has_breakpoint(ci)) patch_word(first_instruction(ci), breakpoint_word());
+        } else if ((flags & BPF_GLOBAL_TRACE) && f.export_entry && !f.export_entry->is_bif()) {
+            add(f.export_entry->gen_bp, 0, BPF_GLOBAL_TRACE);  // vm publishes the trampoline
+        }
+    }
+}
+
 void release_all(vm::Vm& vm) {
     auto release_chain = [](std::atomic<GenericBp*>& head) {
         GenericBp* bp = head.exchange(nullptr);

@@ -86,6 +86,10 @@ void uninstall(BreakpointChange& change);
 void consolidate(BreakpointChange& change);
 void free_unlinked(BreakpointChange& change);
 
+// Sets [session]'s on_load pattern ([flags]: BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE) on a module
+// that no process can run yet: both generations at once, no waits needed.
+void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags);
+
 // Frees every GenericBp left on the functions and exports of [vm] (the VM is shutting down:
 // no process runs).
 void release_all(vm::Vm& vm);

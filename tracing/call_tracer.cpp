@@ -5,6 +5,7 @@
 
 #include "tracing/breakpoints.hpp"
 #include "tracing/sessions.hpp"
+#include "vm/module.hpp"
 #include "vm/atom_table.hpp"
 
 namespace beamlet::tracing {
@@ -128,6 +129,17 @@ void give(Process* to, const std::vector<TracerRef>& refs) {
     recompute_all_flags(to);
 }
 }  // namespace
+
+void CallTracer::module_loading(Module& module) {
+    for (TraceSession* s : live_sessions()) {
+        std::uint32_t flags;
+        {
+            std::lock_guard guard(s->mutex);
+            flags = s->on_load_flags;
+        }
+        if (flags) apply_on_load(module, s, flags);
+    }
+}
 
 void CallTracer::process_linked(Process* linker, Process* linked) {
     give(linked, inherited(linker, TRACE_SOL, TRACE_SOL1));

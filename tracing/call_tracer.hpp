@@ -18,6 +18,7 @@ public:
     const vm::Word* export_breakpoint(vm::Process* p, vm::Export* e, vm::Term* x) override;
     void process_spawned(vm::Process* parent, vm::Process* child) override;
     void process_linked(vm::Process* linker, vm::Process* linked) override;
+    void module_loading(vm::Module& module) override;
 
 private:
     vm::Vm& m_vm;

@@ -21,6 +21,9 @@ struct TraceSession {
     std::mutex mutex;
     std::uint32_t new_procs_flags = 0;
     vm::Term new_procs_tracer = 0;
+    // The on_load pattern (tracing::BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE): set on every
+    // function of modules loaded from now on. Under [mutex].
+    std::uint32_t on_load_flags = 0;
     std::atomic<bool> alive{true};
 };
 

@@ -11,6 +11,7 @@ namespace beamlet::vm {
 
 struct CodeInfo;
 struct Export;
+struct Module;
 struct Process;
 struct TraceSession;
 
@@ -44,6 +45,8 @@ public:
     virtual void process_spawned(Process* parent, Process* child) = 0;
     // [linker] linked to [linked] (set_on_link, set_on_first_link).
     virtual void process_linked(Process* linker, Process* linked) = 0;
+    // [module] is about to be published: no process can run its code yet (on_load patterns).
+    virtual void module_loading(Module& module) = 0;
 };
 
 // Set at boot; null when tracing is not wired (unit tests of vm/ alone).

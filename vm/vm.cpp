@@ -13,6 +13,7 @@
 #include "vm/scheduler.hpp"
 #include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
+#include "vm/trace_hooks.hpp"
 
 namespace beamlet::vm {
 
@@ -118,6 +119,10 @@ Module* Vm::install_module(const GenericModule& code, std::string* error) {
     }
     std::unique_ptr<Module> mod = std::move(threaded.value());
     Module* m = mod.get();
+    for (FunctionInfo& fi : m->functions)
+        if (fi.exported) fi.export_entry = exports.get(m->name, fi.name, fi.arity);
+    // on_load trace patterns go in while no process can reach the code yet.
+    if (g_trace_hooks && find_module(code.name) == nullptr) g_trace_hooks->module_loading(*m);
     {
         std::lock_guard lock(m_modules_mutex);
         if (m_modules.count(code.name)) {
@@ -127,11 +132,14 @@ Module* Vm::install_module(const GenericModule& code, std::string* error) {
         m_modules[code.name] = std::move(mod);
     }
     for (FunctionInfo& fi : m->functions) {
-        if (!fi.exported) continue;
-        Export* e = exports.get(m->name, fi.name, fi.arity);
-        fi.export_entry = e;
-        if (e->is_bif()) continue;  // a native implementation wins over the Erlang stub
+        Export* e = fi.export_entry;
+        if (!e || e->is_bif()) continue;  // a native implementation wins over the Erlang stub
         const Word* address = m->code_info(fi)->code();
+        if (e->gen_bp.load(std::memory_order_acquire)) {
+            // A global on_load pattern: calls go through the export's breakpoint trampoline.
+            e->bp_original.store(address, std::memory_order_release);
+            address = e->bp_trampoline;
+        }
         e->addresses[0].store(address, std::memory_order_release);
         e->addresses[1].store(address, std::memory_order_release);
     }
