@@ -170,8 +170,8 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
         }
     }
     // BIFs have exports but no code: only global tracing applies to them.
-    if (!local && m != am_any) {
-        for (Export* e : vm.exports.of_module(m))
+    if (!local) {
+        for (Export* e : m == am_any ? vm.exports.all() : vm.exports.of_module(m))
             if (e->is_bif() && matches(e->module, e->function, e->arity)) {
                 ++*count;
                 change.exports.push_back(e);
