@@ -28,7 +28,7 @@ struct FlagName {
     std::uint32_t bit;
 };
 const FlagName PROCESS_FLAGS[] = {
-    {"call", TRACE_CALL},           {"arity", TRACE_ARITY},
+    {"call", TRACE_CALL},           {"arity", TRACE_ARITY},         {"return_to", TRACE_RETURN_TO},
     {"set_on_spawn", TRACE_SOS},    {"set_on_first_spawn", TRACE_SOS1},
     {"set_on_link", TRACE_SOL},     {"set_on_first_link", TRACE_SOL1},
 };

@@ -79,7 +79,10 @@ void trace_call(Vm& vm, Process* p, const std::atomic<GenericBp*>& chain, std::u
         std::uint32_t flags = 0;
         Term tracer = tracer_for(p, bp->session, TRACE_CALL, &flags);
         // A process is never told about itself when it is its own tracer.
-        if (tracer && tracer != p->id) send_call_message(vm, p, tracer, flags, m, f, arity, x, bp->session);
+        if (!tracer || tracer == p->id) continue;
+        send_call_message(vm, p, tracer, flags, m, f, arity, x, bp->session);
+        // return_to works with local patterns only, as in OTP.
+        if ((flags & TRACE_RETURN_TO) && kind == BPF_LOCAL_TRACE) p->return_to_tracer = tracer;
     }
 }
 
@@ -129,6 +132,29 @@ void give(Process* to, const std::vector<TracerRef>& refs) {
     recompute_all_flags(to);
 }
 }  // namespace
+
+void CallTracer::returned_to(Process* p, Term tracer, const Word* resume_at) {
+    // {trace, Pid, return_to, {M, F, A}} naming the function execution resumes in, or
+    // undefined when the process ends there.
+    Term where = atoms::undefined;
+    if (const Module* m = m_vm.module_containing(resume_at))
+        if (const FunctionInfo* f = m->function_at(resume_at)) {
+            Term* mfa = p->alloc(4);
+            mfa[0] = make_arityval(3);
+            mfa[1] = m->name;
+            mfa[2] = f->name;
+            mfa[3] = make_small(SWord(f->arity));
+            where = make_boxed(mfa);
+        }
+    if (!m_vm.lookup_process(tracer)) return;
+    Term* msg = p->alloc(5);
+    msg[0] = make_arityval(4);
+    msg[1] = atoms::trace;
+    msg[2] = p->id;
+    msg[3] = atom("return_to");
+    msg[4] = where;
+    m_vm.send_message(p, tracer, make_boxed(msg));
+}
 
 void CallTracer::module_loading(Module& module) {
     for (TraceSession* s : live_sessions()) {

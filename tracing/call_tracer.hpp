@@ -19,6 +19,7 @@ public:
     void process_spawned(vm::Process* parent, vm::Process* child) override;
     void process_linked(vm::Process* linker, vm::Process* linked) override;
     void module_loading(vm::Module& module) override;
+    void returned_to(vm::Process* p, vm::Term tracer, const vm::Word* resume_at) override;
 
 private:
     vm::Vm& m_vm;

@@ -182,6 +182,12 @@ static Term create_binary(Process* p, const Word* I, Term* x, Term* E) {
     return bs_create_bin(p, segs);
 }
 
+// The instruction functions traced with return_to return to.
+static const Word* return_to_code() {
+    static const Word code[1] = {op_word(Op::i_return_to_trace)};
+    return code;
+}
+
 // The instruction a trapped process resumes at.
 static const Word* trap_resume_code() {
     static const Word code[1] = {op_word(Op::i_trap_resume)};
@@ -442,10 +448,35 @@ op_i_call_error_handler: {
 
 op_i_generic_breakpoint: {
     // I is the function's first instruction; its original word is kept by tracing.
+    const CodeInfo* ci = CodeInfo::from_code(I);
     SWAPOUT();
-    Word original = g_trace_hooks->function_breakpoint(p, CodeInfo::from_code(I), x);
+    Word original = g_trace_hooks->function_breakpoint(p, ci, x);
     SWAPIN();
+    if (p->return_to_tracer) {
+        // return_to: one frame per chain of tail calls, so only when cp is not one already.
+        Term tracer = p->return_to_tracer;
+        p->return_to_tracer = 0;
+        if (cp != return_to_code()) {
+            ENSURE_HEAP(2, ci->arity);
+            E -= 2;
+            E[0] = reinterpret_cast<Word>(cp);
+            E[1] = tracer;
+            cp = return_to_code();
+        }
+    }
     goto* reinterpret_cast<const void*>(original);
+}
+
+op_i_return_to_trace: {
+    const Word* resume_at = reinterpret_cast<const Word*>(E[0]);
+    Term tracer = E[1];
+    E += 2;
+    SWAPOUT();
+    g_trace_hooks->returned_to(p, tracer, resume_at);
+    SWAPIN();
+    I = resume_at;
+    cp = nullptr;
+    DISPATCH();
 }
 
 op_i_export_breakpoint: {

@@ -146,6 +146,9 @@ struct Process {
     // of their flags, readable without the lock as the fast "is it traced?" test ----
     std::vector<TracerRef> trace_refs;
     std::atomic<std::uint32_t> all_trace_flags{0};
+    // Set by a call breakpoint for a process with the return_to flag: the engine pushes a
+    // return_to frame sending to this tracer (owner-only).
+    Term return_to_tracer = 0;
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;

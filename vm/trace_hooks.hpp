@@ -47,6 +47,8 @@ public:
     virtual void process_linked(Process* linker, Process* linked) = 0;
     // [module] is about to be published: no process can run its code yet (on_load patterns).
     virtual void module_loading(Module& module) = 0;
+    // [p] returned from a call-traced function into [resume_at] (a return_to frame for [tracer]).
+    virtual void returned_to(Process* p, Term tracer, const Word* resume_at) = 0;
 };
 
 // Set at boot; null when tracing is not wired (unit tests of vm/ alone).
