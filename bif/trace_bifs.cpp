@@ -9,6 +9,7 @@
 #include "tracing/call_tracer.hpp"
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/magic.hpp"
 
@@ -200,20 +201,39 @@ Term run_stage(Process* p, std::shared_ptr<BreakpointChange> change, int stage, 
 Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term flags) {
     CACHED_ATOM(am_global, "global");
     CACHED_ATOM(am_local, "local");
-    bool enable;
-    if (ms == atoms::true_ || ms == NIL) enable = true;
-    else if (ms == atoms::false_) enable = false;
-    else return p->badarg();  // match specifications come with the next issue
-    bool local = false, global = false;
+    CACHED_ATOM(am_call_count, "call_count");
+    CACHED_ATOM(am_pause, "pause");
+    CACHED_ATOM(am_restart, "restart");
+    bool local = false, global = false, count = false;
     for (Term l = flags; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return p->badarg();
         if (car(l) == am_local) local = true;
         else if (car(l) == am_global) global = true;
+        else if (car(l) == am_call_count) count = true;
         else return p->badarg();
     }
     if (local && global) return p->badarg();
+    if (count && global) return p->badarg();
+    tracing::CountAction count_action = tracing::CountAction::None;
+    bool enable;
+    if (count) {
+        // call_count takes true/restart (start from 0), pause (keep the count) or false.
+        if (ms == atoms::true_ || ms == am_restart) count_action = tracing::CountAction::Start;
+        else if (ms == am_pause) count_action = tracing::CountAction::Pause;
+        else if (ms == atoms::false_) count_action = tracing::CountAction::Stop;
+        else return p->badarg();
+        enable = count_action != tracing::CountAction::Stop;
+        local = true;
+    } else if (ms == atoms::true_ || ms == NIL) {
+        enable = true;
+    } else if (ms == atoms::false_) {
+        enable = false;
+    } else {
+        return p->badarg();  // match specifications come with the next issue
+    }
     CACHED_ATOM(am_on_load, "on_load");
     if (mfa == am_on_load) {
+        if (count) return p->badarg();  // on_load counters: with the rest of the call counters
         // The pattern for modules loaded from now on (applied as they load); matches nothing now.
         std::lock_guard guard(session->mutex);
         std::uint32_t kind = local ? tracing::BPF_LOCAL_TRACE : tracing::BPF_GLOBAL_TRACE;
@@ -225,9 +245,10 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     change->session = session;
     change->enable = enable;
     change->local = local;
-    SWord count = 0;
-    if (!match_pattern(p->vm, mfa, local, *change, &count)) return p->badarg();
-    Term result = make_small(count);
+    change->count = count_action;
+    SWord matched = 0;
+    if (!match_pattern(p->vm, mfa, local, *change, &matched)) return p->badarg();
+    Term result = make_small(matched);
     return p->vm.trap_until_permission(p, [change, result](Process* q, Term*) {
         if (!tracing::stage(*change)) {
             q->vm.code_permission->release(q);
@@ -314,9 +335,14 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     if (!is_atom(m) || !is_atom(f) || !is_small(ar)) return p->badarg();
     Word arity = Word(small_value(ar));
     std::uint32_t flags = 0;
+    std::int64_t calls = 0;
     if (Module* mod = p->vm.find_module(m))
         for (const FunctionInfo& fi : mod->functions)
-            if (fi.name == f && fi.arity == arity) flags |= tracing::active_flags(mod->code_info(fi)->gen_bp, session);
+            if (fi.name == f && fi.arity == arity) {
+                flags |= tracing::active_flags(mod->code_info(fi)->gen_bp, session);
+                if (const GenericBp* bp = tracing::find_bp(mod->code_info(fi)->gen_bp, session))
+                    calls = bp->call_count.load(std::memory_order_relaxed);
+            }
     if (Export* e = p->vm.exports.find(m, f, arity)) flags |= tracing::active_flags(e->gen_bp, session);
     bool exists = p->vm.find_bif(m, f, arity) != nullptr;
     if (Module* mod = p->vm.find_module(m))
@@ -324,17 +350,19 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     bool loaded = exists;
     Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
     Term spec = flags & (tracing::BPF_GLOBAL_TRACE | tracing::BPF_LOCAL_TRACE) ? NIL : atoms::false_;
+    Term count = flags & tracing::BPF_COUNT ? make_integer(p, calls) : atoms::false_;
     if (!loaded && item != am_all) return make_tuple_on(p, {item, atoms::undefined});
     if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
     if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
-    if (item == am_meta || item == am_meta_match_spec || item == am_call_count || item == am_call_time)
+    if (item == am_call_count) return make_tuple_on(p, {am_call_count, count});
+    if (item == am_meta || item == am_meta_match_spec || item == am_call_time)
         return make_tuple_on(p, {item, atoms::false_});
     if (item == am_all) {
         if (!loaded) return make_tuple_on(p, {am_all, atoms::undefined});
         if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
         Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
                         make_tuple_on(p, {am_meta, atoms::false_}), make_tuple_on(p, {am_meta_match_spec, atoms::false_}),
-                        make_tuple_on(p, {am_call_time, atoms::false_}), make_tuple_on(p, {am_call_count, atoms::false_})};
+                        make_tuple_on(p, {am_call_time, atoms::false_}), make_tuple_on(p, {am_call_count, count})};
         Term l = NIL;
         for (int i = 5; i >= 0; --i) l = make_cons_on(p->alloc(2), items[i], l);
         return make_tuple_on(p, {am_all, l});

@@ -26,6 +26,7 @@ GenericBp* allocate_bp() {
 
 void recycle_bp(GenericBp* bp) {
     bp->orig_instr = 0;
+    bp->call_count.store(0, std::memory_order_relaxed);
     bp->data[0].flags.store(0, std::memory_order_relaxed);
     bp->data[1].flags.store(0, std::memory_order_relaxed);
     bp->session = nullptr;
@@ -124,7 +125,41 @@ std::uint32_t active_flags(const std::atomic<GenericBp*>& head, const TraceSessi
 
 bool has_breakpoint(const CodeInfo* ci) { return read_word(ci->code()) == breakpoint_word(); }
 
+namespace {
+// Stages a call_count change (a local kind: starting it clears global call tracing).
+bool stage_count(BreakpointChange& c) {
+    constexpr std::uint32_t both = BPF_COUNT | BPF_COUNT_ACTIVE;
+    for (const CodeInfo* ci : c.functions) {
+        auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
+        GenericBp* bp = find_bp(slot, c.session);
+        switch (c.count) {
+        case CountAction::Start: {
+            Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
+            bp = ensure_bp(slot, c.session, orig);
+            // Restarting resets the counter in place, shared with the active generation (as OTP).
+            bp->call_count.store(0, std::memory_order_relaxed);
+            set_staging(bp, both, 0);
+            break;
+        }
+        case CountAction::Pause:
+            if (bp) set_staging(bp, 0, BPF_COUNT_ACTIVE);
+            break;
+        case CountAction::Stop:
+            if (bp) set_staging(bp, 0, both);
+            break;
+        case CountAction::None:
+            break;
+        }
+    }
+    if (c.count == CountAction::Start)
+        for (Export* e : c.exports)
+            if (GenericBp* bp = find_bp(e->gen_bp, c.session)) set_staging(bp, 0, BPF_GLOBAL_TRACE);
+    return !c.functions.empty() || !c.exports.empty();
+}
+}  // namespace
+
 bool stage(BreakpointChange& c) {
+    if (c.count != CountAction::None) return stage_count(c);
     // Mirrors erts_set_trace_pattern: local and global exclude each other in one session.
     // Turning one kind on clears the other; turning a kind off leaves the other alone. A
     // session destroy (c.clear_all) clears both.
@@ -136,7 +171,9 @@ bool stage(BreakpointChange& c) {
             Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
             set_staging(ensure_bp(slot, c.session, orig), BPF_LOCAL_TRACE, 0);
         } else if (GenericBp* bp = find_bp(slot, c.session); bp && clear_local) {
-            set_staging(bp, 0, BPF_LOCAL_TRACE);
+            // Global call tracing clears every local kind, call_count included.
+            std::uint32_t kinds = (c.enable && !c.local) ? BPF_LOCAL_TRACE | BPF_COUNT | BPF_COUNT_ACTIVE : BPF_LOCAL_TRACE;
+            set_staging(bp, 0, kinds);
         }
     }
     for (Export* e : c.exports) {
@@ -151,14 +188,15 @@ bool stage(BreakpointChange& c) {
 }
 
 void install(BreakpointChange& c) {
-    if (!c.enable) return;
-    if (c.local) for (const CodeInfo* ci : c.functions) {
+    bool local_kind = c.count == CountAction::Start || (c.count == CountAction::None && c.enable && c.local);
+    if (!local_kind && !(c.enable && c.count == CountAction::None)) return;
+    if (local_kind) for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         link_prepared(slot);
         GenericBp* head = slot.load(std::memory_order_acquire);
         if (head && !has_breakpoint(ci)) patch_word(first_instruction(ci), breakpoint_word());
     }
-    if (!c.local) for (Export* e : c.exports) {
+    if (!local_kind) for (Export* e : c.exports) {
         link_prepared(e->gen_bp);
         if (!e->gen_bp.load(std::memory_order_acquire)) continue;
         const Word* trampoline = e->bp_trampoline;

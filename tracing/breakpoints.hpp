@@ -53,6 +53,8 @@ namespace beamlet::vm {
 struct GenericBp {
     Word orig_instr = 0;                 // the first instruction word the breakpoint replaced
     tracing::GenericBpData data[2];
+    // call_count: both generations share it (as OTP's BpCount); updated without a lock.
+    std::atomic<std::int64_t> call_count{0};
     TraceSession* session = nullptr;
     std::atomic<GenericBp*> next{nullptr};   // the next session's GenericBp on this function
     GenericBp* to_insert = nullptr;      // prepared for another session, linked at install
@@ -66,8 +68,12 @@ using vm::GenericBp;
 
 // A change of trace patterns for one session: what matched and what to set, carried through
 // the stages.
+// What a call_count change does (trace_pattern(MFA, true|restart|pause|false, [call_count])).
+enum class CountAction { None, Start, Pause, Stop };
+
 struct BreakpointChange {
     TraceSession* session = nullptr;
+    CountAction count = CountAction::None;       // a call_count change instead of call tracing
     bool enable = false;
     bool local = false;                          // local (function header) or global (export)
     bool clear_all = false;                      // session destroy: clear local and global

@@ -90,6 +90,11 @@ void trace_call(Vm& vm, Process* p, const std::atomic<GenericBp*>& chain, std::u
 
 Word CallTracer::function_breakpoint(Process* p, const CodeInfo* ci, Term* x) {
     GenericBp* head = ci->gen_bp.load(std::memory_order_acquire);
+    unsigned ix = active_bp_index();
+    // call_count counts every call, whatever the process's flags; no lock on this path.
+    for (GenericBp* bp = head; bp; bp = bp->next.load(std::memory_order_acquire))
+        if (bp->data[ix].flags.load(std::memory_order_relaxed) & BPF_COUNT_ACTIVE)
+            bp->call_count.fetch_add(1, std::memory_order_relaxed);
     trace_call(m_vm, p, ci->gen_bp, BPF_LOCAL_TRACE, ci->module, ci->function, ci->arity, x);
     return head->orig_instr;
 }
