@@ -40,30 +40,30 @@ void release_off_heap(Term* first) {
 // Every cons cell and boxed object reachable from [t] (iterative).
 std::vector<const Term*> objects_of(Term t) {
     std::vector<const Term*> out;
-    std::vector<Term> todo{t};
-    while (!todo.empty()) {
-        Term u = todo.back();
-        todo.pop_back();
+    std::vector<Term> pending{t};
+    while (!pending.empty()) {
+        Term u = pending.back();
+        pending.pop_back();
         if (is_list(u)) {
             out.push_back(list_ptr(u));
-            todo.push_back(car(u));
-            todo.push_back(cdr(u));
+            pending.push_back(car(u));
+            pending.push_back(cdr(u));
         } else if (is_boxed(u)) {
             const Term* obj = boxed_ptr(u);
             out.push_back(obj);
             Word arity = header_arity(obj[0]);
             switch (header_subtag(obj[0])) {
             case Subtag::Tuple:
-                for (Word i = 1; i <= arity; ++i) todo.push_back(obj[i]);
+                for (Word i = 1; i <= arity; ++i) pending.push_back(obj[i]);
                 break;
             case Subtag::Map:
-                for (Word i = 2; i <= arity; ++i) todo.push_back(obj[i]);
+                for (Word i = 2; i <= arity; ++i) pending.push_back(obj[i]);
                 break;
             case Subtag::Fun:
-                for (Word i = 3; i <= arity; ++i) todo.push_back(obj[i]);
+                for (Word i = 3; i <= arity; ++i) pending.push_back(obj[i]);
                 break;
             case Subtag::SubBin:
-                todo.push_back(obj[4]);
+                pending.push_back(obj[4]);
                 break;
             default:
                 break;

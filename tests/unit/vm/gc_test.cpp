@@ -55,14 +55,14 @@ private:
 // Calls [fn(object)] for every cons cell and boxed object reachable from [t] (no recursion).
 template <typename Fn>
 void for_each_object(Term t, Fn fn) {
-    std::vector<Term> todo{t};
-    while (!todo.empty()) {
-        Term u = todo.back();
-        todo.pop_back();
+    std::vector<Term> pending{t};
+    while (!pending.empty()) {
+        Term u = pending.back();
+        pending.pop_back();
         if (is_list(u)) {
             fn(static_cast<const Term*>(list_ptr(u)));
-            todo.push_back(car(u));
-            todo.push_back(cdr(u));
+            pending.push_back(car(u));
+            pending.push_back(cdr(u));
             continue;
         }
         if (!is_boxed(u)) continue;
@@ -71,17 +71,17 @@ void for_each_object(Term t, Fn fn) {
         Word arity = header_arity(obj[0]);
         switch (header_subtag(obj[0])) {
         case Subtag::Tuple:
-            for (Word i = 1; i <= arity; ++i) todo.push_back(obj[i]);
+            for (Word i = 1; i <= arity; ++i) pending.push_back(obj[i]);
             break;
         case Subtag::Map:
-            todo.push_back(obj[2]);
-            for (Word i = 3; i <= arity; ++i) todo.push_back(obj[i]);
+            pending.push_back(obj[2]);
+            for (Word i = 3; i <= arity; ++i) pending.push_back(obj[i]);
             break;
         case Subtag::Fun:
-            for (Word i = 3; i <= arity; ++i) todo.push_back(obj[i]);
+            for (Word i = 3; i <= arity; ++i) pending.push_back(obj[i]);
             break;
         case Subtag::SubBin:
-            todo.push_back(obj[4]);
+            pending.push_back(obj[4]);
             break;
         default:
             break;
