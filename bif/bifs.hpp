@@ -1,6 +1,7 @@
 // bif/bifs.hpp — the native BIFs of bif/bifs.def and their registration.
 #pragma once
 
+#include "vm/atom_table.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
 #include "vm/vm.hpp"
@@ -8,6 +9,9 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+
+// A function-local constant for the atom [text] (interned once, thread-safely).
+#define BEAMLET_CACHED_ATOM(name, text) static const ::beamlet::vm::Term name = ::beamlet::vm::atom(text)
 
 namespace beamlet::bif {
 

@@ -17,8 +17,6 @@ using namespace vm;
 
 namespace {
 
-#define CACHED_ATOM(name, text) \
-    static const Term name = atom(text)
 
 Term make_ref_term(Process* p, const Word id[3]) {
     Term* hp = p->alloc(REF_WORDS);
@@ -85,9 +83,9 @@ struct SpawnOpts {
 // spawn_opt options: link, monitor, {fullsweep_after, N}; other tuning options are accepted
 // and ignored ({priority, _}, {min_heap_size, _}, ...).
 bool parse_spawn_opts(Term opts, SpawnOpts* out) {
-    CACHED_ATOM(am_link, "link");
-    CACHED_ATOM(am_monitor, "monitor");
-    CACHED_ATOM(am_fullsweep_after, "fullsweep_after");
+    BEAMLET_CACHED_ATOM(am_link, "link");
+    BEAMLET_CACHED_ATOM(am_monitor, "monitor");
+    BEAMLET_CACHED_ATOM(am_fullsweep_after, "fullsweep_after");
     for (Term l = opts; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return false;
         Term o = car(l);
@@ -273,8 +271,8 @@ Term bif_demonitor1(Process* p, Term* a) {
 }
 
 Term bif_demonitor2(Process* p, Term* a) {
-    CACHED_ATOM(am_flush, "flush");
-    CACHED_ATOM(am_info, "info");
+    BEAMLET_CACHED_ATOM(am_flush, "flush");
+    BEAMLET_CACHED_ATOM(am_info, "info");
     Word id[3];
     if (!ref_id_of(a[0], id)) return p->badarg();
     bool flush = false, info = false;
@@ -313,8 +311,8 @@ Term bif_exit2(Process* p, Term* a) {
 }
 
 Term bif_process_flag(Process* p, Term* a) {
-    CACHED_ATOM(am_trap_exit, "trap_exit");
-    CACHED_ATOM(am_priority, "priority");
+    BEAMLET_CACHED_ATOM(am_trap_exit, "trap_exit");
+    BEAMLET_CACHED_ATOM(am_priority, "priority");
     if (a[0] == am_trap_exit) {
         if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
         std::lock_guard guard(p->lock);
@@ -396,27 +394,27 @@ const std::vector<Term>& info_items() {
 // The value of [item] for [p], computed on [p]'s own thread (or for itself). [status] is what
 // the status item reports. THE_NON_VALUE for an unknown item.
 Term info_value(Process* p, Term item, Term status, bool in_list) {
-    CACHED_ATOM(am_current_function, "current_function");
-    CACHED_ATOM(am_initial_call, "initial_call");
-    CACHED_ATOM(am_status, "status");
-    CACHED_ATOM(am_message_queue_len, "message_queue_len");
-    CACHED_ATOM(am_messages, "messages");
-    CACHED_ATOM(am_links, "links");
-    CACHED_ATOM(am_monitors, "monitors");
-    CACHED_ATOM(am_monitored_by, "monitored_by");
-    CACHED_ATOM(am_dictionary, "dictionary");
-    CACHED_ATOM(am_trap_exit, "trap_exit");
-    CACHED_ATOM(am_registered_name, "registered_name");
-    CACHED_ATOM(am_heap_size, "heap_size");
-    CACHED_ATOM(am_total_heap_size, "total_heap_size");
-    CACHED_ATOM(am_stack_size, "stack_size");
-    CACHED_ATOM(am_reductions, "reductions");
-    CACHED_ATOM(am_error_handler, "error_handler");
-    CACHED_ATOM(am_priority, "priority");
-    CACHED_ATOM(am_group_leader, "group_leader");
-    CACHED_ATOM(am_memory, "memory");
-    CACHED_ATOM(am_garbage_collection, "garbage_collection");
-    CACHED_ATOM(am_suspending, "suspending");
+    BEAMLET_CACHED_ATOM(am_current_function, "current_function");
+    BEAMLET_CACHED_ATOM(am_initial_call, "initial_call");
+    BEAMLET_CACHED_ATOM(am_status, "status");
+    BEAMLET_CACHED_ATOM(am_message_queue_len, "message_queue_len");
+    BEAMLET_CACHED_ATOM(am_messages, "messages");
+    BEAMLET_CACHED_ATOM(am_links, "links");
+    BEAMLET_CACHED_ATOM(am_monitors, "monitors");
+    BEAMLET_CACHED_ATOM(am_monitored_by, "monitored_by");
+    BEAMLET_CACHED_ATOM(am_dictionary, "dictionary");
+    BEAMLET_CACHED_ATOM(am_trap_exit, "trap_exit");
+    BEAMLET_CACHED_ATOM(am_registered_name, "registered_name");
+    BEAMLET_CACHED_ATOM(am_heap_size, "heap_size");
+    BEAMLET_CACHED_ATOM(am_total_heap_size, "total_heap_size");
+    BEAMLET_CACHED_ATOM(am_stack_size, "stack_size");
+    BEAMLET_CACHED_ATOM(am_reductions, "reductions");
+    BEAMLET_CACHED_ATOM(am_error_handler, "error_handler");
+    BEAMLET_CACHED_ATOM(am_priority, "priority");
+    BEAMLET_CACHED_ATOM(am_group_leader, "group_leader");
+    BEAMLET_CACHED_ATOM(am_memory, "memory");
+    BEAMLET_CACHED_ATOM(am_garbage_collection, "garbage_collection");
+    BEAMLET_CACHED_ATOM(am_suspending, "suspending");
     p->fetch_inbox();
     Term v;
     if (item == am_current_function) {
@@ -560,8 +558,8 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
     Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
     if (p) {
-        CACHED_ATOM(am_waiting, "waiting");
-        CACHED_ATOM(am_runnable, "runnable");
+        BEAMLET_CACHED_ATOM(am_waiting, "waiting");
+        BEAMLET_CACHED_ATOM(am_runnable, "runnable");
         bool bad;
         Term status = p->woken_from_wait ? am_waiting : am_runnable;
         Term value = info_answer(p, what, status, &bad);
@@ -573,7 +571,7 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
 Term bif_process_info2(Process* p, Term* a) {
     if (!is_pid(a[0]) || !valid_items(a[1])) return p->badarg();
     if (a[0] == p->id) {
-        CACHED_ATOM(am_running, "running");
+        BEAMLET_CACHED_ATOM(am_running, "running");
         bool bad;
         Term v = info_answer(p, a[1], am_running, &bad);
         return bad ? p->badarg() : v;
@@ -585,7 +583,7 @@ Term bif_process_info1(Process* p, Term* a) {
     if (!is_pid(a[0])) return p->badarg();
     Term items = info_all_items(p);
     if (a[0] == p->id) {
-        CACHED_ATOM(am_running, "running");
+        BEAMLET_CACHED_ATOM(am_running, "running");
         bool bad;
         return info_answer(p, items, am_running, &bad);
     }
@@ -637,8 +635,8 @@ Term bif_cancel_timer1(Process* p, Term* a) {
 Term bif_cancel_timer2(Process* p, Term* a) {
     Word id[3];
     if (!ref_id_of(a[0], id) || !is_proper_list(a[1])) return p->badarg();
-    CACHED_ATOM(am_info, "info");
-    CACHED_ATOM(am_async, "async");
+    BEAMLET_CACHED_ATOM(am_info, "info");
+    BEAMLET_CACHED_ATOM(am_async, "async");
     bool info = true, async = false;
     for (Term l = a[1]; is_list(l); l = cdr(l)) {
         Term o = car(l);

@@ -22,8 +22,6 @@ using tracing::BreakpointChange;
 
 namespace {
 
-#define CACHED_ATOM(name, text) static const Term name = atom(text)
-
 struct FlagName {
     const char* name;
     std::uint32_t bit;
@@ -35,7 +33,7 @@ const FlagName PROCESS_FLAGS[] = {
 };
 
 bool parse_trace_flags(Term list, std::uint32_t* flags, Term* tracer) {
-    CACHED_ATOM(am_tracer, "tracer");
+    BEAMLET_CACHED_ATOM(am_tracer, "tracer");
     for (Term l = list; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return false;
         Term f = car(l);
@@ -68,12 +66,12 @@ namespace {
 // Sets process flags in [session] for [spec] (a pid, all, existing, new, ...). [tracer] is the
 // session's tracer, or 0 for the legacy session where {tracer, T} or the caller names it.
 Term trace_processes(Process* p, TraceSession* session, Term session_tracer, Term spec, Term how, Term flag_list) {
-    CACHED_ATOM(am_all, "all");
-    CACHED_ATOM(am_existing, "existing");
-    CACHED_ATOM(am_new, "new");
-    CACHED_ATOM(am_processes, "processes");
-    CACHED_ATOM(am_existing_processes, "existing_processes");
-    CACHED_ATOM(am_new_processes, "new_processes");
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_existing, "existing");
+    BEAMLET_CACHED_ATOM(am_new, "new");
+    BEAMLET_CACHED_ATOM(am_processes, "processes");
+    BEAMLET_CACHED_ATOM(am_existing_processes, "existing_processes");
+    BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
     if (how != atoms::true_ && how != atoms::false_) return p->badarg();
     bool on = how == atoms::true_;
     std::uint32_t flags = 0;
@@ -133,7 +131,7 @@ namespace {
 
 // The functions and exports an MFA pattern matches; false for a malformed pattern.
 bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord* count) {
-    CACHED_ATOM(am_any, "_");
+    BEAMLET_CACHED_ATOM(am_any, "_");
     if (!is_tuple(mfa) || tuple_arity(mfa) != 3) return false;
     Term m = tuple_element(mfa, 0), f = tuple_element(mfa, 1), a = tuple_element(mfa, 2);
     if (!is_atom(m) || !is_atom(f) || !(is_small(a) || a == am_any)) return false;
@@ -199,11 +197,11 @@ Term run_stage(Process* p, std::shared_ptr<BreakpointChange> change, int stage, 
 }
 
 Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term flags) {
-    CACHED_ATOM(am_global, "global");
-    CACHED_ATOM(am_local, "local");
-    CACHED_ATOM(am_call_count, "call_count");
-    CACHED_ATOM(am_pause, "pause");
-    CACHED_ATOM(am_restart, "restart");
+    BEAMLET_CACHED_ATOM(am_global, "global");
+    BEAMLET_CACHED_ATOM(am_local, "local");
+    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
+    BEAMLET_CACHED_ATOM(am_pause, "pause");
+    BEAMLET_CACHED_ATOM(am_restart, "restart");
     bool local = false, global = false, count = false;
     for (Term l = flags; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return p->badarg();
@@ -231,7 +229,7 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     } else {
         return p->badarg();  // match specifications come with the next issue
     }
-    CACHED_ATOM(am_on_load, "on_load");
+    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
     if (mfa == am_on_load) {
         if (count) return p->badarg();  // on_load counters: with the rest of the call counters
         // The pattern for modules loaded from now on (applied as they load); matches nothing now.
@@ -274,19 +272,19 @@ Term bif_trace_info2(Process* p, Term* a) { return trace_info(p, &tracing::legac
 
 namespace {
 Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
-    CACHED_ATOM(am_flags, "flags");
-    CACHED_ATOM(am_tracer, "tracer");
-    CACHED_ATOM(am_traced, "traced");
-    CACHED_ATOM(am_match_spec, "match_spec");
-    CACHED_ATOM(am_all, "all");
-    CACHED_ATOM(am_new, "new");
-    CACHED_ATOM(am_global, "global");
-    CACHED_ATOM(am_local, "local");
-    CACHED_ATOM(am_meta, "meta");
-    CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
-    CACHED_ATOM(am_call_count, "call_count");
-    CACHED_ATOM(am_call_time, "call_time");
-    CACHED_ATOM(am_new_processes, "new_processes");
+    BEAMLET_CACHED_ATOM(am_flags, "flags");
+    BEAMLET_CACHED_ATOM(am_tracer, "tracer");
+    BEAMLET_CACHED_ATOM(am_traced, "traced");
+    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_new, "new");
+    BEAMLET_CACHED_ATOM(am_global, "global");
+    BEAMLET_CACHED_ATOM(am_local, "local");
+    BEAMLET_CACHED_ATOM(am_meta, "meta");
+    BEAMLET_CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
+    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
+    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
+    BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
     if (is_pid(what) || what == am_new || what == am_new_processes) {
         std::uint32_t flags = 0;
         Term tracer = 0;
@@ -306,7 +304,7 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
         if (item == am_tracer) return make_tuple_on(p, {am_tracer, flags && tracer ? tracer : NIL});
         return p->badarg();
     }
-    CACHED_ATOM(am_on_load, "on_load");
+    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
     if (what == am_on_load) {
         std::uint32_t flags;
         {
@@ -392,7 +390,7 @@ TraceSession* session_of(Term handle) {
 }
 
 Term weak_handle(Process* p, const TraceSession* s) {
-    CACHED_ATOM(am_default, "default");
+    BEAMLET_CACHED_ATOM(am_default, "default");
     return make_tuple_on(p, {s->name, s->id ? make_small(SWord(s->weak_id)) : am_default});
 }
 
@@ -510,13 +508,13 @@ Term bif_trace_info(Process* p, Term* a) {
 // trace:session_info(What): the weak handles of the sessions tracing [What] (a pid or an
 // MFA), or of all sessions for all.
 Term bif_trace_session_info(Process* p, Term* a) {
-    CACHED_ATOM(am_all, "all");
-    CACHED_ATOM(am_session_info, "session_info");
-    CACHED_ATOM(am_new, "new");
-    CACHED_ATOM(am_new_processes, "new_processes");
-    CACHED_ATOM(am_on_load, "on_load");
-    CACHED_ATOM(am_send, "send");
-    CACHED_ATOM(am_receive, "receive");
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_session_info, "session_info");
+    BEAMLET_CACHED_ATOM(am_new, "new");
+    BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
+    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    BEAMLET_CACHED_ATOM(am_send, "send");
+    BEAMLET_CACHED_ATOM(am_receive, "receive");
     std::vector<TraceSession*> found;
     for (TraceSession* s : tracing::live_sessions()) {
         if (a[0] == am_all) {
