@@ -10,7 +10,7 @@
 -export([main/0, steady/1]).
 
 -define(WORKERS, 4).
--define(TOGGLES, 60).
+-define(TOGGLES, 200).
 
 steady(X) -> X.
 
