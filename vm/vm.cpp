@@ -133,7 +133,7 @@ Module* Vm::install_module(const GenericModule& code, std::string* error) {
     }
     for (FunctionInfo& fi : m->functions) {
         Export* e = fi.export_entry;
-        if (!e || e->is_bif()) continue;  // a native implementation wins over the Erlang stub
+        if (!e || e->is_bif()) continue;  // a native implementation wins over the Erlang placeholder body
         const Word* address = m->code_info(fi)->code();
         if (e->gen_bp.load(std::memory_order_acquire)) {
             // A global on_load pattern: calls go through the export's breakpoint trampoline.

@@ -206,7 +206,7 @@ TEST_F(Numbers, ParseIntegerAcceptsSignsAndBases) {
     EXPECT_EQ(str(*parse_integer(p, "18446744073709551616")), "18446744073709551616");
 }
 
-TEST_F(Numbers, IntegerToDoubleRoundsToNearest) {
+TEST_F(Numbers, IntegerAsDoubleRoundsToNearest) {
     // 2^80 + 2^27 + 1 is just above half an ulp: it rounds up, as float/1 does in OTP.
     Term t = num("1208925819614629308923905");
     EXPECT_EQ(integer_to_double(t), std::ldexp(1.0, 80) + std::ldexp(1.0, 28));
