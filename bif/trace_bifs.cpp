@@ -7,10 +7,12 @@
 #include "bif/bifs.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_tracer.hpp"
+#include "tracing/match_spec.hpp"
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/copy.hpp"
 #include "vm/magic.hpp"
 
 #include <mutex>
@@ -19,18 +21,9 @@ namespace beamlet::bif {
 
 using namespace vm;
 using tracing::BreakpointChange;
+using tracing::MatchSpec;
 
 namespace {
-
-struct FlagName {
-    const char* name;
-    std::uint32_t bit;
-};
-const FlagName PROCESS_FLAGS[] = {
-    {"call", TRACE_CALL},           {"arity", TRACE_ARITY},         {"return_to", TRACE_RETURN_TO},
-    {"set_on_spawn", TRACE_SOS},    {"set_on_first_spawn", TRACE_SOS1},
-    {"set_on_link", TRACE_SOL},     {"set_on_first_link", TRACE_SOL1},
-};
 
 bool parse_trace_flags(Term list, std::uint32_t* flags, Term* tracer) {
     BEAMLET_CACHED_ATOM(am_tracer, "tracer");
@@ -41,23 +34,14 @@ bool parse_trace_flags(Term list, std::uint32_t* flags, Term* tracer) {
             *tracer = tuple_element(f, 1);
             continue;
         }
-        bool known = false;
-        for (const FlagName& n : PROCESS_FLAGS)
-            if (f == atom(n.name)) {
-                *flags |= n.bit;
-                known = true;
-            }
-        if (!known) return false;
+        std::uint32_t bit = tracing::process_flag_bit(f);
+        if (!bit) return false;
+        *flags |= bit;
     }
     return true;
 }
 
-Term flag_list(Process* p, std::uint32_t flags) {
-    Term l = NIL;
-    for (auto it = std::rbegin(PROCESS_FLAGS); it != std::rend(PROCESS_FLAGS); ++it)
-        if (flags & it->bit) l = make_cons_on(p->alloc(2), atom(it->name), l);
-    return l;
-}
+Term flag_list(Process* p, std::uint32_t flags) { return tracing::process_flag_list(p, flags); }
 
 }  // namespace
 
@@ -196,56 +180,96 @@ Term run_stage(Process* p, std::shared_ptr<BreakpointChange> change, int stage, 
         p, [change, stage, count](Process* q, Term*) { return run_stage(q, change, stage + 1, count); });
 }
 
-Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term flags) {
+// trace_pattern(MFA, MatchSpec, Flags) for [session] ([session_tracer]: the tracer meta
+// tracing uses in a session; 0 for the legacy session, where it is the caller or {meta, Pid}).
+Term trace_pattern(Process* p, TraceSession* session, Term session_tracer, Term mfa, Term ms, Term flags) {
     BEAMLET_CACHED_ATOM(am_global, "global");
     BEAMLET_CACHED_ATOM(am_local, "local");
+    BEAMLET_CACHED_ATOM(am_meta, "meta");
     BEAMLET_CACHED_ATOM(am_call_count, "call_count");
+    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
+    BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
     BEAMLET_CACHED_ATOM(am_pause, "pause");
     BEAMLET_CACHED_ATOM(am_restart, "restart");
-    bool local = false, global = false, count = false;
+    bool local = false, global = false, meta = false, count = false, time = false, memory = false;
+    Term meta_tracer = 0;
     for (Term l = flags; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return p->badarg();
-        if (car(l) == am_local) local = true;
-        else if (car(l) == am_global) global = true;
-        else if (car(l) == am_call_count) count = true;
-        else return p->badarg();
+        Term f = car(l);
+        if (f == am_local) local = true;
+        else if (f == am_global) global = true;
+        else if (f == am_call_count) count = true;
+        else if (f == am_call_time) time = true;
+        else if (f == am_call_memory) memory = true;
+        else if (f == am_meta) {
+            meta = true;
+            meta_tracer = session_tracer ? session_tracer : p->id;
+        } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_meta && !session_tracer &&
+                   is_pid(tuple_element(f, 1))) {
+            meta = true;
+            meta_tracer = tuple_element(f, 1);
+        } else {
+            return p->badarg();
+        }
     }
-    if (local && global) return p->badarg();
-    if (count && global) return p->badarg();
-    tracing::CountAction count_action = tracing::CountAction::None;
-    bool enable;
-    if (count) {
-        // call_count takes true/restart (start from 0), pause (keep the count) or false.
-        if (ms == atoms::true_ || ms == am_restart) count_action = tracing::CountAction::Start;
-        else if (ms == am_pause) count_action = tracing::CountAction::Pause;
-        else if (ms == atoms::false_) count_action = tracing::CountAction::Stop;
-        else return p->badarg();
-        enable = count_action != tracing::CountAction::Stop;
-        local = true;
-    } else if (ms == atoms::true_ || ms == NIL) {
-        enable = true;
-    } else if (ms == atoms::false_) {
-        enable = false;
-    } else {
-        return p->badarg();  // match specifications come with the next issue
+    bool counters = count || time || memory;
+    if (global && (local || meta || counters)) return p->badarg();
+    if (!local && !meta && !counters) global = true;  // the default
+    // true, [], restart and pause switch tracing on without a match spec; a non-empty list is
+    // a match spec, allowed with call tracing or meta only.
+    bool off = ms == atoms::false_;
+    bool has_ms = is_list(ms);
+    if (!off && !has_ms && !is_nil(ms) && ms != atoms::true_ && ms != am_restart && ms != am_pause) return p->badarg();
+    if (has_ms && !local && !global && !meta) return p->badarg();
+    std::unique_ptr<MatchSpec, void (*)(MatchSpec*)> compiled(nullptr, [](MatchSpec* m) {
+        if (m && m->release()) delete m;
+    });
+    if (has_ms) {
+        MatchSpec* m = MatchSpec::compile(p->vm, ms, nullptr);
+        if (!m) return p->badarg();
+        m->add_ref();
+        compiled.reset(m);
     }
+    tracing::TraceAction trace_action = off ? tracing::TraceAction::Off : tracing::TraceAction::On;
+    tracing::CountAction count_action = off ? tracing::CountAction::Stop
+                                       : ms == am_pause ? tracing::CountAction::Pause
+                                                        : tracing::CountAction::Start;
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
     if (mfa == am_on_load) {
-        if (count) return p->badarg();  // on_load counters: with the rest of the call counters
+        if (counters || meta) return p->badarg();
         // The pattern for modules loaded from now on (applied as they load); matches nothing now.
         std::lock_guard guard(session->mutex);
         std::uint32_t kind = local ? tracing::BPF_LOCAL_TRACE : tracing::BPF_GLOBAL_TRACE;
-        if (enable) session->on_load_flags = kind;
-        else session->on_load_flags &= ~kind;
+        if (session->on_load_ms && session->on_load_ms->release()) delete session->on_load_ms;
+        session->on_load_ms = nullptr;
+        if (off) {
+            session->on_load_flags &= ~kind;
+        } else {
+            session->on_load_flags = kind;
+            session->on_load_ms = compiled.release();
+        }
         return make_small(0);
     }
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
-    change->enable = enable;
-    change->local = local;
-    change->count = count_action;
+    if (local || global) {
+        change->trace = trace_action;
+        change->global = global;
+        if (local || global) change->ms = has_ms ? compiled.get() : nullptr;
+    }
+    if (meta) {
+        change->meta = trace_action;
+        change->meta_tracer = meta_tracer;
+        change->meta_ms = has_ms ? compiled.get() : nullptr;
+    }
+    // The change holds one reference per use of the compiled spec.
+    for (MatchSpec* m : {change->ms, change->meta_ms})
+        if (m) m->add_ref();
+    if (count) change->count = count_action;
+    if (time) change->time = count_action;
+    if (memory) change->memory = count_action;
     SWord matched = 0;
-    if (!match_pattern(p->vm, mfa, local, *change, &matched)) return p->badarg();
+    if (!match_pattern(p->vm, mfa, !global, *change, &matched)) return p->badarg();
     Term result = make_small(matched);
     return p->vm.trap_until_permission(p, [change, result](Process* q, Term*) {
         if (!tracing::stage(*change)) {
@@ -260,11 +284,25 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
 
 }  // namespace
 
-Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], NIL); }
-Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
+Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), 0, a[0], a[1], NIL); }
+Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), 0, a[0], a[1], a[2]); }
 
 namespace {
 Term trace_info(Process* p, TraceSession* session, Term what, Term item);
+
+// A copy on [p]'s heap of a term kept off-heap (a match spec's source).
+Term copy_term_to(Process* p, Term t) {
+    Word size = term_size_words(t);
+    if (!size) return t;
+    Term* hp = p->alloc(size);
+    return copy_term(t, &hp, &p->off_heap_first);
+}
+
+Term list_of(Process* p, const Term* items, std::size_t n) {
+    Term l = NIL;
+    for (std::size_t i = n; i-- > 0;) l = make_cons_on(p->alloc(2), items[i], l);
+    return l;
+}
 }
 
 // erlang:trace_info(PidOrFunc, Item) on the legacy session.
@@ -305,26 +343,28 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
         return p->badarg();
     }
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
     if (what == am_on_load) {
         std::uint32_t flags;
+        Term spec = atoms::false_;
         {
             std::lock_guard guard(session->mutex);
             flags = session->on_load_flags;
+            if (flags) spec = session->on_load_ms ? session->on_load_ms->source() : NIL;
         }
         Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
-        Term spec = flags ? NIL : atoms::false_;
+        spec = copy_term_to(p, spec);
         if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
         if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
-        if (item == am_meta || item == am_meta_match_spec || item == am_call_count || item == am_call_time)
+        if (item == am_meta || item == am_meta_match_spec || item == am_call_count || item == am_call_time ||
+            item == am_call_memory)
             return make_tuple_on(p, {item, atoms::false_});
         if (item == am_all) {
             if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
             Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
                             make_tuple_on(p, {am_meta, atoms::false_}), make_tuple_on(p, {am_meta_match_spec, atoms::false_}),
-                            make_tuple_on(p, {am_call_time, atoms::false_}), make_tuple_on(p, {am_call_count, atoms::false_})};
-            Term l = NIL;
-            for (int i = 5; i >= 0; --i) l = make_cons_on(p->alloc(2), items[i], l);
-            return make_tuple_on(p, {am_all, l});
+                            make_tuple_on(p, {am_call_count, atoms::false_})};
+            return make_tuple_on(p, {am_all, list_of(p, items, 5)});
         }
         return p->badarg();
     }
@@ -332,38 +372,81 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     Term m = tuple_element(what, 0), f = tuple_element(what, 1), ar = tuple_element(what, 2);
     if (!is_atom(m) || !is_atom(f) || !is_small(ar)) return p->badarg();
     Word arity = Word(small_value(ar));
+    // The session's active settings on the function (local kinds) and its export (global).
     std::uint32_t flags = 0;
     std::int64_t calls = 0;
+    Term local_spec = NIL, global_spec = NIL, meta_spec = NIL, meta_tracer = atoms::false_;
+    const tracing::CallTimeData* time = nullptr;
+    const tracing::CallTimeData* memory = nullptr;
+    bool exists = p->vm.find_bif(m, f, arity) != nullptr;
     if (Module* mod = p->vm.find_module(m))
         for (const FunctionInfo& fi : mod->functions)
             if (fi.name == f && fi.arity == arity) {
-                flags |= tracing::active_flags(mod->code_info(fi)->gen_bp, session);
-                if (const GenericBp* bp = tracing::find_bp(mod->code_info(fi)->gen_bp, session))
+                exists = true;
+                const auto& chain = mod->code_info(fi)->gen_bp;
+                if (const tracing::GenericBpData* d = tracing::active_data(chain, session)) {
+                    flags |= d->flags.load(std::memory_order_relaxed);
+                    if (d->ms) local_spec = d->ms->source();
+                    if (d->meta_ms) meta_spec = d->meta_ms->source();
+                    if (d->meta_tracer) meta_tracer = d->meta_tracer;
+                    time = d->time;
+                    memory = d->memory;
+                }
+                if (const GenericBp* bp = tracing::find_bp(chain, session))
                     calls = bp->call_count.load(std::memory_order_relaxed);
             }
-    if (Export* e = p->vm.exports.find(m, f, arity)) flags |= tracing::active_flags(e->gen_bp, session);
-    bool exists = p->vm.find_bif(m, f, arity) != nullptr;
-    if (Module* mod = p->vm.find_module(m))
-        for (const FunctionInfo& fi : mod->functions) exists = exists || (fi.name == f && fi.arity == arity);
-    bool loaded = exists;
+    if (Export* e = p->vm.exports.find(m, f, arity))
+        if (const tracing::GenericBpData* d = tracing::active_data(e->gen_bp, session)) {
+            flags |= d->flags.load(std::memory_order_relaxed) & tracing::BPF_GLOBAL_TRACE;
+            if (d->ms) global_spec = d->ms->source();
+        }
+    auto counter_list = [&](const tracing::CallTimeData* data, bool is_time) -> Term {
+        Term l = NIL;
+        if (!data) return l;
+        for (const tracing::CallTimeData::Entry& e : data->collect()) {
+            Term entry;
+            if (is_time) {
+                std::int64_t us = e.sum / 1000;
+                entry = make_tuple_on(p, {e.pid, make_integer(p, e.count), make_integer(p, us / 1000000),
+                                          make_integer(p, us % 1000000)});
+            } else {
+                entry = make_tuple_on(p, {e.pid, make_integer(p, e.count), make_integer(p, e.sum)});
+            }
+            l = make_cons_on(p->alloc(2), entry, l);
+        }
+        return l;
+    };
     Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
-    Term spec = flags & (tracing::BPF_GLOBAL_TRACE | tracing::BPF_LOCAL_TRACE) ? NIL : atoms::false_;
+    Term spec = flags & tracing::BPF_GLOBAL_TRACE ? copy_term_to(p, global_spec)
+              : flags & tracing::BPF_LOCAL_TRACE  ? copy_term_to(p, local_spec)
+                                                  : atoms::false_;
+    bool is_meta = flags & tracing::BPF_META_TRACE;
+    Term meta = is_meta ? meta_tracer : atoms::false_;
+    Term meta_ms = is_meta ? copy_term_to(p, meta_spec) : atoms::false_;
     Term count = flags & tracing::BPF_COUNT ? make_integer(p, calls) : atoms::false_;
-    if (!loaded && item != am_all) return make_tuple_on(p, {item, atoms::undefined});
+    Term call_time = flags & tracing::BPF_TIME_TRACE ? counter_list(time, true) : atoms::false_;
+    Term call_memory = flags & tracing::BPF_MEM_TRACE ? counter_list(memory, false) : atoms::false_;
+    if (!exists && item != am_all) return make_tuple_on(p, {item, atoms::undefined});
     if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
     if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
+    if (item == am_meta) return make_tuple_on(p, {am_meta, meta});
+    if (item == am_meta_match_spec) return make_tuple_on(p, {am_meta_match_spec, meta_ms});
     if (item == am_call_count) return make_tuple_on(p, {am_call_count, count});
-    if (item == am_meta || item == am_meta_match_spec || item == am_call_time)
-        return make_tuple_on(p, {item, atoms::false_});
+    if (item == am_call_time) return make_tuple_on(p, {am_call_time, call_time});
+    if (item == am_call_memory) return make_tuple_on(p, {am_call_memory, call_memory});
     if (item == am_all) {
-        if (!loaded) return make_tuple_on(p, {am_all, atoms::undefined});
+        if (!exists) return make_tuple_on(p, {am_all, atoms::undefined});
         if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
-        Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
-                        make_tuple_on(p, {am_meta, atoms::false_}), make_tuple_on(p, {am_meta_match_spec, atoms::false_}),
-                        make_tuple_on(p, {am_call_time, atoms::false_}), make_tuple_on(p, {am_call_count, count})};
-        Term l = NIL;
-        for (int i = 5; i >= 0; --i) l = make_cons_on(p->alloc(2), items[i], l);
-        return make_tuple_on(p, {am_all, l});
+        // OTP 25's items; call_memory (OTP 26) is listed only when it is on.
+        Term items[] = {make_tuple_on(p, {am_traced, traced}),    make_tuple_on(p, {am_match_spec, spec}),
+                        make_tuple_on(p, {am_meta, meta}),        make_tuple_on(p, {am_meta_match_spec, meta_ms}),
+                        make_tuple_on(p, {am_call_time, call_time}), make_tuple_on(p, {am_call_memory, call_memory}),
+                        make_tuple_on(p, {am_call_count, count})};
+        if (call_memory == atoms::false_) {
+            items[5] = items[6];
+            return make_tuple_on(p, {am_all, list_of(p, items, 6)});
+        }
+        return make_tuple_on(p, {am_all, list_of(p, items, 7)});
     }
     return p->badarg();
 }
@@ -474,7 +557,6 @@ Term bif_trace_session_destroy(Process* p, Term* a) {
     tracing::set_process_flags(p->vm, p, s, 0, ~0u, false, false);
     auto change = std::make_shared<BreakpointChange>();
     change->session = s;
-    change->enable = false;
     change->clear_all = true;
     return p->vm.trap_until_permission(p, [change, s](Process* q, Term*) {
         collect_session_breakpoints(q->vm, s, *change);
@@ -496,7 +578,7 @@ Term bif_trace_process(Process* p, Term* a) {
 Term bif_trace_function(Process* p, Term* a) {
     TraceSession* s = session_of(a[0]);
     if (!s) return p->badarg();
-    return trace_pattern(p, s, a[1], a[2], a[3]);
+    return trace_pattern(p, s, s->tracer, a[1], a[2], a[3]);
 }
 
 Term bif_trace_info(Process* p, Term* a) {
@@ -544,6 +626,17 @@ Term bif_trace_session_info(Process* p, Term* a) {
     Term l = NIL;
     for (auto it = found.rbegin(); it != found.rend(); ++it) l = make_cons_on(p->alloc(2), weak_handle(p, *it), l);
     return make_tuple_on(p, {am_session_info, l});
+}
+
+}  // namespace beamlet::bif
+
+namespace beamlet::bif {
+
+// erlang:match_spec_test(Args, MatchSpec, trace).
+Term bif_match_spec_test(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_trace, "trace");
+    if (a[2] != am_trace) return p->badarg();
+    return tracing::match_spec_test(p, a[0], a[1]);
 }
 
 }  // namespace beamlet::bif

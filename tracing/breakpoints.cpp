@@ -24,11 +24,23 @@ GenericBp* allocate_bp() {
     return bp;
 }
 
+// Drops the match spec and counter references of [d] (nothing can run it any more).
+void release_data(GenericBpData& d) {
+    for (MatchSpec** ms : {&d.ms, &d.meta_ms})
+        if (*ms && (*ms)->release()) delete *ms;
+    for (CallTimeData** t : {&d.time, &d.memory})
+        if (*t && --(*t)->refs == 0) delete *t;
+    d.ms = d.meta_ms = nullptr;
+    d.time = d.memory = nullptr;
+    d.meta_tracer = 0;
+    d.flags.store(0, std::memory_order_relaxed);
+}
+
 void recycle_bp(GenericBp* bp) {
     bp->orig_instr = 0;
     bp->call_count.store(0, std::memory_order_relaxed);
-    bp->data[0].flags.store(0, std::memory_order_relaxed);
-    bp->data[1].flags.store(0, std::memory_order_relaxed);
+    release_data(bp->data[0]);
+    release_data(bp->data[1]);
     bp->session = nullptr;
     bp->next.store(nullptr, std::memory_order_relaxed);
     bp->to_insert = nullptr;
@@ -69,14 +81,9 @@ GenericBp* ensure_bp(std::atomic<GenericBp*>& head_slot, TraceSession* session, 
     return bp;
 }
 
-void set_staging(GenericBp* bp, std::uint32_t set, std::uint32_t clear) {
-    auto& f = bp->data[staging_bp_index()].flags;
-    f.store((f.load(std::memory_order_relaxed) | set) & ~clear, std::memory_order_relaxed);
-}
 
-std::uint32_t chain_active_flags(const std::atomic<GenericBp*>& head) {
+std::uint32_t chain_flags(const std::atomic<GenericBp*>& head, unsigned ix) {
     std::uint32_t all = 0;
-    unsigned ix = active_bp_index();
     for (GenericBp* bp = head.load(std::memory_order_acquire); bp; bp = bp->next.load(std::memory_order_acquire))
         all |= bp->data[ix].flags.load(std::memory_order_relaxed);
     return all;
@@ -91,13 +98,40 @@ void link_prepared(std::atomic<GenericBp*>& head_slot) {
     }
 }
 
+// Makes [slot] (in a staging generation) refer to [value]; a released last reference is freed
+// by [change] after the next thread-progress wait.
+void assign(MatchSpec*& slot, MatchSpec* value, BreakpointChange& change) {
+    if (slot == value) return;
+    if (value) value->add_ref();
+    if (slot && slot->release()) change.to_free_ms.push_back(slot);
+    slot = value;
+}
+
+void assign(CallTimeData*& slot, CallTimeData* value, BreakpointChange& change) {
+    if (slot == value) return;
+    if (value) ++value->refs;
+    if (slot && --slot->refs == 0) change.to_free_time.push_back(slot);
+    slot = value;
+}
+
+// Copies generation [from] over [to].
+void copy_data(const GenericBpData& from, GenericBpData& to, BreakpointChange& change) {
+    to.flags.store(from.flags.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    assign(to.ms, from.ms, change);
+    assign(to.meta_ms, from.meta_ms, change);
+    to.meta_tracer = from.meta_tracer;
+    assign(to.time, from.time, change);
+    assign(to.memory, from.memory, change);
+}
+
 // Copies active over staging on every GenericBp of the chain and unlinks those left empty.
-void consolidate_chain(std::atomic<GenericBp*>& head_slot, std::vector<GenericBp*>& to_free) {
+void consolidate_chain(std::atomic<GenericBp*>& head_slot, BreakpointChange& change) {
     unsigned active = active_bp_index(), staging = staging_bp_index();
+    std::vector<GenericBp*>& to_free = change.to_free;
     std::atomic<GenericBp*>* link = &head_slot;
     while (GenericBp* bp = link->load(std::memory_order_acquire)) {
+        copy_data(bp->data[active], bp->data[staging], change);
         std::uint32_t flags = bp->data[active].flags.load(std::memory_order_relaxed);
-        bp->data[staging].flags.store(flags, std::memory_order_relaxed);
         if (flags == 0) {
             link->store(bp->next.load(std::memory_order_acquire), std::memory_order_release);
             to_free.push_back(bp);
@@ -123,82 +157,130 @@ std::uint32_t active_flags(const std::atomic<GenericBp*>& head, const TraceSessi
     return bp ? bp->data[active_bp_index()].flags.load(std::memory_order_relaxed) : 0;
 }
 
+const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const TraceSession* session) {
+    GenericBp* bp = find_bp(head, session);
+    return bp ? &bp->data[active_bp_index()] : nullptr;
+}
+
 bool has_breakpoint(const CodeInfo* ci) { return read_word(ci->code()) == breakpoint_word(); }
 
 namespace {
-// Stages a call_count change (a local kind: starting it clears global call tracing).
-bool stage_count(BreakpointChange& c) {
-    constexpr std::uint32_t both = BPF_COUNT | BPF_COUNT_ACTIVE;
-    for (const CodeInfo* ci : c.functions) {
-        auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
-        GenericBp* bp = find_bp(slot, c.session);
-        switch (c.count) {
-        case CountAction::Start: {
-            Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
-            bp = ensure_bp(slot, c.session, orig);
-            // Restarting resets the counter in place, shared with the active generation (as OTP).
+
+// A counter kind's change on [d], the staging generation of [bp].
+void stage_counter(CountAction action, std::uint32_t kind, std::uint32_t active_bit, CallTimeData* GenericBpData::*field,
+                   GenericBp* bp, GenericBpData& d, BreakpointChange& c) {
+    std::uint32_t flags = d.flags.load(std::memory_order_relaxed);
+    switch (action) {
+    case CountAction::Start:
+        if (field) {
+            // A fresh table: updaters of the old one (still active) never race with the reset.
+            assign(d.*field, new CallTimeData(), c);
+        } else {
+            // call_count restarts in place, shared with the active generation (as OTP).
             bp->call_count.store(0, std::memory_order_relaxed);
-            set_staging(bp, both, 0);
-            break;
         }
-        case CountAction::Pause:
-            if (bp) set_staging(bp, 0, BPF_COUNT_ACTIVE);
-            break;
-        case CountAction::Stop:
-            if (bp) set_staging(bp, 0, both);
-            break;
-        case CountAction::None:
-            break;
-        }
+        flags |= kind | active_bit;
+        break;
+    case CountAction::Pause:
+        flags &= ~active_bit;
+        break;
+    case CountAction::Stop:
+        flags &= ~(kind | active_bit);
+        if (field) assign(d.*field, nullptr, c);
+        break;
+    case CountAction::None:
+        break;
     }
-    if (c.count == CountAction::Start)
-        for (Export* e : c.exports)
-            if (GenericBp* bp = find_bp(e->gen_bp, c.session)) set_staging(bp, 0, BPF_GLOBAL_TRACE);
-    return !c.functions.empty() || !c.exports.empty();
+    d.flags.store(flags, std::memory_order_relaxed);
 }
+
+bool sets_local_kind(const BreakpointChange& c) {
+    return (c.trace == TraceAction::On && !c.global) || c.meta == TraceAction::On || c.count == CountAction::Start ||
+           c.time == CountAction::Start || c.memory == CountAction::Start;
+}
+
 }  // namespace
 
 bool stage(BreakpointChange& c) {
-    if (c.count != CountAction::None) return stage_count(c);
-    // Mirrors erts_set_trace_pattern: local and global exclude each other in one session.
-    // Turning one kind on clears the other; turning a kind off leaves the other alone. A
-    // session destroy (c.clear_all) clears both.
-    bool clear_local = (c.enable && !c.local) || (!c.enable && (c.local || c.clear_all));
-    bool clear_global = (c.enable && c.local) || (!c.enable && (!c.local || c.clear_all));
+    // Mirrors erts_set_trace_pattern: in one session, global call tracing and the local kinds
+    // (local call tracing, meta, counters) exclude each other. Turning one on clears the
+    // other; turning a kind off leaves the rest alone. A session destroy clears everything.
+    bool global_on = c.trace == TraceAction::On && c.global;
+    bool local_on = sets_local_kind(c);
+    unsigned staging = staging_bp_index();
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
-        if (c.enable && c.local) {
+        GenericBp* bp = find_bp(slot, c.session);
+        if (!bp && local_on) {
             Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
-            set_staging(ensure_bp(slot, c.session, orig), BPF_LOCAL_TRACE, 0);
-        } else if (GenericBp* bp = find_bp(slot, c.session); bp && clear_local) {
-            // Global call tracing clears every local kind, call_count included.
-            std::uint32_t kinds = (c.enable && !c.local) ? BPF_LOCAL_TRACE | BPF_COUNT | BPF_COUNT_ACTIVE : BPF_LOCAL_TRACE;
-            set_staging(bp, 0, kinds);
+            bp = ensure_bp(slot, c.session, orig);
+        } else if (!bp && c.session && slot.load() && slot.load()->to_insert &&
+                   slot.load()->to_insert->session == c.session) {
+            bp = slot.load()->to_insert;
         }
+        if (!bp) continue;
+        GenericBpData& d = bp->data[staging];
+        std::uint32_t flags = d.flags.load(std::memory_order_relaxed);
+        if (c.clear_all || global_on) {
+            flags &= ~BPF_LOCAL_KINDS;
+            d.flags.store(flags, std::memory_order_relaxed);
+            assign(d.ms, nullptr, c);
+            assign(d.meta_ms, nullptr, c);
+            assign(d.time, nullptr, c);
+            assign(d.memory, nullptr, c);
+            continue;
+        }
+        if (c.trace == TraceAction::On && !c.global) {
+            flags |= BPF_LOCAL_TRACE;
+            assign(d.ms, c.ms, c);
+        } else if (c.trace == TraceAction::Off && !c.global) {
+            flags &= ~BPF_LOCAL_TRACE;
+            assign(d.ms, nullptr, c);
+        }
+        if (c.meta == TraceAction::On) {
+            flags |= BPF_META_TRACE;
+            assign(d.meta_ms, c.meta_ms, c);
+            d.meta_tracer = c.meta_tracer;
+        } else if (c.meta == TraceAction::Off) {
+            flags &= ~BPF_META_TRACE;
+            assign(d.meta_ms, nullptr, c);
+            d.meta_tracer = 0;
+        }
+        d.flags.store(flags, std::memory_order_relaxed);
+        stage_counter(c.count, BPF_COUNT, BPF_COUNT_ACTIVE, nullptr, bp, d, c);
+        stage_counter(c.time, BPF_TIME_TRACE, BPF_TIME_TRACE_ACTIVE, &GenericBpData::time, bp, d, c);
+        stage_counter(c.memory, BPF_MEM_TRACE, BPF_MEM_TRACE_ACTIVE, &GenericBpData::memory, bp, d, c);
     }
     for (Export* e : c.exports) {
-        if (c.enable && !c.local) {
+        GenericBp* bp = find_bp(e->gen_bp, c.session);
+        if (global_on) {
             if (!e->gen_bp.load(std::memory_order_acquire)) e->bp_original.store(e->address(), std::memory_order_relaxed);
-            set_staging(ensure_bp(e->gen_bp, c.session, 0), BPF_GLOBAL_TRACE, 0);
-        } else if (GenericBp* bp = find_bp(e->gen_bp, c.session); bp && clear_global) {
-            set_staging(bp, 0, BPF_GLOBAL_TRACE);
+            bp = ensure_bp(e->gen_bp, c.session, 0);
+            GenericBpData& d = bp->data[staging];
+            d.flags.fetch_or(BPF_GLOBAL_TRACE, std::memory_order_relaxed);
+            assign(d.ms, c.ms, c);
+        } else if (bp && (c.clear_all || local_on || (c.trace == TraceAction::Off && c.global))) {
+            GenericBpData& d = bp->data[staging];
+            d.flags.fetch_and(~std::uint32_t(BPF_GLOBAL_TRACE), std::memory_order_relaxed);
+            assign(d.ms, nullptr, c);
         }
     }
     return !c.functions.empty() || !c.exports.empty();
 }
 
 void install(BreakpointChange& c) {
-    bool local_kind = c.count == CountAction::Start || (c.count == CountAction::None && c.enable && c.local);
-    if (!local_kind && !(c.enable && c.count == CountAction::None)) return;
-    if (local_kind) for (const CodeInfo* ci : c.functions) {
+    // Everything the staging generation needs: the breakpoint instruction in functions and
+    // the trampoline in exports (the active generation still decides what a hit does).
+    unsigned staging = staging_bp_index();
+    for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         link_prepared(slot);
-        GenericBp* head = slot.load(std::memory_order_acquire);
-        if (head && !has_breakpoint(ci)) patch_word(first_instruction(ci), breakpoint_word());
+        if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging) && !has_breakpoint(ci))
+            patch_word(first_instruction(ci), breakpoint_word());
     }
-    if (!local_kind) for (Export* e : c.exports) {
+    for (Export* e : c.exports) {
         link_prepared(e->gen_bp);
-        if (!e->gen_bp.load(std::memory_order_acquire)) continue;
+        if (!e->gen_bp.load(std::memory_order_acquire) || !(chain_flags(e->gen_bp, staging) & BPF_GLOBAL_TRACE)) continue;
         const Word* trampoline = e->bp_trampoline;
         if (e->addresses[0].load(std::memory_order_acquire) != trampoline) {
             e->addresses[0].store(trampoline, std::memory_order_release);
@@ -217,11 +299,11 @@ void uninstall(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         GenericBp* head = slot.load(std::memory_order_acquire);
-        if (head && has_breakpoint(ci) && chain_active_flags(slot) == 0)
+        if (head && has_breakpoint(ci) && chain_flags(slot, active_bp_index()) == 0)
             patch_word(first_instruction(ci), head->orig_instr);
     }
     for (Export* e : c.exports) {
-        if (!e->gen_bp.load(std::memory_order_acquire) || chain_active_flags(e->gen_bp) != 0) continue;
+        if (!e->gen_bp.load(std::memory_order_acquire) || chain_flags(e->gen_bp, active_bp_index()) != 0) continue;
         if (e->addresses[0].load(std::memory_order_acquire) == e->bp_trampoline) {
             const Word* original = e->bp_original.load(std::memory_order_relaxed);
             e->addresses[0].store(original, std::memory_order_release);
@@ -232,11 +314,11 @@ void uninstall(BreakpointChange& c) {
 }
 
 void consolidate(BreakpointChange& c) {
-    for (const CodeInfo* ci : c.functions) consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c.to_free);
-    for (Export* e : c.exports) consolidate_chain(e->gen_bp, c.to_free);
+    for (const CodeInfo* ci : c.functions) consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c);
+    for (Export* e : c.exports) consolidate_chain(e->gen_bp, c);
 }
 
-void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags) {
+void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags, MatchSpec* ms) {
     auto add = [&](std::atomic<GenericBp*>& slot, Word orig, std::uint32_t kind) {
         GenericBp* bp = find_bp(slot, session);
         if (!bp) {
@@ -246,8 +328,14 @@ void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flag
             bp->next.store(slot.load(), std::memory_order_relaxed);
             slot.store(bp, std::memory_order_release);
         }
-        bp->data[0].flags.fetch_or(kind, std::memory_order_relaxed);
-        bp->data[1].flags.fetch_or(kind, std::memory_order_relaxed);
+        for (GenericBpData& d : bp->data) {
+            d.flags.fetch_or(kind, std::memory_order_relaxed);
+            if (ms && d.ms != ms) {
+                ms->add_ref();
+                if (d.ms && d.ms->release()) delete d.ms;  // no process runs this module yet
+                d.ms = ms;
+            }
+        }
     };
     for (vm::FunctionInfo& f : module.functions) {
         auto* ci = const_cast<CodeInfo*>(module.code_info(f));
@@ -266,8 +354,8 @@ void release_all(vm::Vm& vm) {
         GenericBp* bp = head.exchange(nullptr);
         while (bp) {
             GenericBp* next = bp->next.load();
-            delete bp->to_insert;
-            delete bp;
+            if (bp->to_insert) recycle_bp(bp->to_insert);
+            recycle_bp(bp);
             bp = next;
         }
     };
@@ -285,6 +373,17 @@ void free_unlinked(BreakpointChange& c) {
     // No thread can still be inside these: a thread-progress wait has passed since unlinking.
     for (GenericBp* bp : c.to_free) recycle_bp(bp);
     c.to_free.clear();
+    for (MatchSpec* ms : c.to_free_ms) delete ms;
+    c.to_free_ms.clear();
+    for (CallTimeData* t : c.to_free_time) delete t;
+    c.to_free_time.clear();
+}
+
+BreakpointChange::~BreakpointChange() {
+    // The change's own references (taken by the BIF that compiled them).
+    for (MatchSpec* ms : {this->ms, meta_ms})
+        if (ms && ms->release()) delete ms;
+    free_unlinked(*this);
 }
 
 }  // namespace beamlet::tracing

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tracing/match_spec.hpp"
 #include "vm/module.hpp"
 
 namespace beamlet::vm {
@@ -24,9 +25,10 @@ namespace beamlet::tracing {
 using vm::CodeInfo;
 using vm::Export;
 using vm::TraceSession;
+using vm::Term;
 using vm::Word;
 
-// Breakpoint kinds (OTP's ERTS_BPF_*); beamlet sets LOCAL_TRACE and GLOBAL_TRACE so far.
+// Breakpoint kinds (OTP's ERTS_BPF_*).
 enum BpFlags : std::uint32_t {
     BPF_LOCAL_TRACE = 0x01,
     BPF_META_TRACE = 0x02,
@@ -35,11 +37,53 @@ enum BpFlags : std::uint32_t {
     BPF_TIME_TRACE = 0x20,
     BPF_TIME_TRACE_ACTIVE = 0x40,
     BPF_GLOBAL_TRACE = 0x80,
+    BPF_MEM_TRACE = 0x100,
+    BPF_MEM_TRACE_ACTIVE = 0x200,
 };
 
-// One generation of a GenericBp's settings.
+// Every kind that lives on a function (not an export): global call tracing clears them all.
+inline constexpr std::uint32_t BPF_LOCAL_KINDS = BPF_LOCAL_TRACE | BPF_META_TRACE | BPF_COUNT | BPF_COUNT_ACTIVE |
+                                                 BPF_TIME_TRACE | BPF_TIME_TRACE_ACTIVE | BPF_MEM_TRACE |
+                                                 BPF_MEM_TRACE_ACTIVE;
+
+// call_time / call_memory results of one breakpoint: per process, a call count and a sum
+// (nanoseconds or words). Each scheduler adds to its own table under that table's own lock,
+// which only a reader (trace_info) ever contends for.
+class CallTimeData {
+public:
+    struct Entry {
+        Term pid;
+        std::int64_t count;
+        std::int64_t sum;
+    };
+    CallTimeData() = default;
+    ~CallTimeData();
+    CallTimeData(const CallTimeData&) = delete;
+    CallTimeData& operator=(const CallTimeData&) = delete;
+
+    void add(Term pid, std::int64_t count, std::int64_t sum);
+    // Every process's totals (the tables merged).
+    std::vector<Entry> collect() const;
+
+    // References from breakpoint generations (changed under the code modification permission).
+    int refs = 0;
+
+private:
+    struct Table;
+    static constexpr int MAX_TABLES = 65;  // one per scheduler, and one for other threads
+    std::atomic<Table*> m_tables[MAX_TABLES] = {};
+};
+
+// One generation of a GenericBp's settings. Only [flags] is read and written concurrently;
+// the rest is written in the staging generation only, and read by running code in the
+// active one (published by the commit of the active index).
 struct GenericBpData {
     std::atomic<std::uint32_t> flags{0};
+    MatchSpec* ms = nullptr;            // local or global call trace (null: always true)
+    MatchSpec* meta_ms = nullptr;
+    Term meta_tracer = 0;
+    CallTimeData* time = nullptr;
+    CallTimeData* memory = nullptr;
 };
 
 // The generation running code reads (0 or 1); staging is the other one.
@@ -66,20 +110,36 @@ namespace beamlet::tracing {
 
 using vm::GenericBp;
 
+// What a change does to a counter kind (call_count, call_time, call_memory):
+// true/restart start it from zero, pause keeps its value, false removes it.
+enum class CountAction { None, Start, Pause, Stop };
+// What a change does to call tracing or meta tracing.
+enum class TraceAction { None, On, Off };
+
 // A change of trace patterns for one session: what matched and what to set, carried through
 // the stages.
-// What a call_count change does (trace_pattern(MFA, true|restart|pause|false, [call_count])).
-enum class CountAction { None, Start, Pause, Stop };
-
 struct BreakpointChange {
     TraceSession* session = nullptr;
-    CountAction count = CountAction::None;       // a call_count change instead of call tracing
-    bool enable = false;
-    bool local = false;                          // local (function header) or global (export)
-    bool clear_all = false;                      // session destroy: clear local and global
+    TraceAction trace = TraceAction::None;   // call tracing, local or global
+    bool global = false;
+    MatchSpec* ms = nullptr;                 // for trace On (null: no match spec); owned
+    TraceAction meta = TraceAction::None;
+    MatchSpec* meta_ms = nullptr;            // owned
+    Term meta_tracer = 0;
+    CountAction count = CountAction::None;
+    CountAction time = CountAction::None;
+    CountAction memory = CountAction::None;
+    bool clear_all = false;                      // session destroy: clear everything
     std::vector<const CodeInfo*> functions;      // matched functions (local kinds, or cleared)
     std::vector<Export*> exports;                // matched exports (global, or cleared)
     std::vector<GenericBp*> to_free;
+    std::vector<MatchSpec*> to_free_ms;
+    std::vector<CallTimeData*> to_free_time;
+
+    BreakpointChange() = default;
+    BreakpointChange(const BreakpointChange&) = delete;
+    BreakpointChange& operator=(const BreakpointChange&) = delete;
+    ~BreakpointChange();
 };
 
 // Writes the staging generation for [change] (caller holds the code modification permission).
@@ -92,9 +152,10 @@ void uninstall(BreakpointChange& change);
 void consolidate(BreakpointChange& change);
 void free_unlinked(BreakpointChange& change);
 
-// Sets [session]'s on_load pattern ([flags]: BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE) on a module
-// that no process can run yet: both generations at once, no waits needed.
-void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags);
+// Sets [session]'s on_load pattern ([flags]: BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE, with match
+// spec [ms] or null) on a module that no process can run yet: both generations at once, no
+// waits needed.
+void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags, MatchSpec* ms);
 
 // Frees every GenericBp left on the functions and exports of [vm] (the VM is shutting down:
 // no process runs).
@@ -104,6 +165,8 @@ void release_all(vm::Vm& vm);
 GenericBp* find_bp(const std::atomic<GenericBp*>& head, const TraceSession* session);
 // The flags of [session] on a chain in the active generation (0 if none).
 std::uint32_t active_flags(const std::atomic<GenericBp*>& head, const TraceSession* session);
+// [session]'s active generation on a chain, or null.
+const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const TraceSession* session);
 // True if the first instruction of [ci] is currently the breakpoint instruction.
 bool has_breakpoint(const CodeInfo* ci);
 

@@ -10,6 +10,10 @@
 
 #include "vm/term.hpp"
 
+namespace beamlet::tracing {
+class MatchSpec;
+}
+
 namespace beamlet::vm {
 
 struct TraceSession {
@@ -24,6 +28,7 @@ struct TraceSession {
     // The on_load pattern (tracing::BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE): set on every
     // function of modules loaded from now on. Under [mutex].
     std::uint32_t on_load_flags = 0;
+    tracing::MatchSpec* on_load_ms = nullptr;  // its match spec (null: true); one reference
     std::atomic<bool> alive{true};
 };
 

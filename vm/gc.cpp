@@ -211,6 +211,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 }  // namespace
 
 void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
+    Word used_before = p->heap_used_words();
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
     Word promote = Word(p->high_water - p->heap);
@@ -285,6 +286,9 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
     p->heap_size_words = to_size;
     p->off_heap_first = survivors;
     ++p->gc_count;
+    // Keeps allocated_words() continuous across the collection (unsigned wrap-around makes a
+    // major collection that brings old data back into the young heap come out right too).
+    p->gc_freed_words += used_before - p->heap_used_words();
 
     // Grows the block when less than 3/4 of it is free after the collection and shrinks it
     // when less than 1/8 is in use; the gap keeps the size stable for a program whose live

@@ -30,6 +30,11 @@ struct HeapFragment {
     bool contains(const Term* p) const { return p >= data && p < data + size_words; }
 };
 
+// A copy of [t] in a new fragment (null for an immediate, which [*out] holds as is).
+HeapFragment* copy_to_fragment(Term t, Term* out);
+// Frees [f] (may be null) and drops the off-heap references its terms hold.
+void free_fragment(HeapFragment* f);
+
 // The shared payload of a reference-counted binary.
 struct BinaryBuf {
     std::atomic<std::int64_t> refc;

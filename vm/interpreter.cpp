@@ -21,6 +21,7 @@
 #include "vm/copy.hpp"
 #include "vm/map.hpp"
 #include "vm/term_order.hpp"
+#include "vm/trace_frames.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
@@ -182,9 +183,8 @@ static Term create_binary(Process* p, const Word* I, Term* x, Term* E) {
     return bs_create_bin(p, segs);
 }
 
-// The instruction functions traced with return_to return to.
-static const Word* return_to_code() {
-    static const Word code[1] = {op_word(Op::i_return_to_trace)};
+const Word* trace_return_code() {
+    static const Word code[1] = {op_word(Op::i_trace_return)};
     return code;
 }
 
@@ -447,32 +447,21 @@ op_i_call_error_handler: {
 }
 
 op_i_generic_breakpoint: {
-    // I is the function's first instruction; its original word is kept by tracing.
+    // I is the function's first instruction; its original word is kept by tracing. Tracing
+    // may push trace frames, so the stack and continuation pointers go through the process.
     const CodeInfo* ci = CodeInfo::from_code(I);
     SWAPOUT();
+    p->cp = cp;
     Word original = g_trace_hooks->function_breakpoint(p, ci, x);
     SWAPIN();
-    if (p->return_to_tracer) {
-        // return_to: one frame per chain of tail calls, so only when cp is not one already.
-        Term tracer = p->return_to_tracer;
-        p->return_to_tracer = 0;
-        if (cp != return_to_code()) {
-            ENSURE_HEAP(2, ci->arity);
-            E -= 2;
-            E[0] = reinterpret_cast<Word>(cp);
-            E[1] = tracer;
-            cp = return_to_code();
-        }
-    }
+    cp = p->cp;
     goto* reinterpret_cast<const void*>(original);
 }
 
-op_i_return_to_trace: {
-    const Word* resume_at = reinterpret_cast<const Word*>(E[0]);
-    Term tracer = E[1];
-    E += 2;
+op_i_trace_return: {
+    // A traced function returned into its trace frame (return_from, return_to, accounting).
     SWAPOUT();
-    g_trace_hooks->returned_to(p, tracer, resume_at);
+    const Word* resume_at = g_trace_hooks->trace_frame_returned(p, x[0]);
     SWAPIN();
     I = resume_at;
     cp = nullptr;
@@ -482,8 +471,10 @@ op_i_return_to_trace: {
 op_i_export_breakpoint: {
     Export* e = reinterpret_cast<Export*>(I[1]);
     SWAPOUT();
+    p->cp = cp;
     const Word* target = g_trace_hooks->export_breakpoint(p, e, x);
     SWAPIN();
+    cp = p->cp;
     JUMP(target);
 }
 
@@ -1446,26 +1437,34 @@ handle_error: {
     }
     // Find the innermost catch; the frame holding it starts at the nearest cp below it.
     Term* frame = E;
+    Word catch_word = 0;
     for (Term* s = E; s < p->hend; ++s) {
         Word w = *s;
         if (is_header(w) && w != 0) {
             frame = s;
         } else if (is_catch(w)) {
-            E = frame;
-            p->stop = E;
-            x[0] = THE_NON_VALUE;
-            x[1] = exc.cls;
-            x[2] = exc.reason;
-            x[3] = make_tuple2(p, exc.cls, exc.stacktrace);
-            SWAPIN();
-            clear_exception(p);
-            cp = nullptr;
-            JUMP(catch_handler(w));
+            catch_word = w;
+            break;
         }
     }
-    p->exited = true;
-    p->ip = I;
-    return RunResult::Exited;
+    if (p->trace_frames)
+        g_trace_hooks->exception_unwinding(p, E, catch_word ? frame : p->hend,
+                                           catch_word ? catch_handler(catch_word) : nullptr);
+    if (!catch_word) {
+        p->exited = true;
+        p->ip = I;
+        return RunResult::Exited;
+    }
+    E = frame;
+    p->stop = E;
+    x[0] = THE_NON_VALUE;
+    x[1] = exc.cls;
+    x[2] = exc.reason;
+    x[3] = make_tuple2(p, exc.cls, exc.stacktrace);
+    SWAPIN();
+    clear_exception(p);
+    cp = nullptr;
+    JUMP(catch_handler(catch_word));
 }
 
 context_switch:

@@ -146,9 +146,16 @@ struct Process {
     // of their flags, readable without the lock as the fast "is it traced?" test ----
     std::vector<TracerRef> trace_refs;
     std::atomic<std::uint32_t> all_trace_flags{0};
-    // Set by a call breakpoint for a process with the return_to flag: the engine pushes a
-    // return_to frame sending to this tracer (owner-only).
-    Term return_to_tracer = 0;
+    // Trace frames on this process's stack (vm/trace_frames.hpp): while there are any, an
+    // exception tells tracing which ones it unwinds (owner-only).
+    Word trace_frames = 0;
+    // Call-time and call-memory accounting per session (tracing's; owner-only, see
+    // tracing/call_tracer.cpp); the scheduler reports schedule out/in while it is non-empty.
+    std::vector<CallAccounting> call_accounting;
+    // Words allocated before the last garbage collection that did not survive it: with
+    // heap_used_words() a measure of all allocation that only grows (call_memory).
+    Word gc_freed_words = 0;
+    Word allocated_words() const { return gc_freed_words + heap_used_words(); }
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;

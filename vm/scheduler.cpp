@@ -109,7 +109,11 @@ void Schedulers::run_one(int index, Process* p) {
         p->gc_requested = false;
         garbage_collect(p, p->saved_x.data(), p->arity, 0, true);
     }
+    // call_time does not count time scheduled out.
+    bool accounting = !p->call_accounting.empty() && g_trace_hooks;
+    if (accounting) g_trace_hooks->schedule_break(p, false);
     RunResult r = run_process(p, m_scheds[std::size_t(index)]->regs);
+    if (accounting || !p->call_accounting.empty()) g_trace_hooks->schedule_break(p, true);
     switch (r) {
     case RunResult::Yield: {
         {

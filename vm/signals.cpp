@@ -25,8 +25,6 @@ namespace beamlet::vm {
 // report, so it is injected as a function pointer at boot).
 std::string (*g_print_term_hook)(Term, int column) = nullptr;
 
-namespace {
-
 // A copy of [t] in a new fragment: the fragment (null for immediates) and the copy.
 HeapFragment* copy_to_fragment(Term t, Term* out) {
     Word size = term_size_words(t);
@@ -50,6 +48,8 @@ void free_fragment(HeapFragment* f) {
     }
     HeapFragment::destroy(f);
 }
+
+namespace {
 
 // A term built in its own fragment from a small tuple of [elements] (copied).
 HeapFragment* make_tuple_fragment(std::initializer_list<Term> elements, Term* out) {

@@ -35,13 +35,13 @@ protected:
     vm::Export* exported() const { return m_function->export_entry; }
     vm::Word first_word() const { return ci()->code()[0]; }
 
-    BreakpointChange change(vm::TraceSession* s, bool enable, bool local) {
-        BreakpointChange c;
-        c.session = s;
-        c.enable = enable;
-        c.local = local;
-        c.functions = {ci()};
-        c.exports = {exported()};
+    std::unique_ptr<BreakpointChange> change(vm::TraceSession* s, bool enable, bool local) {
+        auto c = std::make_unique<BreakpointChange>();
+        c->session = s;
+        c->trace = enable ? tracing::TraceAction::On : tracing::TraceAction::Off;
+        c->global = !local;
+        c->functions = {ci()};
+        c->exports = {exported()};
         return c;
     }
 
@@ -67,7 +67,7 @@ protected:
 TEST_F(Breakpoints, StagingWritesOnlyTheStagingGenerationAndInstallsNothing) {
     vm::Word original = first_word();
     auto c = change(&tracing::legacy_session(), true, true);
-    tracing::stage(c);
+    tracing::stage(*c);
     vm::GenericBp* bp = ci()->gen_bp.load();
     ASSERT_NE(bp, nullptr);  // first breakpoint on the function: linked at once
     EXPECT_EQ(bp->orig_instr, original);
@@ -76,34 +76,34 @@ TEST_F(Breakpoints, StagingWritesOnlyTheStagingGenerationAndInstallsNothing) {
     EXPECT_FALSE(tracing::has_breakpoint(ci()));
     EXPECT_EQ(first_word(), original);
     // Finish the sequence so the function is left clean.
-    tracing::install(c);
+    tracing::install(*c);
     tracing::commit();
-    tracing::uninstall(c);
-    tracing::consolidate(c);
-    tracing::free_unlinked(c);
+    tracing::uninstall(*c);
+    tracing::consolidate(*c);
+    tracing::free_unlinked(*c);
     auto off = change(&tracing::legacy_session(), false, true);
-    run(off);
+    run(*off);
 }
 
 TEST_F(Breakpoints, InstallWritesTheBreakpointAndCommitActivatesIt) {
     vm::Word original = first_word();
     auto c = change(&tracing::legacy_session(), true, true);
-    tracing::stage(c);
-    tracing::install(c);
+    tracing::stage(*c);
+    tracing::install(*c);
     EXPECT_TRUE(tracing::has_breakpoint(ci()));
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), 0u);  // harmless until commit
     tracing::commit();
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), tracing::BPF_LOCAL_TRACE);
-    tracing::uninstall(c);
+    tracing::uninstall(*c);
     EXPECT_TRUE(tracing::has_breakpoint(ci()));  // still wanted: stays
-    tracing::consolidate(c);
+    tracing::consolidate(*c);
     vm::GenericBp* bp = ci()->gen_bp.load();
     ASSERT_NE(bp, nullptr);
     EXPECT_EQ(bp->data[0].flags.load(), bp->data[1].flags.load());  // generations agree again
-    tracing::free_unlinked(c);
+    tracing::free_unlinked(*c);
 
     auto off = change(&tracing::legacy_session(), false, true);
-    run(off);
+    run(*off);
     EXPECT_FALSE(tracing::has_breakpoint(ci()));
     EXPECT_EQ(first_word(), original);
     EXPECT_EQ(ci()->gen_bp.load(), nullptr);  // consolidation unlinked the empty GenericBp
@@ -113,20 +113,20 @@ TEST_F(Breakpoints, GlobalTracingSwitchesTheExportToItsTrampolineAndBack) {
     vm::Export* e = exported();
     const vm::Word* code = e->address();
     auto c = change(&tracing::legacy_session(), true, false);
-    tracing::stage(c);
+    tracing::stage(*c);
     EXPECT_EQ(e->address(), code);
-    tracing::install(c);
+    tracing::install(*c);
     EXPECT_EQ(e->address(), e->bp_trampoline);
     EXPECT_EQ(e->bp_original.load(), code);
     tracing::commit();
     EXPECT_EQ(active(e->gen_bp, &tracing::legacy_session()), tracing::BPF_GLOBAL_TRACE);
     EXPECT_FALSE(tracing::has_breakpoint(ci()));  // global never touches the function's code
-    tracing::uninstall(c);
-    tracing::consolidate(c);
-    tracing::free_unlinked(c);
+    tracing::uninstall(*c);
+    tracing::consolidate(*c);
+    tracing::free_unlinked(*c);
 
     auto off = change(&tracing::legacy_session(), false, false);
-    run(off);
+    run(*off);
     EXPECT_EQ(e->address(), code);
     EXPECT_EQ(e->gen_bp.load(), nullptr);
 }
@@ -134,32 +134,32 @@ TEST_F(Breakpoints, GlobalTracingSwitchesTheExportToItsTrampolineAndBack) {
 TEST_F(Breakpoints, ASecondSessionIsPreparedAsideAndLinkedAtInstall) {
     vm::TraceSession* other = tracing::create_session(vm::atom("second"), vm::make_pid(1));
     auto first = change(&tracing::legacy_session(), true, true);
-    run(first);
+    run(*first);
     vm::GenericBp* head = ci()->gen_bp.load();
     ASSERT_NE(head, nullptr);
 
     auto second = change(other, true, true);
-    tracing::stage(second);
+    tracing::stage(*second);
     EXPECT_EQ(ci()->gen_bp.load(), head);  // readers may walk the chain: not linked yet
     ASSERT_NE(head->to_insert, nullptr);
     EXPECT_EQ(head->to_insert->session, other);
-    tracing::install(second);
+    tracing::install(*second);
     EXPECT_EQ(ci()->gen_bp.load()->session, other);  // linked at the head
     EXPECT_EQ(ci()->gen_bp.load()->next.load(), head);
     tracing::commit();
-    tracing::uninstall(second);
-    tracing::consolidate(second);
-    tracing::free_unlinked(second);
+    tracing::uninstall(*second);
+    tracing::consolidate(*second);
+    tracing::free_unlinked(*second);
     EXPECT_EQ(active(ci()->gen_bp, other), tracing::BPF_LOCAL_TRACE);
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), tracing::BPF_LOCAL_TRACE);
 
     // Removing one session keeps the breakpoint for the other.
     auto off_first = change(&tracing::legacy_session(), false, true);
-    run(off_first);
+    run(*off_first);
     EXPECT_TRUE(tracing::has_breakpoint(ci()));
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), 0u);
     auto off_second = change(other, false, true);
-    run(off_second);
+    run(*off_second);
     EXPECT_FALSE(tracing::has_breakpoint(ci()));
     EXPECT_EQ(ci()->gen_bp.load(), nullptr);
     tracing::retire_session(other);
@@ -167,16 +167,16 @@ TEST_F(Breakpoints, ASecondSessionIsPreparedAsideAndLinkedAtInstall) {
 
 TEST_F(Breakpoints, TurningLocalOnClearsGlobalButTurningGlobalOffKeepsLocal) {
     auto global_on = change(&tracing::legacy_session(), true, false);
-    run(global_on);
+    run(*global_on);
     auto local_on = change(&tracing::legacy_session(), true, true);
-    run(local_on);
+    run(*local_on);
     EXPECT_EQ(active(exported()->gen_bp, &tracing::legacy_session()), 0u);
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), tracing::BPF_LOCAL_TRACE);
     auto global_off = change(&tracing::legacy_session(), false, false);
-    run(global_off);
+    run(*global_off);
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), tracing::BPF_LOCAL_TRACE);
     auto local_off = change(&tracing::legacy_session(), false, true);
-    run(local_off);
+    run(*local_off);
     EXPECT_EQ(ci()->gen_bp.load(), nullptr);
 }
 

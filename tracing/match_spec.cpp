@@ -1,0 +1,717 @@
+// tracing/match_spec.cpp — compiling and running trace match specifications.
+//
+// The program is a tree of nodes in one vector: patterns for the heads, expressions for guards
+// and bodies. Variables '$N' get dense slots per clause; guard BIFs are resolved to their C++
+// functions at compile time, so running a spec allocates nothing unless it builds terms.
+#include "tracing/match_spec.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/copy.hpp"
+#include "vm/map.hpp"
+#include "vm/process.hpp"
+#include "vm/term_order.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::tracing {
+
+using namespace vm;
+
+namespace {
+
+// The node-global trace control word ({get_tcw} / {set_tcw, N}).
+std::atomic<std::uint32_t> g_trace_control_word{0};
+
+// Nesting deeper than this in a match spec is refused (OTP: system_limit).
+constexpr int MAX_DEPTH = 1000;
+
+enum class Action : std::uint8_t {
+    None, Message, ReturnTrace, ExceptionTrace, ProcessDump, EnableTrace, DisableTrace, Trace, Caller,
+    CallerLine, Display, Silent, SetTcw, GetTcw, IsSeqTrace, GetSeqToken, SetSeqToken, Self,
+};
+
+struct ActionName {
+    const char* name;
+    int arity;  // -1: one or two arguments (the process is optional)
+    Action action;
+    bool in_guard;
+};
+const ActionName ACTIONS[] = {
+    {"message", 1, Action::Message, false},          {"return_trace", 0, Action::ReturnTrace, false},
+    {"exception_trace", 0, Action::ExceptionTrace, false}, {"process_dump", 0, Action::ProcessDump, false},
+    {"enable_trace", -1, Action::EnableTrace, false}, {"disable_trace", -1, Action::DisableTrace, false},
+    {"trace", -2, Action::Trace, false},             {"caller", 0, Action::Caller, false},
+    {"caller_line", 0, Action::CallerLine, false},   {"display", 1, Action::Display, false},
+    {"silent", 1, Action::Silent, false},            {"set_tcw", 1, Action::SetTcw, false},
+    {"get_tcw", 0, Action::GetTcw, true},            {"is_seq_trace", 0, Action::IsSeqTrace, true},
+    {"get_seq_token", 0, Action::GetSeqToken, false}, {"set_seq_token", 2, Action::SetSeqToken, false},
+    {"self", 0, Action::Self, true},
+};
+
+// The guard BIFs a match spec may call (OTP 25's guard_tab), all in module erlang.
+struct GuardBif {
+    const char* name;
+    int arity;
+};
+const GuardBif GUARD_BIFS[] = {
+    {"is_atom", 1},  {"is_float", 1},  {"is_integer", 1}, {"is_list", 1},  {"is_number", 1},
+    {"is_pid", 1},   {"is_port", 1},   {"is_reference", 1}, {"is_tuple", 1}, {"is_map", 1},
+    {"is_binary", 1}, {"is_function", 1}, {"is_record", 3}, {"abs", 1},     {"element", 2},
+    {"hd", 1},       {"length", 1},    {"node", 1},       {"node", 0},     {"round", 1},
+    {"size", 1},     {"map_size", 1},  {"bit_size", 1},   {"tl", 1},       {"trunc", 1},
+    {"float", 1},    {"+", 1},         {"-", 1},          {"+", 2},        {"-", 2},
+    {"*", 2},        {"/", 2},         {"div", 2},        {"rem", 2},      {"band", 2},
+    {"bor", 2},      {"bxor", 2},      {"bnot", 1},       {"bsl", 2},      {"bsr", 2},
+    {">", 2},        {">=", 2},        {"<", 2},          {"=<", 2},       {"==", 2},
+    {"=:=", 2},      {"/=", 2},        {"=/=", 2},        {"not", 1},      {"xor", 2},
+    {"map_get", 2},  {"is_map_key", 2}, {"binary_part", 2}, {"binary_part", 3}, {"byte_size", 1},
+};
+
+enum class Kind : std::uint8_t {
+    // patterns
+    PAny, PBind, PEqVar, PConst, PArgs, PTuple, PCons, PMap,
+    // expressions
+    EConst, EVar, EWhole, EAllVars, ETuple, ECons, EMap, EBif, EAnd, EOr, EAndAlso, EOrElse, EAction,
+};
+
+// '$N' -> N, or -1 when [t] is not a match variable.
+SWord variable_number(Term t) {
+    if (!is_atom(t)) return -1;
+    const std::string& s = atom_text(t);
+    if (s.size() < 2 || s.size() > 10 || s[0] != '$') return -1;
+    SWord n = 0;
+    for (std::size_t i = 1; i < s.size(); ++i) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        n = n * 10 + (s[i] - '0');
+    }
+    if (s.size() > 2 && s[1] == '0') return -1;  // '$01' is an ordinary atom
+    return n < 100000000 ? n : -1;
+}
+
+std::string show(Term t) { return g_print_term_hook ? g_print_term_hook(t, 0) : std::string("?"); }
+
+}  // namespace
+
+struct MatchSpec::Node {
+    Kind kind;
+    Action action = Action::None;
+    std::uint32_t n = 0;      // children, arity
+    std::uint32_t first = 0;  // first child in m_kids
+    std::uint32_t slot = 0;   // variable slot
+    Term term = 0;            // constant, or map keys tuple
+    BifFn bif = nullptr;
+};
+
+// ---- compiler ----------------------------------------------------------------------------------
+
+class MatchSpecCompiler {
+public:
+    MatchSpecCompiler(Vm& vm, MatchSpec& ms, std::vector<std::string>* errors) : m_vm(vm), m_ms(ms), m_errors(errors) {}
+
+    bool compile(Term spec) {
+        if (!is_list(spec) && !is_nil(spec)) return error("Match programs are not in a list.");
+        for (Term l = spec; !is_nil(l); l = cdr(l)) {
+            if (!is_list(l)) return error("Match programs are not in a list.");
+            Term clause = car(l);
+            if (!is_tuple(clause) || tuple_arity(clause) != 3)
+                return error("Match program part is not a tuple of arity 3.");
+            if (!compile_clause(tuple_element(clause, 0), tuple_element(clause, 1), tuple_element(clause, 2)))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    bool error(std::string message) {
+        if (m_errors) m_errors->push_back(std::move(message));
+        return false;
+    }
+
+    std::uint32_t add(MatchSpec::Node node) {
+        m_ms.m_nodes.push_back(node);
+        return std::uint32_t(m_ms.m_nodes.size() - 1);
+    }
+
+    // Stores [kids] contiguously; returns the first index.
+    std::uint32_t add_kids(const std::vector<std::uint32_t>& kids) {
+        auto first = std::uint32_t(m_ms.m_kids.size());
+        m_ms.m_kids.insert(m_ms.m_kids.end(), kids.begin(), kids.end());
+        return first;
+    }
+
+    bool proper_list(Term l, std::vector<Term>* out) {
+        for (; is_list(l); l = cdr(l)) out->push_back(car(l));
+        return is_nil(l);
+    }
+
+    bool compile_clause(Term head, Term guards, Term body) {
+        m_slots.clear();
+        MatchSpec::Clause c{};
+        std::uint32_t head_node;
+        if (is_list(head) || is_nil(head)) {
+            std::vector<Term> args;
+            if (!proper_list(head, &args))
+                return error("Match expression part " + show(head) + " is not a proper list.");
+            std::vector<std::uint32_t> kids;
+            for (Term a : args) {
+                std::uint32_t k;
+                if (!pattern(a, 0, &k)) return false;
+                kids.push_back(k);
+            }
+            MatchSpec::Node n{Kind::PArgs};
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            head_node = add(n);
+        } else if (head == atom("_") || variable_number(head) >= 0) {
+            if (!pattern(head, 0, &head_node)) return false;
+        } else {
+            return error("Match head is invalid in this context.");
+        }
+        c.head = head_node;
+        std::vector<Term> gs, bs;
+        if (!proper_list(guards, &gs)) return error("Match expression part " + show(guards) + " is not a proper list.");
+        if (!proper_list(body, &bs)) return error("Match expression part " + show(body) + " is not a proper list.");
+        std::vector<std::uint32_t> gk, bk;
+        for (Term g : gs) {
+            std::uint32_t k;
+            if (!expr(g, true, 0, &k)) return false;
+            gk.push_back(k);
+        }
+        for (Term b : bs) {
+            std::uint32_t k;
+            if (!expr(b, false, 0, &k)) return false;
+            bk.push_back(k);
+        }
+        c.guards_first = add_kids(gk);
+        c.guards_count = std::uint32_t(gk.size());
+        c.body_first = add_kids(bk);
+        c.body_count = std::uint32_t(bk.size());
+        // '$$' lists the variables in the order of their numbers.
+        std::vector<std::pair<SWord, std::uint32_t>> order(m_slots.begin(), m_slots.end());
+        std::sort(order.begin(), order.end());
+        std::vector<std::uint32_t> slots;
+        for (auto& [number, slot] : order) slots.push_back(slot);
+        c.vars_first = add_kids(slots);
+        c.vars_count = std::uint32_t(slots.size());
+        m_ms.m_max_slots = std::max<std::uint32_t>(m_ms.m_max_slots, std::uint32_t(slots.size()));
+        m_ms.m_clauses.push_back(c);
+        return true;
+    }
+
+    bool pattern(Term t, int depth, std::uint32_t* out) {
+        if (depth > MAX_DEPTH) return error("Match expression is too deep.");
+        if (t == atom("_")) {
+            *out = add({Kind::PAny});
+            return true;
+        }
+        if (SWord v = variable_number(t); v >= 0) {
+            auto it = std::find_if(m_slots.begin(), m_slots.end(), [&](auto& s) { return s.first == v; });
+            MatchSpec::Node n{it == m_slots.end() ? Kind::PBind : Kind::PEqVar};
+            if (it == m_slots.end()) {
+                n.slot = std::uint32_t(m_slots.size());
+                m_slots.emplace_back(v, n.slot);
+            } else {
+                n.slot = it->second;
+            }
+            *out = add(n);
+            return true;
+        }
+        if (is_list(t)) {
+            std::uint32_t h, tl;
+            if (!pattern(car(t), depth + 1, &h) || !pattern(cdr(t), depth + 1, &tl)) return false;
+            MatchSpec::Node n{Kind::PCons};
+            n.first = add_kids({h, tl});
+            *out = add(n);
+            return true;
+        }
+        if (is_tuple(t)) {
+            std::vector<std::uint32_t> kids;
+            for (Word i = 0; i < tuple_arity(t); ++i) {
+                std::uint32_t k;
+                if (!pattern(tuple_element(t, i), depth + 1, &k)) return false;
+                kids.push_back(k);
+            }
+            MatchSpec::Node n{Kind::PTuple};
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            *out = add(n);
+            return true;
+        }
+        if (is_map(t)) {
+            // Keys are literals; the values are patterns.
+            std::vector<std::uint32_t> kids;
+            std::vector<Term> keys;
+            bool ok = true;
+            map_for_each(t, [&](Term k, Term v) {
+                std::uint32_t kid;
+                if (!ok || !pattern(v, depth + 1, &kid)) {
+                    ok = false;
+                    return;
+                }
+                keys.push_back(k);
+                kids.push_back(kid);
+            });
+            if (!ok) return false;
+            MatchSpec::Node n{Kind::PMap};
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            m_ms.m_map_keys.push_back(std::move(keys));
+            n.slot = std::uint32_t(m_ms.m_map_keys.size() - 1);
+            *out = add(n);
+            return true;
+        }
+        MatchSpec::Node n{Kind::PConst};
+        n.term = t;
+        *out = add(n);
+        return true;
+    }
+
+    bool expr(Term t, bool guard, int depth, std::uint32_t* out) {
+        if (depth > MAX_DEPTH) return error("Match expression is too deep.");
+        if (is_atom(t)) {
+            if (SWord v = variable_number(t); v >= 0) {
+                auto it = std::find_if(m_slots.begin(), m_slots.end(), [&](auto& s) { return s.first == v; });
+                if (it == m_slots.end()) return error("Variable $" + std::to_string(v) + " is unbound.");
+                MatchSpec::Node n{Kind::EVar};
+                n.slot = it->second;
+                *out = add(n);
+                return true;
+            }
+            if (t == atom("$_")) {
+                *out = add({Kind::EWhole});
+                return true;
+            }
+            if (t == atom("$$")) {
+                *out = add({Kind::EAllVars});
+                return true;
+            }
+        }
+        if (is_list(t)) {
+            std::uint32_t h, tl;
+            if (!expr(car(t), guard, depth + 1, &h) || !expr(cdr(t), guard, depth + 1, &tl)) return false;
+            MatchSpec::Node n{Kind::ECons};
+            n.first = add_kids({h, tl});
+            *out = add(n);
+            return true;
+        }
+        if (is_map(t)) {
+            std::vector<std::uint32_t> kids;
+            bool ok = true;
+            map_for_each(t, [&](Term k, Term v) {
+                std::uint32_t kk, vk;
+                if (!ok || !expr(k, guard, depth + 1, &kk) || !expr(v, guard, depth + 1, &vk)) {
+                    ok = false;
+                    return;
+                }
+                kids.push_back(kk);
+                kids.push_back(vk);
+            });
+            if (!ok) return false;
+            MatchSpec::Node n{Kind::EMap};
+            n.n = std::uint32_t(kids.size() / 2);
+            n.first = add_kids(kids);
+            *out = add(n);
+            return true;
+        }
+        if (is_tuple(t)) return tuple_expr(t, guard, depth, out);
+        MatchSpec::Node n{Kind::EConst};
+        n.term = t;
+        *out = add(n);
+        return true;
+    }
+
+    bool tuple_expr(Term t, bool guard, int depth, std::uint32_t* out) {
+        Word arity = tuple_arity(t);
+        if (arity == 2 && tuple_element(t, 0) == atom("const")) {
+            MatchSpec::Node n{Kind::EConst};
+            n.term = tuple_element(t, 1);
+            *out = add(n);
+            return true;
+        }
+        if (arity == 1 && is_tuple(tuple_element(t, 0))) {
+            // {{A, B, ...}} builds a tuple.
+            Term inner = tuple_element(t, 0);
+            std::vector<std::uint32_t> kids;
+            for (Word i = 0; i < tuple_arity(inner); ++i) {
+                std::uint32_t k;
+                if (!expr(tuple_element(inner, i), guard, depth + 1, &k)) return false;
+                kids.push_back(k);
+            }
+            MatchSpec::Node n{Kind::ETuple};
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            *out = add(n);
+            return true;
+        }
+        Term fn = arity ? tuple_element(t, 0) : 0;
+        if (!fn || !is_atom(fn))
+            return error(show(t) + " is neither a function call, nor a tuple (tuples are written {{ ... }}).");
+        int nargs = int(arity) - 1;
+        const std::string& name = atom_text(fn);
+        std::vector<std::uint32_t> kids;
+        auto args = [&]() {
+            for (Word i = 1; i < arity; ++i) {
+                std::uint32_t k;
+                if (!expr(tuple_element(t, i), guard, depth + 1, &k)) return false;
+                kids.push_back(k);
+            }
+            return true;
+        };
+        Kind special = name == "and" ? Kind::EAnd : name == "or" ? Kind::EOr : name == "andalso" ? Kind::EAndAlso
+                     : name == "orelse" ? Kind::EOrElse : Kind::EConst;
+        if (special != Kind::EConst) {
+            if (nargs == 0)
+                return error("Special form '" + name + "' called without arguments in " + show(t) + ".");
+            if (!args()) return false;
+            MatchSpec::Node n{special};
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            *out = add(n);
+            return true;
+        }
+        for (const ActionName& a : ACTIONS) {
+            if (name != a.name) continue;
+            bool arity_ok = a.arity >= 0 ? nargs == a.arity : a.arity == -1 ? (nargs == 1 || nargs == 2) : (nargs == 2 || nargs == 3);
+            if (!arity_ok) break;
+            if (guard && !a.in_guard) {
+                if (a.action == Action::SetTcw)
+                    return error("Function " + name + "/" + std::to_string(nargs) + " cannot be called in this context.");
+                return error("Special form '" + name + "' called in guard context.");
+            }
+            if (!args()) return false;
+            MatchSpec::Node n{Kind::EAction};
+            n.action = a.action;
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            *out = add(n);
+            return true;
+        }
+        for (const GuardBif& g : GUARD_BIFS) {
+            if (name != g.name || nargs != g.arity) continue;
+            BifFn f = m_vm.find_bif(atoms::erlang, fn, Word(nargs));
+            if (!f) break;
+            if (!args()) return false;
+            MatchSpec::Node n{Kind::EBif};
+            n.bif = f;
+            n.n = std::uint32_t(kids.size());
+            n.first = add_kids(kids);
+            *out = add(n);
+            return true;
+        }
+        return error("Function " + show(fn) + "/" + std::to_string(nargs) + " does_not_exist.");
+    }
+
+    Vm& m_vm;
+    MatchSpec& m_ms;
+    std::vector<std::string>* m_errors;
+    std::vector<std::pair<SWord, std::uint32_t>> m_slots;  // '$N' -> slot, this clause
+};
+
+MatchSpec* MatchSpec::compile(Vm& vm, Term source, std::vector<std::string>* errors) {
+    auto* ms = new MatchSpec();
+    ms->m_storage = copy_to_fragment(source, &ms->m_source);
+    MatchSpecCompiler compiler(vm, *ms, errors);
+    if (!compiler.compile(ms->m_source)) {
+        delete ms;
+        return nullptr;
+    }
+    return ms;
+}
+
+MatchSpec::~MatchSpec() { free_fragment(m_storage); }
+
+// ---- runner ------------------------------------------------------------------------------------
+
+class MatchSpecRunner {
+public:
+    MatchSpecRunner(const MatchSpec& ms, Process* p, const Term* args, Word n, MatchSpecActions& actions, Term* vars)
+        : m_ms(ms), m_p(p), m_args(args), m_n(n), m_actions(actions), m_vars(vars) {}
+
+    MatchSpec::Result run() {
+        MatchSpec::Result r;
+        for (const MatchSpec::Clause& c : m_ms.m_clauses) {
+            m_clause = &c;
+            if (!match(c.head, 0)) continue;
+            if (!guards_hold(c)) continue;
+            r.matched = true;
+            m_message = atoms::true_;
+            for (std::uint32_t i = 0; i < c.body_count; ++i)
+                if (eval(m_ms.m_kids[c.body_first + i]) == THE_NON_VALUE) clear_exception();
+            r.message = m_message;
+            r.flags = m_flags;
+            return r;
+        }
+        return r;
+    }
+
+private:
+    using Node = MatchSpec::Node;
+    const Node& node(std::uint32_t i) const { return m_ms.m_nodes[i]; }
+    std::uint32_t kid(const Node& n, std::uint32_t i) const { return m_ms.m_kids[n.first + i]; }
+
+    void clear_exception() { m_p->exception = PendingException{}; }
+
+    Term whole() {
+        if (!m_whole) {
+            Term l = NIL;
+            Term* cells = m_p->alloc(2 * m_n);
+            for (Word i = m_n; i-- > 0;) l = make_cons_on(cells + 2 * i, m_args[i], l);
+            m_whole = l;
+        }
+        return m_whole;
+    }
+
+    // Matches pattern [i] against [t] (0: the argument array, for PArgs and the whole head).
+    bool match(std::uint32_t i, Term t) {
+        const Node& n = node(i);
+        switch (n.kind) {
+        case Kind::PAny: return true;
+        case Kind::PBind: m_vars[n.slot] = t ? t : whole(); return true;
+        case Kind::PEqVar: return terms_exact_equal(m_vars[n.slot], t);
+        case Kind::PConst: return t == n.term || (!is_immediate(n.term) && terms_exact_equal(t, n.term));
+        case Kind::PArgs:
+            if (n.n != m_n) return false;
+            for (std::uint32_t k = 0; k < n.n; ++k)
+                if (!match(kid(n, k), m_args[k])) return false;
+            return true;
+        case Kind::PTuple:
+            if (!is_tuple(t) || tuple_arity(t) != n.n) return false;
+            for (std::uint32_t k = 0; k < n.n; ++k)
+                if (!match(kid(n, k), tuple_element(t, k))) return false;
+            return true;
+        case Kind::PCons: return is_list(t) && match(kid(n, 0), car(t)) && match(kid(n, 1), cdr(t));
+        case Kind::PMap: {
+            if (!is_map(t)) return false;
+            const std::vector<Term>& keys = m_ms.m_map_keys[n.slot];
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                const Term* v = map_lookup(t, keys[k]);
+                if (!v || !match(kid(n, k), *v)) return false;
+            }
+            return true;
+        }
+        default: return false;
+        }
+    }
+
+    bool guards_hold(const MatchSpec::Clause& c) {
+        for (std::uint32_t i = 0; i < c.guards_count; ++i) {
+            Term r = eval(m_ms.m_kids[c.guards_first + i]);
+            if (r != atoms::true_) {
+                if (r == THE_NON_VALUE) clear_exception();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    Term fail() { return m_p->badarg(); }
+
+    Term eval(std::uint32_t i) {
+        const Node& n = node(i);
+        switch (n.kind) {
+        case Kind::EConst: return n.term;
+        case Kind::EVar: return m_vars[n.slot];
+        case Kind::EWhole: return whole();
+        case Kind::EAllVars: {
+            Term l = NIL;
+            for (std::uint32_t k = m_clause->vars_count; k-- > 0;)
+                l = make_cons_on(m_p->alloc(2), m_vars[m_ms.m_kids[m_clause->vars_first + k]], l);
+            return l;
+        }
+        case Kind::ETuple: {
+            Term elems[16];
+            std::vector<Term> big;
+            Term* e = n.n <= 16 ? elems : (big.resize(n.n), big.data());
+            for (std::uint32_t k = 0; k < n.n; ++k)
+                if ((e[k] = eval(kid(n, k))) == THE_NON_VALUE) return THE_NON_VALUE;
+            Term* hp = m_p->alloc(n.n + 1);
+            hp[0] = make_arityval(n.n);
+            std::copy(e, e + n.n, hp + 1);
+            return make_boxed(hp);
+        }
+        case Kind::ECons: {
+            Term h = eval(kid(n, 0));
+            if (h == THE_NON_VALUE) return h;
+            Term t = eval(kid(n, 1));
+            if (t == THE_NON_VALUE) return t;
+            return make_cons_on(m_p->alloc(2), h, t);
+        }
+        case Kind::EMap: {
+            std::vector<std::pair<Term, Term>> pairs;
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                Term key = eval(kid(n, 2 * k)), value = eval(kid(n, 2 * k + 1));
+                if (key == THE_NON_VALUE || value == THE_NON_VALUE) return THE_NON_VALUE;
+                pairs.emplace_back(key, value);
+            }
+            return map_from_pairs(m_p, std::move(pairs));
+        }
+        case Kind::EBif: {
+            Term a[3];
+            for (std::uint32_t k = 0; k < n.n; ++k)
+                if ((a[k] = eval(kid(n, k))) == THE_NON_VALUE) return THE_NON_VALUE;
+            return n.bif(m_p, a);
+        }
+        case Kind::EAnd:
+        case Kind::EOr: {
+            bool is_and = n.kind == Kind::EAnd, acc = is_and;
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                Term v = eval(kid(n, k));
+                if (v == THE_NON_VALUE) return v;
+                if (v != atoms::true_ && v != atoms::false_) return fail();
+                acc = is_and ? (acc && v == atoms::true_) : (acc || v == atoms::true_);
+            }
+            return acc ? atoms::true_ : atoms::false_;
+        }
+        case Kind::EAndAlso:
+        case Kind::EOrElse: {
+            Term stop = n.kind == Kind::EAndAlso ? atoms::false_ : atoms::true_;
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                Term v = eval(kid(n, k));
+                if (v == THE_NON_VALUE || v == stop || k + 1 == n.n) return v;
+                if (v != atoms::true_ && v != atoms::false_) return fail();
+            }
+            return stop;
+        }
+        case Kind::EAction: return action(n);
+        default: return fail();
+        }
+    }
+
+    Term action(const Node& n) {
+        Term a[3] = {0, 0, 0};
+        for (std::uint32_t k = 0; k < n.n; ++k) {
+            a[k] = eval(kid(n, k));
+            if (a[k] == THE_NON_VALUE) {
+                if (n.action == Action::Message) m_message = atoms::EXIT;
+                return THE_NON_VALUE;
+            }
+        }
+        switch (n.action) {
+        case Action::Message: m_message = a[0]; return atoms::true_;
+        case Action::ReturnTrace: m_flags |= MS_RETURN_TRACE; return atoms::true_;
+        case Action::ExceptionTrace: m_flags |= MS_EXCEPTION_TRACE; return atoms::true_;
+        case Action::ProcessDump: return m_actions.process_dump(m_p);
+        case Action::EnableTrace:
+        case Action::DisableTrace: {
+            Term who = n.n == 2 ? a[0] : 0, flag = n.n == 2 ? a[1] : a[0];
+            Term list = make_cons_on(m_p->alloc(2), flag, NIL);
+            return n.action == Action::EnableTrace ? m_actions.change_trace(m_p, who, NIL, list)
+                                                   : m_actions.change_trace(m_p, who, list, NIL);
+        }
+        case Action::Trace:
+            return n.n == 3 ? m_actions.change_trace(m_p, a[0], a[1], a[2]) : m_actions.change_trace(m_p, 0, a[0], a[1]);
+        case Action::Caller: return m_actions.caller(m_p);
+        case Action::CallerLine: return m_actions.caller_line(m_p);
+        case Action::Display: {
+            BifFn display = m_p->vm.find_bif(atoms::erlang, atom("display"), 1);
+            return display ? display(m_p, a) : atoms::true_;
+        }
+        case Action::Silent:
+            if (a[0] == atoms::true_ || a[0] == atoms::false_) m_actions.set_silent(m_p, a[0] == atoms::true_);
+            return atoms::true_;
+        case Action::SetTcw: {
+            if (!is_small(a[0]) || small_value(a[0]) < 0 || small_value(a[0]) > 0xFFFFFFFF) return fail();
+            auto value = std::uint32_t(small_value(a[0]));
+            std::uint32_t old = m_actions.live() ? g_trace_control_word.exchange(value) : g_trace_control_word.load();
+            return make_small(SWord(old));
+        }
+        case Action::GetTcw: return make_small(SWord(g_trace_control_word.load()));
+        case Action::IsSeqTrace: return atoms::false_;
+        case Action::GetSeqToken: return NIL;
+        case Action::SetSeqToken: return atoms::true_;
+        case Action::Self: return m_p->id;
+        case Action::None: break;
+        }
+        return fail();
+    }
+
+    const MatchSpec& m_ms;
+    Process* m_p;
+    const Term* m_args;
+    Word m_n;
+    MatchSpecActions& m_actions;
+    Term* m_vars;
+    const MatchSpec::Clause* m_clause = nullptr;
+    Term m_whole = 0;
+    Term m_message = 0;
+    std::uint32_t m_flags = 0;
+};
+
+MatchSpec::Result MatchSpec::run(Process* p, const Term* args, Word n, MatchSpecActions& actions) const {
+    Term small_vars[16];
+    std::vector<Term> big_vars;
+    Term* vars = small_vars;
+    if (m_max_slots > 16) {
+        big_vars.resize(m_max_slots);
+        vars = big_vars.data();
+    }
+    return MatchSpecRunner(*this, p, args, n, actions, vars).run();
+}
+
+// ---- match_spec_test and process_dump ----------------------------------------------------------
+
+namespace {
+
+// No trace actions take effect in a test run.
+class TestActions : public MatchSpecActions {
+public:
+    Term process_dump(Process* p) override { return process_dump_binary(p); }
+    bool live() const override { return false; }
+};
+
+Term copy_to_heap(Process* p, Term t) {
+    Word size = term_size_words(t);
+    if (!size) return t;
+    Term* hp = p->alloc(size);
+    return copy_term(t, &hp, &p->off_heap_first);
+}
+
+Term tuple_of(Process* p, std::initializer_list<Term> elems) {
+    Term* hp = p->alloc(elems.size() + 1);
+    hp[0] = make_arityval(elems.size());
+    std::copy(elems.begin(), elems.end(), hp + 1);
+    return make_boxed(hp);
+}
+
+}  // namespace
+
+Term match_spec_test(Process* p, Term args, Term spec) {
+    std::vector<Term> argv;
+    Term l = args;
+    for (; is_list(l); l = cdr(l)) argv.push_back(car(l));
+    if (!is_nil(l)) return p->badarg();
+    std::vector<std::string> errors;
+    MatchSpec* ms = MatchSpec::compile(p->vm, spec, &errors);
+    if (!ms) {
+        Term list = NIL;
+        for (auto it = errors.rbegin(); it != errors.rend(); ++it) {
+            Term text = NIL;
+            for (auto c = it->rbegin(); c != it->rend(); ++c)
+                text = make_cons_on(p->alloc(2), make_small(static_cast<unsigned char>(*c)), text);
+            list = make_cons_on(p->alloc(2), tuple_of(p, {atoms::error, text}), list);
+        }
+        return tuple_of(p, {atoms::error, list});
+    }
+    TestActions actions;
+    MatchSpec::Result r = ms->run(p, argv.data(), argv.size(), actions);
+    Term result = r.matched ? copy_to_heap(p, r.message) : atoms::false_;
+    delete ms;
+    Term flags = NIL;
+    if (r.flags & MS_EXCEPTION_TRACE) flags = make_cons_on(p->alloc(2), atom("exception_trace"), flags);
+    if (r.flags & MS_RETURN_TRACE) flags = make_cons_on(p->alloc(2), atom("return_trace"), flags);
+    return tuple_of(p, {atom("ok"), result, flags, NIL});
+}
+
+Term process_dump_binary(Process* p) {
+    std::string s = "=proc:" + show(p->id) + "\nState: Running\n";
+    s += "Message queue length: " + std::to_string(p->inbox.size()) + "\n";
+    s += "Stack+heap: " + std::to_string(p->heap_used_words() + p->stack_used_words()) + "\n";
+    return make_binary(p, s);
+}
+
+}  // namespace beamlet::tracing
