@@ -1,4 +1,5 @@
 // bif/erlang_misc.cpp — apply, exceptions, process dictionary, time, refs, halt, module info.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -249,8 +250,71 @@ Term bif_halt1(Process* p, Term* a) {
     halt_now(p, status);
 }
 
+namespace {
+// erlang:display/1's format (the emulator's %T): like ~w, but printable lists and binaries as
+// strings and floats in %e notation.
+void display_term(Term t, std::string& out) {
+    auto printable = [](std::uint32_t c) { return c >= 32 && c <= 126; };
+    if (is_list(t)) {
+        bool str = true;
+        Term l = t;
+        for (; is_list(l) && str; l = cdr(l)) str = is_small(car(l)) && printable(std::uint32_t(small_value(car(l))));
+        if (str && is_nil(l)) {
+            out += '"';
+            for (l = t; is_list(l); l = cdr(l)) {
+                auto c = char(small_value(car(l)));
+                if (c == '"' || c == '\\') out += '\\';
+                out += c;
+            }
+            out += '"';
+            return;
+        }
+        out += '[';
+        for (l = t; is_list(l); l = cdr(l)) {
+            if (l != t) out += ',';
+            display_term(car(l), out);
+        }
+        if (!is_nil(l)) {
+            out += '|';
+            display_term(l, out);
+        }
+        out += ']';
+    } else if (is_tuple(t)) {
+        out += '{';
+        for (Word i = 0; i < tuple_arity(t); ++i) {
+            if (i) out += ',';
+            display_term(tuple_element(t, i), out);
+        }
+        out += '}';
+    } else if (is_float(t)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%e", float_value(t));
+        out += buf;
+    } else if (is_bitstring(t) && is_binary(t)) {
+        BitView v = bit_view(t);
+        std::string bytes;
+        for (std::size_t i = 0; i < v.size_bytes(); ++i) {
+            std::size_t bit = v.bit_offset + 8 * i;
+            std::uint8_t b = (bit % 8 == 0) ? v.bytes[bit / 8]
+                                            : std::uint8_t((v.bytes[bit / 8] << (bit % 8)) | (v.bytes[bit / 8 + 1] >> (8 - bit % 8)));
+            bytes += char(b);
+        }
+        bool str = !bytes.empty() && std::all_of(bytes.begin(), bytes.end(), [&](char c) { return printable(std::uint8_t(c)); });
+        if (!str) {
+            out += write_term(t);
+            return;
+        }
+        out += "<<\"" + bytes + "\">>";
+    } else {
+        out += write_term(t);
+    }
+}
+}  // namespace
+
 Term bif_display(Process* p, Term* a) {
-    p->vm.write_stdout(write_term(a[0]) + "\n");
+    std::string out;
+    display_term(a[0], out);
+    p->vm.write_stdout(out + "\r\n");  // as the emulator's own printing, even without a tty
     return atoms::true_;
 }
 

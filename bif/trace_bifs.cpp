@@ -378,6 +378,7 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     Term local_spec = NIL, global_spec = NIL, meta_spec = NIL, meta_tracer = atoms::false_;
     const tracing::CallTimeData* time = nullptr;
     const tracing::CallTimeData* memory = nullptr;
+    bool has_bp = false;
     bool exists = p->vm.find_bif(m, f, arity) != nullptr;
     if (Module* mod = p->vm.find_module(m))
         for (const FunctionInfo& fi : mod->functions)
@@ -388,7 +389,8 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
                     flags |= d->flags.load(std::memory_order_relaxed);
                     if (d->ms) local_spec = d->ms->source();
                     if (d->meta_ms) meta_spec = d->meta_ms->source();
-                    if (d->meta_tracer) meta_tracer = d->meta_tracer;
+                    if (Term t = d->meta_tracer.load(std::memory_order_relaxed)) meta_tracer = t;
+                    has_bp = true;
                     time = d->time;
                     memory = d->memory;
                 }
@@ -429,7 +431,8 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     if (!exists && item != am_all) return make_tuple_on(p, {item, atoms::undefined});
     if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
     if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
-    if (item == am_meta) return make_tuple_on(p, {am_meta, meta});
+    // OTP 25 answers [] for a function with other breakpoints but no meta tracer.
+    if (item == am_meta) return make_tuple_on(p, {am_meta, is_meta || !has_bp ? meta : NIL});
     if (item == am_meta_match_spec) return make_tuple_on(p, {am_meta_match_spec, meta_ms});
     if (item == am_call_count) return make_tuple_on(p, {am_call_count, count});
     if (item == am_call_time) return make_tuple_on(p, {am_call_time, call_time});
@@ -635,8 +638,9 @@ namespace beamlet::bif {
 // erlang:match_spec_test(Args, MatchSpec, trace).
 Term bif_match_spec_test(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_trace, "trace");
-    if (a[2] != am_trace) return p->badarg();
-    return tracing::match_spec_test(p, a[0], a[1]);
+    BEAMLET_CACHED_ATOM(am_table, "table");
+    if (a[2] != am_trace && a[2] != am_table) return p->badarg();
+    return tracing::match_spec_test(p, a[0], a[1], a[2] == am_table);
 }
 
 }  // namespace beamlet::bif

@@ -32,7 +32,7 @@ void release_data(GenericBpData& d) {
         if (*t && --(*t)->refs == 0) delete *t;
     d.ms = d.meta_ms = nullptr;
     d.time = d.memory = nullptr;
-    d.meta_tracer = 0;
+    d.meta_tracer.store(0, std::memory_order_relaxed);
     d.flags.store(0, std::memory_order_relaxed);
 }
 
@@ -119,7 +119,7 @@ void copy_data(const GenericBpData& from, GenericBpData& to, BreakpointChange& c
     to.flags.store(from.flags.load(std::memory_order_relaxed), std::memory_order_relaxed);
     assign(to.ms, from.ms, change);
     assign(to.meta_ms, from.meta_ms, change);
-    to.meta_tracer = from.meta_tracer;
+    to.meta_tracer.store(from.meta_tracer.load(std::memory_order_relaxed), std::memory_order_relaxed);
     assign(to.time, from.time, change);
     assign(to.memory, from.memory, change);
 }
@@ -240,11 +240,11 @@ bool stage(BreakpointChange& c) {
         if (c.meta == TraceAction::On) {
             flags |= BPF_META_TRACE;
             assign(d.meta_ms, c.meta_ms, c);
-            d.meta_tracer = c.meta_tracer;
+            d.meta_tracer.store(c.meta_tracer, std::memory_order_relaxed);
         } else if (c.meta == TraceAction::Off) {
             flags &= ~BPF_META_TRACE;
             assign(d.meta_ms, nullptr, c);
-            d.meta_tracer = 0;
+            d.meta_tracer.store(0, std::memory_order_relaxed);
         }
         d.flags.store(flags, std::memory_order_relaxed);
         stage_counter(c.count, BPF_COUNT, BPF_COUNT_ACTIVE, nullptr, bp, d, c);

@@ -81,7 +81,9 @@ struct GenericBpData {
     std::atomic<std::uint32_t> flags{0};
     MatchSpec* ms = nullptr;            // local or global call trace (null: always true)
     MatchSpec* meta_ms = nullptr;
-    Term meta_tracer = 0;
+    // The meta tracer; NIL once a hit found it dead (OTP clears it the same way, so
+    // trace_info reports []).
+    std::atomic<Term> meta_tracer{0};
     CallTimeData* time = nullptr;
     CallTimeData* memory = nullptr;
 };

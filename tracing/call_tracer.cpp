@@ -109,6 +109,8 @@ const FlagName PROCESS_FLAGS[] = {
     {"call", TRACE_CALL},           {"arity", TRACE_ARITY},         {"return_to", TRACE_RETURN_TO},
     {"silent", TRACE_SILENT},       {"set_on_spawn", TRACE_SOS},    {"set_on_first_spawn", TRACE_SOS1},
     {"set_on_link", TRACE_SOL},     {"set_on_first_link", TRACE_SOL1},
+    {"timestamp", TRACE_TS_NOW},    {"monotonic_timestamp", TRACE_TS_MONO},
+    {"strict_monotonic_timestamp", TRACE_TS_STRICT},
 };
 
 void recompute_all_flags(Process* p) {
@@ -181,6 +183,28 @@ Term live_tracer(Vm& vm, Process* p, const TraceSession* session, std::uint32_t 
     }
     if (flags_out) *flags_out = r.flags;
     return r.tracer;
+}
+
+// The timestamp [flags] ask for (now wins over strict, strict over monotonic), or 0.
+Term timestamp_for(Process* p, std::uint32_t flags) {
+    if (flags & TRACE_TS_NOW) return now_timestamp(p);
+    if (!(flags & (TRACE_TS_STRICT | TRACE_TS_MONO))) return 0;
+    Term mono = make_integer(p, now_ns());
+    if (!(flags & TRACE_TS_STRICT)) return mono;
+    std::int64_t unique = p->vm.next_unique.fetch_add(1, std::memory_order_relaxed);
+    return tuple(p, {mono, make_integer(p, unique)});
+}
+
+// {trace, Pid, Body...} to [tracer], or {trace_ts, Pid, Body..., Ts} when [ts] is set.
+void send_trace(Process* p, Term tracer, Term ts, std::initializer_list<Term> body) {
+    Word n = 2 + body.size() + (ts ? 1 : 0);
+    Term* hp = p->alloc(n + 1);
+    hp[0] = make_arityval(n);
+    hp[1] = ts ? atom("trace_ts") : atoms::trace;
+    hp[2] = p->id;
+    std::copy(body.begin(), body.end(), hp + 3);
+    if (ts) hp[n] = ts;
+    p->vm.send_message(p, tracer, make_boxed(hp));
 }
 
 // What one breakpoint hit is about.
@@ -271,11 +295,11 @@ private:
 };
 
 // {trace, Pid, call, {M, F, Args}} (or Arity with the arity flag), with the match spec's
-// message as a fifth element when it gave one; meta messages are {trace_ts, ..., Timestamp}.
-void send_call(Hit& h, Term tracer, bool arity_only, Term extra, bool meta) {
+// message as a fifth element when it gave one; timestamped per [flags] (meta: always now).
+void send_call(Hit& h, Term tracer, std::uint32_t flags, Term extra, bool meta) {
     Process* p = h.p;
     Term what;
-    if (arity_only) {
+    if (!meta && (flags & TRACE_ARITY)) {
         what = make_small(SWord(h.arity));
     } else {
         Term* cells = p->alloc(2 * h.arity);
@@ -283,16 +307,9 @@ void send_call(Hit& h, Term tracer, bool arity_only, Term extra, bool meta) {
         for (Word i = h.arity; i-- > 0;) what = make_cons_on(cells + 2 * i, h.x[i], what);
     }
     Term mfa = tuple(p, {h.module, h.function, what});
-    Term tag = meta ? atom("trace_ts") : atoms::trace;
-    Term msg;
-    bool has_extra = extra != atoms::true_;
-    if (meta) {
-        Term ts = now_timestamp(p);
-        msg = has_extra ? tuple(p, {tag, p->id, atoms::call, mfa, extra, ts}) : tuple(p, {tag, p->id, atoms::call, mfa, ts});
-    } else {
-        msg = has_extra ? tuple(p, {tag, p->id, atoms::call, mfa, extra}) : tuple(p, {tag, p->id, atoms::call, mfa});
-    }
-    p->vm.send_message(p, tracer, msg);
+    Term ts = timestamp_for(p, meta ? TRACE_TS_NOW : flags);
+    if (extra != atoms::true_) send_trace(p, tracer, ts, {atoms::call, mfa, extra});
+    else send_trace(p, tracer, ts, {atoms::call, mfa});
 }
 
 // Call or meta tracing for one session (OTP's do_call_trace / erts_call_trace). Returns the
@@ -317,7 +334,7 @@ std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, T
     if (!meta && (flags & TRACE_SILENT)) return 0;
     if (!r.matched) return 0;
     if (r.message == atoms::false_) return r.flags;
-    send_call(h, tracer, !meta && (flags & TRACE_ARITY), r.message, meta);
+    send_call(h, tracer, flags, r.message, meta);
     *sent = true;
     return r.flags;
 }
@@ -391,9 +408,17 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, const CodeInfo* ci, bool 
         push_return_frame(h, session, ms_flags, atoms::true_);
     }
     if (flags & BPF_META_TRACE) {
-        bool sent = false;
-        std::uint32_t ms_flags = call_trace(vm, h, session, d.meta_ms, d.meta_tracer, &sent);
-        push_return_frame(h, session, ms_flags, d.meta_tracer);
+        auto& meta_slot = const_cast<std::atomic<Term>&>(d.meta_tracer);
+        Term meta_tracer = meta_slot.load(std::memory_order_relaxed);
+        if (is_pid(meta_tracer) && meta_tracer != p->id && !vm.lookup_process(meta_tracer)) {
+            meta_slot.compare_exchange_strong(meta_tracer, NIL, std::memory_order_relaxed);
+            meta_tracer = NIL;
+        }
+        if (is_pid(meta_tracer)) {
+            bool sent = false;
+            std::uint32_t ms_flags = call_trace(vm, h, session, d.meta_ms, meta_tracer, &sent);
+            push_return_frame(h, session, ms_flags, meta_tracer);
+        }
     }
     if (ci && (flags & (BPF_TIME_TRACE_ACTIVE | BPF_MEM_TRACE_ACTIVE))) {
         CallAccounting& a = accounting_of(p, session);
@@ -408,19 +433,15 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, const CodeInfo* ci, bool 
     }
 }
 
-void send_return(Process* p, Term tracer, bool meta, Term what, Term mfa, Term value) {
-    Term msg = meta ? tuple(p, {atom("trace_ts"), p->id, what, mfa, value, now_timestamp(p)})
-                    : tuple(p, {atoms::trace, p->id, what, mfa, value});
-    p->vm.send_message(p, tracer, msg);
-}
-
 // The tracer a return/exception frame reports to: the process's tracer in the session
-// (still with `call`), or the meta tracer kept in the frame.
-Term frame_tracer(Vm& vm, Process* p, const TraceSession* session, Term word, bool* meta) {
-    *meta = word != atoms::true_;
+// (still with `call`), or the meta tracer kept in the frame; [ts_flags] says which timestamp.
+Term frame_tracer(Vm& vm, Process* p, const TraceSession* session, Term word, std::uint32_t* ts_flags) {
     if (!session->alive.load(std::memory_order_acquire)) return 0;
-    if (*meta) return word != p->id && vm.lookup_process(word) ? word : 0;
-    return live_tracer(vm, p, session, TRACE_CALL, nullptr);
+    if (word != atoms::true_) {
+        *ts_flags = TRACE_TS_NOW;
+        return word != p->id && vm.lookup_process(word) ? word : 0;
+    }
+    return live_tracer(vm, p, session, TRACE_CALL, ts_flags);
 }
 
 }  // namespace
@@ -470,20 +491,21 @@ const Word* CallTracer::trace_frame_returned(Process* p, Term value) {
     switch (trace_mark_kind(mark)) {
     case TraceFrameKind::ReturnTrace:
     case TraceFrameKind::ExceptionTrace: {
-        bool meta;
-        if (Term tracer = frame_tracer(m_vm, p, session, frame[3], &meta))
-            send_return(p, tracer, meta, atom("return_from"), source_mfa(p, frame[2]), value);
+        std::uint32_t flags = 0;
+        if (Term tracer = frame_tracer(m_vm, p, session, frame[3], &flags))
+            send_trace(p, tracer, timestamp_for(p, flags), {atom("return_from"), source_mfa(p, frame[2]), value});
         break;
     }
     case TraceFrameKind::ReturnTo: {
         // Names the first real return address, past any trace frames below this one.
         if (!session->alive.load(std::memory_order_acquire)) break;
-        Term tracer = live_tracer(m_vm, p, session, TRACE_RETURN_TO, nullptr);
+        std::uint32_t flags = 0;
+        Term tracer = live_tracer(m_vm, p, session, TRACE_RETURN_TO, &flags);
         if (!tracer) break;
         p->cp = resume_at;
         Term where = function_of(p, real_return_address(p));
         p->cp = nullptr;
-        p->vm.send_message(p, tracer, tuple(p, {atoms::trace, p->id, atom("return_to"), where}));
+        send_trace(p, tracer, timestamp_for(p, flags), {atom("return_to"), where});
         break;
     }
     case TraceFrameKind::Accounting: {
@@ -512,10 +534,10 @@ void CallTracer::exception_unwinding(Process* p, Term* from, Term* to, const Wor
         --p->trace_frames;
         switch (trace_mark_kind(mark)) {
         case TraceFrameKind::ExceptionTrace: {
-            bool meta;
-            if (Term tracer = frame_tracer(m_vm, p, session, frame[3], &meta)) {
+            std::uint32_t flags = 0;
+            if (Term tracer = frame_tracer(m_vm, p, session, frame[3], &flags)) {
                 Term value = tuple(p, {p->exception.cls, p->exception.reason});
-                send_return(p, tracer, meta, atom("exception_from"), source_mfa(p, frame[2]), value);
+                send_trace(p, tracer, timestamp_for(p, flags), {atom("exception_from"), source_mfa(p, frame[2]), value});
             }
             break;
         }
@@ -533,8 +555,9 @@ void CallTracer::exception_unwinding(Process* p, Term* from, Term* to, const Wor
     if (!catch_at) return;
     for (TraceSession* session : returned_to) {
         if (!session->alive.load(std::memory_order_acquire)) continue;
-        if (Term tracer = live_tracer(m_vm, p, session, TRACE_RETURN_TO, nullptr))
-            p->vm.send_message(p, tracer, tuple(p, {atoms::trace, p->id, atom("return_to"), function_of(p, catch_at)}));
+        std::uint32_t flags = 0;
+        if (Term tracer = live_tracer(m_vm, p, session, TRACE_RETURN_TO, &flags))
+            send_trace(p, tracer, timestamp_for(p, flags), {atom("return_to"), function_of(p, catch_at)});
     }
 }
 

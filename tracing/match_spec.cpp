@@ -153,10 +153,16 @@ private:
         m_slots.clear();
         MatchSpec::Clause c{};
         std::uint32_t head_node;
-        if (is_list(head) || is_nil(head)) {
+        if (m_ms.m_table) {
+            if (!pattern(head, 0, &head_node)) return false;
+        } else if (is_list(head) || is_nil(head) || is_tuple(head)) {
+            // A tuple head matches the arguments as the elements of a list head would.
             std::vector<Term> args;
-            if (!proper_list(head, &args))
+            if (is_tuple(head)) {
+                for (Word i = 0; i < tuple_arity(head); ++i) args.push_back(tuple_element(head, i));
+            } else if (!proper_list(head, &args)) {
                 return error("Match expression part " + show(head) + " is not a proper list.");
+            }
             std::vector<std::uint32_t> kids;
             for (Term a : args) {
                 std::uint32_t k;
@@ -378,6 +384,8 @@ private:
             if (name != a.name) continue;
             bool arity_ok = a.arity >= 0 ? nargs == a.arity : a.arity == -1 ? (nargs == 1 || nargs == 2) : (nargs == 2 || nargs == 3);
             if (!arity_ok) break;
+            if (m_ms.m_table && a.action != Action::Self)
+                return error("Special form '" + name + "' used in wrong dialect.");
             if (guard && !a.in_guard) {
                 if (a.action == Action::SetTcw)
                     return error("Function " + name + "/" + std::to_string(nargs) + " cannot be called in this context.");
@@ -412,6 +420,18 @@ private:
     std::vector<std::pair<SWord, std::uint32_t>> m_slots;  // '$N' -> slot, this clause
 };
 
+MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string>* errors) {
+    auto* ms = new MatchSpec();
+    ms->m_table = true;
+    ms->m_storage = copy_to_fragment(source, &ms->m_source);
+    MatchSpecCompiler compiler(vm, *ms, errors);
+    if (!compiler.compile(ms->m_source)) {
+        delete ms;
+        return nullptr;
+    }
+    return ms;
+}
+
 MatchSpec* MatchSpec::compile(Vm& vm, Term source, std::vector<std::string>* errors) {
     auto* ms = new MatchSpec();
     ms->m_storage = copy_to_fragment(source, &ms->m_source);
@@ -436,12 +456,14 @@ public:
         MatchSpec::Result r;
         for (const MatchSpec::Clause& c : m_ms.m_clauses) {
             m_clause = &c;
-            if (!match(c.head, 0)) continue;
+            if (!match(c.head, m_ms.m_table ? m_args[0] : 0)) continue;
             if (!guards_hold(c)) continue;
             r.matched = true;
             m_message = atoms::true_;
-            for (std::uint32_t i = 0; i < c.body_count; ++i)
-                if (eval(m_ms.m_kids[c.body_first + i]) == THE_NON_VALUE) clear_exception();
+            m_in_body = true;
+            Term last = atoms::true_;
+            for (std::uint32_t i = 0; i < c.body_count; ++i) last = eval(m_ms.m_kids[c.body_first + i]);
+            if (m_ms.m_table) m_message = last;
             r.message = m_message;
             r.flags = m_flags;
             return r;
@@ -457,6 +479,7 @@ private:
     void clear_exception() { m_p->exception = PendingException{}; }
 
     Term whole() {
+        if (m_ms.m_table) return m_args[0];
         if (!m_whole) {
             Term l = NIL;
             Term* cells = m_p->alloc(2 * m_n);
@@ -511,7 +534,17 @@ private:
 
     Term fail() { return m_p->badarg(); }
 
+    // In a body, a call that fails gives 'EXIT' in its place (the rest is still built).
     Term eval(std::uint32_t i) {
+        Term r = eval_node(i);
+        if (r == THE_NON_VALUE && m_in_body) {
+            clear_exception();
+            return atoms::EXIT;
+        }
+        return r;
+    }
+
+    Term eval_node(std::uint32_t i) {
         const Node& n = node(i);
         switch (n.kind) {
         case Kind::EConst: return n.term;
@@ -586,10 +619,7 @@ private:
         Term a[3] = {0, 0, 0};
         for (std::uint32_t k = 0; k < n.n; ++k) {
             a[k] = eval(kid(n, k));
-            if (a[k] == THE_NON_VALUE) {
-                if (n.action == Action::Message) m_message = atoms::EXIT;
-                return THE_NON_VALUE;
-            }
+            if (a[k] == THE_NON_VALUE) return THE_NON_VALUE;
         }
         switch (n.action) {
         case Action::Message: m_message = a[0]; return atoms::true_;
@@ -640,6 +670,7 @@ private:
     Term m_whole = 0;
     Term m_message = 0;
     std::uint32_t m_flags = 0;
+    bool m_in_body = false;
 };
 
 MatchSpec::Result MatchSpec::run(Process* p, const Term* args, Word n, MatchSpecActions& actions) const {
@@ -680,13 +711,20 @@ Term tuple_of(Process* p, std::initializer_list<Term> elems) {
 
 }  // namespace
 
-Term match_spec_test(Process* p, Term args, Term spec) {
+Term match_spec_test(Process* p, Term args, Term spec, bool table) {
     std::vector<Term> argv;
-    Term l = args;
-    for (; is_list(l); l = cdr(l)) argv.push_back(car(l));
-    if (!is_nil(l)) return p->badarg();
+    if (table) {
+        if (!is_tuple(args)) return p->badarg();
+        argv.push_back(args);
+    } else {
+        // The elements of a list (an improper tail is ignored, as OTP does).
+        if (!is_list(args) && !is_nil(args)) return p->badarg();
+        for (Term l = args; is_list(l); l = cdr(l)) argv.push_back(car(l));
+    }
     std::vector<std::string> errors;
-    MatchSpec* ms = MatchSpec::compile(p->vm, spec, &errors);
+    MatchSpec* ms = nullptr;
+    if (is_nil(spec)) errors.push_back("Match programs are not in a list.");
+    else ms = table ? MatchSpec::compile_table(p->vm, spec, &errors) : MatchSpec::compile(p->vm, spec, &errors);
     if (!ms) {
         Term list = NIL;
         for (auto it = errors.rbegin(); it != errors.rend(); ++it) {

@@ -58,6 +58,9 @@ public:
     // Compiles [source], a match spec for call tracing; null on an error, with OTP's messages
     // in [errors].
     static MatchSpec* compile(vm::Vm& vm, Term source, std::vector<std::string>* errors);
+    // An ETS-dialect spec (erlang:match_spec_test/3 with type table): the head matches one
+    // object, trace actions are refused, and the result is the last body expression.
+    static MatchSpec* compile_table(vm::Vm& vm, Term source, std::vector<std::string>* errors);
     ~MatchSpec();
     MatchSpec(const MatchSpec&) = delete;
     MatchSpec& operator=(const MatchSpec&) = delete;
@@ -100,12 +103,14 @@ private:
     std::vector<Clause> m_clauses;
     std::vector<std::vector<Term>> m_map_keys;  // the keys of each map pattern
     std::uint32_t m_max_slots = 0;
+    bool m_table = false;
     int m_refs = 0;
 };
 
-// erlang:match_spec_test(Args, Spec, trace) for [p]: {ok, Result, Flags, Warnings} or
-// {error, Errors}; THE_NON_VALUE with badarg raised when [args] is not a list.
-Term match_spec_test(Process* p, Term args, Term spec);
+// erlang:match_spec_test(Args, Spec, trace) for [p] (or (Object, Spec, table) when [table]):
+// {ok, Result, Flags, Warnings} or {error, Errors}; THE_NON_VALUE with badarg raised for a bad
+// argument.
+Term match_spec_test(Process* p, Term args, Term spec, bool table);
 
 // A textual dump of [p] for {process_dump} (the first lines of OTP's crash-dump format).
 Term process_dump_binary(Process* p);

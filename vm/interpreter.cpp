@@ -537,11 +537,22 @@ op_call_fun2:
     fun = SRC(I[3]);
     cp = I + 4;
 call_fun_common:
+// A fun call followed by deallocate + return is a tail call (OTP's loader makes it
+// i_call_fun_last): the caller's frame goes before the call, so the callee returns past it.
+#define FUN_CALL_LAST_IF_TAIL()                                                            \
+    do {                                                                                   \
+        if (cp[0] == Word(labels[std::size_t(Op::deallocate)]) && cp[2] == Word(labels[std::size_t(Op::return_)])) { \
+            Word frame_words = cp[1] + 1;                                                  \
+            cp = reinterpret_cast<const Word*>(E[0]);                                      \
+            E += frame_words;                                                              \
+        }                                                                                  \
+    } while (0)
     if (is_local_fun(fun)) {
         const Term* obj = boxed_ptr(fun);
         const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
         if (fe->user_arity() != arity) goto badarity;
         for (Word i = 0; i < fe->num_free; ++i) x[arity + i] = obj[3 + i];
+        FUN_CALL_LAST_IF_TAIL();
         if (--reds <= 0) {
             live = arity + fe->num_free;
             I = fe->address;
@@ -552,6 +563,7 @@ call_fun_common:
     if (is_export_fun(fun)) {
         const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun)[1]);
         if (e->arity != arity) goto badarity;
+        FUN_CALL_LAST_IF_TAIL();
         if (--reds <= 0) {
             live = arity;
             I = e->address();
@@ -1493,6 +1505,7 @@ wait:
     p->arity = 0;
     return RunResult::Wait;
 
+#undef FUN_CALL_LAST_IF_TAIL
 #undef XREG
 #undef YREG
 #undef REG

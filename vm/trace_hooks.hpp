@@ -25,6 +25,9 @@ enum TraceFlag : std::uint32_t {
     TRACE_SOL = 1u << 5,    // set_on_link
     TRACE_SOL1 = 1u << 6,   // set_on_first_link
     TRACE_SILENT = 1u << 7,
+    TRACE_TS_NOW = 1u << 8,      // timestamp
+    TRACE_TS_MONO = 1u << 9,     // monotonic_timestamp
+    TRACE_TS_STRICT = 1u << 10,  // strict_monotonic_timestamp
 };
 
 // A process's call_time / call_memory state in one session: the function being charged and
