@@ -312,27 +312,30 @@ void send_call(Hit& h, Term tracer, std::uint32_t flags, Term extra, bool meta) 
     else send_trace(p, tracer, ts, {atoms::call, mfa});
 }
 
-// Call or meta tracing for one session (OTP's do_call_trace / erts_call_trace). Returns the
-// match spec's return/exception flags; [sent] tells whether a call message went out.
-std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, Term meta_tracer, bool* sent) {
+// Call or meta tracing for one session (OTP's do_call_trace / erts_call_trace): [ref] is the
+// process's tracing in the session (call trace), or [meta_tracer] is set. Returns the match
+// spec's return/exception flags; [sent] tells whether a call message went out. A dead tracer
+// is noticed when there is something to send to it.
+std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, TracerRef ref, Term meta_tracer,
+                         bool* sent, std::uint32_t* flags_inout) {
     Process* p = h.p;
     bool meta = meta_tracer != 0;
-    std::uint32_t flags = 0;
-    Term tracer = meta_tracer;
-    if (!meta) {
-        tracer = live_tracer(vm, p, session, TRACE_CALL, &flags);
-        if (!tracer) return 0;
-    } else if (tracer == p->id || !vm.lookup_process(tracer)) {
-        return 0;
-    }
+    std::uint32_t flags = meta ? 0 : ref.flags;
+    Term tracer = meta ? meta_tracer : ref.tracer;
+    if (!tracer || tracer == p->id) return 0;  // a process tracing itself gets nothing
     MatchSpec::Result r{true, atoms::true_, 0};
     if (ms) {
         HitActions actions(vm, session);
         r = ms->run(p, h.x, h.arity, actions);
-        if (!meta && actions.changed) flags = process_trace_ref(p, session).flags;
+        // Flags the match spec changed apply to this call already (arity, silent, return_to).
+        if (!meta && actions.changed) *flags_inout = flags = process_trace_ref(p, session).flags;
     }
     if (!meta && (flags & TRACE_SILENT)) return 0;
     if (!r.matched) return 0;
+    if (!vm.lookup_process(tracer)) {
+        if (!meta) drop_session(p, session);
+        return 0;
+    }
     if (r.message == atoms::false_) return r.flags;
     send_call(h, tracer, flags, r.message, meta);
     *sent = true;
@@ -342,7 +345,7 @@ std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, T
 CallAccounting& accounting_of(Process* p, TraceSession* session) {
     for (CallAccounting& a : p->call_accounting)
         if (a.session == session) return a;
-    p->call_accounting.push_back(CallAccounting{session, nullptr, 0, nullptr, 0});
+    p->call_accounting.push_back(CallAccounting{session, nullptr, 0, 0, nullptr, 0, 0});
     return p->call_accounting.back();
 }
 
@@ -356,18 +359,19 @@ CallTimeData* table_of(const CodeInfo* ci, const TraceSession* session, bool mem
     return (flags & BPF_TIME_TRACE_ACTIVE) ? d->time : nullptr;
 }
 
-// Charges what [p] used since the last event to the function it was in, then starts charging
-// [ci] (counting a call if [call]); returns the function charged before.
+// Charges what [p] used since the last event to the function it was in (with the calls to it
+// not yet counted), then starts charging [next], counting one call to it if [call]; returns the
+// function charged before. One table update per event.
 const CodeInfo* charge(Process* p, CallAccounting& a, bool memory, const CodeInfo* next, bool call) {
     std::int64_t now = memory ? std::int64_t(p->allocated_words()) : now_ns();
     const CodeInfo*& current = memory ? a.memory_ci : a.time_ci;
     std::int64_t& since = memory ? a.memory_since : a.time_since;
-    if (CallTimeData* t = table_of(current, a.session, memory)) t->add(p->id, 0, now - since);
-    if (call)
-        if (CallTimeData* t = table_of(next, a.session, memory)) t->add(p->id, 1, 0);
+    std::int64_t& pending = memory ? a.memory_calls : a.time_calls;
+    if (CallTimeData* t = table_of(current, a.session, memory)) t->add(p->id, pending, now - since);
     const CodeInfo* previous = current;
     current = next;
     since = now;
+    pending = call ? 1 : 0;
     return previous;
 }
 
@@ -389,15 +393,16 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, const CodeInfo* ci, bool 
     constexpr std::uint32_t needs_call = BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE | BPF_TIME_TRACE_ACTIVE | BPF_MEM_TRACE_ACTIVE;
     if (!(flags & (needs_call | BPF_META_TRACE))) return;
     Process* p = h.p;
-    std::uint32_t pflags = 0;
+    TracerRef ref{nullptr, 0, 0};
     if (flags & needs_call) {
-        if (p->all_trace_flags.load(std::memory_order_acquire) & TRACE_CALL) pflags = process_trace_ref(p, session).flags;
-        if (!(pflags & TRACE_CALL)) flags &= ~needs_call;
+        if (p->all_trace_flags.load(std::memory_order_acquire) & TRACE_CALL) ref = process_trace_ref(p, session);
+        if (!(ref.flags & TRACE_CALL)) flags &= ~needs_call;
     }
+    std::uint32_t pflags = ref.flags;
     Word live = h.arity;
     if (flags & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) {
         bool sent = false;
-        std::uint32_t ms_flags = call_trace(vm, h, session, d.ms, 0, &sent);
+        std::uint32_t ms_flags = call_trace(vm, h, session, d.ms, ref, 0, &sent, &pflags);
         // return_to (local breakpoints only): one frame per chain of tail calls, below the
         // return_trace frame so that return_from comes first.
         if (sent && local && (pflags & TRACE_RETURN_TO)) {
@@ -416,7 +421,8 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, const CodeInfo* ci, bool 
         }
         if (is_pid(meta_tracer)) {
             bool sent = false;
-            std::uint32_t ms_flags = call_trace(vm, h, session, d.meta_ms, meta_tracer, &sent);
+            std::uint32_t ignored = 0;
+            std::uint32_t ms_flags = call_trace(vm, h, session, d.meta_ms, ref, meta_tracer, &sent, &ignored);
             push_return_frame(h, session, ms_flags, meta_tracer);
         }
     }
@@ -536,7 +542,10 @@ void CallTracer::exception_unwinding(Process* p, Term* from, Term* to, const Wor
         case TraceFrameKind::ExceptionTrace: {
             std::uint32_t flags = 0;
             if (Term tracer = frame_tracer(m_vm, p, session, frame[3], &flags)) {
-                Term value = tuple(p, {p->exception.cls, p->exception.reason});
+                // A throw nobody catches is reported as the error it becomes.
+                bool nocatch = !catch_at && p->exception.cls == atoms::throw_;
+                Term value = nocatch ? tuple(p, {atoms::error, tuple(p, {atom("nocatch"), p->exception.reason})})
+                                     : tuple(p, {p->exception.cls, p->exception.reason});
                 send_trace(p, tracer, timestamp_for(p, flags), {atom("exception_from"), source_mfa(p, frame[2]), value});
             }
             break;
@@ -567,7 +576,8 @@ void CallTracer::schedule_break(Process* p, bool out) {
         if (!out) {
             a.time_since = now;
         } else if (CallTimeData* t = table_of(a.time_ci, a.session, false)) {
-            t->add(p->id, 0, now - a.time_since);
+            t->add(p->id, a.time_calls, now - a.time_since);
+            a.time_calls = 0;
         }
     }
 }

@@ -630,8 +630,9 @@ private:
         case Action::DisableTrace: {
             Term who = n.n == 2 ? a[0] : 0, flag = n.n == 2 ? a[1] : a[0];
             Term list = make_cons_on(m_p->alloc(2), flag, NIL);
-            return n.action == Action::EnableTrace ? m_actions.change_trace(m_p, who, NIL, list)
-                                                   : m_actions.change_trace(m_p, who, list, NIL);
+            Term r = n.action == Action::EnableTrace ? m_actions.change_trace(m_p, who, NIL, list)
+                                                     : m_actions.change_trace(m_p, who, list, NIL);
+            return r == THE_NON_VALUE ? r : atoms::true_;  // true, changed or not
         }
         case Action::Trace:
             return n.n == 3 ? m_actions.change_trace(m_p, a[0], a[1], a[2]) : m_actions.change_trace(m_p, 0, a[0], a[1]);

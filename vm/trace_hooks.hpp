@@ -36,8 +36,10 @@ struct CallAccounting {
     TraceSession* session;
     const CodeInfo* time_ci;
     std::int64_t time_since;
+    std::int64_t time_calls;    // calls to time_ci not yet added to its table
     const CodeInfo* memory_ci;
     std::int64_t memory_since;
+    std::int64_t memory_calls;
 };
 
 // One session's tracing of one process: its flags and tracer (a pid).
