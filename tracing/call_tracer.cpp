@@ -113,10 +113,33 @@ const FlagName PROCESS_FLAGS[] = {
     {"strict_monotonic_timestamp", TRACE_TS_STRICT},
 };
 
+// Called with p->lock held after every change of p->trace_refs.
 void recompute_all_flags(Process* p) {
     std::uint32_t all = 0;
     for (const TracerRef& r : p->trace_refs) all |= r.flags;
+    bool sole = p->trace_refs.size() == 1;
+    p->trace_seq.fetch_add(1, std::memory_order_acq_rel);  // odd: readers take the lock
+    p->sole_trace_session.store(sole ? p->trace_refs[0].session : nullptr, std::memory_order_relaxed);
+    p->sole_tracer.store(sole ? p->trace_refs[0].tracer : 0, std::memory_order_relaxed);
     p->all_trace_flags.store(all, std::memory_order_release);
+    p->trace_seq.fetch_add(1, std::memory_order_release);
+}
+
+// process_trace_ref for the process's own breakpoints: without the lock when one session
+// traces it (a sequence-count read; the lock if a change is under way).
+TracerRef own_trace_ref(Process* p, TraceSession* session) {
+    std::uint32_t seq = p->trace_seq.load(std::memory_order_acquire);
+    if (!(seq & 1)) {
+        TraceSession* sole = p->sole_trace_session.load(std::memory_order_relaxed);
+        Term tracer = p->sole_tracer.load(std::memory_order_relaxed);
+        std::uint32_t flags = p->all_trace_flags.load(std::memory_order_relaxed);
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (p->trace_seq.load(std::memory_order_relaxed) == seq && sole) {
+            if (sole == session) return TracerRef{session, tracer, flags};
+            return TracerRef{nullptr, 0, 0};
+        }
+    }
+    return process_trace_ref(p, session);
 }
 
 // Drops [session]'s flags on [p] because its tracer is gone (OTP removes them the same way).
@@ -383,19 +406,19 @@ void push_return_frame(Hit& h, TraceSession* session, std::uint32_t ms_flags, Te
     push_frame(h.p, h.x, h.arity, {make_trace_mark(session, kind), pointer_to_small(h.mfa_source), tracer_word});
 }
 
-// All of one session's work at a breakpoint hit (OTP's do_session_breakpoint).
+// The kinds that act only for a process with the `call` flag in the session.
+constexpr std::uint32_t needs_call = BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE | BPF_TIME_TRACE_ACTIVE | BPF_MEM_TRACE_ACTIVE;
+
+// One session's work at a breakpoint hit beyond call_count (OTP's do_session_breakpoint).
 void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, const CodeInfo* ci, bool local) {
     TraceSession* session = bp->session;
     if (!session->alive.load(std::memory_order_acquire)) return;
     const GenericBpData& d = bp->data[active_bp_index()];
     std::uint32_t flags = d.flags.load(std::memory_order_relaxed);
-    if (flags & BPF_COUNT_ACTIVE) bp->call_count.fetch_add(1, std::memory_order_relaxed);
-    constexpr std::uint32_t needs_call = BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE | BPF_TIME_TRACE_ACTIVE | BPF_MEM_TRACE_ACTIVE;
-    if (!(flags & (needs_call | BPF_META_TRACE))) return;
     Process* p = h.p;
     TracerRef ref{nullptr, 0, 0};
     if (flags & needs_call) {
-        if (p->all_trace_flags.load(std::memory_order_acquire) & TRACE_CALL) ref = process_trace_ref(p, session);
+        if (p->all_trace_flags.load(std::memory_order_acquire) & TRACE_CALL) ref = own_trace_ref(p, session);
         if (!(ref.flags & TRACE_CALL)) flags &= ~needs_call;
     }
     std::uint32_t pflags = ref.flags;
@@ -471,18 +494,32 @@ Term process_flag_list(Process* p, std::uint32_t flags) {
     return l;
 }
 
+// The hot path: call_count, and whether a session has anything else to do for [p].
+template <typename Slow>
+inline void for_each_hit(Process* p, GenericBp* head, Slow&& slow) {
+    unsigned ix = active_bp_index();
+    bool call_traced = p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_CALL;
+    for (GenericBp* bp = head; bp; bp = bp->next.load(std::memory_order_acquire)) {
+        std::uint32_t flags = bp->data[ix].flags.load(std::memory_order_relaxed);
+        if (flags & BPF_COUNT_ACTIVE) bp->call_count.fetch_add(1, std::memory_order_relaxed);
+        if ((flags & BPF_META_TRACE) || (call_traced && (flags & needs_call))) slow(bp);
+    }
+}
+
 Word CallTracer::function_breakpoint(Process* p, const CodeInfo* ci, Term* x) {
     GenericBp* head = ci->gen_bp.load(std::memory_order_acquire);
-    Hit h{p, x, ci->module, ci->function, ci->arity, ci};
-    for (GenericBp* bp = head; bp; bp = bp->next.load(std::memory_order_acquire))
+    for_each_hit(p, head, [&](GenericBp* bp) {
+        Hit h{p, x, ci->module, ci->function, ci->arity, ci};
         session_breakpoint(m_vm, h, bp, ci, true);
+    });
     return head->orig_instr;
 }
 
 const Word* CallTracer::export_breakpoint(Process* p, Export* e, Term* x) {
-    Hit h{p, x, e->module, e->function, e->arity, reinterpret_cast<const char*>(e) + 1};
-    for (GenericBp* bp = e->gen_bp.load(std::memory_order_acquire); bp; bp = bp->next.load(std::memory_order_acquire))
+    for_each_hit(p, e->gen_bp.load(std::memory_order_acquire), [&](GenericBp* bp) {
+        Hit h{p, x, e->module, e->function, e->arity, reinterpret_cast<const char*>(e) + 1};
         session_breakpoint(m_vm, h, bp, nullptr, false);
+    });
     return e->bp_original.load(std::memory_order_acquire);
 }
 

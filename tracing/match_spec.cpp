@@ -179,6 +179,16 @@ private:
             return error("Match head is invalid in this context.");
         }
         c.head = head_node;
+        if (const MatchSpec::Node& h = m_ms.m_nodes[head_node]; h.kind == Kind::PArgs) {
+            c.arity = int(h.n);
+            for (std::uint32_t i = 0; i < h.n && c.immediate_count < 4; ++i) {
+                const MatchSpec::Node& a = m_ms.m_nodes[m_ms.m_kids[h.first + i]];
+                if (a.kind == Kind::PConst && is_immediate(a.term)) {
+                    c.immediate_arg[c.immediate_count] = std::uint8_t(i);
+                    c.immediate[c.immediate_count++] = a.term;
+                }
+            }
+        }
         std::vector<Term> gs, bs;
         if (!proper_list(guards, &gs)) return error("Match expression part " + show(guards) + " is not a proper list.");
         if (!proper_list(body, &bs)) return error("Match expression part " + show(body) + " is not a proper list.");
@@ -675,6 +685,19 @@ private:
 };
 
 MatchSpec::Result MatchSpec::run(Process* p, const Term* args, Word n, MatchSpecActions& actions) const {
+    // Most calls match no clause of a selective spec: reject them on arity and immediates
+    // before setting up a full run.
+    bool candidate = m_table;
+    for (const Clause& c : m_clauses) {
+        if (c.arity >= 0 && Word(c.arity) != n) continue;
+        bool ok = true;
+        for (std::uint8_t i = 0; i < c.immediate_count && ok; ++i) ok = args[c.immediate_arg[i]] == c.immediate[i];
+        if (ok) {
+            candidate = true;
+            break;
+        }
+    }
+    if (!candidate) return Result{};
     Term small_vars[16];
     std::vector<Term> big_vars;
     Term* vars = small_vars;

@@ -99,6 +99,12 @@ private:
         std::uint32_t guards_first, guards_count;
         std::uint32_t body_first, body_count;
         std::uint32_t vars_first, vars_count;  // the slots in the order of their '$N' ('$$')
+        // A quick rejection before the full match: the argument count a list head needs (-1:
+        // any), and up to 4 arguments that must be given immediates.
+        int arity = -1;
+        std::uint8_t immediate_count = 0;
+        std::uint8_t immediate_arg[4];
+        Term immediate[4];
     };
     std::vector<Clause> m_clauses;
     std::vector<std::vector<Term>> m_map_keys;  // the keys of each map pattern

@@ -146,6 +146,12 @@ struct Process {
     // of their flags, readable without the lock as the fast "is it traced?" test ----
     std::vector<TracerRef> trace_refs;
     std::atomic<std::uint32_t> all_trace_flags{0};
+    // When exactly one session traces the process: that session and its tracer (its flags are
+    // all_trace_flags), published under a sequence count so the process itself can read them
+    // at a breakpoint without taking [lock] (odd: being written).
+    std::atomic<std::uint32_t> trace_seq{0};
+    std::atomic<TraceSession*> sole_trace_session{nullptr};
+    std::atomic<Term> sole_tracer{0};
     // Trace frames on this process's stack (vm/trace_frames.hpp): while there are any, an
     // exception tells tracing which ones it unwinds (owner-only).
     Word trace_frames = 0;
