@@ -2,7 +2,9 @@
 %%
 %% Workers call a steadily traced function (steady/1, local pattern, set before they start)
 %% and the 1000 functions of stress_funs, whose patterns a toggler enables and disables over
-%% and over (global and local, in the legacy session and in sessions it creates and destroys).
+%% and over (global and local, in the legacy session and in sessions it creates and destroys;
+%% with return/exception trace match specs, meta tracing and call_time/call_count counters, so
+%% trace frames are pushed and popped while the breakpoints under them come and go).
 %% Checks: every call to the steady function by a traced worker gives exactly one message, none
 %% for untraced workers; every message is well formed; every worker keeps making progress
 %% while patterns change. Prints one line per check; halts with status 1 on failure.
@@ -59,7 +61,7 @@ loop(N, I) ->
 toggler(Main, _Tracer, ?TOGGLES) ->
     Main ! {toggled, ?TOGGLES};
 toggler(Main, Tracer, Done) ->
-    case Done rem 3 of
+    case Done rem 5 of
         0 ->
             1002 = erlang:trace_pattern({stress_funs, '_', '_'}, true, [global]),
             1002 = erlang:trace_pattern({stress_funs, '_', '_'}, false, [global]);
@@ -70,7 +72,16 @@ toggler(Main, Tracer, Done) ->
             S = trace:session_create(stress, Tracer, []),
             _ = trace:process(S, all, true, [call]),
             1002 = trace:function(S, {stress_funs, '_', '_'}, true, [local]),
-            true = trace:session_destroy(S)
+            true = trace:session_destroy(S);
+        3 ->
+            MS = [{'_', [], [{return_trace}, {exception_trace}]}],
+            1002 = erlang:trace_pattern({stress_funs, '_', '_'}, MS, [local, call_time]),
+            1002 = erlang:trace_pattern({stress_funs, '_', '_'}, false, [local, call_time]);
+        4 ->
+            MS = [{['$1'], [{is_integer, '$1'}], [{return_trace}]}],
+            1002 = erlang:trace_pattern({stress_funs, '_', '_'}, MS, [{meta, Tracer}, call_count]),
+            _ = erlang:trace_info({stress_funs, f1, 1}, all),
+            1002 = erlang:trace_pattern({stress_funs, '_', '_'}, false, [meta, call_count])
     end,
     toggler(Main, Tracer, Done + 1).
 
@@ -93,6 +104,12 @@ tracer(Counts, Bad) ->
         {trace, Pid, call, {?MODULE, steady, [_]}} ->
             tracer(maps:update_with({Pid, steady}, fun(C) -> C + 1 end, 1, Counts), Bad);
         {trace, Pid, call, {stress_funs, F, [_]}} when is_pid(Pid), is_atom(F) ->
+            tracer(Counts, Bad);
+        {trace, Pid, return_from, {stress_funs, F, 1}, _} when is_pid(Pid), is_atom(F) ->
+            tracer(Counts, Bad);
+        {trace_ts, Pid, call, {stress_funs, F, [_]}, {_, _, _}} when is_pid(Pid), is_atom(F) ->
+            tracer(Counts, Bad);
+        {trace_ts, Pid, return_from, {stress_funs, F, 1}, _, {_, _, _}} when is_pid(Pid), is_atom(F) ->
             tracer(Counts, Bad);
         {report, From} ->
             From ! {report, Counts, Bad},
