@@ -11,6 +11,7 @@
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
+#include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_tracer.hpp"
@@ -40,11 +41,22 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
     m_tracer = std::make_unique<tracing::CallTracer>(m_vm);
     vm::g_trace_hooks = m_tracer.get();
+    if (m_options.jit) {
+        std::string error;
+        m_jit = jit::JitCodeEngine::create(m_vm, &error);
+        if (m_jit) {
+            m_vm.code_engine = m_jit.get();
+            tracing::set_code_engine(m_jit.get());
+        } else {
+            std::fprintf(stderr, "beamlet: the JIT is not available here (%s); interpreting\n", error.c_str());
+        }
+    }
 }
 
 Runtime::~Runtime() {
     if (vm::g_trace_hooks == m_tracer.get()) vm::g_trace_hooks = nullptr;
     tracing::release_all(m_vm);
+    if (m_jit) tracing::set_code_engine(nullptr);
 }
 
 std::string Runtime::load(Term module) {

@@ -9,11 +9,16 @@
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
+namespace beamlet::jit {
+class JitCodeEngine;
+}
+
 namespace beamlet::tools {
 
 struct BootOptions {
     std::vector<std::string> code_path;  // searched in order for MODULE.beam
     int schedulers = 0;                  // scheduler threads; 0 = one per core
+    bool jit = false;                    // compile modules to native code (LLVM ORC)
 };
 
 // A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.
@@ -23,6 +28,8 @@ public:
     ~Runtime();
 
     vm::Vm& vm() { return m_vm; }
+    // The JIT when modules are compiled to native code, else null.
+    jit::JitCodeEngine* jit() { return m_jit.get(); }
     // Loads [module] from the code path now; empty string on success, else a one-line error.
     std::string load(vm::Term module);
     // Loads the .beam file at [path] (module name from the file); error text or empty.
@@ -35,6 +42,7 @@ private:
     BootOptions m_options;
     vm::Vm m_vm;
     std::unique_ptr<vm::TraceHooks> m_tracer;
+    std::unique_ptr<jit::JitCodeEngine> m_jit;
 };
 
 // Compiles [erl_path] with erlc into a cache directory; returns the .beam path or an error.

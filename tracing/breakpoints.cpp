@@ -2,6 +2,7 @@
 #include "tracing/breakpoints.hpp"
 
 #include "vm/assert.hpp"
+#include "vm/code_engine.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/vm.hpp"
 
@@ -58,6 +59,21 @@ Word* first_instruction(const CodeInfo* ci) { return const_cast<Word*>(ci->code(
 }
 
 [[gnu::no_sanitize("thread")]] Word read_word(const Word* at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
+
+// The native-code engine whose patch sites hold the function-entry breakpoints (JIT), or null.
+vm::CodeEngine* g_code_engine = nullptr;
+
+// Switches [ci]'s function-entry breakpoint on: the interpreter's breakpoint instruction over
+// the first word, or the JIT's patch site (the threaded word then stays the resume marker).
+void arm(const CodeInfo* ci) {
+    if (g_code_engine && g_code_engine->has_native_entry(ci)) g_code_engine->set_breakpoint(ci, true);
+    else patch_word(first_instruction(ci), breakpoint_word());
+}
+
+void disarm(const CodeInfo* ci, Word orig_instr) {
+    if (g_code_engine && g_code_engine->has_native_entry(ci)) g_code_engine->set_breakpoint(ci, false);
+    else patch_word(first_instruction(ci), orig_instr);
+}
 
 // This session's GenericBp on the chain (linked or prepared), created with both generations
 // disabled if missing. [orig] is the original instruction for function chains.
@@ -162,7 +178,12 @@ const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const Trac
     return bp ? &bp->data[active_bp_index()] : nullptr;
 }
 
-bool has_breakpoint(const CodeInfo* ci) { return read_word(ci->code()) == breakpoint_word(); }
+bool has_breakpoint(const CodeInfo* ci) {
+    if (g_code_engine && g_code_engine->has_native_entry(ci)) return g_code_engine->has_breakpoint(ci);
+    return read_word(ci->code()) == breakpoint_word();
+}
+
+void set_code_engine(vm::CodeEngine* engine) { g_code_engine = engine; }
 
 namespace {
 
@@ -276,7 +297,7 @@ void install(BreakpointChange& c) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         link_prepared(slot);
         if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging) && !has_breakpoint(ci))
-            patch_word(first_instruction(ci), breakpoint_word());
+            arm(ci);
     }
     for (Export* e : c.exports) {
         link_prepared(e->gen_bp);
@@ -299,8 +320,7 @@ void uninstall(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         GenericBp* head = slot.load(std::memory_order_acquire);
-        if (head && has_breakpoint(ci) && chain_flags(slot, active_bp_index()) == 0)
-            patch_word(first_instruction(ci), head->orig_instr);
+        if (head && has_breakpoint(ci) && chain_flags(slot, active_bp_index()) == 0) disarm(ci, head->orig_instr);
     }
     for (Export* e : c.exports) {
         if (!e->gen_bp.load(std::memory_order_acquire) || chain_flags(e->gen_bp, active_bp_index()) != 0) continue;
@@ -342,7 +362,7 @@ void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flag
         if (flags & BPF_LOCAL_TRACE) {
             Word orig = has_breakpoint(ci) ? ci->gen_bp.load()->orig_instr : read_word(ci->code());
             add(ci->gen_bp, orig, BPF_LOCAL_TRACE);
-            if (!has_breakpoint(ci)) patch_word(first_instruction(ci), breakpoint_word());
+            if (!has_breakpoint(ci)) arm(ci);
         } else if ((flags & BPF_GLOBAL_TRACE) && f.export_entry && !f.export_entry->is_bif()) {
             add(f.export_entry->gen_bp, 0, BPF_GLOBAL_TRACE);  // vm publishes the trampoline
         }

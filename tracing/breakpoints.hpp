@@ -16,6 +16,7 @@
 #include "vm/module.hpp"
 
 namespace beamlet::vm {
+class CodeEngine;
 struct TraceSession;
 struct Vm;
 }
@@ -169,7 +170,11 @@ GenericBp* find_bp(const std::atomic<GenericBp*>& head, const TraceSession* sess
 std::uint32_t active_flags(const std::atomic<GenericBp*>& head, const TraceSession* session);
 // [session]'s active generation on a chain, or null.
 const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const TraceSession* session);
-// True if the first instruction of [ci] is currently the breakpoint instruction.
+// True if [ci]'s function-entry breakpoint is on (the breakpoint instruction, or the JIT's
+// armed patch site).
 bool has_breakpoint(const CodeInfo* ci);
+// Function-entry breakpoints of natively compiled functions go through [engine] (set at boot
+// with --engine jit).
+void set_code_engine(vm::CodeEngine* engine);
 
 }  // namespace beamlet::tracing

@@ -4,6 +4,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/bit_syntax.hpp"
+#include "vm/code_engine.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/vm.hpp"
 
@@ -55,19 +56,24 @@ public:
         mod->source_path = m_g.source_path;
         std::copy(std::begin(m_g.md5), std::end(m_g.md5), mod->md5);
 
-        // Pass 1: sizes, label offsets, function boundaries.
+        // Pass 1: sizes, label offsets, function boundaries, and (with a native-code engine)
+        // the resume points that get a marker.
         m_labels.assign(m_g.label_count, ~Word(0));
+        find_resume_points();
         Word offset = 0;
-        for (const GenericInstr& in : m_g.instrs) {
+        for (std::size_t i = 0; i < m_g.instrs.size(); ++i) {
+            const GenericInstr& in = m_g.instrs[i];
             if (in.op == Op::label) {
                 Word l = m_g.operand(in, 0).value;
                 if (l >= m_labels.size()) return Error{"label out of range"};
                 m_labels[l] = offset;
                 continue;
             }
+            if (m_resume[i]) offset += MARKER_WORDS;
             offset += size_of(in);
         }
         mod->code_size_words = offset;
+        if (m_vm.code_engine) m_layout.label_pos = m_labels;
         mod->code = std::make_unique<Word[]>(offset ? offset : 1);
         m_code = mod->code.get();
 
@@ -76,7 +82,12 @@ public:
         FunctionInfo* current = nullptr;
         Word pending_line = 0;
         bool have_line = false;
-        for (const GenericInstr& in : m_g.instrs) {
+        if (m_vm.code_engine) {
+            m_layout.instr_pos.assign(m_g.instrs.size(), NO_POSITION);
+            m_layout.marker_pos.assign(m_g.instrs.size(), NO_POSITION);
+        }
+        for (std::size_t index = 0; index < m_g.instrs.size(); ++index) {
+            const GenericInstr& in = m_g.instrs[index];
             switch (in.op) {
             case Op::label:
             case Op::int_code_end:
@@ -113,6 +124,14 @@ public:
                 continue;
             }
             if (!current) return Error{"code before the first function"};
+            if (m_resume[index]) {
+                // Filled in by the engine once the native code exists.
+                m_code[pos] = op_word(Op::i_jit_skip);
+                m_code[pos + 1] = 0;
+                m_layout.marker_pos[index] = pos;
+                pos += MARKER_WORDS;
+            }
+            if (m_vm.code_engine) m_layout.instr_pos[index] = pos;
             auto r = emit(in, pos);
             if (!r.empty()) return Error{"function " + atom_text(current->name) + "/" + std::to_string(current->arity) + ": " + r};
             pos += size_of(in);
@@ -142,7 +161,43 @@ public:
         return Result<std::unique_ptr<Module>>(std::move(mod));
     }
 
+public:
+    // Where everything went (filled when the VM has a native-code engine).
+    ThreadLayout& layout() { return m_layout; }
+
 private:
+    static constexpr Word MARKER_WORDS = 2;
+
+    // The instructions that get a resume-point marker (none without a native-code engine):
+    // the first of each function, those labels lead to, and those after an instruction whose
+    // native code may leave to the interpreter or to another resume point.
+    void find_resume_points() {
+        m_resume.assign(m_g.instrs.size(), false);
+        const CodeEngine* engine = m_vm.code_engine;
+        if (!engine) return;
+        bool next_resumes = false;
+        for (std::size_t i = 0; i < m_g.instrs.size(); ++i) {
+            const GenericInstr& in = m_g.instrs[i];
+            switch (in.op) {
+            case Op::label:
+                next_resumes = true;
+                continue;
+            case Op::line:
+                continue;
+            case Op::func_info:
+                // The header is no resume point (its layout is fixed); the first instruction is.
+                next_resumes = true;
+                continue;
+            case Op::int_code_end:
+                continue;
+            default:
+                break;
+            }
+            m_resume[i] = next_resumes;
+            next_resumes = !engine->continues_natively(m_g, in);
+        }
+    }
+
     Word size_of(const GenericInstr& in) const {
         switch (in.op) {
         case Op::label:
@@ -179,6 +234,9 @@ private:
         default: return op;
         }
     }
+
+    std::vector<bool> m_resume;
+    ThreadLayout m_layout;
 
     Word label_address(Word label) const {
         if (label == 0) return 0;
@@ -312,8 +370,11 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code) {
-    return Threader(vm, code).run();
+Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code, ThreadLayout* layout) {
+    Threader threader(vm, code);
+    auto result = threader.run();
+    if (layout) *layout = std::move(threader.layout());
+    return result;
 }
 
 }  // namespace beamlet::vm

@@ -18,6 +18,7 @@
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/bit_syntax.hpp"
+#include "vm/code_engine.hpp"
 #include "vm/copy.hpp"
 #include "vm/map.hpp"
 #include "vm/term_order.hpp"
@@ -182,6 +183,8 @@ static Term create_binary(Process* p, const Word* I, Term* x, Term* E) {
     }
     return bs_create_bin(p, segs);
 }
+
+JitEntryFn g_jit_entry = nullptr;
 
 const Word* trace_return_code() {
     static const Word code[1] = {op_word(Op::i_trace_return)};
@@ -458,6 +461,25 @@ op_i_generic_breakpoint: {
     goto* reinterpret_cast<const void*>(original);
 }
 
+op_i_jit_enter: {
+    // Native code for the instructions after this marker. It returns the threaded address to
+    // go on at; the low bit set means "out of reductions at a call": switch out there.
+    SWAPOUT();
+    const Word* next = g_jit_entry(reinterpret_cast<const void*>(I[1]), p, x, E, HTOP, cp, reds);
+    SWAPIN();
+    cp = p->cp;
+    reds = int(p->jit_reds);
+    if (reinterpret_cast<Word>(next) & 1) {
+        I = reinterpret_cast<const Word*>(reinterpret_cast<Word>(next) & ~Word(1));
+        live = p->jit_live;
+        goto context_switch;
+    }
+    JUMP(next);
+}
+
+op_i_jit_skip:
+    NEXT(2);
+
 op_i_trace_return: {
     // A traced function returned into its trace frame (return_from, return_to, accounting).
     SWAPOUT();
@@ -541,8 +563,12 @@ call_fun_common:
 // i_call_fun_last): the caller's frame goes before the call, so the callee returns past it.
 #define FUN_CALL_LAST_IF_TAIL()                                                            \
     do {                                                                                   \
-        if (cp[0] == Word(labels[std::size_t(Op::deallocate)]) && cp[2] == Word(labels[std::size_t(Op::return_)])) { \
-            Word frame_words = cp[1] + 1;                                                  \
+        const Word* after = cp; /* past a JIT resume marker */                             \
+        if (after[0] == Word(labels[std::size_t(Op::i_jit_enter)]) ||                       \
+            after[0] == Word(labels[std::size_t(Op::i_jit_skip)]))                          \
+            after += 2;                                                                    \
+        if (after[0] == Word(labels[std::size_t(Op::deallocate)]) && after[2] == Word(labels[std::size_t(Op::return_)])) { \
+            Word frame_words = after[1] + 1;                                               \
             cp = reinterpret_cast<const Word*>(E[0]);                                      \
             E += frame_words;                                                              \
         }                                                                                  \

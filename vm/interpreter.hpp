@@ -27,8 +27,11 @@ struct Registers {
 // Runs [p] for one time slice.
 RunResult run_process(Process* p, Registers& regs);
 
-// Threads [code] into interpreter code: builds the Module with its function headers.
-Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code);
+struct ThreadLayout;
+
+// Threads [code] into interpreter code: builds the Module with its function headers. With a
+// native-code engine, [layout] (if given) receives where each instruction and marker went.
+Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code, ThreadLayout* layout = nullptr);
 
 // Sets up [p] to call [export_entry] with [args] when it next runs.
 void prepare_call(Process* p, const Export* export_entry, const std::vector<Term>& args);

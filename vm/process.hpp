@@ -161,6 +161,10 @@ struct Process {
     // Words allocated before the last garbage collection that did not survive it: with
     // heap_used_words() a measure of all allocation that only grows (call_memory).
     Word gc_freed_words = 0;
+    // Native code hands the reduction count and, when it yields at a call, the live x
+    // registers back to the interpreter here (--engine jit).
+    SWord jit_reds = 0;
+    Word jit_live = 0;
     Word allocated_words() const { return gc_freed_words + heap_used_words(); }
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;

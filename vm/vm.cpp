@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 
 #include "vm/atom_table.hpp"
+#include "vm/code_engine.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
@@ -112,13 +114,21 @@ BifFn Vm::find_bif(Term module, Term function, Word arity) const {
 }
 
 Module* Vm::install_module(const GenericModule& code, std::string* error) {
-    auto threaded = thread_module(*this, code);
+    ThreadLayout layout;
+    auto threaded = thread_module(*this, code, &layout);
     if (!threaded) {
         *error = code.source_path + ": " + threaded.error();
         return nullptr;
     }
     std::unique_ptr<Module> mod = std::move(threaded.value());
     Module* m = mod.get();
+    if (code_engine) {
+        // Native code; if it cannot be compiled the module still runs, interpreted.
+        std::string jit_error = code_engine->compile(*m, code, layout);
+        if (!jit_error.empty())
+            std::fprintf(stderr, "beamlet: %s: JIT compilation failed, interpreting it: %s\n",
+                         atom_text(code.name).c_str(), jit_error.c_str());
+    }
     for (FunctionInfo& fi : m->functions)
         if (fi.exported) fi.export_entry = exports.get(m->name, fi.name, fi.arity);
     // on_load trace patterns go in while no process can reach the code yet.

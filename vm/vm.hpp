@@ -23,6 +23,7 @@ class Schedulers;
 class ThreadProgress;
 class CodePermission;
 class TimerService;
+class CodeEngine;
 struct Message;
 
 // The export table: one Export per {M, F, A} ever referenced, never freed (code points at them).
@@ -126,6 +127,8 @@ struct Vm {
     Term trap_until_permission(Process* p, BifContinuation continuation);
 
     Schedulers* schedulers = nullptr;
+    // The native-code engine (--engine jit), or null: modules are only interpreted.
+    CodeEngine* code_engine = nullptr;
     // The process that destroys trace sessions whose strong handles were garbage collected
     // (started by the first trace:session_create/3; 0 until then).
     std::atomic<Term> trace_cleaner{0};

@@ -63,16 +63,20 @@ int main(int argc, char** argv) {
     std::vector<std::string> path_dirs;
     std::string target;
     int schedulers = 0;
-    std::string engine = "interp";
+    std::string engine = "jit";
 
     CLI::App* run = app.add_subcommand("run", "run MOD:main() and exit when it returns");
     run->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
     run->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
-    run->add_option("--engine", engine, "execution engine")->check(CLI::IsMember({"interp"}));
+    run->add_option("--engine", engine, "execution engine: jit (LLVM ORC, the default) or interp")
+        ->check(CLI::IsMember({"jit", "interp"}));
     run->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
 
     CLI::App* dis = app.add_subcommand("dis", "print a module's loaded code, function headers included");
     dis->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+    std::string dis_engine = "interp";
+    dis->add_option("--engine", dis_engine, "show the code of this engine: interp, or jit (patch sites too)")
+        ->check(CLI::IsMember({"jit", "interp"}));
     dis->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
 
     // Erlang users write -pa DIR; CLI11 wants --pa or -p. Accept the Erlang spelling.
@@ -91,6 +95,7 @@ int main(int argc, char** argv) {
     tools::BootOptions options;
     options.code_path = path_dirs;
     options.schedulers = schedulers;
+    options.jit = run->parsed() ? engine == "jit" : dis_engine == "jit";
     vm::Term module;
     if (!resolve_target(target, options, &module)) return 1;
 

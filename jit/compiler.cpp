@@ -1,0 +1,691 @@
+// jit/compiler.cpp — BEAM instructions to LLVM IR, one tailcc function per resume point.
+//
+// The emitters mirror the interpreter's handlers (vm/interpreter.cpp) for their fast paths
+// only; every slow path returns the instruction's threaded address so the interpreter runs the
+// one implementation of it (DESIGN.md §5: "every slow path has one implementation").
+#include "jit/compiler.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <unordered_map>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "jit/runtime.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::jit {
+
+using namespace vm;
+using llvm::BasicBlock;
+using llvm::Function;
+using llvm::Value;
+
+bool continues_natively(const GenericModule&, const GenericInstr& in) {
+    switch (in.op) {
+    case Op::move:
+    case Op::allocate:
+    case Op::allocate_heap:
+    case Op::allocate_zero:
+    case Op::allocate_heap_zero:
+    case Op::test_heap:
+    case Op::init:
+    case Op::init_yregs:
+    case Op::deallocate:
+    case Op::trim:
+    case Op::get_list:
+    case Op::get_hd:
+    case Op::get_tl:
+    case Op::put_list:
+    case Op::get_tuple_element:
+    case Op::put_tuple2:
+    case Op::swap:
+        return true;
+    default:
+        return false;
+    }
+}
+
+namespace {
+
+// Instructions with a native emitter (those that continue natively, and these).
+bool has_emitter(const GenericModule& g, const GenericInstr& in) {
+    if (continues_natively(g, in)) return true;
+    switch (in.op) {
+    case Op::call:
+    case Op::call_last:
+    case Op::call_only:
+    case Op::call_ext:
+    case Op::call_ext_last:
+    case Op::call_ext_only:
+    case Op::return_:
+    case Op::jump:
+    case Op::is_lt:
+    case Op::is_ge:
+    case Op::is_eq_exact:
+    case Op::is_ne_exact:
+    case Op::is_eq:
+    case Op::is_ne:
+    case Op::is_nil:
+    case Op::is_nonempty_list:
+    case Op::is_tuple:
+    case Op::test_arity:
+    case Op::is_tagged_tuple:
+    case Op::is_atom:
+    case Op::is_integer:
+        return true;
+    case Op::gc_bif2: {
+        const ImportEntry& imp = g.imports[g.operand(in, 2).value];
+        return imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus);
+    }
+    default:
+        return false;
+    }
+}
+
+std::atomic<std::uint64_t> g_symbol_counter{0};
+
+bool emits_code(Op op) { return op != Op::label && op != Op::line && op != Op::int_code_end; }
+
+class Emitter {
+public:
+    Emitter(llvm::LLVMContext& context, llvm::Module& module, Module& mod, const GenericModule& g,
+            const ThreadLayout& layout, Arch arch)
+        : C(context), M(module), B(context), m_mod(mod), g(g), L(layout), m_arch(arch), m_off(process_offsets()) {
+        i64 = llvm::Type::getInt64Ty(C);
+        ptr = llvm::PointerType::getUnqual(C);
+        resume_ty = llvm::FunctionType::get(ptr, {ptr, ptr, ptr, ptr, ptr, i64}, false);
+        m_base = mod.code.get();
+        m_enter_word = op_word(Op::i_jit_enter);
+    }
+
+    std::vector<ResumePoint> run() {
+        declare_regions();
+        Function* trampoline = build_trampoline();
+        (void)trampoline;
+        for (std::size_t k = 0; k < m_points.size(); ++k)
+            if (m_fns[k]) emit_region(m_points[k].instr, m_fns[k]);
+        return std::move(m_points);
+    }
+
+private:
+    // ---- regions --------------------------------------------------------------------------------
+
+    void declare_regions() {
+        const CodeInfo* pending_entry = nullptr;
+        for (std::size_t i = 0; i < g.instrs.size(); ++i) {
+            const GenericInstr& in = g.instrs[i];
+            if (in.op == Op::func_info) {
+                // The function header was threaded where the marker of its first instruction
+                // ends minus the header size.
+                pending_entry = reinterpret_cast<const CodeInfo*>(m_base + header_before(i));
+                continue;
+            }
+            if (L.marker_pos[i] == NO_POSITION) continue;
+            ResumePoint rp;
+            rp.instr = i;
+            rp.marker = L.marker_pos[i];
+            rp.entry_of = pending_entry;
+            pending_entry = nullptr;
+            Function* fn = nullptr;
+            if (has_emitter(g, in)) {
+                // Unique in the whole JIT (every module shares one JITDylib).
+                rp.symbol = std::string(rp.entry_of ? PATCHABLE_PREFIX : "bjr.") + std::to_string(g_symbol_counter++);
+                fn = Function::Create(resume_ty, llvm::GlobalValue::ExternalLinkage, rp.symbol, M);
+                fn->setCallingConv(llvm::CallingConv::Tail);
+                fn->addFnAttr(llvm::Attribute::NoUnwind);
+                fn->setDSOLocal(true);  // direct jumps between resume points, no PLT
+                if (rp.entry_of) make_patchable(fn, rp.entry_of);
+            }
+            m_by_marker[rp.marker] = m_points.size();
+            m_fns.push_back(fn);
+            m_points.push_back(rp);
+        }
+    }
+
+    // The offset of the CodeInfo of the function whose func_info is instruction [i]: the
+    // marker (or first instruction) of the next instruction that emits code, minus its size.
+    Word header_before(std::size_t i) const {
+        for (std::size_t j = i + 1; j < g.instrs.size(); ++j) {
+            if (!emits_code(g.instrs[j].op)) continue;
+            Word at = L.marker_pos[j] != NO_POSITION ? L.marker_pos[j] : L.instr_pos[j];
+            return at - sizeof(CodeInfo) / sizeof(Word);
+        }
+        return 0;
+    }
+
+    void make_patchable(Function* fn, const CodeInfo* ci) {
+        fn->addFnAttr("patchable-function-entry", m_arch == Arch::X86_64 ? "5" : "2");
+        // {0, CodeInfo*} right before the entry: the trampoline finds the header from its
+        // return address. 16 bytes keep the entry 16-byte aligned.
+        llvm::Constant* words[] = {llvm::ConstantInt::get(i64, 0),
+                                   llvm::ConstantInt::get(i64, reinterpret_cast<Word>(ci))};
+        fn->setPrefixData(llvm::ConstantArray::get(llvm::ArrayType::get(i64, 2), words));
+        fn->setAlignment(llvm::Align(16));
+    }
+
+    // The breakpoint trampoline (jit/engine.hpp): stores the native state in the process,
+    // calls beamlet_jit_breakpoint(p, x, ci) and reloads what tracing may have changed (trace
+    // frames move the stack pointer and the continuation pointer).
+    Function* build_trampoline() {
+        auto* ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), false);
+        Function* fn = Function::Create(ty, llvm::GlobalValue::InternalLinkage, TRAMPOLINE_NAME, M);
+        fn->addFnAttr(llvm::Attribute::Naked);
+        fn->addFnAttr(llvm::Attribute::NoInline);
+        fn->addFnAttr(llvm::Attribute::NoUnwind);
+        BasicBlock* bb = BasicBlock::Create(C, "", fn);
+        B.SetInsertPoint(bb);
+        std::string stop = std::to_string(m_off.stop), htop = std::to_string(m_off.htop), cp = std::to_string(m_off.cp);
+        std::string handler = std::to_string(reinterpret_cast<Word>(&beamlet_jit_breakpoint));
+        std::string text;
+        if (m_arch == Arch::X86_64) {
+            // Entered by the patch site's `call`: the return address is the entry + 5 and the
+            // CodeInfo* sits at entry - 8. Arguments: rdi p, rsi x, rdx E, rcx htop, r8 cp, r9 reds.
+            text = "pushq %rdi\n pushq %rsi\n pushq %rdx\n pushq %rcx\n pushq %r8\n pushq %r9\n pushq %rbx\n"
+                   "movq %rdx, " + stop + "(%rdi)\n movq %rcx, " + htop + "(%rdi)\n movq %r8, " + cp + "(%rdi)\n"
+                   "movq 56(%rsp), %rdx\n movq -13(%rdx), %rdx\n"
+                   "movq %rsp, %rbx\n andq $$-16, %rsp\n"
+                   "movabsq $$" + handler + ", %rax\n callq *%rax\n"
+                   "movq %rbx, %rsp\n"
+                   "popq %rbx\n popq %r9\n popq %r8\n popq %rcx\n popq %rdx\n popq %rsi\n popq %rdi\n"
+                   "movq " + stop + "(%rdi), %rdx\n movq " + htop + "(%rdi), %rcx\n movq " + cp + "(%rdi), %r8\n"
+                   "retq";
+        } else {
+            // Entered by `bl` after `mov x17, x30`: x30 is the entry + 8, x17 the caller's
+            // return address; the CodeInfo* sits at entry - 8. Arguments in x0..x5.
+            Word h = reinterpret_cast<Word>(&beamlet_jit_breakpoint);
+            auto part = [&](int shift) { return std::to_string((h >> shift) & 0xFFFF); };
+            text = "stp x0, x1, [sp, #-64]!\n stp x2, x3, [sp, #16]\n stp x4, x5, [sp, #32]\n stp x17, x30, [sp, #48]\n"
+                   "str x2, [x0, #" + stop + "]\n str x3, [x0, #" + htop + "]\n str x4, [x0, #" + cp + "]\n"
+                   "ldur x2, [x30, #-16]\n"
+                   "movz x16, #" + part(0) + "\n movk x16, #" + part(16) + ", lsl #16\n"
+                   "movk x16, #" + part(32) + ", lsl #32\n movk x16, #" + part(48) + ", lsl #48\n"
+                   "blr x16\n"
+                   "ldp x17, x30, [sp, #48]\n ldp x4, x5, [sp, #32]\n ldp x2, x3, [sp, #16]\n ldp x0, x1, [sp], #64\n"
+                   "ldr x2, [x0, #" + stop + "]\n ldr x3, [x0, #" + htop + "]\n ldr x4, [x0, #" + cp + "]\n"
+                   "mov x16, x30\n mov x30, x17\n br x16";
+        }
+        auto* asm_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), false);
+        B.CreateCall(llvm::InlineAsm::get(asm_ty, text, "", true), {});
+        B.CreateUnreachable();
+        return fn;
+    }
+
+    // ---- emitting ---------------------------------------------------------------------------------
+
+    void emit_region(std::size_t start, Function* fn) {
+        BasicBlock* bb = BasicBlock::Create(C, "", fn);
+        B.SetInsertPoint(bb);
+        auto arg = fn->arg_begin();
+        p = &*arg++;
+        x = &*arg++;
+        E = &*arg++;
+        htop = &*arg++;
+        cp = &*arg++;
+        reds = &*arg++;
+        for (std::size_t i = start; i < g.instrs.size(); ++i) {
+            const GenericInstr& in = g.instrs[i];
+            if (!emits_code(in.op)) continue;
+            if (i != start && L.marker_pos[i] != NO_POSITION) {
+                goto_resume(i);  // falls through into the next resume point
+                return;
+            }
+            if (!has_emitter(g, in)) {
+                leave(instr_address(i));
+                return;
+            }
+            if (!emit(i, in)) return;
+        }
+        B.CreateUnreachable();
+    }
+
+    const Word* instr_address(std::size_t i) const { return m_base + L.instr_pos[i]; }
+
+    // The next instruction after [i] that emits code (it starts a resume point when [i] does
+    // not continue natively).
+    std::size_t next_instr(std::size_t i) const {
+        for (std::size_t j = i + 1; j < g.instrs.size(); ++j)
+            if (emits_code(g.instrs[j].op)) return j;
+        return g.instrs.size();
+    }
+
+    // The threaded address a call at [i] continues at (the next instruction's marker).
+    const Word* return_address(std::size_t i) const {
+        std::size_t j = next_instr(i);
+        return m_base + (L.marker_pos[j] != NO_POSITION ? L.marker_pos[j] : L.instr_pos[j]);
+    }
+
+    Value* word(Word w) { return llvm::ConstantInt::get(i64, w); }
+    Value* address(const void* a) { return B.CreateIntToPtr(word(reinterpret_cast<Word>(a)), ptr); }
+    Value* field(std::size_t offset) { return B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), p, offset); }
+    Value* slot(Value* base, SWord index) { return B.CreateConstGEP1_64(i64, base, std::uint64_t(index)); }
+
+    Value* src(const Operand& o) {
+        switch (o.kind) {
+        case OperandKind::X: return B.CreateLoad(i64, slot(x, SWord(o.value)));
+        case OperandKind::Y: return B.CreateLoad(i64, slot(E, SWord(o.value + 1)));
+        default: return word(o.value);
+        }
+    }
+    void dst(const Operand& o, Value* v) {
+        B.CreateStore(v, o.kind == OperandKind::X ? slot(x, SWord(o.value)) : slot(E, SWord(o.value + 1)));
+    }
+    const Operand& op(const GenericInstr& in, std::uint32_t i) const { return g.operand(in, i); }
+
+    void store_state() {
+        B.CreateStore(E, field(m_off.stop));
+        B.CreateStore(htop, field(m_off.htop));
+        B.CreateStore(cp, field(m_off.cp));
+        B.CreateStore(reds, field(m_off.jit_reds));
+    }
+    // Hands over to the interpreter at [at].
+    void leave(Value* at) {
+        store_state();
+        B.CreateRet(at);
+    }
+    void leave(const Word* at) { leave(address(at)); }
+
+    void tail_call(Value* callee) {
+        llvm::CallInst* call = B.CreateCall(resume_ty, callee, {p, x, E, htop, cp, reds});
+        call->setCallingConv(llvm::CallingConv::Tail);
+        call->setTailCallKind(llvm::CallInst::TCK_MustTail);
+        B.CreateRet(call);
+    }
+
+    // Continues at the resume point whose marker is at threaded offset [marker].
+    void goto_marker(Word marker) {
+        auto it = m_by_marker.find(marker);
+        Function* fn = it == m_by_marker.end() ? nullptr : region_function(it->second);
+        if (fn) tail_call(fn);
+        else leave(m_base + marker);
+    }
+    void goto_resume(std::size_t instr) { goto_marker(L.marker_pos[instr]); }
+    void goto_label(Word label) { goto_marker(L.label_pos[label]); }
+
+    Function* region_function(std::size_t point) const { return m_fns[point]; }
+
+    // Continues at threaded address [target] (a value): its native code when it is a resume
+    // point with some, else the interpreter.
+    void goto_address(Value* target) {
+        Value* op0 = B.CreateLoad(i64, target);
+        Value* native = B.CreateICmpEQ(op0, word(m_enter_word));
+        BasicBlock* yes = block(), *no = block();
+        B.CreateCondBr(native, yes, no);
+        B.SetInsertPoint(yes);
+        tail_call(B.CreateLoad(ptr, slot(target, 1)));
+        B.SetInsertPoint(no);
+        leave(target);
+    }
+
+    BasicBlock* block() { return BasicBlock::Create(C, "", B.GetInsertBlock()->getParent()); }
+
+    // One reduction per call; out of them, switch out at [target] with [live] arguments.
+    void count_reduction(Value* target, Word live) {
+        reds = B.CreateSub(reds, word(1));
+        BasicBlock* out = block(), *go = block();
+        B.CreateCondBr(B.CreateICmpSLE(reds, word(0)), out, go);
+        B.SetInsertPoint(out);
+        B.CreateStore(word(live), field(m_off.jit_live));
+        store_state();
+        B.CreateRet(B.CreateIntToPtr(B.CreateOr(B.CreatePtrToInt(target, i64), word(1)), ptr));
+        B.SetInsertPoint(go);
+    }
+
+    // The interpreter's ENSURE_HEAP: a garbage collection when fewer than [need] words are
+    // free or the heap fragments outgrew the heap.
+    void ensure_heap(Word need, Word live) {
+        Value* free_words = B.CreateLShr(B.CreateSub(B.CreatePtrToInt(E, i64), B.CreatePtrToInt(htop, i64)), word(3));
+        Value* short_of_room = B.CreateICmpULT(free_words, word(need));
+        Value* mbuf = B.CreateLoad(i64, field(m_off.mbuf_words));
+        Value* heap_size = B.CreateLoad(i64, field(m_off.heap_size_words));
+        Value* cond = B.CreateOr(short_of_room, B.CreateICmpUGT(mbuf, heap_size));
+        BasicBlock* before = B.GetInsertBlock();
+        BasicBlock* gc = block(), *cont = block();
+        B.CreateCondBr(cond, gc, cont);
+        B.SetInsertPoint(gc);
+        B.CreateStore(E, field(m_off.stop));
+        B.CreateStore(htop, field(m_off.htop));
+        auto* gc_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), {ptr, ptr, i64, i64}, false);
+        B.CreateCall(gc_ty, address(reinterpret_cast<const void*>(&beamlet_jit_gc)), {p, x, word(live), word(need)});
+        Value* E2 = B.CreateLoad(ptr, field(m_off.stop));
+        Value* htop2 = B.CreateLoad(ptr, field(m_off.htop));
+        B.CreateBr(cont);
+        B.SetInsertPoint(cont);
+        llvm::PHINode* e_phi = B.CreatePHI(ptr, 2);
+        e_phi->addIncoming(E, before);
+        e_phi->addIncoming(E2, gc);
+        llvm::PHINode* h_phi = B.CreatePHI(ptr, 2);
+        h_phi->addIncoming(htop, before);
+        h_phi->addIncoming(htop2, gc);
+        E = e_phi;
+        htop = h_phi;
+    }
+
+    void allocate(Word words, Word heap, Word live) {
+        ensure_heap(words + 1 + heap, live);
+        E = B.CreateConstGEP1_64(i64, E, -std::int64_t(words + 1));
+        B.CreateStore(B.CreatePtrToInt(cp, i64), E);
+        for (Word i = 1; i <= words; ++i) B.CreateStore(word(NIL), slot(E, SWord(i)));
+    }
+
+    // Branches: to label [fail] when [cond] is false, else on to the next instruction.
+    void test(std::size_t i, Value* cond, Word fail) {
+        BasicBlock* pass = block(), *failed = block();
+        B.CreateCondBr(cond, pass, failed);
+        B.SetInsertPoint(failed);
+        goto_label(fail);
+        B.SetInsertPoint(pass);
+        goto_resume(next_instr(i));
+    }
+
+    // Like test(), but [known] false sends the instruction to the interpreter.
+    void test_or_leave(std::size_t i, Value* known, Value* cond, Word fail) {
+        BasicBlock* fast = block(), *slow = block();
+        B.CreateCondBr(known, fast, slow);
+        B.SetInsertPoint(slow);
+        leave(instr_address(i));
+        B.SetInsertPoint(fast);
+        test(i, cond, fail);
+    }
+
+    Value* tag(Value* t, Word mask) { return B.CreateAnd(t, word(mask)); }
+    Value* is_small(Value* t) { return B.CreateICmpEQ(tag(t, TAG_IMMED1_MASK), word(TAG_IMMED1_SMALL)); }
+    Value* is_immediate(Value* t) { return B.CreateICmpEQ(tag(t, TAG_PRIMARY_MASK), word(TAG_PRIMARY_IMMED1)); }
+    Value* is_boxed(Value* t) { return B.CreateICmpEQ(tag(t, TAG_PRIMARY_MASK), word(TAG_PRIMARY_BOXED)); }
+    Value* boxed_word(Value* t, Word index) {
+        Value* base = B.CreateIntToPtr(B.CreateSub(t, word(TAG_PRIMARY_BOXED)), ptr);
+        return B.CreateLoad(i64, slot(base, SWord(index)));
+    }
+
+    // Emits instruction [i]; false when it ended the native function.
+    bool emit(std::size_t i, const GenericInstr& in) {
+        switch (in.op) {
+        case Op::move: dst(op(in, 1), src(op(in, 0))); return true;
+        case Op::allocate:
+        case Op::allocate_zero: allocate(op(in, 0).value, 0, op(in, 1).value); return true;
+        case Op::allocate_heap:
+        case Op::allocate_heap_zero: allocate(op(in, 0).value, op(in, 1).value, op(in, 2).value); return true;
+        case Op::test_heap: ensure_heap(op(in, 0).value, op(in, 1).value); return true;
+        case Op::init: dst(op(in, 0), word(NIL)); return true;
+        case Op::init_yregs:
+            for (Word k = 0; k < op(in, 0).value; ++k) dst(op(in, 1 + std::uint32_t(k)), word(NIL));
+            return true;
+        case Op::deallocate:
+            cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
+            E = B.CreateConstGEP1_64(i64, E, op(in, 0).value + 1);
+            return true;
+        case Op::trim: {
+            Value* saved = B.CreateLoad(i64, E);
+            E = B.CreateConstGEP1_64(i64, E, op(in, 0).value);
+            B.CreateStore(saved, E);
+            return true;
+        }
+        case Op::swap: {
+            Value* a = src(op(in, 0));
+            Value* b = src(op(in, 1));
+            dst(op(in, 0), b);
+            dst(op(in, 1), a);
+            return true;
+        }
+        case Op::get_list: {
+            Value* cell = B.CreateIntToPtr(B.CreateSub(src(op(in, 0)), word(TAG_PRIMARY_LIST)), ptr);
+            Value* hd = B.CreateLoad(i64, cell);
+            Value* tl = B.CreateLoad(i64, slot(cell, 1));
+            dst(op(in, 1), hd);
+            dst(op(in, 2), tl);
+            return true;
+        }
+        case Op::get_hd:
+        case Op::get_tl: {
+            Value* cell = B.CreateIntToPtr(B.CreateSub(src(op(in, 0)), word(TAG_PRIMARY_LIST)), ptr);
+            dst(op(in, 1), B.CreateLoad(i64, slot(cell, in.op == Op::get_hd ? 0 : 1)));
+            return true;
+        }
+        case Op::put_list: {
+            Value* hd = src(op(in, 0));
+            Value* tl = src(op(in, 1));
+            B.CreateStore(hd, htop);
+            B.CreateStore(tl, slot(htop, 1));
+            Value* cons = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_LIST));
+            htop = B.CreateConstGEP1_64(i64, htop, 2);
+            dst(op(in, 2), cons);
+            return true;
+        }
+        case Op::get_tuple_element:
+            dst(op(in, 2), boxed_word(src(op(in, 0)), op(in, 1).value + 1));
+            return true;
+        case Op::put_tuple2: {
+            Word n = op(in, 1).value;
+            std::vector<Value*> elems;
+            for (Word k = 0; k < n; ++k) elems.push_back(src(op(in, 2 + std::uint32_t(k))));
+            B.CreateStore(word(make_arityval(n)), htop);
+            for (Word k = 0; k < n; ++k) B.CreateStore(elems[k], slot(htop, SWord(k + 1)));
+            Value* tuple = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_BOXED));
+            htop = B.CreateConstGEP1_64(i64, htop, n + 1);
+            dst(op(in, 0), tuple);
+            return true;
+        }
+        case Op::call:
+        case Op::call_only:
+        case Op::call_last: {
+            if (in.op == Op::call) {
+                cp = address(return_address(i));
+            } else if (in.op == Op::call_last) {
+                cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
+                E = B.CreateConstGEP1_64(i64, E, op(in, 2).value + 1);
+            }
+            Word target = L.label_pos[op(in, 1).value];
+            count_reduction(address(m_base + target), op(in, 0).value);
+            goto_marker(target);
+            return false;
+        }
+        case Op::call_ext:
+        case Op::call_ext_only:
+        case Op::call_ext_last: {
+            const ImportEntry& imp = g.imports[op(in, 1).value];
+            Export* e = m_mod_vm_exports_get(imp);
+            if (e->is_bif()) {
+                leave(instr_address(i));  // BIFs run in place in the interpreter
+                return false;
+            }
+            if (in.op == Op::call_ext) {
+                cp = address(return_address(i));
+            } else if (in.op == Op::call_ext_last) {
+                cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
+                E = B.CreateConstGEP1_64(i64, E, op(in, 2).value + 1);
+            }
+            // Export::address(): addresses[g_active_code_ix].
+            Value* ix = B.CreateLoad(llvm::Type::getInt32Ty(C), address(&g_active_code_ix));
+            llvm::cast<llvm::LoadInst>(ix)->setAtomic(llvm::AtomicOrdering::Acquire);
+            Value* addresses = address(&e->addresses[0]);
+            Value* entry = B.CreateGEP(ptr, addresses, B.CreateZExt(ix, i64));
+            llvm::LoadInst* target = B.CreateLoad(ptr, entry);
+            target->setAtomic(llvm::AtomicOrdering::Acquire);
+            count_reduction(target, op(in, 0).value);
+            goto_address(target);
+            return false;
+        }
+        case Op::return_: {
+            Value* to = cp;
+            cp = llvm::ConstantPointerNull::get(ptr);
+            goto_address(to);
+            return false;
+        }
+        case Op::jump: goto_label(op(in, 0).value); return false;
+        case Op::is_lt:
+        case Op::is_ge: {
+            Value* a = src(op(in, 1));
+            Value* b = src(op(in, 2));
+            Value* both_small = is_small(B.CreateAnd(a, b));
+            Value* cond = in.op == Op::is_lt ? B.CreateICmpSLT(a, b) : B.CreateICmpSGE(a, b);
+            test_or_leave(i, both_small, cond, op(in, 0).value);
+            return false;
+        }
+        case Op::is_eq_exact:
+        case Op::is_ne_exact:
+        case Op::is_eq:
+        case Op::is_ne: {
+            // Equal words are equal; different words are different when one of them (=:=) or
+            // both (==, where 1 == 1.0) are immediates; anything else is the interpreter's.
+            Value* a = src(op(in, 1));
+            Value* b = src(op(in, 2));
+            Value* same = B.CreateICmpEQ(a, b);
+            bool exact = in.op == Op::is_eq_exact || in.op == Op::is_ne_exact;
+            Value* decided = exact ? B.CreateOr(is_immediate(a), is_immediate(b)) : B.CreateAnd(is_immediate(a), is_immediate(b));
+            Value* known = B.CreateOr(same, decided);
+            bool want_equal = in.op == Op::is_eq_exact || in.op == Op::is_eq;
+            test_or_leave(i, known, want_equal ? same : B.CreateNot(same), op(in, 0).value);
+            return false;
+        }
+        case Op::is_nil: test(i, B.CreateICmpEQ(src(op(in, 1)), word(NIL)), op(in, 0).value); return false;
+        case Op::is_nonempty_list:
+            test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_PRIMARY_MASK), word(TAG_PRIMARY_LIST)), op(in, 0).value);
+            return false;
+        case Op::is_atom:
+            test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_IMMED2_MASK), word(TAG_IMMED2_ATOM)), op(in, 0).value);
+            return false;
+        case Op::is_integer: {
+            // Small integers here; boxed terms (bignums or not) go to the interpreter.
+            Value* t = src(op(in, 1));
+            Value* known = B.CreateNot(is_boxed(t));
+            test_or_leave(i, known, is_small(t), op(in, 0).value);
+            return false;
+        }
+        case Op::is_tuple:
+        case Op::test_arity:
+        case Op::is_tagged_tuple: {
+            Value* t = src(op(in, 1));
+            Word fail = op(in, 0).value;
+            if (in.op == Op::test_arity) {
+                // As the interpreter: the operand is known to be a tuple.
+                test(i, B.CreateICmpEQ(boxed_word(t, 0), word(make_arityval(op(in, 2).value))), fail);
+                return false;
+            }
+            BasicBlock* boxed = block(), *failed = block();
+            B.CreateCondBr(is_boxed(t), boxed, failed);
+            B.SetInsertPoint(failed);
+            goto_label(fail);
+            B.SetInsertPoint(boxed);
+            Value* header = boxed_word(t, 0);
+            Value* cond;
+            if (in.op == Op::is_tuple) {
+                cond = B.CreateICmpEQ(tag(header, HEADER_SUBTAG_MASK | TAG_PRIMARY_MASK), word(make_arityval(0)));
+            } else {
+                Value* arity_ok = B.CreateICmpEQ(header, word(make_arityval(op(in, 2).value)));
+                BasicBlock* check_tag = block(), *bad = block();
+                B.CreateCondBr(arity_ok, check_tag, bad);
+                B.SetInsertPoint(bad);
+                goto_label(fail);
+                B.SetInsertPoint(check_tag);
+                cond = B.CreateICmpEQ(boxed_word(t, 1), word(op(in, 3).value));
+            }
+            test(i, cond, fail);
+            return false;
+        }
+        case Op::gc_bif2: {
+            // + and - on small integers whose result is small; the rest (bignums, floats,
+            // errors) is the interpreter's.
+            const ImportEntry& imp = g.imports[op(in, 2).value];
+            Value* a = src(op(in, 3));
+            Value* b = src(op(in, 4));
+            Value* va = B.CreateAShr(a, word(TAG_IMMED1_SIZE));
+            Value* vb = B.CreateAShr(b, word(TAG_IMMED1_SIZE));
+            Value* r = imp.function == atoms::plus ? B.CreateAdd(va, vb) : B.CreateSub(va, vb);
+            Value* tagged = B.CreateOr(B.CreateShl(r, word(TAG_IMMED1_SIZE)), word(TAG_IMMED1_SMALL));
+            Value* fits = B.CreateICmpEQ(B.CreateAShr(tagged, word(TAG_IMMED1_SIZE)), r);
+            Value* fast = B.CreateAnd(is_small(B.CreateAnd(a, b)), fits);
+            BasicBlock* ok = block(), *slow = block();
+            B.CreateCondBr(fast, ok, slow);
+            B.SetInsertPoint(slow);
+            leave(instr_address(i));
+            B.SetInsertPoint(ok);
+            dst(op(in, 5), tagged);
+            goto_resume(next_instr(i));
+            return false;
+        }
+        default:
+            leave(instr_address(i));
+            return false;
+        }
+    }
+
+    Export* m_mod_vm_exports_get(const ImportEntry& imp) { return m_vm->exports.get(imp.module, imp.function, imp.arity); }
+
+public:
+    Vm* m_vm = nullptr;
+
+private:
+    llvm::LLVMContext& C;
+    llvm::Module& M;
+    llvm::IRBuilder<> B;
+    Module& m_mod;
+    const GenericModule& g;
+    const ThreadLayout& L;
+    Arch m_arch;
+    ProcessOffsets m_off;
+    llvm::Type* i64;
+    llvm::PointerType* ptr;
+    llvm::FunctionType* resume_ty;
+    Word* m_base;
+    Word m_enter_word;
+    std::vector<ResumePoint> m_points;
+    std::vector<Function*> m_fns;                              // per resume point (null: none)
+    std::unordered_map<Word, std::size_t> m_by_marker;        // marker offset -> m_points index
+    // The current function's state.
+    Value *p = nullptr, *x = nullptr, *E = nullptr, *htop = nullptr, *cp = nullptr, *reds = nullptr;
+};
+
+}  // namespace
+
+CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code, const ThreadLayout& layout, Arch arch,
+                              const std::string& triple, const std::string& data_layout) {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto ir = std::make_unique<llvm::Module>(vm::atom_text(module.name), *context);
+    ir->setTargetTriple(triple);
+    ir->setDataLayout(data_layout);
+    Emitter emitter(*context, *ir, module, code, layout, arch);
+    emitter.m_vm = &vm;
+    CompiledModule out;
+    out.points = emitter.run();
+    // BEAMLET_JIT_DUMP=DIR writes each module's IR to DIR/MODULE.ll (for llc / reading).
+    if (const char* dir = std::getenv("BEAMLET_JIT_DUMP")) {
+        std::error_code ec;
+        llvm::raw_fd_ostream out_file(std::string(dir) + "/" + vm::atom_text(module.name) + ".ll", ec);
+        if (!ec) ir->print(out_file, nullptr);
+    }
+    out.ir = llvm::orc::ThreadSafeModule(std::move(ir), std::move(context));
+    return out;
+}
+
+llvm::orc::ThreadSafeModule runtime_module(const std::string& triple, const std::string& data_layout) {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto ir = std::make_unique<llvm::Module>("beamlet_jit_runtime", *context);
+    ir->setTargetTriple(triple);
+    ir->setDataLayout(data_layout);
+    llvm::LLVMContext& C = *context;
+    auto* i64 = llvm::Type::getInt64Ty(C);
+    auto* ptr = llvm::PointerType::getUnqual(C);
+    auto* resume_ty = llvm::FunctionType::get(ptr, {ptr, ptr, ptr, ptr, ptr, i64}, false);
+    // ptr bj.enter(ptr fn, ptr p, ptr x, ptr E, ptr htop, ptr cp, i64 reds): C calling
+    // convention outside, tailcc inside.
+    auto* enter_ty = llvm::FunctionType::get(ptr, {ptr, ptr, ptr, ptr, ptr, ptr, i64}, false);
+    Function* enter = Function::Create(enter_ty, llvm::GlobalValue::ExternalLinkage, "bj.enter", *ir);
+    llvm::IRBuilder<> B(BasicBlock::Create(C, "", enter));
+    std::vector<Value*> args;
+    auto it = enter->arg_begin();
+    Value* fn = &*it++;
+    for (; it != enter->arg_end(); ++it) args.push_back(&*it);
+    llvm::CallInst* call = B.CreateCall(resume_ty, fn, args);
+    call->setCallingConv(llvm::CallingConv::Tail);
+    B.CreateRet(call);
+    return llvm::orc::ThreadSafeModule(std::move(ir), std::move(context));
+}
+
+}  // namespace beamlet::jit

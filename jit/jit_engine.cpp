@@ -1,0 +1,96 @@
+// jit/jit_engine.cpp — compiling modules at install time and patching their entries.
+#include "jit/jit_engine.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <llvm/ExecutionEngine/Orc/Core.h>
+
+#include "jit/compiler.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::jit {
+
+using namespace vm;
+
+std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error) {
+    // BEAMLET_JIT_OPT=0 (CodeGenOptLevel::None) or 1 (Less, the default: about twice as fast
+    // code for a few times the compile time; jit-design.md §5).
+    int opt = 1;
+    if (const char* env = std::getenv("BEAMLET_JIT_OPT")) opt = std::atoi(env) ? 1 : 0;
+    std::unique_ptr<Engine> engine = Engine::create(opt, error);
+    if (!engine) return nullptr;
+    std::shared_ptr<llvm::orc::ResourceTracker> tracker;
+    if (llvm::Error e = engine->add_module(runtime_module(engine->triple(), engine->data_layout()), &tracker)) {
+        *error = llvm::toString(std::move(e));
+        return nullptr;
+    }
+    auto enter = engine->lookup("bj.enter");
+    if (!enter) {
+        *error = llvm::toString(enter.takeError());
+        return nullptr;
+    }
+    g_jit_entry = reinterpret_cast<JitEntryFn>(*enter);
+    std::unique_ptr<JitCodeEngine> jit(new JitCodeEngine(vm, std::move(engine)));
+    jit->m_trackers.push_back(std::move(tracker));
+    return jit;
+}
+
+JitCodeEngine::~JitCodeEngine() = default;
+
+bool JitCodeEngine::continues_natively(const GenericModule& code, const GenericInstr& in) const {
+    return jit::continues_natively(code, in);
+}
+
+std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
+    CompiledModule compiled =
+        compile_module(m_vm, module, code, layout, m_engine->arch(), m_engine->triple(), m_engine->data_layout());
+    std::shared_ptr<llvm::orc::ResourceTracker> tracker;
+    if (llvm::Error e = m_engine->add_module(std::move(compiled.ir), &tracker)) return llvm::toString(std::move(e));
+    // Resolve everything first: the markers change only once the whole module links.
+    std::vector<std::pair<const ResumePoint*, std::uint64_t>> resolved;
+    for (const ResumePoint& rp : compiled.points) {
+        if (rp.symbol.empty()) continue;  // no native code: the marker stays a no-op
+        auto address = m_engine->lookup(rp.symbol);
+        if (!address) return llvm::toString(address.takeError());
+        resolved.emplace_back(&rp, *address);
+    }
+    std::lock_guard guard(m_mutex);
+    for (auto [rp, address] : resolved) {
+        Word* marker = module.code.get() + rp->marker;
+        marker[1] = address;
+        marker[0] = op_word(Op::i_jit_enter);
+        if (rp->entry_of)
+            if (const PatchSite* site = m_engine->site(address)) m_sites[rp->entry_of] = site;
+    }
+    m_trackers.push_back(std::move(tracker));
+    if (std::getenv("BEAMLET_JIT_DEBUG"))
+        std::fprintf(stderr, "jit: %s: %zu resume points, %zu native, %zu entries with patch sites (engine: %zu)\n",
+                     atom_text(module.name).c_str(), compiled.points.size(), resolved.size(), m_sites.size(),
+                     m_engine->sites().size());
+    return {};
+}
+
+const PatchSite* JitCodeEngine::site_of(const CodeInfo* ci) const {
+    std::lock_guard guard(m_mutex);
+    auto it = m_sites.find(ci);
+    return it == m_sites.end() ? nullptr : it->second;
+}
+
+void JitCodeEngine::set_breakpoint(const CodeInfo* ci, bool on) {
+    if (const PatchSite* site = site_of(ci)) {
+        if (on) Engine::arm(*site);
+        else Engine::disarm(*site);
+    }
+}
+
+bool JitCodeEngine::has_breakpoint(const CodeInfo* ci) const {
+    const PatchSite* site = site_of(ci);
+    return site && Engine::armed(*site);
+}
+
+bool JitCodeEngine::has_native_entry(const CodeInfo* ci) const { return site_of(ci) != nullptr; }
+
+}  // namespace beamlet::jit

@@ -1,0 +1,47 @@
+// jit/jit_engine.hpp — the JIT as the VM's native-code engine (vm::CodeEngine): compiles each
+// module as it is installed, fills its resume-point markers, and switches function-entry
+// breakpoints by patching machine code.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/engine.hpp"
+#include "vm/code_engine.hpp"
+
+namespace beamlet::vm {
+struct Vm;
+}
+
+namespace beamlet::jit {
+
+class JitCodeEngine : public vm::CodeEngine {
+public:
+    // Null with a message in [error] when LLVM cannot target this machine.
+    static std::unique_ptr<JitCodeEngine> create(vm::Vm& vm, std::string* error);
+    ~JitCodeEngine() override;
+
+    bool continues_natively(const vm::GenericModule& code, const vm::GenericInstr& in) const override;
+    std::string compile(vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout) override;
+    void set_breakpoint(const vm::CodeInfo* ci, bool on) override;
+    bool has_breakpoint(const vm::CodeInfo* ci) const override;
+    bool has_native_entry(const vm::CodeInfo* ci) const override;
+
+    // The patch site of [ci]'s native entry, or null (beamlet dis --engine jit).
+    const PatchSite* site_of(const vm::CodeInfo* ci) const;
+    Engine& engine() { return *m_engine; }
+
+private:
+    JitCodeEngine(vm::Vm& vm, std::unique_ptr<Engine> engine) : m_vm(vm), m_engine(std::move(engine)) {}
+
+    vm::Vm& m_vm;
+    std::unique_ptr<Engine> m_engine;
+    mutable std::mutex m_mutex;
+    std::unordered_map<const vm::CodeInfo*, const PatchSite*> m_sites;
+    std::vector<std::shared_ptr<llvm::orc::ResourceTracker>> m_trackers;  // one per module
+};
+
+}  // namespace beamlet::jit

@@ -1,0 +1,29 @@
+// jit/runtime.cpp — the C helpers native code calls, and Process field offsets.
+#include "jit/runtime.hpp"
+
+#include "vm/trace_hooks.hpp"
+
+namespace beamlet::jit {
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+ProcessOffsets process_offsets() {
+    using vm::Process;
+    return ProcessOffsets{offsetof(Process, stop),     offsetof(Process, htop),       offsetof(Process, cp),
+                          offsetof(Process, jit_reds), offsetof(Process, jit_live),   offsetof(Process, mbuf_words),
+                          offsetof(Process, heap_size_words)};
+}
+#pragma GCC diagnostic pop
+
+}  // namespace beamlet::jit
+
+extern "C" void beamlet_jit_gc(beamlet::vm::Process* p, beamlet::vm::Term* x, beamlet::vm::Word live,
+                               beamlet::vm::Word need) {
+    beamlet::vm::garbage_collect(p, x, live, need);
+}
+
+extern "C" void beamlet_jit_breakpoint(beamlet::vm::Process* p, beamlet::vm::Term* x, const beamlet::vm::CodeInfo* ci) {
+    // The hook's return value (the interpreter's original instruction word) means nothing here:
+    // the trampoline returns into the function right after its patch site.
+    if (beamlet::vm::g_trace_hooks) beamlet::vm::g_trace_hooks->function_breakpoint(p, ci, x);
+}

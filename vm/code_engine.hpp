@@ -1,0 +1,54 @@
+// vm/code_engine.hpp — the seam out of vm/ for a native-code engine (jit/, DESIGN.md §5).
+//
+// With an engine the threaded code gets resume points: a two-word marker
+// [i_jit_enter][native function] before each function's first instruction, each label's
+// instruction, and each instruction that follows one the native code may hand back to the
+// interpreter (calls, tests with slow paths, everything it does not compile). The interpreter
+// stays the dispatcher: it enters native code at a marker, and native code returns the
+// threaded address where interpretation goes on. Continuation pointers, catch labels and
+// stack traces therefore keep using threaded addresses, whichever engine produced them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "vm/generic_code.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct CodeInfo;
+struct Module;
+struct Process;
+
+// Where thread_module put each instruction of a GenericModule.
+struct ThreadLayout {
+    std::vector<Word> instr_pos;   // per GenericInstr: offset of its first word (~0: emits nothing)
+    std::vector<Word> marker_pos;  // per GenericInstr: offset of the marker before it (~0: none)
+    std::vector<Word> label_pos;   // per label: offset it resolves to
+};
+
+inline constexpr Word NO_POSITION = ~Word(0);
+
+class CodeEngine {
+public:
+    virtual ~CodeEngine() = default;
+    // True if native code for [in] always goes on to the next instruction in the same native
+    // function when it does not jump (so that instruction needs no resume point).
+    virtual bool continues_natively(const GenericModule& code, const GenericInstr& in) const = 0;
+    // Compiles [module] (threaded as [layout] says) and fills its markers; an error leaves the
+    // markers as i_jit_skip, and the module runs interpreted.
+    virtual std::string compile(Module& module, const GenericModule& code, const ThreadLayout& layout) = 0;
+    // Function-entry breakpoints in native code (tracing's install and uninstall steps).
+    virtual void set_breakpoint(const CodeInfo* ci, bool on) = 0;
+    virtual bool has_breakpoint(const CodeInfo* ci) const = 0;
+    // Whether [ci]'s function has native code with a patch site.
+    virtual bool has_native_entry(const CodeInfo* ci) const = 0;
+};
+
+// Calls native code compiled for a resume point (set by the engine; the interpreter calls it).
+using JitEntryFn = const Word* (*)(const void* fn, Process* p, Term* x, Term* E, Term* htop, const Word* cp,
+                                   SWord reds);
+extern JitEntryFn g_jit_entry;
+
+}  // namespace beamlet::vm
