@@ -6,8 +6,12 @@
 #include "jit/compiler.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -90,8 +94,6 @@ bool has_emitter(const GenericModule& g, const GenericInstr& in) {
     }
 }
 
-std::atomic<std::uint64_t> g_symbol_counter{0};
-
 bool emits_code(Op op) { return op != Op::label && op != Op::line && op != Op::int_code_end; }
 
 class Emitter {
@@ -136,8 +138,9 @@ private:
             pending_entry = nullptr;
             Function* fn = nullptr;
             if (has_emitter(g, in)) {
-                // Unique in the whole JIT (every module shares one JITDylib).
-                rp.symbol = std::string(rp.entry_of ? PATCHABLE_PREFIX : "bjr.") + std::to_string(g_symbol_counter++);
+                // Unique in the whole JIT (every module shares one JITDylib) and the same in
+                // every run (cached objects define them).
+                rp.symbol = std::string(rp.entry_of ? PATCHABLE_PREFIX : "bjr.") + m_key + "." + std::to_string(m_points.size());
                 fn = Function::Create(resume_ty, llvm::GlobalValue::ExternalLinkage, rp.symbol, M);
                 fn->setCallingConv(llvm::CallingConv::Tail);
                 fn->addFnAttr(llvm::Attribute::NoUnwind);
@@ -166,7 +169,7 @@ private:
         // {0, CodeInfo*} right before the entry: the trampoline finds the header from its
         // return address. 16 bytes keep the entry 16-byte aligned.
         llvm::Constant* words[] = {llvm::ConstantInt::get(i64, 0),
-                                   llvm::ConstantInt::get(i64, reinterpret_cast<Word>(ci))};
+                                   llvm::ConstantExpr::getPtrToInt(code_address(reinterpret_cast<const Word*>(ci)), i64)};
         fn->setPrefixData(llvm::ConstantArray::get(llvm::ArrayType::get(i64, 2), words));
         fn->setAlignment(llvm::Align(16));
     }
@@ -183,7 +186,7 @@ private:
         BasicBlock* bb = BasicBlock::Create(C, "", fn);
         B.SetInsertPoint(bb);
         std::string stop = std::to_string(m_off.stop), htop = std::to_string(m_off.htop), cp = std::to_string(m_off.cp);
-        std::string handler = std::to_string(reinterpret_cast<Word>(&beamlet_jit_breakpoint));
+        runtime_address("bp", reinterpret_cast<const void*>(&beamlet_jit_breakpoint));  // defined for the asm
         std::string text;
         if (m_arch == Arch::X86_64) {
             // Entered by the patch site's `call`: the return address is the entry + 5 and the
@@ -192,7 +195,7 @@ private:
                    "movq %rdx, " + stop + "(%rdi)\n movq %rcx, " + htop + "(%rdi)\n movq %r8, " + cp + "(%rdi)\n"
                    "movq 56(%rsp), %rdx\n movq -13(%rdx), %rdx\n"
                    "movq %rsp, %rbx\n andq $$-16, %rsp\n"
-                   "movabsq $$" + handler + ", %rax\n callq *%rax\n"
+                   "movabsq $$bj.rt.bp, %rax\n callq *%rax\n"
                    "movq %rbx, %rsp\n"
                    "popq %rbx\n popq %r9\n popq %r8\n popq %rcx\n popq %rdx\n popq %rsi\n popq %rdi\n"
                    "movq " + stop + "(%rdi), %rdx\n movq " + htop + "(%rdi), %rcx\n movq " + cp + "(%rdi), %r8\n"
@@ -200,17 +203,14 @@ private:
         } else {
             // Entered by `bl` after `mov x17, x30`: x30 is the entry + 8, x17 the caller's
             // return address; the CodeInfo* sits at entry - 8. Arguments in x0..x5.
-            Word h = reinterpret_cast<Word>(&beamlet_jit_breakpoint);
-            auto part = [&](int shift) { return std::to_string((h >> shift) & 0xFFFF); };
             text = "stp x0, x1, [sp, #-64]!\n stp x2, x3, [sp, #16]\n stp x4, x5, [sp, #32]\n stp x17, x30, [sp, #48]\n"
                    "str x2, [x0, #" + stop + "]\n str x3, [x0, #" + htop + "]\n str x4, [x0, #" + cp + "]\n"
                    "ldur x2, [x30, #-16]\n"
-                   "movz x16, #" + part(0) + "\n movk x16, #" + part(16) + ", lsl #16\n"
-                   "movk x16, #" + part(32) + ", lsl #32\n movk x16, #" + part(48) + ", lsl #48\n"
-                   "blr x16\n"
+                   "ldr x16, 1f\n blr x16\n"
                    "ldp x17, x30, [sp, #48]\n ldp x4, x5, [sp, #32]\n ldp x2, x3, [sp, #16]\n ldp x0, x1, [sp], #64\n"
                    "ldr x2, [x0, #" + stop + "]\n ldr x3, [x0, #" + htop + "]\n ldr x4, [x0, #" + cp + "]\n"
-                   "mov x16, x30\n mov x30, x17\n br x16";
+                   "mov x16, x30\n mov x30, x17\n br x16\n"
+                   ".p2align 3\n1: .xword bj.rt.bp";
         }
         auto* asm_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), false);
         B.CreateCall(llvm::InlineAsm::get(asm_ty, text, "", true), {});
@@ -263,7 +263,35 @@ private:
     }
 
     Value* word(Word w) { return llvm::ConstantInt::get(i64, w); }
-    Value* address(const void* a) { return B.CreateIntToPtr(word(reinterpret_cast<Word>(a)), ptr); }
+
+    // Addresses are never baked into the code: each goes through a symbol the engine defines
+    // as absolute when the module links, so the object code does not depend on where this
+    // run put things, and a cached object links into any later run (jit/object_cache).
+    llvm::Constant* symbol(const std::string& name, Word value) {
+        if (m_defined.insert(name).second) m_absolutes.emplace_back(name, value);
+        if (llvm::GlobalVariable* gv = M.getNamedGlobal(name)) return gv;
+        auto* gv = new llvm::GlobalVariable(M, llvm::Type::getInt8Ty(C), false, llvm::GlobalValue::ExternalLinkage,
+                                            nullptr, name);
+        return gv;
+    }
+    // A threaded-code address of this module.
+    llvm::Constant* code_address(const Word* at) {
+        llvm::Constant* base = symbol(m_prefix + "code", reinterpret_cast<Word>(m_base));
+        return llvm::ConstantExpr::getGetElementPtr(llvm::Type::getInt8Ty(C), base,
+                                                    llvm::ConstantInt::get(i64, (at - m_base) * sizeof(Word)));
+    }
+    llvm::Constant* runtime_address(const char* name, const void* at) {
+        return symbol(std::string("bj.rt.") + name, reinterpret_cast<Word>(at));
+    }
+    // A term operand: small integers and [] as they are; atoms and literal pointers (which
+    // differ between runs) through a symbol.
+    Value* term(Term t) {
+        if (is_small_term(t) || t == NIL) return word(t);
+        auto it = m_literal_index.find(t);
+        std::size_t k = it != m_literal_index.end() ? it->second : (m_literal_index[t] = m_literal_index.size());
+        return B.CreatePtrToInt(symbol(m_prefix + "lit." + std::to_string(k), t), i64);
+    }
+    static bool is_small_term(Term t) { return (t & TAG_IMMED1_MASK) == TAG_IMMED1_SMALL; }
     Value* field(std::size_t offset) { return B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), p, offset); }
     Value* slot(Value* base, SWord index) { return B.CreateConstGEP1_64(i64, base, std::uint64_t(index)); }
 
@@ -271,7 +299,7 @@ private:
         switch (o.kind) {
         case OperandKind::X: return B.CreateLoad(i64, slot(x, SWord(o.value)));
         case OperandKind::Y: return B.CreateLoad(i64, slot(E, SWord(o.value + 1)));
-        default: return word(o.value);
+        default: return term(o.value);
         }
     }
     void dst(const Operand& o, Value* v) {
@@ -290,7 +318,7 @@ private:
         store_state();
         B.CreateRet(at);
     }
-    void leave(const Word* at) { leave(address(at)); }
+    void leave(const Word* at) { leave(code_address(at)); }
 
     void tail_call(Value* callee) {
         llvm::CallInst* call = B.CreateCall(resume_ty, callee, {p, x, E, htop, cp, reds});
@@ -304,7 +332,7 @@ private:
         auto it = m_by_marker.find(marker);
         Function* fn = it == m_by_marker.end() ? nullptr : region_function(it->second);
         if (fn) tail_call(fn);
-        else leave(m_base + marker);
+        else leave(code_address(m_base + marker));
     }
     void goto_resume(std::size_t instr) { goto_marker(L.marker_pos[instr]); }
     void goto_label(Word label) { goto_marker(L.label_pos[label]); }
@@ -315,7 +343,8 @@ private:
     // point with some, else the interpreter.
     void goto_address(Value* target) {
         Value* op0 = B.CreateLoad(i64, target);
-        Value* native = B.CreateICmpEQ(op0, word(m_enter_word));
+        Value* native =
+            B.CreateICmpEQ(op0, B.CreatePtrToInt(runtime_address("op_jit_enter", reinterpret_cast<const void*>(m_enter_word)), i64));
         BasicBlock* yes = block(), *no = block();
         B.CreateCondBr(native, yes, no);
         B.SetInsertPoint(yes);
@@ -353,7 +382,7 @@ private:
         B.CreateStore(E, field(m_off.stop));
         B.CreateStore(htop, field(m_off.htop));
         auto* gc_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), {ptr, ptr, i64, i64}, false);
-        B.CreateCall(gc_ty, address(reinterpret_cast<const void*>(&beamlet_jit_gc)), {p, x, word(live), word(need)});
+        B.CreateCall(gc_ty, runtime_address("gc", reinterpret_cast<const void*>(&beamlet_jit_gc)), {p, x, word(live), word(need)});
         Value* E2 = B.CreateLoad(ptr, field(m_off.stop));
         Value* htop2 = B.CreateLoad(ptr, field(m_off.htop));
         B.CreateBr(cont);
@@ -476,13 +505,13 @@ private:
         case Op::call_only:
         case Op::call_last: {
             if (in.op == Op::call) {
-                cp = address(return_address(i));
+                cp = code_address(return_address(i));
             } else if (in.op == Op::call_last) {
                 cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
                 E = B.CreateConstGEP1_64(i64, E, op(in, 2).value + 1);
             }
             Word target = L.label_pos[op(in, 1).value];
-            count_reduction(address(m_base + target), op(in, 0).value);
+            count_reduction(code_address(m_base + target), op(in, 0).value);
             goto_marker(target);
             return false;
         }
@@ -496,15 +525,15 @@ private:
                 return false;
             }
             if (in.op == Op::call_ext) {
-                cp = address(return_address(i));
+                cp = code_address(return_address(i));
             } else if (in.op == Op::call_ext_last) {
                 cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
                 E = B.CreateConstGEP1_64(i64, E, op(in, 2).value + 1);
             }
             // Export::address(): addresses[g_active_code_ix].
-            Value* ix = B.CreateLoad(llvm::Type::getInt32Ty(C), address(&g_active_code_ix));
+            Value* ix = B.CreateLoad(llvm::Type::getInt32Ty(C), runtime_address("code_ix", &g_active_code_ix));
             llvm::cast<llvm::LoadInst>(ix)->setAtomic(llvm::AtomicOrdering::Acquire);
-            Value* addresses = address(&e->addresses[0]);
+            Value* addresses = symbol(m_prefix + "imp." + std::to_string(op(in, 1).value), reinterpret_cast<Word>(&e->addresses[0]));
             Value* entry = B.CreateGEP(ptr, addresses, B.CreateZExt(ix, i64));
             llvm::LoadInst* target = B.CreateLoad(ptr, entry);
             target->setAtomic(llvm::AtomicOrdering::Acquire);
@@ -584,7 +613,7 @@ private:
                 B.SetInsertPoint(bad);
                 goto_label(fail);
                 B.SetInsertPoint(check_tag);
-                cond = B.CreateICmpEQ(boxed_word(t, 1), word(op(in, 3).value));
+                cond = B.CreateICmpEQ(boxed_word(t, 1), term(op(in, 3).value));
             }
             test(i, cond, fail);
             return false;
@@ -637,12 +666,49 @@ private:
     Word m_enter_word;
     std::vector<ResumePoint> m_points;
     std::vector<Function*> m_fns;                              // per resume point (null: none)
+    std::string m_key;                                         // the module's identity (module_key)
+    std::string m_prefix;                                      // "bjm.<key>." for its symbols
+    std::vector<std::pair<std::string, Word>> m_absolutes;     // symbols the engine defines
+    std::unordered_set<std::string> m_defined;
+    std::unordered_map<Term, std::size_t> m_literal_index;
+
+public:
+    std::vector<std::pair<std::string, Word>> take_absolutes() { return std::move(m_absolutes); }
+    void set_key(const std::string& key) {
+        m_key = key;
+        m_prefix = "bjm." + key + ".";
+    }
+
+private:
     std::unordered_map<Word, std::size_t> m_by_marker;        // marker offset -> m_points index
     // The current function's state.
     Value *p = nullptr, *x = nullptr, *E = nullptr, *htop = nullptr, *cp = nullptr, *reds = nullptr;
 };
 
 }  // namespace
+
+std::string module_key(const Module& module) {
+    // FNV-1a over the .beam file and the module name: the code and its layout follow from
+    // them. A module without a readable file gets a key of its own (and is never cached).
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const char* data, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) h = (h ^ std::uint8_t(data[i])) * 1099511628211ull;
+    };
+    const std::string& name = vm::atom_text(module.name);
+    mix(name.data(), name.size());
+    std::ifstream in(module.source_path, std::ios::binary);
+    if (in) {
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        mix(bytes.data(), bytes.size());
+    } else {
+        static std::atomic<std::uint64_t> uncached{0};
+        std::string unique = "uncached" + std::to_string(uncached++) + std::to_string(reinterpret_cast<Word>(&module));
+        mix(unique.data(), unique.size());
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
 
 CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code, const ThreadLayout& layout, Arch arch,
                               const std::string& triple, const std::string& data_layout) {
@@ -652,8 +718,11 @@ CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code,
     ir->setDataLayout(data_layout);
     Emitter emitter(*context, *ir, module, code, layout, arch);
     emitter.m_vm = &vm;
+    emitter.set_key(module_key(module));
     CompiledModule out;
     out.points = emitter.run();
+    out.absolutes = emitter.take_absolutes();
+    ir->setModuleIdentifier(module_key(module));
     // BEAMLET_JIT_DUMP=DIR writes each module's IR to DIR/MODULE.ll (for llc / reading).
     if (const char* dir = std::getenv("BEAMLET_JIT_DUMP")) {
         std::error_code ec;

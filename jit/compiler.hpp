@@ -48,7 +48,13 @@ struct ResumePoint {
 struct CompiledModule {
     llvm::orc::ThreadSafeModule ir;
     std::vector<ResumePoint> points;
+    // The symbols the code refers to for addresses of this run (threaded code, literals,
+    // exports, runtime helpers); the engine defines them as absolute before linking.
+    std::vector<std::pair<std::string, vm::Word>> absolutes;
 };
+
+// The module's identity in symbol names and the object cache (a hash of its .beam file).
+std::string module_key(const vm::Module& module);
 
 // Builds the IR for [module]; [arch] selects the patch-site size and the trampoline.
 CompiledModule compile_module(vm::Vm& vm, vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout,

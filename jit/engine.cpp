@@ -4,6 +4,8 @@
 #include <atomic>
 #include <utility>
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
+#include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/MapperJITLinkMemoryManager.h>
@@ -117,11 +119,13 @@ struct Engine::Impl {
         return std::exchange(link_errors, {});
     }
 
+    std::string cpu;
+
     // Last, so that it goes first: ending the session may still report errors.
     std::unique_ptr<llvm::orc::LLJIT> jit;
 };
 
-std::unique_ptr<Engine> Engine::create(int opt_level, std::string* error) {
+std::unique_ptr<Engine> Engine::create(int opt_level, std::string* error, llvm::ObjectCache* cache) {
     auto fail = [&](llvm::Error e) -> std::unique_ptr<Engine> {
         if (error) *error = llvm::toString(std::move(e));
         return nullptr;
@@ -162,9 +166,18 @@ std::unique_ptr<Engine> Engine::create(int opt_level, std::string* error) {
     // skips static-initializer support: generated modules have no constructors. Process symbols
     // (LLJIT's default ProcessSymbols JITDylib) stay linked, so modules may call exported C
     // functions by name as well as by absolute address.
+    std::string cpu = machine->getCPU();
+    // The compiler consults [cache] before generating code and fills it after.
+    auto create_compiler = [cache](llvm::orc::JITTargetMachineBuilder builder)
+        -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+        auto target = builder.createTargetMachine();
+        if (!target) return target.takeError();
+        return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*target), cache);
+    };
     auto jit = llvm::orc::LLJITBuilder()
                    .setJITTargetMachineBuilder(std::move(*machine))
                    .setObjectLinkingLayerCreator(create_layer)
+                   .setCompileFunctionCreator(create_compiler)
                    .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
                    .create();
     if (!jit) return fail(jit.takeError());
@@ -172,6 +185,7 @@ std::unique_ptr<Engine> Engine::create(int opt_level, std::string* error) {
     Impl* raw = impl.get();
     impl->jit->getExecutionSession().setErrorReporter([raw](llvm::Error e) { raw->report(std::move(e)); });
 
+    impl->cpu = cpu;
     std::unique_ptr<Engine> engine(new Engine());
     engine->m_impl = std::move(impl);
     return engine;
@@ -223,6 +237,17 @@ llvm::Error Engine::add_module(llvm::orc::ThreadSafeModule module,
                                                            [reference = resources](llvm::orc::ResourceTracker*) {});
     return llvm::Error::success();
 }
+
+llvm::Error Engine::define_absolute(const std::vector<std::pair<std::string, std::uint64_t>>& symbols) {
+    std::lock_guard lock(m_impl->mutex);
+    llvm::orc::LLJIT& jit = *m_impl->jit;
+    llvm::orc::SymbolMap map;
+    for (const auto& [name, address] : symbols)
+        map[jit.mangleAndIntern(name)] = {llvm::orc::ExecutorAddr(address), llvm::JITSymbolFlags::Exported};
+    return jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(map)));
+}
+
+std::string Engine::cpu() const { return m_impl->cpu; }
 
 llvm::Expected<std::uint64_t> Engine::lookup(const std::string& name) {
     std::lock_guard lock(m_impl->mutex);

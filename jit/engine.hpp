@@ -24,6 +24,10 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/Support/Error.h>
 
+namespace llvm {
+class ObjectCache;
+}
+
 namespace llvm::orc {
 class LLJIT;
 class ResourceTracker;
@@ -46,8 +50,9 @@ struct PatchSite {
 class Engine {
 public:
     // An engine for the host (x86-64 or AArch64). [opt_level]: 0 = CodeGenOptLevel::None,
-    // 1 = Less. Null with a message in [error] if LLVM cannot target the host.
-    static std::unique_ptr<Engine> create(int opt_level, std::string* error);
+    // 1 = Less. Null with a message in [error] if LLVM cannot target the host. [cache] (may be
+    // null; it must outlive the engine) keeps compiled objects between runs.
+    static std::unique_ptr<Engine> create(int opt_level, std::string* error, llvm::ObjectCache* cache = nullptr);
     ~Engine();
 
     Arch arch() const;
@@ -58,6 +63,11 @@ public:
     // Compiles and links [module]; its code stays until [tracker] (set on success) is removed.
     // Like every ORC tracker, [tracker] must be released before the engine is destroyed.
     llvm::Error add_module(llvm::orc::ThreadSafeModule module, std::shared_ptr<llvm::orc::ResourceTracker>* tracker);
+    // Defines absolute symbols (name, address) that later modules may refer to.
+    llvm::Error define_absolute(const std::vector<std::pair<std::string, std::uint64_t>>& symbols);
+    // The host CPU name (part of the object cache's key).
+    std::string cpu() const;
+
     // The address of a linked symbol.
     llvm::Expected<std::uint64_t> lookup(const std::string& name);
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 
 #include "jit/compiler.hpp"
 #include "vm/atom_table.hpp"
@@ -20,7 +21,15 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
     // code for a few times the compile time; jit-design.md §5).
     int opt = 1;
     if (const char* env = std::getenv("BEAMLET_JIT_OPT")) opt = std::atoi(env) ? 1 : 0;
-    std::unique_ptr<Engine> engine = Engine::create(opt, error);
+    // Objects depend on the target, the CPU and the options as well as on the module.
+    auto host = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!host) {
+        *error = llvm::toString(host.takeError());
+        return nullptr;
+    }
+    std::string flavour = host->getTargetTriple().str() + "|" + host->getCPU() + "|O" + std::to_string(opt);
+    std::unique_ptr<DiskObjectCache> cache = DiskObjectCache::open_default(flavour);
+    std::unique_ptr<Engine> engine = Engine::create(opt, error, cache.get());
     if (!engine) return nullptr;
     std::shared_ptr<llvm::orc::ResourceTracker> tracker;
     if (llvm::Error e = engine->add_module(runtime_module(engine->triple(), engine->data_layout()), &tracker)) {
@@ -33,7 +42,7 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
         return nullptr;
     }
     g_jit_entry = reinterpret_cast<JitEntryFn>(*enter);
-    std::unique_ptr<JitCodeEngine> jit(new JitCodeEngine(vm, std::move(engine)));
+    std::unique_ptr<JitCodeEngine> jit(new JitCodeEngine(vm, std::move(cache), std::move(engine)));
     jit->m_trackers.push_back(std::move(tracker));
     return jit;
 }
@@ -47,6 +56,14 @@ bool JitCodeEngine::continues_natively(const GenericModule& code, const GenericI
 std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
     CompiledModule compiled =
         compile_module(m_vm, module, code, layout, m_engine->arch(), m_engine->triple(), m_engine->data_layout());
+    // The addresses the code refers to by name; runtime ones are shared by every module.
+    std::vector<std::pair<std::string, std::uint64_t>> absolutes;
+    {
+        std::lock_guard guard(m_mutex);
+        for (auto& [name, value] : compiled.absolutes)
+            if (m_defined.insert(name).second) absolutes.emplace_back(name, value);
+    }
+    if (llvm::Error e = m_engine->define_absolute(absolutes)) return llvm::toString(std::move(e));
     std::shared_ptr<llvm::orc::ResourceTracker> tracker;
     if (llvm::Error e = m_engine->add_module(std::move(compiled.ir), &tracker)) return llvm::toString(std::move(e));
     // Resolve everything first: the markers change only once the whole module links.

@@ -7,9 +7,11 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "jit/engine.hpp"
+#include "jit/object_cache.hpp"
 #include "vm/code_engine.hpp"
 
 namespace beamlet::vm {
@@ -35,10 +37,13 @@ public:
     Engine& engine() { return *m_engine; }
 
 private:
-    JitCodeEngine(vm::Vm& vm, std::unique_ptr<Engine> engine) : m_vm(vm), m_engine(std::move(engine)) {}
+    JitCodeEngine(vm::Vm& vm, std::unique_ptr<DiskObjectCache> cache, std::unique_ptr<Engine> engine)
+        : m_vm(vm), m_cache(std::move(cache)), m_engine(std::move(engine)) {}
 
     vm::Vm& m_vm;
+    std::unique_ptr<DiskObjectCache> m_cache;  // outlives the engine that uses it
     std::unique_ptr<Engine> m_engine;
+    std::unordered_set<std::string> m_defined;  // absolute symbols already defined (runtime ones)
     mutable std::mutex m_mutex;
     std::unordered_map<const vm::CodeInfo*, const PatchSite*> m_sites;
     std::vector<std::shared_ptr<llvm::orc::ResourceTracker>> m_trackers;  // one per module

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +27,58 @@ namespace beamlet::tools {
 using namespace vm;
 namespace fs = std::filesystem;
 
+namespace {
+
+// BEAMLET_TRACE_STATS=1: the trace hooks that running code reaches, timed (beamlet compare
+// reads the totals from the "beamlet-trace-stats" line written at the end of run_main).
+class TimedTraceHooks : public TraceHooks {
+public:
+    explicit TimedTraceHooks(TraceHooks& inner) : m_inner(inner) {}
+
+    Word function_breakpoint(Process* p, const CodeInfo* ci, Term* x) override {
+        Timer t(*this, true);
+        return m_inner.function_breakpoint(p, ci, x);
+    }
+    const Word* export_breakpoint(Process* p, Export* e, Term* x) override {
+        Timer t(*this, true);
+        return m_inner.export_breakpoint(p, e, x);
+    }
+    const Word* trace_frame_returned(Process* p, Term value) override {
+        Timer t(*this, false);
+        return m_inner.trace_frame_returned(p, value);
+    }
+    void exception_unwinding(Process* p, Term* from, Term* to, const Word* catch_at) override {
+        Timer t(*this, false);
+        m_inner.exception_unwinding(p, from, to, catch_at);
+    }
+    void schedule_break(Process* p, bool out) override { m_inner.schedule_break(p, out); }
+    void process_spawned(Process* parent, Process* child) override { m_inner.process_spawned(parent, child); }
+    void process_linked(Process* linker, Process* linked) override { m_inner.process_linked(linker, linked); }
+    void module_loading(Module& module) override { m_inner.module_loading(module); }
+
+    void report() const {
+        std::fprintf(stderr, "beamlet-trace-stats hits=%lld ns=%lld\n", static_cast<long long>(m_hits.load()),
+                     static_cast<long long>(m_ns.load()));
+    }
+
+private:
+    struct Timer {
+        Timer(TimedTraceHooks& h, bool hit) : hooks(h), start(std::chrono::steady_clock::now()) {
+            if (hit) hooks.m_hits.fetch_add(1, std::memory_order_relaxed);
+        }
+        ~Timer() {
+            auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+            hooks.m_ns.fetch_add(ns.count(), std::memory_order_relaxed);
+        }
+        TimedTraceHooks& hooks;
+        std::chrono::steady_clock::time_point start;
+    };
+    TraceHooks& m_inner;
+    std::atomic<std::int64_t> m_hits{0}, m_ns{0};
+};
+
+}  // namespace
+
 std::string library_dir() {
     if (const char* env = std::getenv("BEAMLET_LIB")) return env;
     return BEAMLET_LIB_DIR;
@@ -41,6 +95,10 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
     m_tracer = std::make_unique<tracing::CallTracer>(m_vm);
     vm::g_trace_hooks = m_tracer.get();
+    if (std::getenv("BEAMLET_TRACE_STATS")) {
+        m_timed = std::make_unique<TimedTraceHooks>(*m_tracer);
+        vm::g_trace_hooks = m_timed.get();
+    }
     if (m_options.jit) {
         std::string error;
         m_jit = jit::JitCodeEngine::create(m_vm, &error);
@@ -54,7 +112,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
 }
 
 Runtime::~Runtime() {
-    if (vm::g_trace_hooks == m_tracer.get()) vm::g_trace_hooks = nullptr;
+    if (vm::g_trace_hooks == m_tracer.get() || vm::g_trace_hooks == m_timed.get()) vm::g_trace_hooks = nullptr;
     tracing::release_all(m_vm);
     if (m_jit) tracing::set_code_engine(nullptr);
 }
@@ -136,6 +194,7 @@ int Runtime::run_main(Term module) {
     schedulers.enqueue(main.get());
     schedulers.run_until_exit(main.get());
     m_vm.flush_stdout();
+    if (m_timed) static_cast<TimedTraceHooks*>(m_timed.get())->report();
     if (main->exit_reason == atoms::normal) return 0;
     const PendingException& exc = main->exception;
     if (!exc.cls) {

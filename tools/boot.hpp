@@ -42,6 +42,7 @@ private:
     BootOptions m_options;
     vm::Vm m_vm;
     std::unique_ptr<vm::TraceHooks> m_tracer;
+    std::unique_ptr<vm::TraceHooks> m_timed;  // BEAMLET_TRACE_STATS: m_tracer, timed
     std::unique_ptr<jit::JitCodeEngine> m_jit;
 };
 

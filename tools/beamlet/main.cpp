@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
 #include "tools/boot.hpp"
+#include "tools/compare.hpp"
 #include "tools/disassembler.hpp"
+#include "tracing/breakpoints.hpp"
 #include "vm/atom_table.hpp"
 
 using namespace beamlet;
@@ -52,6 +55,26 @@ bool resolve_target(const std::string& target, tools::BootOptions& options, vm::
     return true;
 }
 
+// beamlet dis --engine jit: each function's native entry, its patch-site bytes and whether its
+// breakpoint is armed.
+void print_patch_sites(jit::JitCodeEngine& jit, const vm::Module& m) {
+    std::printf("\n;; JIT patch sites (%s)\n", jit.engine().arch() == jit::Arch::X86_64 ? "x86-64" : "AArch64");
+    std::size_t size = jit::Engine::site_size(jit.engine().arch());
+    for (const vm::FunctionInfo& f : m.functions) {
+        const vm::CodeInfo* ci = m.code_info(f);
+        std::printf("%s/%zu: ", vm::atom_text(f.name).c_str(), std::size_t(f.arity));
+        const jit::PatchSite* site = jit.site_of(ci);
+        if (!site) {
+            std::printf("no native entry (its first instruction is interpreted; breakpoint %s)\n",
+                        tracing::has_breakpoint(ci) ? "set in the threaded code" : "off");
+            continue;
+        }
+        std::printf("%p:", static_cast<void*>(site->exec));
+        for (std::size_t i = 0; i < size; ++i) std::printf(" %02x", site->exec[i]);
+        std::printf("  %s\n", jit::Engine::armed(*site) ? "armed" : "disarmed");
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,6 +102,13 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"jit", "interp"}));
     dis->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
 
+    CLI::App* compare = app.add_subcommand(
+        "compare", "run a (traced) program under the interpreter and the JIT: are the outputs, trace messages "
+                   "included, identical, and what does tracing cost each engine?");
+    compare->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+    compare->add_option("-S,--schedulers", schedulers, "scheduler threads (default: 1, for a deterministic order)");
+    compare->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+
     // Erlang users write -pa DIR; CLI11 wants --pa or -p. Accept the Erlang spelling.
     std::vector<std::string> args(argv, argv + argc);
     for (auto& a : args)
@@ -103,6 +133,7 @@ int main(int argc, char** argv) {
         tools::Runtime runtime(options);
         return runtime.run_main(module);
     }
+    if (compare->parsed()) return tools::compare_engines(argv[0], options, vm::atom_text(module));
 
     tools::Runtime runtime(options);
     std::string error = runtime.load(module);
@@ -117,5 +148,6 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::fputs(tools::disassemble(*code, *m).c_str(), stdout);
+    if (jit::JitCodeEngine* jit = runtime.jit()) print_patch_sites(*jit, *m);
     return 0;
 }

@@ -1,0 +1,77 @@
+// jit/object_cache.cpp — DiskObjectCache.
+#include "jit/object_cache.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace beamlet::jit {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// This binary's identity: its size and modification time (any rebuild changes the code the
+// compiler emits, so it invalidates the cache).
+std::string binary_identity() {
+    struct stat st {};
+    if (stat("/proc/self/exe", &st) != 0) return "unknown";
+    return std::to_string(st.st_size) + "." + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+std::string default_directory() {
+    if (const char* dir = std::getenv("BEAMLET_JIT_CACHE")) return dir;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/beamlet/jit";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/beamlet/jit";
+    return {};
+}
+
+}  // namespace
+
+std::unique_ptr<DiskObjectCache> DiskObjectCache::open_default(const std::string& flavour) {
+    std::string dir = default_directory();
+    if (dir.empty() || dir == "off") return nullptr;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return nullptr;
+    std::size_t salt = std::hash<std::string>{}(binary_identity() + "|" + flavour);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016zx", salt);
+    return std::unique_ptr<DiskObjectCache>(new DiskObjectCache(dir, hex));
+}
+
+std::string DiskObjectCache::path_for(const llvm::Module* module) const {
+    return m_dir + "/" + module->getModuleIdentifier() + "-" + m_salt + ".o";
+}
+
+void DiskObjectCache::notifyObjectCompiled(const llvm::Module* module, llvm::MemoryBufferRef object) {
+    // Written under a unique name and renamed into place: concurrent runs never see half a file.
+    std::string path = path_for(module);
+    std::string temp = path + ".tmp" + std::to_string(getpid());
+    {
+        std::ofstream out(temp, std::ios::binary);
+        out.write(object.getBufferStart(), std::streamsize(object.getBufferSize()));
+        if (!out) {
+            std::remove(temp.c_str());
+            return;
+        }
+    }
+    std::error_code ec;
+    fs::rename(temp, path, ec);
+    if (ec) fs::remove(temp, ec);
+}
+
+std::unique_ptr<llvm::MemoryBuffer> DiskObjectCache::getObject(const llvm::Module* module) {
+    auto buffer = llvm::MemoryBuffer::getFile(path_for(module), /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!buffer) return nullptr;
+    return std::move(*buffer);
+}
+
+}  // namespace beamlet::jit
