@@ -16,7 +16,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -32,7 +34,33 @@ using llvm::BasicBlock;
 using llvm::Function;
 using llvm::Value;
 
-bool continues_natively(const GenericModule&, const GenericInstr& in) {
+namespace {
+bool has_emitter(const GenericModule& g, const GenericInstr& in);
+}
+
+bool continues_natively(const GenericModule& g, const GenericInstr& in) {
+    // Whatever native code handles and does not end with a jump, a call or a return. (A slow
+    // path hands the instruction to the interpreter, which runs on to the next resume point.)
+    if (!has_emitter(g, in)) return false;
+    switch (in.op) {
+    case Op::call:
+    case Op::call_last:
+    case Op::call_only:
+    case Op::call_ext:
+    case Op::call_ext_last:
+    case Op::call_ext_only:
+    case Op::return_:
+    case Op::jump:
+        return false;
+    default:
+        return true;
+    }
+}
+
+namespace {
+
+// Instructions with a native emitter.
+bool has_emitter(const GenericModule& g, const GenericInstr& in) {
     switch (in.op) {
     case Op::move:
     case Op::allocate:
@@ -51,18 +79,6 @@ bool continues_natively(const GenericModule&, const GenericInstr& in) {
     case Op::get_tuple_element:
     case Op::put_tuple2:
     case Op::swap:
-        return true;
-    default:
-        return false;
-    }
-}
-
-namespace {
-
-// Instructions with a native emitter (those that continue natively, and these).
-bool has_emitter(const GenericModule& g, const GenericInstr& in) {
-    if (continues_natively(g, in)) return true;
-    switch (in.op) {
     case Op::call:
     case Op::call_last:
     case Op::call_only:
@@ -353,13 +369,16 @@ private:
         leave(target);
     }
 
+    llvm::MDNode* likely() { return llvm::MDBuilder(C).createBranchWeights(1000, 1); }
+    llvm::MDNode* unlikely() { return llvm::MDBuilder(C).createBranchWeights(1, 1000); }
+
     BasicBlock* block() { return BasicBlock::Create(C, "", B.GetInsertBlock()->getParent()); }
 
     // One reduction per call; out of them, switch out at [target] with [live] arguments.
     void count_reduction(Value* target, Word live) {
         reds = B.CreateSub(reds, word(1));
         BasicBlock* out = block(), *go = block();
-        B.CreateCondBr(B.CreateICmpSLE(reds, word(0)), out, go);
+        B.CreateCondBr(B.CreateICmpSLE(reds, word(0)), out, go, unlikely());
         B.SetInsertPoint(out);
         B.CreateStore(word(live), field(m_off.jit_live));
         store_state();
@@ -367,57 +386,43 @@ private:
         B.SetInsertPoint(go);
     }
 
-    // The interpreter's ENSURE_HEAP: a garbage collection when fewer than [need] words are
-    // free or the heap fragments outgrew the heap.
-    void ensure_heap(Word need, Word live) {
-        Value* free_words = B.CreateLShr(B.CreateSub(B.CreatePtrToInt(E, i64), B.CreatePtrToInt(htop, i64)), word(3));
-        Value* short_of_room = B.CreateICmpULT(free_words, word(need));
+    // The interpreter's ENSURE_HEAP check. When a collection is due, instruction [i] is left to
+    // the interpreter, which collects and carries on to the next resume point: no call in the
+    // native code, so the fast path keeps everything in registers (no callee-saved spills).
+    void ensure_heap(std::size_t i, Word need) {
+        Value* free_bytes = B.CreateSub(B.CreatePtrToInt(E, i64), B.CreatePtrToInt(htop, i64));
+        Value* cond = B.CreateICmpULT(free_bytes, word(need * sizeof(Word)));
         Value* mbuf = B.CreateLoad(i64, field(m_off.mbuf_words));
         Value* heap_size = B.CreateLoad(i64, field(m_off.heap_size_words));
-        Value* cond = B.CreateOr(short_of_room, B.CreateICmpUGT(mbuf, heap_size));
-        BasicBlock* before = B.GetInsertBlock();
+        cond = B.CreateOr(cond, B.CreateICmpUGT(mbuf, heap_size));
         BasicBlock* gc = block(), *cont = block();
-        B.CreateCondBr(cond, gc, cont);
+        B.CreateCondBr(cond, gc, cont, unlikely());
         B.SetInsertPoint(gc);
-        B.CreateStore(E, field(m_off.stop));
-        B.CreateStore(htop, field(m_off.htop));
-        auto* gc_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), {ptr, ptr, i64, i64}, false);
-        B.CreateCall(gc_ty, runtime_address("gc", reinterpret_cast<const void*>(&beamlet_jit_gc)), {p, x, word(live), word(need)});
-        Value* E2 = B.CreateLoad(ptr, field(m_off.stop));
-        Value* htop2 = B.CreateLoad(ptr, field(m_off.htop));
-        B.CreateBr(cont);
+        leave(instr_address(i));
         B.SetInsertPoint(cont);
-        llvm::PHINode* e_phi = B.CreatePHI(ptr, 2);
-        e_phi->addIncoming(E, before);
-        e_phi->addIncoming(E2, gc);
-        llvm::PHINode* h_phi = B.CreatePHI(ptr, 2);
-        h_phi->addIncoming(htop, before);
-        h_phi->addIncoming(htop2, gc);
-        E = e_phi;
-        htop = h_phi;
     }
 
-    void allocate(Word words, Word heap, Word live) {
-        ensure_heap(words + 1 + heap, live);
+    void allocate(std::size_t i, Word words, Word heap) {
+        ensure_heap(i, words + 1 + heap);
         E = B.CreateConstGEP1_64(i64, E, -std::int64_t(words + 1));
         B.CreateStore(B.CreatePtrToInt(cp, i64), E);
         for (Word i = 1; i <= words; ++i) B.CreateStore(word(NIL), slot(E, SWord(i)));
     }
 
-    // Branches: to label [fail] when [cond] is false, else on to the next instruction.
-    void test(std::size_t i, Value* cond, Word fail) {
+    // Branches to label [fail] when [cond] is false; emitting goes on with the next
+    // instruction where it holds.
+    void test(std::size_t, Value* cond, Word fail) {
         BasicBlock* pass = block(), *failed = block();
         B.CreateCondBr(cond, pass, failed);
         B.SetInsertPoint(failed);
         goto_label(fail);
         B.SetInsertPoint(pass);
-        goto_resume(next_instr(i));
     }
 
     // Like test(), but [known] false sends the instruction to the interpreter.
     void test_or_leave(std::size_t i, Value* known, Value* cond, Word fail) {
         BasicBlock* fast = block(), *slow = block();
-        B.CreateCondBr(known, fast, slow);
+        B.CreateCondBr(known, fast, slow, likely());
         B.SetInsertPoint(slow);
         leave(instr_address(i));
         B.SetInsertPoint(fast);
@@ -438,10 +443,10 @@ private:
         switch (in.op) {
         case Op::move: dst(op(in, 1), src(op(in, 0))); return true;
         case Op::allocate:
-        case Op::allocate_zero: allocate(op(in, 0).value, 0, op(in, 1).value); return true;
+        case Op::allocate_zero: allocate(i, op(in, 0).value, 0); return true;
         case Op::allocate_heap:
-        case Op::allocate_heap_zero: allocate(op(in, 0).value, op(in, 1).value, op(in, 2).value); return true;
-        case Op::test_heap: ensure_heap(op(in, 0).value, op(in, 1).value); return true;
+        case Op::allocate_heap_zero: allocate(i, op(in, 0).value, op(in, 1).value); return true;
+        case Op::test_heap: ensure_heap(i, op(in, 0).value); return true;
         case Op::init: dst(op(in, 0), word(NIL)); return true;
         case Op::init_yregs:
             for (Word k = 0; k < op(in, 0).value; ++k) dst(op(in, 1 + std::uint32_t(k)), word(NIL));
@@ -555,7 +560,7 @@ private:
             Value* both_small = is_small(B.CreateAnd(a, b));
             Value* cond = in.op == Op::is_lt ? B.CreateICmpSLT(a, b) : B.CreateICmpSGE(a, b);
             test_or_leave(i, both_small, cond, op(in, 0).value);
-            return false;
+            return true;
         }
         case Op::is_eq_exact:
         case Op::is_ne_exact:
@@ -571,21 +576,21 @@ private:
             Value* known = B.CreateOr(same, decided);
             bool want_equal = in.op == Op::is_eq_exact || in.op == Op::is_eq;
             test_or_leave(i, known, want_equal ? same : B.CreateNot(same), op(in, 0).value);
-            return false;
+            return true;
         }
-        case Op::is_nil: test(i, B.CreateICmpEQ(src(op(in, 1)), word(NIL)), op(in, 0).value); return false;
+        case Op::is_nil: test(i, B.CreateICmpEQ(src(op(in, 1)), word(NIL)), op(in, 0).value); return true;
         case Op::is_nonempty_list:
             test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_PRIMARY_MASK), word(TAG_PRIMARY_LIST)), op(in, 0).value);
-            return false;
+            return true;
         case Op::is_atom:
             test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_IMMED2_MASK), word(TAG_IMMED2_ATOM)), op(in, 0).value);
-            return false;
+            return true;
         case Op::is_integer: {
             // Small integers here; boxed terms (bignums or not) go to the interpreter.
             Value* t = src(op(in, 1));
             Value* known = B.CreateNot(is_boxed(t));
             test_or_leave(i, known, is_small(t), op(in, 0).value);
-            return false;
+            return true;
         }
         case Op::is_tuple:
         case Op::test_arity:
@@ -595,7 +600,7 @@ private:
             if (in.op == Op::test_arity) {
                 // As the interpreter: the operand is known to be a tuple.
                 test(i, B.CreateICmpEQ(boxed_word(t, 0), word(make_arityval(op(in, 2).value))), fail);
-                return false;
+                return true;
             }
             BasicBlock* boxed = block(), *failed = block();
             B.CreateCondBr(is_boxed(t), boxed, failed);
@@ -616,7 +621,7 @@ private:
                 cond = B.CreateICmpEQ(boxed_word(t, 1), term(op(in, 3).value));
             }
             test(i, cond, fail);
-            return false;
+            return true;
         }
         case Op::gc_bif2: {
             // + and - on small integers whose result is small; the rest (bignums, floats,
@@ -624,20 +629,22 @@ private:
             const ImportEntry& imp = g.imports[op(in, 2).value];
             Value* a = src(op(in, 3));
             Value* b = src(op(in, 4));
-            Value* va = B.CreateAShr(a, word(TAG_IMMED1_SIZE));
-            Value* vb = B.CreateAShr(b, word(TAG_IMMED1_SIZE));
-            Value* r = imp.function == atoms::plus ? B.CreateAdd(va, vb) : B.CreateSub(va, vb);
-            Value* tagged = B.CreateOr(B.CreateShl(r, word(TAG_IMMED1_SIZE)), word(TAG_IMMED1_SMALL));
-            Value* fits = B.CreateICmpEQ(B.CreateAShr(tagged, word(TAG_IMMED1_SIZE)), r);
+            // On tagged words: a + (b - tag) (or a - (b - tag)) is the tagged result, and the
+            // machine's overflow flag says whether it is still a small integer.
+            bool plus = imp.function == atoms::plus;
+            Value* untagged_b = B.CreateSub(b, word(TAG_IMMED1_SMALL));
+            llvm::Intrinsic::ID id = plus ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow;
+            Value* pair = B.CreateBinaryIntrinsic(id, a, untagged_b);
+            Value* tagged = B.CreateExtractValue(pair, 0);
+            Value* fits = B.CreateNot(B.CreateExtractValue(pair, 1));
             Value* fast = B.CreateAnd(is_small(B.CreateAnd(a, b)), fits);
             BasicBlock* ok = block(), *slow = block();
-            B.CreateCondBr(fast, ok, slow);
+            B.CreateCondBr(fast, ok, slow, likely());
             B.SetInsertPoint(slow);
             leave(instr_address(i));
             B.SetInsertPoint(ok);
             dst(op(in, 5), tagged);
-            goto_resume(next_instr(i));
-            return false;
+            return true;
         }
         default:
             leave(instr_address(i));

@@ -1,4 +1,4 @@
-// jit/runtime.cpp — the C helpers native code calls, and Process field offsets.
+// jit/runtime.cpp — the breakpoint handler native code calls, and Process field offsets.
 #include "jit/runtime.hpp"
 
 #include "vm/trace_hooks.hpp"
@@ -16,11 +16,6 @@ ProcessOffsets process_offsets() {
 #pragma GCC diagnostic pop
 
 }  // namespace beamlet::jit
-
-extern "C" void beamlet_jit_gc(beamlet::vm::Process* p, beamlet::vm::Term* x, beamlet::vm::Word live,
-                               beamlet::vm::Word need) {
-    beamlet::vm::garbage_collect(p, x, live, need);
-}
 
 extern "C" void beamlet_jit_breakpoint(beamlet::vm::Process* p, beamlet::vm::Term* x, const beamlet::vm::CodeInfo* ci) {
     // The hook's return value (the interpreter's original instruction word) means nothing here:

@@ -1,5 +1,5 @@
-// jit/runtime.hpp — what native code calls and reads: C helpers for the slow parts, and the
-// offsets of the Process fields it uses (the state it hands back to the interpreter).
+// jit/runtime.hpp — what native code calls and reads: the breakpoint handler, and the offsets
+// of the Process fields it uses (the state it hands back to the interpreter).
 #pragma once
 
 #include <cstddef>
@@ -18,9 +18,6 @@ ProcessOffsets process_offsets();
 }  // namespace beamlet::jit
 
 extern "C" {
-// Makes room for [need] heap words (p->stop and p->htop hold the native state); the first
-// [live] x registers survive.
-void beamlet_jit_gc(beamlet::vm::Process* p, beamlet::vm::Term* x, beamlet::vm::Word live, beamlet::vm::Word need);
 // The breakpoint trampoline's handler: [p] entered the function of [ci] with its arguments
 // in [x]; p->stop, p->htop and p->cp hold the native state and may change (trace frames).
 void beamlet_jit_breakpoint(beamlet::vm::Process* p, beamlet::vm::Term* x, const beamlet::vm::CodeInfo* ci);
