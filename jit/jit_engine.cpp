@@ -1,6 +1,7 @@
 // jit/jit_engine.cpp — compiling modules at install time and patching their entries.
 #include "jit/jit_engine.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -54,6 +55,7 @@ bool JitCodeEngine::continues_natively(const GenericModule& code, const GenericI
 }
 
 std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
+    auto started = std::chrono::steady_clock::now();
     CompiledModule compiled =
         compile_module(m_vm, module, code, layout, m_engine->arch(), m_engine->triple(), m_engine->data_layout());
     // The addresses the code refers to by name; runtime ones are shared by every module.
@@ -83,10 +85,13 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
             if (const PatchSite* site = m_engine->site(address)) m_sites[rp->entry_of] = site;
     }
     m_trackers.push_back(std::move(tracker));
-    if (std::getenv("BEAMLET_JIT_DEBUG"))
-        std::fprintf(stderr, "jit: %s: %zu resume points, %zu native, %zu entries with patch sites (engine: %zu)\n",
-                     atom_text(module.name).c_str(), compiled.points.size(), resolved.size(), m_sites.size(),
-                     m_engine->sites().size());
+    // BEAMLET_JIT_DEBUG=1: what each module became and what it cost.
+    if (std::getenv("BEAMLET_JIT_DEBUG")) {
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        std::fprintf(stderr, "jit: %s: %zu functions, %zu resume points (%zu native) in %.2f ms (%.3f ms/function)\n",
+                     atom_text(module.name).c_str(), module.functions.size(), compiled.points.size(), resolved.size(), ms,
+                     module.functions.empty() ? 0.0 : ms / double(module.functions.size()));
+    }
     return {};
 }
 
