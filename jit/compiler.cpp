@@ -129,7 +129,7 @@ public:
         Function* trampoline = build_trampoline();
         (void)trampoline;
         for (std::size_t k = 0; k < m_points.size(); ++k)
-            if (m_fns[k]) emit_region(m_points[k].instr, m_fns[k]);
+            if (m_fns[k]) emit_region(m_points[k], m_fns[k]);
         return std::move(m_points);
     }
 
@@ -156,12 +156,14 @@ private:
             if (has_emitter(g, in)) {
                 // Unique in the whole JIT (every module shares one JITDylib) and the same in
                 // every run (cached objects define them).
-                rp.symbol = std::string(rp.entry_of ? PATCHABLE_PREFIX : "bjr.") + m_key + "." + std::to_string(m_points.size());
+                const char* prefix = !rp.entry_of ? "bjr." : m_mode == BreakpointMode::Patch ? PATCHABLE_PREFIX : "bje.";
+                rp.symbol = prefix + m_key + "." + std::to_string(m_points.size());
                 fn = Function::Create(resume_ty, llvm::GlobalValue::ExternalLinkage, rp.symbol, M);
                 fn->setCallingConv(llvm::CallingConv::Tail);
                 fn->addFnAttr(llvm::Attribute::NoUnwind);
                 fn->setDSOLocal(true);  // direct jumps between resume points, no PLT
-                if (rp.entry_of) make_patchable(fn, rp.entry_of);
+                if (rp.entry_of && m_mode == BreakpointMode::Patch) make_patchable(fn, rp.entry_of);
+                if (rp.entry_of && m_mode == BreakpointMode::Flag) rp.flag_index = m_flag_count++;
             }
             m_by_marker[rp.marker] = m_points.size();
             m_fns.push_back(fn);
@@ -236,7 +238,42 @@ private:
 
     // ---- emitting ---------------------------------------------------------------------------------
 
-    void emit_region(std::size_t start, Function* fn) {
+    // The flag-byte breakpoint (BreakpointMode::Flag): load the function's flag, and when it is
+    // set call the breakpoint handler with the state in the process, as the trampoline does.
+    void flag_breakpoint(const ResumePoint& rp) {
+        llvm::Constant* flags = symbol(m_prefix + "flags", reinterpret_cast<Word>(m_flags_base));
+        Value* at = B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), flags, rp.flag_index);
+        llvm::LoadInst* flag = B.CreateLoad(llvm::Type::getInt8Ty(C), at);
+        flag->setAtomic(llvm::AtomicOrdering::Monotonic);
+        flag->setAlignment(llvm::Align(1));
+        BasicBlock* hit = block(), *go = block();
+        B.CreateCondBr(B.CreateICmpNE(flag, llvm::ConstantInt::get(llvm::Type::getInt8Ty(C), 0)), hit, go, unlikely());
+        B.SetInsertPoint(hit);
+        B.CreateStore(E, field(m_off.stop));
+        B.CreateStore(htop, field(m_off.htop));
+        B.CreateStore(cp, field(m_off.cp));
+        auto* handler_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), {ptr, ptr, ptr}, false);
+        B.CreateCall(handler_ty, runtime_address("bp", reinterpret_cast<const void*>(&beamlet_jit_breakpoint)),
+                     {p, x, code_address(reinterpret_cast<const Word*>(rp.entry_of))});
+        Value* E2 = B.CreateLoad(ptr, field(m_off.stop));
+        Value* htop2 = B.CreateLoad(ptr, field(m_off.htop));
+        Value* cp2 = B.CreateLoad(ptr, field(m_off.cp));
+        B.CreateBr(go);
+        BasicBlock* from_hit = B.GetInsertBlock();
+        B.SetInsertPoint(go);
+        auto merge = [&](Value* before, Value* after) {
+            llvm::PHINode* phi = B.CreatePHI(ptr, 2);
+            phi->addIncoming(before, &go->getParent()->getEntryBlock());
+            phi->addIncoming(after, from_hit);
+            return phi;
+        };
+        E = merge(E, E2);
+        htop = merge(htop, htop2);
+        cp = merge(cp, cp2);
+    }
+
+    void emit_region(const ResumePoint& rp, Function* fn) {
+        std::size_t start = rp.instr;
         BasicBlock* bb = BasicBlock::Create(C, "", fn);
         B.SetInsertPoint(bb);
         auto arg = fn->arg_begin();
@@ -246,6 +283,7 @@ private:
         htop = &*arg++;
         cp = &*arg++;
         reds = &*arg++;
+        if (rp.entry_of && m_mode == BreakpointMode::Flag) flag_breakpoint(rp);
         for (std::size_t i = start; i < g.instrs.size(); ++i) {
             const GenericInstr& in = g.instrs[i];
             if (!emits_code(in.op)) continue;
@@ -678,8 +716,15 @@ private:
     std::vector<std::pair<std::string, Word>> m_absolutes;     // symbols the engine defines
     std::unordered_set<std::string> m_defined;
     std::unordered_map<Term, std::size_t> m_literal_index;
+    BreakpointMode m_mode = BreakpointMode::Patch;
+    const std::uint8_t* m_flags_base = nullptr;
+    std::size_t m_flag_count = 0;
 
 public:
+    void set_breakpoints(BreakpointMode mode, const std::uint8_t* flags) {
+        m_mode = mode;
+        m_flags_base = flags;
+    }
     std::vector<std::pair<std::string, Word>> take_absolutes() { return std::move(m_absolutes); }
     void set_key(const std::string& key) {
         m_key = key;
@@ -718,7 +763,8 @@ std::string module_key(const Module& module) {
 }
 
 CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code, const ThreadLayout& layout, Arch arch,
-                              const std::string& triple, const std::string& data_layout) {
+                              const std::string& triple, const std::string& data_layout, BreakpointMode mode,
+                              const std::uint8_t* flags) {
     auto context = std::make_unique<llvm::LLVMContext>();
     auto ir = std::make_unique<llvm::Module>(vm::atom_text(module.name), *context);
     ir->setTargetTriple(triple);
@@ -726,6 +772,7 @@ CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code,
     Emitter emitter(*context, *ir, module, code, layout, arch);
     emitter.m_vm = &vm;
     emitter.set_key(module_key(module));
+    emitter.set_breakpoints(mode, flags);
     CompiledModule out;
     out.points = emitter.run();
     out.absolutes = emitter.take_absolutes();

@@ -37,12 +37,18 @@ namespace beamlet::jit {
 // no jump, no call): that instruction needs no resume point.
 bool continues_natively(const vm::GenericModule& code, const vm::GenericInstr& in);
 
+// How function-entry breakpoints work in native code: a patch site switched by writing the
+// code (the default), or a flag byte per function that the entry tests (no code writes; the
+// documented fallback, BEAMLET_JIT_BREAKPOINTS=flag).
+enum class BreakpointMode { Patch, Flag };
+
 // One compiled resume point.
 struct ResumePoint {
     std::size_t instr;     // the GenericInstr it starts at
     vm::Word marker;       // offset of its marker in the threaded code
     std::string symbol;    // the LLVM function (empty: no native code, the marker stays a no-op)
     const vm::CodeInfo* entry_of = nullptr;  // set when it is a function's entry
+    std::size_t flag_index = 0;              // BreakpointMode::Flag: its byte in the flag array
 };
 
 struct CompiledModule {
@@ -58,7 +64,8 @@ std::string module_key(const vm::Module& module);
 
 // Builds the IR for [module]; [arch] selects the patch-site size and the trampoline.
 CompiledModule compile_module(vm::Vm& vm, vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout,
-                              Arch arch, const std::string& triple, const std::string& data_layout);
+                              Arch arch, const std::string& triple, const std::string& data_layout,
+                              BreakpointMode mode = BreakpointMode::Patch, const std::uint8_t* flags = nullptr);
 
 // The runtime module: the C-callable entry into native code (`bj.enter`).
 llvm::orc::ThreadSafeModule runtime_module(const std::string& triple, const std::string& data_layout);

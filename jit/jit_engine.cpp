@@ -28,7 +28,11 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
         *error = llvm::toString(host.takeError());
         return nullptr;
     }
-    std::string flavour = host->getTargetTriple().str() + "|" + host->getCPU() + "|O" + std::to_string(opt);
+    // BEAMLET_JIT_BREAKPOINTS=flag: the flag-byte fallback instead of patching code.
+    const char* mode_env = std::getenv("BEAMLET_JIT_BREAKPOINTS");
+    BreakpointMode mode = mode_env && std::string(mode_env) == "flag" ? BreakpointMode::Flag : BreakpointMode::Patch;
+    std::string flavour = host->getTargetTriple().str() + "|" + host->getCPU() + "|O" + std::to_string(opt) +
+                          (mode == BreakpointMode::Flag ? "|flag" : "|patch");
     std::unique_ptr<DiskObjectCache> cache = DiskObjectCache::open_default(flavour);
     std::unique_ptr<Engine> engine = Engine::create(opt, error, cache.get());
     if (!engine) return nullptr;
@@ -45,6 +49,7 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
     g_jit_entry = reinterpret_cast<JitEntryFn>(*enter);
     std::unique_ptr<JitCodeEngine> jit(new JitCodeEngine(vm, std::move(cache), std::move(engine)));
     jit->m_trackers.push_back(std::move(tracker));
+    jit->m_mode = mode;
     return jit;
 }
 
@@ -56,8 +61,14 @@ bool JitCodeEngine::continues_natively(const GenericModule& code, const GenericI
 
 std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
     auto started = std::chrono::steady_clock::now();
+    std::unique_ptr<std::atomic<std::uint8_t>[]> flags;
+    if (m_mode == BreakpointMode::Flag) {
+        flags = std::make_unique<std::atomic<std::uint8_t>[]>(module.functions.size() + 1);
+        for (std::size_t i = 0; i <= module.functions.size(); ++i) flags[i].store(0, std::memory_order_relaxed);
+    }
     CompiledModule compiled =
-        compile_module(m_vm, module, code, layout, m_engine->arch(), m_engine->triple(), m_engine->data_layout());
+        compile_module(m_vm, module, code, layout, m_engine->arch(), m_engine->triple(), m_engine->data_layout(), m_mode,
+                       reinterpret_cast<const std::uint8_t*>(flags.get()));
     // The addresses the code refers to by name; runtime ones are shared by every module.
     std::vector<std::pair<std::string, std::uint64_t>> absolutes;
     {
@@ -81,9 +92,11 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
         Word* marker = module.code.get() + rp->marker;
         marker[1] = address;
         marker[0] = op_word(Op::i_jit_enter);
-        if (rp->entry_of)
-            if (const PatchSite* site = m_engine->site(address)) m_sites[rp->entry_of] = site;
+        if (!rp->entry_of) continue;
+        if (m_mode == BreakpointMode::Flag) m_entries[rp->entry_of].flag = &flags[rp->flag_index];
+        else if (const PatchSite* site = m_engine->site(address)) m_entries[rp->entry_of].site = site;
     }
+    if (flags) m_flags.push_back(std::move(flags));
     m_trackers.push_back(std::move(tracker));
     // BEAMLET_JIT_DEBUG=1: what each module became and what it cost.
     if (std::getenv("BEAMLET_JIT_DEBUG")) {
@@ -97,22 +110,34 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
 
 const PatchSite* JitCodeEngine::site_of(const CodeInfo* ci) const {
     std::lock_guard guard(m_mutex);
-    auto it = m_sites.find(ci);
-    return it == m_sites.end() ? nullptr : it->second;
+    auto it = m_entries.find(ci);
+    return it == m_entries.end() ? nullptr : it->second.site;
+}
+
+const std::atomic<std::uint8_t>* JitCodeEngine::flag_of(const CodeInfo* ci) const {
+    std::lock_guard guard(m_mutex);
+    auto it = m_entries.find(ci);
+    return it == m_entries.end() ? nullptr : it->second.flag;
 }
 
 void JitCodeEngine::set_breakpoint(const CodeInfo* ci, bool on) {
     if (const PatchSite* site = site_of(ci)) {
         if (on) Engine::arm(*site);
         else Engine::disarm(*site);
+    } else if (auto* flag = const_cast<std::atomic<std::uint8_t>*>(flag_of(ci))) {
+        flag->store(on ? 1 : 0, std::memory_order_release);
     }
 }
 
 bool JitCodeEngine::has_breakpoint(const CodeInfo* ci) const {
-    const PatchSite* site = site_of(ci);
-    return site && Engine::armed(*site);
+    if (const PatchSite* site = site_of(ci)) return Engine::armed(*site);
+    const std::atomic<std::uint8_t>* flag = flag_of(ci);
+    return flag && flag->load(std::memory_order_acquire) != 0;
 }
 
-bool JitCodeEngine::has_native_entry(const CodeInfo* ci) const { return site_of(ci) != nullptr; }
+bool JitCodeEngine::has_native_entry(const CodeInfo* ci) const {
+    std::lock_guard guard(m_mutex);
+    return m_entries.count(ci) != 0;
+}
 
 }  // namespace beamlet::jit

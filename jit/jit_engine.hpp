@@ -3,6 +3,7 @@
 // breakpoints by patching machine code.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "jit/compiler.hpp"
 #include "jit/engine.hpp"
 #include "jit/object_cache.hpp"
 #include "vm/code_engine.hpp"
@@ -34,6 +36,9 @@ public:
 
     // The patch site of [ci]'s native entry, or null (beamlet dis --engine jit).
     const PatchSite* site_of(const vm::CodeInfo* ci) const;
+    // Its flag byte in BreakpointMode::Flag, or null.
+    const std::atomic<std::uint8_t>* flag_of(const vm::CodeInfo* ci) const;
+    BreakpointMode breakpoint_mode() const { return m_mode; }
     Engine& engine() { return *m_engine; }
 
 private:
@@ -45,7 +50,14 @@ private:
     std::unique_ptr<Engine> m_engine;
     std::unordered_set<std::string> m_defined;  // absolute symbols already defined (runtime ones)
     mutable std::mutex m_mutex;
-    std::unordered_map<const vm::CodeInfo*, const PatchSite*> m_sites;
+    BreakpointMode m_mode = BreakpointMode::Patch;
+    // The native entries: a patch site, or (flag mode) a flag byte.
+    struct Entry {
+        const PatchSite* site = nullptr;
+        std::atomic<std::uint8_t>* flag = nullptr;
+    };
+    std::unordered_map<const vm::CodeInfo*, Entry> m_entries;
+    std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> m_flags;  // one array per module
     std::vector<std::shared_ptr<llvm::orc::ResourceTracker>> m_trackers;  // one per module
 };
 

@@ -64,6 +64,10 @@ void print_patch_sites(jit::JitCodeEngine& jit, const vm::Module& m) {
         const vm::CodeInfo* ci = m.code_info(f);
         std::printf("%s/%zu: ", vm::atom_text(f.name).c_str(), std::size_t(f.arity));
         const jit::PatchSite* site = jit.site_of(ci);
+        if (const std::atomic<std::uint8_t>* flag = jit.flag_of(ci)) {
+            std::printf("flag byte %p: %s\n", static_cast<const void*>(flag), flag->load() ? "armed" : "disarmed");
+            continue;
+        }
         if (!site) {
             std::printf("no native entry (its first instruction is interpreted; breakpoint %s)\n",
                         tracing::has_breakpoint(ci) ? "set in the threaded code" : "off");

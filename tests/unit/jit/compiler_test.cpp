@@ -142,7 +142,7 @@ TEST(JitCompiler, ResumePointsCoverEveryFunctionEntry) {
     EXPECT_GE(entries, 5u);
     for (const ResumePoint& rp : c.points) {
         if (rp.symbol.empty()) continue;
-        EXPECT_TRUE(rp.symbol.rfind(rp.entry_of ? "bjf." : "bjr.", 0) == 0) << rp.symbol;
+        EXPECT_TRUE(rp.symbol.rfind(rp.entry_of ? "bjf." : "bjr.", 0) == 0) << rp.symbol;  // patch mode
     }
 }
 
