@@ -184,8 +184,11 @@ private:
 
     void make_patchable(Function* fn, const CodeInfo* ci) {
         fn->addFnAttr("patchable-function-entry", m_arch == Arch::X86_64 ? "5" : "2");
-        // {0, CodeInfo*} right before the entry: the trampoline finds the header from its
-        // return address. 16 bytes keep the entry 16-byte aligned.
+        // {summary, CodeInfo*} right before the entry: the trampoline finds the header from its
+        // return address. The summary's low byte, set by tracing through the writable alias,
+        // says whether a breakpoint kind acts for every process (call_count, meta); when not,
+        // a process without the call flag returns from the trampoline at once. 16 bytes keep
+        // the entry 16-byte aligned.
         llvm::Constant* words[] = {llvm::ConstantInt::get(i64, 0),
                                    llvm::ConstantExpr::getPtrToInt(code_address(reinterpret_cast<const Word*>(ci)), i64)};
         fn->setPrefixData(llvm::ConstantArray::get(llvm::ArrayType::get(i64, 2), words));
@@ -206,10 +209,15 @@ private:
         std::string stop = std::to_string(m_off.stop), htop = std::to_string(m_off.htop), cp = std::to_string(m_off.cp);
         runtime_address("bp", reinterpret_cast<const void*>(&beamlet_jit_breakpoint));  // defined for the asm
         std::string text;
+        std::string flags = std::to_string(m_off.all_trace_flags);
         if (m_arch == Arch::X86_64) {
-            // Entered by the patch site's `call`: the return address is the entry + 5 and the
-            // CodeInfo* sits at entry - 8. Arguments: rdi p, rsi x, rdx E, rcx htop, r8 cp, r9 reds.
-            text = "pushq %rdi\n pushq %rsi\n pushq %rdx\n pushq %rcx\n pushq %r8\n pushq %r9\n pushq %rbx\n"
+            // Entered by the patch site's `call`: the return address is the entry + 5, the
+            // summary byte at entry - 16 and the CodeInfo* at entry - 8. Arguments: rdi p,
+            // rsi x, rdx E, rcx htop, r8 cp, r9 reds. The filter first: nothing to do for a
+            // process without the call flag when no kind acts for every process.
+            text = "testl $$1, " + flags + "(%rdi)\n jnz 1f\n"
+                   "movq (%rsp), %rax\n cmpb $$0, -21(%rax)\n jnz 1f\n retq\n"
+                   "1:\n pushq %rdi\n pushq %rsi\n pushq %rdx\n pushq %rcx\n pushq %r8\n pushq %r9\n pushq %rbx\n"
                    "movq %rdx, " + stop + "(%rdi)\n movq %rcx, " + htop + "(%rdi)\n movq %r8, " + cp + "(%rdi)\n"
                    "movq 56(%rsp), %rdx\n movq -13(%rdx), %rdx\n"
                    "movq %rsp, %rbx\n andq $$-16, %rsp\n"
@@ -220,15 +228,19 @@ private:
                    "retq";
         } else {
             // Entered by `bl` after `mov x17, x30`: x30 is the entry + 8, x17 the caller's
-            // return address; the CodeInfo* sits at entry - 8. Arguments in x0..x5.
-            text = "stp x0, x1, [sp, #-64]!\n stp x2, x3, [sp, #16]\n stp x4, x5, [sp, #32]\n stp x17, x30, [sp, #48]\n"
+            // return address; the summary byte at entry - 16, the CodeInfo* at entry - 8.
+            // Arguments in x0..x5; x16 is scratch. The same filter as on x86-64 first.
+            text = "ldr w16, [x0, #" + flags + "]\n tbnz w16, #0, 1f\n"
+                   "ldurb w16, [x30, #-24]\n cbnz w16, 1f\n"
+                   "mov x16, x30\n mov x30, x17\n br x16\n"
+                   "1:\n stp x0, x1, [sp, #-64]!\n stp x2, x3, [sp, #16]\n stp x4, x5, [sp, #32]\n stp x17, x30, [sp, #48]\n"
                    "str x2, [x0, #" + stop + "]\n str x3, [x0, #" + htop + "]\n str x4, [x0, #" + cp + "]\n"
                    "ldur x2, [x30, #-16]\n"
-                   "ldr x16, 1f\n blr x16\n"
+                   "ldr x16, 2f\n blr x16\n"
                    "ldp x17, x30, [sp, #48]\n ldp x4, x5, [sp, #32]\n ldp x2, x3, [sp, #16]\n ldp x0, x1, [sp], #64\n"
                    "ldr x2, [x0, #" + stop + "]\n ldr x3, [x0, #" + htop + "]\n ldr x4, [x0, #" + cp + "]\n"
                    "mov x16, x30\n mov x30, x17\n br x16\n"
-                   ".p2align 3\n1: .xword bj.rt.bp";
+                   ".p2align 3\n2: .xword bj.rt.bp";
         }
         auto* asm_ty = llvm::FunctionType::get(llvm::Type::getVoidTy(C), false);
         B.CreateCall(llvm::InlineAsm::get(asm_ty, text, "", true), {});

@@ -129,6 +129,15 @@ void JitCodeEngine::set_breakpoint(const CodeInfo* ci, bool on) {
     }
 }
 
+void JitCodeEngine::set_every_process(const CodeInfo* ci, bool on) {
+    // The low byte of the prefix word before the entry, read by the trampoline's filter
+    // (compiler.cpp); written through the writable alias like the site itself.
+    const PatchSite* site = site_of(ci);
+    if (!site) return;  // flag mode calls the handler whenever the flag is set
+    if (std::uint8_t* summary = m_engine->writable_alias(reinterpret_cast<std::uint64_t>(site->exec) - 16))
+        std::atomic_ref<std::uint8_t>(*summary).store(on ? 1 : 0, std::memory_order_release);
+}
+
 bool JitCodeEngine::has_breakpoint(const CodeInfo* ci) const {
     if (const PatchSite* site = site_of(ci)) return Engine::armed(*site);
     const std::atomic<std::uint8_t>* flag = flag_of(ci);

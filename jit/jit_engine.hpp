@@ -32,6 +32,7 @@ public:
     std::string compile(vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout) override;
     void set_breakpoint(const vm::CodeInfo* ci, bool on) override;
     bool has_breakpoint(const vm::CodeInfo* ci) const override;
+    void set_every_process(const vm::CodeInfo* ci, bool on) override;
     bool has_native_entry(const vm::CodeInfo* ci) const override;
 
     // The patch site of [ci]'s native entry, or null (beamlet dis --engine jit).

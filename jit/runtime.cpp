@@ -11,7 +11,7 @@ ProcessOffsets process_offsets() {
     using vm::Process;
     return ProcessOffsets{offsetof(Process, stop),     offsetof(Process, htop),       offsetof(Process, cp),
                           offsetof(Process, jit_reds), offsetof(Process, jit_live),   offsetof(Process, mbuf_words),
-                          offsetof(Process, heap_size_words)};
+                          offsetof(Process, heap_size_words), offsetof(Process, all_trace_flags)};
 }
 #pragma GCC diagnostic pop
 

@@ -11,7 +11,7 @@ namespace beamlet::jit {
 // Process field offsets (Process is not standard-layout, but these fields are plain members
 // of a non-virtual class at fixed offsets, which GCC and Clang compute as usual).
 struct ProcessOffsets {
-    std::size_t stop, htop, cp, jit_reds, jit_live, mbuf_words, heap_size_words;
+    std::size_t stop, htop, cp, jit_reds, jit_live, mbuf_words, heap_size_words, all_trace_flags;
 };
 ProcessOffsets process_offsets();
 

@@ -70,6 +70,13 @@ void arm(const CodeInfo* ci) {
     else patch_word(first_instruction(ci), breakpoint_word());
 }
 
+// Tells a native-code engine whether [ci]'s chain has kinds that act for every process, given
+// the chain's [flags] (both generations' while a change is staged, then the active one's).
+void update_every_process(const CodeInfo* ci, std::uint32_t flags) {
+    if (g_code_engine && g_code_engine->has_native_entry(ci))
+        g_code_engine->set_every_process(ci, flags & (BPF_COUNT_ACTIVE | BPF_META_TRACE));
+}
+
 void disarm(const CodeInfo* ci, Word orig_instr) {
     if (g_code_engine && g_code_engine->has_native_entry(ci)) g_code_engine->set_breakpoint(ci, false);
     else patch_word(first_instruction(ci), orig_instr);
@@ -296,6 +303,8 @@ void install(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         link_prepared(slot);
+        if (slot.load(std::memory_order_acquire))
+            update_every_process(ci, chain_flags(slot, staging) | chain_flags(slot, active_bp_index()));
         if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging) && !has_breakpoint(ci))
             arm(ci);
     }
@@ -334,7 +343,10 @@ void uninstall(BreakpointChange& c) {
 }
 
 void consolidate(BreakpointChange& c) {
-    for (const CodeInfo* ci : c.functions) consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c);
+    for (const CodeInfo* ci : c.functions) {
+        consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c);
+        update_every_process(ci, chain_flags(ci->gen_bp, active_bp_index()));
+    }
     for (Export* e : c.exports) consolidate_chain(e->gen_bp, c);
 }
 

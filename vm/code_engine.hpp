@@ -42,6 +42,10 @@ public:
     // Function-entry breakpoints in native code (tracing's install and uninstall steps).
     virtual void set_breakpoint(const CodeInfo* ci, bool on) = 0;
     virtual bool has_breakpoint(const CodeInfo* ci) const = 0;
+    // Whether a breakpoint kind of [ci]'s function acts for every process (call_count, meta):
+    // when not, the native breakpoint returns at once for a process without the call flag.
+    // Kept a superset of the truth while a change is staged.
+    virtual void set_every_process(const CodeInfo* ci, bool on) = 0;
     // Whether [ci]'s function has native code with a patch site.
     virtual bool has_native_entry(const CodeInfo* ci) const = 0;
 };

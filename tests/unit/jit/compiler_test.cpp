@@ -35,6 +35,7 @@ public:
     std::string compile(vm::Module&, const vm::GenericModule&, const vm::ThreadLayout&) override { return {}; }
     void set_breakpoint(const vm::CodeInfo*, bool) override {}
     bool has_breakpoint(const vm::CodeInfo*) const override { return false; }
+    void set_every_process(const vm::CodeInfo*, bool) override {}
     bool has_native_entry(const vm::CodeInfo*) const override { return false; }
 };
 
