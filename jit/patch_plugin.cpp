@@ -105,17 +105,24 @@ llvm::Error PatchPlugin::rewrite_sites(llvm::orc::MaterializationResponsibility&
 }
 
 llvm::Error PatchPlugin::notifyEmitted(llvm::orc::MaterializationResponsibility& MR) {
+    std::vector<PatchSite> sites;
+    {
+        std::lock_guard lock(m_mutex);
+        auto pending = m_pending.find(&MR);
+        if (pending == m_pending.end()) return llvm::Error::success();
+        sites = std::move(pending->second);
+        m_pending.erase(pending);
+    }
+    // The resource key comes from the session (its lock), which calls notifyRemovingResources
+    // with that lock held: never take the session's lock while holding ours.
+    llvm::orc::ResourceKey key = 0;
+    if (llvm::Error error = MR.withResourceKeyDo([&](llvm::orc::ResourceKey k) { key = k; })) return error;
     std::lock_guard lock(m_mutex);
-    auto pending = m_pending.find(&MR);
-    if (pending == m_pending.end()) return llvm::Error::success();
-    auto sites = std::move(pending->second);
-    m_pending.erase(pending);
-    return MR.withResourceKeyDo([&](llvm::orc::ResourceKey key) {
-        for (const PatchSite& site : sites) {
-            m_sites.push_back(Record{site, key});
-            m_by_entry[reinterpret_cast<std::uint64_t>(site.exec)] = &m_sites.back().site;
-        }
-    });
+    for (const PatchSite& site : sites) {
+        m_sites.push_back(Record{site, key});
+        m_by_entry[reinterpret_cast<std::uint64_t>(site.exec)] = &m_sites.back().site;
+    }
+    return llvm::Error::success();
 }
 
 llvm::Error PatchPlugin::notifyFailed(llvm::orc::MaterializationResponsibility& MR) {

@@ -61,6 +61,18 @@ int ThreadProgress::register_managed_thread() {
     return index;
 }
 
+namespace {
+// OTP's "code barrier" at each quiescent point: machine code patched before a thread-progress
+// wait (JIT breakpoints) is fetched anew by this thread afterwards. AArch64 needs an ISB after
+// the patcher's cache maintenance; on x86-64 cross-modifying code is coherent in practice for
+// these one-byte patches (jit-design.md §3), so nothing is executed there.
+inline void code_barrier() {
+#if defined(__aarch64__)
+    asm volatile("isb" ::: "memory");
+#endif
+}
+}  // namespace
+
 void ThreadProgress::update(int index) {
     Slot& slot = m_slots[index];
     // Acquire: pairs with the advancing CAS, so the fence below follows it in happens-before (b).
@@ -72,6 +84,7 @@ void ThreadProgress::update(int index) {
     // Release: everything before this quiescent point happens before an advancer that reads it (a).
     slot.confirmed.store(current + 1, std::memory_order_release);
     full_fence();  // Ft in (b): what we read from now on is at least as new as W's pre-later() stores.
+    code_barrier();
 }
 
 void ThreadProgress::prepare_wait(int index) {
