@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/cli_test.sh BEAMLET SAMPLE_BEAM UNCAUGHT_ERL — bad input to the beamlet command line:
 # each case must exit non-zero within 10 s with exactly one "beamlet: " line on stderr, never a
-# crash. Also checks an uncaught Erlang error, `beamlet dis` and the usage message.
+# crash. Also checks an uncaught Erlang error, `beamlet dis` (both engines), `beamlet compare`
+# and the usage message.
 # SAMPLE_BEAM is a valid module with main/0 (build/unit_data/loader_sample.beam); the bad .beam
 # files are made from it in a temporary directory.
 set -u
@@ -111,6 +112,19 @@ run_beamlet dis "$sample_beam"
 [ $status -eq 0 ] || fail "dis: exit status $status: $err"
 grep -q "function main/0" "$work/stdout" || fail "dis: no 'function main/0' in output"
 grep -q "header.*bp=none" "$work/stdout" || fail "dis: no header line with 'bp=none'"
+
+# dis --engine jit: the native entries' patch-site bytes, disarmed.
+checks=$((checks + 1))
+run_beamlet dis --engine jit "$sample_beam"
+[ $status -eq 0 ] || fail "dis --engine jit: exit status $status: $err"
+grep -q "JIT patch sites" "$work/stdout" || fail "dis --engine jit: no patch-site section"
+grep -Eq "main/0: 0x[0-9a-f]+: a9( [0-9a-f]{2}){4}  disarmed" "$work/stdout" || fail "dis --engine jit: no disarmed site for main/0"
+
+# compare: a traced program gives the same output under both engines.
+checks=$((checks + 1))
+run_beamlet compare "$uncaught_erl"
+grep -q "^interp " "$work/stdout" && grep -q "^jit " "$work/stdout" || fail "compare: no per-engine lines: $(cat "$work/stdout")"
+grep -q "outputs identical" "$work/stdout" || fail "compare: outputs differ: $(cat "$work/stdout")"
 
 # Usage errors: no target, no subcommand.
 for args in "run" ""; do
