@@ -105,6 +105,14 @@ bool has_emitter(const GenericModule& g, const GenericInstr& in) {
         const ImportEntry& imp = g.imports[g.operand(in, 2).value];
         return imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus);
     }
+    case Op::select_val:
+        // Word comparisons decide it when every value is an immediate (a boxed operand then
+        // matches none); bignum or float values are the interpreter's.
+        for (Word k = 0; k < g.operand(in, 2).value; k += 2)
+            if (!is_immediate(g.operand(in, 3 + std::uint32_t(k)).value)) return false;
+        return true;
+    case Op::select_tuple_arity:
+        return true;
     default:
         return false;
     }
@@ -603,6 +611,40 @@ private:
             return false;
         }
         case Op::jump: goto_label(op(in, 0).value); return false;
+        case Op::select_val:
+        case Op::select_tuple_arity: {
+            // A chain of comparisons, then the fail label ([src] [fail] [list of value, label]).
+            Value* v = src(op(in, 0));
+            if (in.op == Op::select_tuple_arity) {
+                BasicBlock* boxed = block(), *not_boxed = block();
+                B.CreateCondBr(is_boxed(v), boxed, not_boxed);
+                B.SetInsertPoint(not_boxed);
+                goto_label(op(in, 1).value);
+                B.SetInsertPoint(boxed);
+                Value* header = boxed_word(v, 0);
+                BasicBlock* tuple = block(), *not_tuple = block();
+                B.CreateCondBr(B.CreateICmpEQ(tag(header, HEADER_SUBTAG_MASK | TAG_PRIMARY_MASK), word(make_arityval(0))),
+                               tuple, not_tuple);
+                B.SetInsertPoint(not_tuple);
+                goto_label(op(in, 1).value);
+                B.SetInsertPoint(tuple);
+                v = header;  // compared with make_arityval(arity) below
+            }
+            Word n = op(in, 2).value;
+            for (Word k = 0; k < n; k += 2) {
+                const Operand& value = op(in, 3 + std::uint32_t(k));
+                // Arities come as unsigned operands (the threader makes them small integers).
+                Word arity = value.kind == OperandKind::Unsigned ? value.value : Word(small_value(value.value));
+                Value* expected = in.op == Op::select_val ? term(value.value) : word(make_arityval(arity));
+                BasicBlock* hit = block(), *miss = block();
+                B.CreateCondBr(B.CreateICmpEQ(v, expected), hit, miss);
+                B.SetInsertPoint(hit);
+                goto_label(op(in, 4 + std::uint32_t(k)).value);
+                B.SetInsertPoint(miss);
+            }
+            goto_label(op(in, 1).value);
+            return false;
+        }
         case Op::is_lt:
         case Op::is_ge: {
             Value* a = src(op(in, 1));
