@@ -94,7 +94,8 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
         marker[0] = op_word(Op::i_jit_enter);
         if (!rp->entry_of) continue;
         if (m_mode == BreakpointMode::Flag) m_entries[rp->entry_of].flag = &flags[rp->flag_index];
-        else if (const PatchSite* site = m_engine->site(address)) m_entries[rp->entry_of].site = site;
+        else if (const PatchSite* site = m_engine->site(address))
+            m_entries[rp->entry_of] = Entry{site, m_engine->writable_alias(address - 16), nullptr};
     }
     if (flags) m_flags.push_back(std::move(flags));
     m_trackers.push_back(std::move(tracker));
@@ -108,45 +109,43 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
     return {};
 }
 
-const PatchSite* JitCodeEngine::site_of(const CodeInfo* ci) const {
+const PatchSite* JitCodeEngine::site_of(const CodeInfo* ci) const { return entry_of(ci).site; }
+
+const std::atomic<std::uint8_t>* JitCodeEngine::flag_of(const CodeInfo* ci) const { return entry_of(ci).flag; }
+
+JitCodeEngine::Entry JitCodeEngine::entry_of(const CodeInfo* ci) const {
     std::lock_guard guard(m_mutex);
     auto it = m_entries.find(ci);
-    return it == m_entries.end() ? nullptr : it->second.site;
+    return it == m_entries.end() ? Entry{} : it->second;
 }
 
-const std::atomic<std::uint8_t>* JitCodeEngine::flag_of(const CodeInfo* ci) const {
-    std::lock_guard guard(m_mutex);
-    auto it = m_entries.find(ci);
-    return it == m_entries.end() ? nullptr : it->second.flag;
-}
-
-void JitCodeEngine::set_breakpoint(const CodeInfo* ci, bool on) {
-    if (const PatchSite* site = site_of(ci)) {
-        if (on) Engine::arm(*site);
-        else Engine::disarm(*site);
-    } else if (auto* flag = const_cast<std::atomic<std::uint8_t>*>(flag_of(ci))) {
-        flag->store(on ? 1 : 0, std::memory_order_release);
+bool JitCodeEngine::set_breakpoint(const CodeInfo* ci, bool on) {
+    Entry e = entry_of(ci);
+    if (e.site) {
+        if (on) Engine::arm(*e.site);
+        else Engine::disarm(*e.site);
+        return true;
     }
+    if (e.flag) {
+        e.flag->store(on ? 1 : 0, std::memory_order_release);
+        return true;
+    }
+    return false;
 }
 
 void JitCodeEngine::set_every_process(const CodeInfo* ci, bool on) {
     // The low byte of the prefix word before the entry, read by the trampoline's filter
-    // (compiler.cpp); written through the writable alias like the site itself.
-    const PatchSite* site = site_of(ci);
-    if (!site) return;  // flag mode calls the handler whenever the flag is set
-    if (std::uint8_t* summary = m_engine->writable_alias(reinterpret_cast<std::uint64_t>(site->exec) - 16))
+    // (compiler.cpp); written through the writable alias like the site itself. Flag mode
+    // calls the handler whenever the flag is set.
+    if (std::uint8_t* summary = entry_of(ci).summary)
         std::atomic_ref<std::uint8_t>(*summary).store(on ? 1 : 0, std::memory_order_release);
 }
 
-bool JitCodeEngine::has_breakpoint(const CodeInfo* ci) const {
-    if (const PatchSite* site = site_of(ci)) return Engine::armed(*site);
-    const std::atomic<std::uint8_t>* flag = flag_of(ci);
-    return flag && flag->load(std::memory_order_acquire) != 0;
-}
-
-bool JitCodeEngine::has_native_entry(const CodeInfo* ci) const {
-    std::lock_guard guard(m_mutex);
-    return m_entries.count(ci) != 0;
+int JitCodeEngine::breakpoint_state(const CodeInfo* ci) const {
+    Entry e = entry_of(ci);
+    if (e.site) return Engine::armed(*e.site) ? 1 : 0;
+    if (e.flag) return e.flag->load(std::memory_order_acquire) != 0 ? 1 : 0;
+    return -1;
 }
 
 }  // namespace beamlet::jit

@@ -30,12 +30,11 @@ public:
 
     bool continues_natively(const vm::GenericModule& code, const vm::GenericInstr& in) const override;
     std::string compile(vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout) override;
-    void set_breakpoint(const vm::CodeInfo* ci, bool on) override;
-    bool has_breakpoint(const vm::CodeInfo* ci) const override;
+    bool set_breakpoint(const vm::CodeInfo* ci, bool on) override;
+    int breakpoint_state(const vm::CodeInfo* ci) const override;
     void set_every_process(const vm::CodeInfo* ci, bool on) override;
-    bool has_native_entry(const vm::CodeInfo* ci) const override;
 
-    // The patch site of [ci]'s native entry, or null (beamlet dis --engine jit).
+    // Its native entry's patch site, or null (beamlet dis --engine jit).
     const PatchSite* site_of(const vm::CodeInfo* ci) const;
     // Its flag byte in BreakpointMode::Flag, or null.
     const std::atomic<std::uint8_t>* flag_of(const vm::CodeInfo* ci) const;
@@ -55,9 +54,11 @@ private:
     // The native entries: a patch site, or (flag mode) a flag byte.
     struct Entry {
         const PatchSite* site = nullptr;
+        std::uint8_t* summary = nullptr;  // the writable alias of the prefix's summary byte
         std::atomic<std::uint8_t>* flag = nullptr;
     };
     std::unordered_map<const vm::CodeInfo*, Entry> m_entries;
+    Entry entry_of(const vm::CodeInfo* ci) const;  // one lookup under m_mutex
     std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> m_flags;  // one array per module
     std::vector<std::shared_ptr<llvm::orc::ResourceTracker>> m_trackers;  // one per module
 };

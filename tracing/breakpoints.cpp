@@ -66,20 +66,19 @@ vm::CodeEngine* g_code_engine = nullptr;
 // Switches [ci]'s function-entry breakpoint on: the interpreter's breakpoint instruction over
 // the first word, or the JIT's patch site (the threaded word then stays the resume marker).
 void arm(const CodeInfo* ci) {
-    if (g_code_engine && g_code_engine->has_native_entry(ci)) g_code_engine->set_breakpoint(ci, true);
-    else patch_word(first_instruction(ci), breakpoint_word());
+    if (g_code_engine && g_code_engine->set_breakpoint(ci, true)) return;
+    if (read_word(ci->code()) != breakpoint_word()) patch_word(first_instruction(ci), breakpoint_word());
 }
 
 // Tells a native-code engine whether [ci]'s chain has kinds that act for every process, given
 // the chain's [flags] (both generations' while a change is staged, then the active one's).
 void update_every_process(const CodeInfo* ci, std::uint32_t flags) {
-    if (g_code_engine && g_code_engine->has_native_entry(ci))
-        g_code_engine->set_every_process(ci, flags & (BPF_COUNT_ACTIVE | BPF_META_TRACE));
+    if (g_code_engine) g_code_engine->set_every_process(ci, flags & (BPF_COUNT_ACTIVE | BPF_META_TRACE));
 }
 
 void disarm(const CodeInfo* ci, Word orig_instr) {
-    if (g_code_engine && g_code_engine->has_native_entry(ci)) g_code_engine->set_breakpoint(ci, false);
-    else patch_word(first_instruction(ci), orig_instr);
+    if (g_code_engine && g_code_engine->set_breakpoint(ci, false)) return;
+    if (read_word(ci->code()) == breakpoint_word()) patch_word(first_instruction(ci), orig_instr);
 }
 
 // This session's GenericBp on the chain (linked or prepared), created with both generations
@@ -186,7 +185,8 @@ const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const Trac
 }
 
 bool has_breakpoint(const CodeInfo* ci) {
-    if (g_code_engine && g_code_engine->has_native_entry(ci)) return g_code_engine->has_breakpoint(ci);
+    if (g_code_engine)
+        if (int state = g_code_engine->breakpoint_state(ci); state >= 0) return state == 1;
     return read_word(ci->code()) == breakpoint_word();
 }
 
@@ -240,7 +240,9 @@ bool stage(BreakpointChange& c) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         GenericBp* bp = find_bp(slot, c.session);
         if (!bp && local_on) {
-            Word orig = has_breakpoint(ci) ? slot.load()->orig_instr : read_word(ci->code());
+            // A chain that exists holds the original word, installed or not.
+            GenericBp* head = slot.load(std::memory_order_acquire);
+            Word orig = head ? head->orig_instr : read_word(ci->code());
             bp = ensure_bp(slot, c.session, orig);
         } else if (!bp && c.session && slot.load() && slot.load()->to_insert &&
                    slot.load()->to_insert->session == c.session) {
@@ -305,8 +307,7 @@ void install(BreakpointChange& c) {
         link_prepared(slot);
         if (slot.load(std::memory_order_acquire))
             update_every_process(ci, chain_flags(slot, staging) | chain_flags(slot, active_bp_index()));
-        if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging) && !has_breakpoint(ci))
-            arm(ci);
+        if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging)) arm(ci);  // idempotent
     }
     for (Export* e : c.exports) {
         link_prepared(e->gen_bp);
@@ -329,7 +330,7 @@ void uninstall(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         GenericBp* head = slot.load(std::memory_order_acquire);
-        if (head && has_breakpoint(ci) && chain_flags(slot, active_bp_index()) == 0) disarm(ci, head->orig_instr);
+        if (head && chain_flags(slot, active_bp_index()) == 0) disarm(ci, head->orig_instr);  // idempotent
     }
     for (Export* e : c.exports) {
         if (!e->gen_bp.load(std::memory_order_acquire) || chain_flags(e->gen_bp, active_bp_index()) != 0) continue;

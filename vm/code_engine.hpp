@@ -39,15 +39,15 @@ public:
     // Compiles [module] (threaded as [layout] says) and fills its markers; an error leaves the
     // markers as i_jit_skip, and the module runs interpreted.
     virtual std::string compile(Module& module, const GenericModule& code, const ThreadLayout& layout) = 0;
-    // Function-entry breakpoints in native code (tracing's install and uninstall steps).
-    virtual void set_breakpoint(const CodeInfo* ci, bool on) = 0;
-    virtual bool has_breakpoint(const CodeInfo* ci) const = 0;
+    // Function-entry breakpoints in native code (tracing's install and uninstall steps). Each
+    // is one lookup: false / -1 when [ci]'s function has no native entry (tracing then uses the
+    // threaded code's breakpoint word).
+    virtual bool set_breakpoint(const CodeInfo* ci, bool on) = 0;
+    virtual int breakpoint_state(const CodeInfo* ci) const = 0;  // -1 no native entry, 0 off, 1 on
     // Whether a breakpoint kind of [ci]'s function acts for every process (call_count, meta):
     // when not, the native breakpoint returns at once for a process without the call flag.
     // Kept a superset of the truth while a change is staged.
     virtual void set_every_process(const CodeInfo* ci, bool on) = 0;
-    // Whether [ci]'s function has native code with a patch site.
-    virtual bool has_native_entry(const CodeInfo* ci) const = 0;
 };
 
 // Calls native code compiled for a resume point (set by the engine; the interpreter calls it).

@@ -33,10 +33,9 @@ public:
         return jit::continues_natively(code, in);
     }
     std::string compile(vm::Module&, const vm::GenericModule&, const vm::ThreadLayout&) override { return {}; }
-    void set_breakpoint(const vm::CodeInfo*, bool) override {}
-    bool has_breakpoint(const vm::CodeInfo*) const override { return false; }
+    bool set_breakpoint(const vm::CodeInfo*, bool) override { return false; }
+    int breakpoint_state(const vm::CodeInfo*) const override { return -1; }
     void set_every_process(const vm::CodeInfo*, bool) override {}
-    bool has_native_entry(const vm::CodeInfo*) const override { return false; }
 };
 
 void initialize_targets() {
