@@ -122,15 +122,26 @@ bool emits_code(Op op) { return op != Op::label && op != Op::line && op != Op::i
 
 class Emitter {
 public:
-    Emitter(llvm::LLVMContext& context, llvm::Module& module, Module& mod, const GenericModule& g,
+    Emitter(Vm& vm, llvm::LLVMContext& context, llvm::Module& module, Module& mod, const GenericModule& g,
             const ThreadLayout& layout, Arch arch)
-        : C(context), M(module), B(context), m_mod(mod), g(g), L(layout), m_arch(arch), m_off(process_offsets()) {
+        : m_vm(vm), C(context), M(module), B(context), g(g), L(layout), m_arch(arch), m_off(process_offsets()) {
         i64 = llvm::Type::getInt64Ty(C);
         ptr = llvm::PointerType::getUnqual(C);
         resume_ty = llvm::FunctionType::get(ptr, {ptr, ptr, ptr, ptr, ptr, i64}, false);
         m_base = mod.code.get();
         m_enter_word = op_word(Op::i_jit_enter);
     }
+
+    void set_key(const std::string& key) {
+        m_key = key;
+        m_prefix = "bjm." + key + ".";
+    }
+    void set_breakpoints(BreakpointMode mode, const std::uint8_t* flags) {
+        m_mode = mode;
+        m_flags_base = flags;
+    }
+    // The symbols run() referred to, to be defined as absolute before linking.
+    std::vector<std::pair<std::string, Word>> take_absolutes() { return std::move(m_absolutes); }
 
     std::vector<ResumePoint> run() {
         declare_regions();
@@ -582,7 +593,7 @@ private:
         case Op::call_ext_only:
         case Op::call_ext_last: {
             const ImportEntry& imp = g.imports[op(in, 1).value];
-            Export* e = m_mod_vm_exports_get(imp);
+            Export* e = m_vm.exports.get(imp.module, imp.function, imp.arity);
             if (e->is_bif()) {
                 leave(instr_address(i));  // BIFs run in place in the interpreter
                 return false;
@@ -744,16 +755,10 @@ private:
         }
     }
 
-    Export* m_mod_vm_exports_get(const ImportEntry& imp) { return m_vm->exports.get(imp.module, imp.function, imp.arity); }
-
-public:
-    Vm* m_vm = nullptr;
-
-private:
+    Vm& m_vm;
     llvm::LLVMContext& C;
     llvm::Module& M;
     llvm::IRBuilder<> B;
-    Module& m_mod;
     const GenericModule& g;
     const ThreadLayout& L;
     Arch m_arch;
@@ -774,18 +779,6 @@ private:
     const std::uint8_t* m_flags_base = nullptr;
     std::size_t m_flag_count = 0;
 
-public:
-    void set_breakpoints(BreakpointMode mode, const std::uint8_t* flags) {
-        m_mode = mode;
-        m_flags_base = flags;
-    }
-    std::vector<std::pair<std::string, Word>> take_absolutes() { return std::move(m_absolutes); }
-    void set_key(const std::string& key) {
-        m_key = key;
-        m_prefix = "bjm." + key + ".";
-    }
-
-private:
     std::unordered_map<Word, std::size_t> m_by_marker;        // marker offset -> m_points index
     // The current function's state.
     Value *p = nullptr, *x = nullptr, *E = nullptr, *htop = nullptr, *cp = nullptr, *reds = nullptr;
@@ -823,8 +816,7 @@ CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code,
     auto ir = std::make_unique<llvm::Module>(vm::atom_text(module.name), *context);
     ir->setTargetTriple(triple);
     ir->setDataLayout(data_layout);
-    Emitter emitter(*context, *ir, module, code, layout, arch);
-    emitter.m_vm = &vm;
+    Emitter emitter(vm, *context, *ir, module, code, layout, arch);
     emitter.set_key(module_key(module));
     emitter.set_breakpoints(mode, flags);
     CompiledModule out;
