@@ -494,9 +494,10 @@ Term process_flag_list(Process* p, std::uint32_t flags) {
     return l;
 }
 
+namespace {
 // The hot path: call_count, and whether a session has anything else to do for [p].
 template <typename Slow>
-inline void for_each_hit(Process* p, GenericBp* head, Slow&& slow) {
+void for_each_hit(Process* p, GenericBp* head, Slow&& slow) {
     unsigned ix = active_bp_index();
     bool call_traced = p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_CALL;
     for (GenericBp* bp = head; bp; bp = bp->next.load(std::memory_order_acquire)) {
@@ -505,6 +506,7 @@ inline void for_each_hit(Process* p, GenericBp* head, Slow&& slow) {
         if ((flags & BPF_META_TRACE) || (call_traced && (flags & needs_call))) slow(bp);
     }
 }
+}  // namespace
 
 Word CallTracer::function_breakpoint(Process* p, const CodeInfo* ci, Term* x) {
     GenericBp* head = ci->gen_bp.load(std::memory_order_acquire);
