@@ -38,11 +38,10 @@ namespace {
 bool has_emitter(const GenericModule& g, const GenericInstr& in);
 }
 
-bool continues_natively(const GenericModule& g, const GenericInstr& in) {
-    // Whatever native code handles and does not end with a jump, a call or a return. (A slow
-    // path hands the instruction to the interpreter, which runs on to the next resume point.)
-    if (!has_emitter(g, in)) return false;
-    switch (in.op) {
+namespace {
+// Calls, returns and jumps: native code for them always ends its function.
+bool transfers_control(Op op) {
+    switch (op) {
     case Op::call:
     case Op::call_last:
     case Op::call_only:
@@ -51,16 +50,24 @@ bool continues_natively(const GenericModule& g, const GenericInstr& in) {
     case Op::call_ext_only:
     case Op::return_:
     case Op::jump:
-        return false;
-    default:
         return true;
+    default:
+        return false;
     }
+}
+}  // namespace
+
+bool continues_natively(const GenericModule& g, const GenericInstr& in) {
+    // Whatever native code handles and does not end with a jump, a call or a return. (A slow
+    // path hands the instruction to the interpreter, which runs on to the next resume point.)
+    return has_emitter(g, in) && !transfers_control(in.op);
 }
 
 namespace {
 
 // Instructions with a native emitter.
 bool has_emitter(const GenericModule& g, const GenericInstr& in) {
+    if (transfers_control(in.op)) return true;
     switch (in.op) {
     case Op::move:
     case Op::allocate:
@@ -79,14 +86,6 @@ bool has_emitter(const GenericModule& g, const GenericInstr& in) {
     case Op::get_tuple_element:
     case Op::put_tuple2:
     case Op::swap:
-    case Op::call:
-    case Op::call_last:
-    case Op::call_only:
-    case Op::call_ext:
-    case Op::call_ext_last:
-    case Op::call_ext_only:
-    case Op::return_:
-    case Op::jump:
     case Op::is_lt:
     case Op::is_ge:
     case Op::is_eq_exact:

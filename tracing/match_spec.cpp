@@ -137,6 +137,17 @@ private:
         return std::uint32_t(m_ms.m_nodes.size() - 1);
     }
 
+    // A node of [kind] over [kids] ([n]: its count field, by default the number of kids).
+    std::uint32_t add_with_kids(Kind kind, const std::vector<std::uint32_t>& kids, std::uint32_t n) {
+        MatchSpec::Node node{kind};
+        node.n = n;
+        node.first = add_kids(kids);
+        return add(node);
+    }
+    std::uint32_t add_with_kids(Kind kind, const std::vector<std::uint32_t>& kids) {
+        return add_with_kids(kind, kids, std::uint32_t(kids.size()));
+    }
+
     // Stores [kids] contiguously; returns the first index.
     std::uint32_t add_kids(const std::vector<std::uint32_t>& kids) {
         auto first = std::uint32_t(m_ms.m_kids.size());
@@ -169,10 +180,7 @@ private:
                 if (!pattern(a, 0, &k)) return false;
                 kids.push_back(k);
             }
-            MatchSpec::Node n{Kind::PArgs};
-            n.n = std::uint32_t(kids.size());
-            n.first = add_kids(kids);
-            head_node = add(n);
+            head_node = add_with_kids(Kind::PArgs, kids);
         } else if (head == atom("_") || variable_number(head) >= 0) {
             if (!pattern(head, 0, &head_node)) return false;
         } else {
@@ -240,9 +248,7 @@ private:
         if (is_list(t)) {
             std::uint32_t h, tl;
             if (!pattern(car(t), depth + 1, &h) || !pattern(cdr(t), depth + 1, &tl)) return false;
-            MatchSpec::Node n{Kind::PCons};
-            n.first = add_kids({h, tl});
-            *out = add(n);
+            *out = add_with_kids(Kind::PCons, {h, tl}, 0);
             return true;
         }
         if (is_tuple(t)) {
@@ -252,10 +258,7 @@ private:
                 if (!pattern(tuple_element(t, i), depth + 1, &k)) return false;
                 kids.push_back(k);
             }
-            MatchSpec::Node n{Kind::PTuple};
-            n.n = std::uint32_t(kids.size());
-            n.first = add_kids(kids);
-            *out = add(n);
+            *out = add_with_kids(Kind::PTuple, kids);
             return true;
         }
         if (is_map(t)) {
@@ -310,9 +313,7 @@ private:
         if (is_list(t)) {
             std::uint32_t h, tl;
             if (!expr(car(t), guard, depth + 1, &h) || !expr(cdr(t), guard, depth + 1, &tl)) return false;
-            MatchSpec::Node n{Kind::ECons};
-            n.first = add_kids({h, tl});
-            *out = add(n);
+            *out = add_with_kids(Kind::ECons, {h, tl}, 0);
             return true;
         }
         if (is_map(t)) {
@@ -328,10 +329,7 @@ private:
                 kids.push_back(vk);
             });
             if (!ok) return false;
-            MatchSpec::Node n{Kind::EMap};
-            n.n = std::uint32_t(kids.size() / 2);
-            n.first = add_kids(kids);
-            *out = add(n);
+            *out = add_with_kids(Kind::EMap, kids, std::uint32_t(kids.size() / 2));
             return true;
         }
         if (is_tuple(t)) return tuple_expr(t, guard, depth, out);
@@ -358,10 +356,7 @@ private:
                 if (!expr(tuple_element(inner, i), guard, depth + 1, &k)) return false;
                 kids.push_back(k);
             }
-            MatchSpec::Node n{Kind::ETuple};
-            n.n = std::uint32_t(kids.size());
-            n.first = add_kids(kids);
-            *out = add(n);
+            *out = add_with_kids(Kind::ETuple, kids);
             return true;
         }
         Term fn = arity ? tuple_element(t, 0) : 0;
@@ -384,10 +379,7 @@ private:
             if (nargs == 0)
                 return error("Special form '" + name + "' called without arguments in " + show(t) + ".");
             if (!args()) return false;
-            MatchSpec::Node n{special};
-            n.n = std::uint32_t(kids.size());
-            n.first = add_kids(kids);
-            *out = add(n);
+            *out = add_with_kids(special, kids);
             return true;
         }
         for (const ActionName& a : ACTIONS) {
