@@ -155,23 +155,34 @@ Term bif_link(Process* p, Term* a) {
         std::lock_guard guard(p->lock);
         p->links.push_back(pid);
     }
-    // set_on_link applies to spawn_link only: OTP 25 gives link/1 targets no flags.
+    constexpr std::uint32_t link_flags = TRACE_PROCS | TRACE_SOL | TRACE_SOL1;
+    if (((p->all_trace_flags.load(std::memory_order_relaxed) | other->all_trace_flags.load(std::memory_order_relaxed)) &
+         link_flags) && g_trace_hooks)
+        g_trace_hooks->process_linked(p, other.get(), true);
     return atoms::true_;
 }
 
 Term bif_unlink(Process* p, Term* a) {
     Term pid = a[0];
     if (!is_pid(pid)) return p->badarg();
+    bool had_link = false;
     {
         std::lock_guard guard(p->lock);
         auto it = std::find(p->links.begin(), p->links.end(), pid);
-        if (it != p->links.end()) p->links.erase(it);
+        if (it != p->links.end()) {
+            p->links.erase(it);
+            had_link = true;
+        }
     }
-    if (std::shared_ptr<Process> other = p->vm.lookup_process(pid)) {
+    std::shared_ptr<Process> other = p->vm.lookup_process(pid);
+    if (other) {
         std::lock_guard guard(other->lock);
         auto it = std::find(other->links.begin(), other->links.end(), p->id);
         if (it != other->links.end()) other->links.erase(it);
     }
+    std::uint32_t traced = p->all_trace_flags.load(std::memory_order_relaxed);
+    if (other) traced |= other->all_trace_flags.load(std::memory_order_relaxed);
+    if (had_link && (traced & TRACE_PROCS) && g_trace_hooks) g_trace_hooks->process_unlinked(p, other.get(), pid);
     // A trapped exit from the old link that is already queued stays, as in OTP's unlink/1 docs.
     return atoms::true_;
 }

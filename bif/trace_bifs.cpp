@@ -1,119 +1,163 @@
-// bif/trace_bifs.cpp — the legacy tracing API: erlang:trace/3, trace_pattern/2,3, trace_info/2
-// (on the legacy session). trace_pattern runs the staged breakpoint sequence as a chain of
-// continuations, each after a thread-progress wait, holding the code modification permission.
+// bif/trace_bifs.cpp — the legacy tracing API on the legacy session: erlang:trace/3,
+// trace_pattern/2,3, trace_info/2, trace_delivered/1, match_spec_test/3; and the work they
+// share with the OTP 27 trace module (bif/trace_module_bifs.cpp). Pattern changes run through
+// tracing's staged-change driver.
+#include "bif/trace_bifs.hpp"
+
 #include <algorithm>
 #include <memory>
 
 #include "bif/bifs.hpp"
 #include "tracing/breakpoints.hpp"
-#include "tracing/call_tracer.hpp"
+#include "tracing/call_trace.hpp"
+#include "tracing/delivery.hpp"
 #include "tracing/match_spec.hpp"
+#include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
+#include "tracing/staged_change.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
-#include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
-#include "vm/magic.hpp"
-
-#include <mutex>
 
 namespace beamlet::bif {
 
 using namespace vm;
 using tracing::BreakpointChange;
 using tracing::MatchSpec;
+using tracing::MatchSpecKind;
 
 namespace {
 
-bool parse_trace_flags(Term list, std::uint32_t* flags, Term* tracer) {
-    BEAMLET_CACHED_ATOM(am_tracer, "tracer");
-    for (Term l = list; !is_nil(l); l = cdr(l)) {
-        if (!is_list(l)) return false;
-        Term f = car(l);
-        if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_tracer) {
-            *tracer = tuple_element(f, 1);
-            continue;
-        }
-        std::uint32_t bit = tracing::process_flag_bit(f);
-        if (!bit) return false;
-        *flags |= bit;
+// A compiled match spec owned by a BIF until it hands it to a change.
+using OwnedSpec = std::unique_ptr<MatchSpec, void (*)(MatchSpec*)>;
+OwnedSpec no_spec() {
+    return OwnedSpec(nullptr, [](MatchSpec* m) {
+        if (m && m->release()) delete m;
+    });
+}
+
+// Compiles [source] for [kind] into [out]; false after raising badarg (or system_limit for a
+// spec nested too deeply).
+bool compile_spec(Process* p, Term source, MatchSpecKind kind, OwnedSpec* out) {
+    bool too_deep = false;
+    MatchSpec* m = MatchSpec::compile(p->vm, source, nullptr, kind, &too_deep);
+    if (!m) {
+        if (too_deep) p->error(atoms::system_limit);
+        else p->badarg();
+        return false;
     }
+    m->add_ref();
+    out->reset(m);
     return true;
 }
 
-Term flag_list(Process* p, std::uint32_t flags) { return tracing::process_flag_list(p, flags); }
+// A copy on [p]'s heap of a term kept off-heap (a match spec's source).
+Term copy_term_to(Process* p, Term t) {
+    Word size = term_size_words(t);
+    if (!size) return t;
+    Term* hp = p->alloc(size);
+    return copy_term(t, &hp, &p->off_heap_first);
+}
+
+Term list_of(Process* p, const Term* items, std::size_t n) {
+    Term l = NIL;
+    for (std::size_t i = n; i-- > 0;) l = make_cons_on(p->alloc(2), items[i], l);
+    return l;
+}
+
+// The process [pid] names, [p] itself included; null if it does not exist.
+std::shared_ptr<Process> process_of(Process* p, Term pid, Process** out) {
+    std::shared_ptr<Process> holder = pid == p->id ? nullptr : p->vm.lookup_process(pid);
+    *out = pid == p->id ? p : holder.get();
+    return holder;
+}
 
 }  // namespace
 
-namespace {
+// ---- process flags ------------------------------------------------------------------------------
 
-// Sets process flags in [session] for [spec] (a pid, all, existing, new, ...). [tracer] is the
-// session's tracer, or 0 for the legacy session where {tracer, T} or the caller names it.
-Term trace_processes(Process* p, TraceSession* session, Term session_tracer, Term spec, Term how, Term flag_list) {
+Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Term flag_list) {
+    BEAMLET_CACHED_ATOM(am_tracer, "tracer");
+    BEAMLET_CACHED_ATOM(am_cpu_timestamp, "cpu_timestamp");
     BEAMLET_CACHED_ATOM(am_all, "all");
     BEAMLET_CACHED_ATOM(am_existing, "existing");
     BEAMLET_CACHED_ATOM(am_new, "new");
     BEAMLET_CACHED_ATOM(am_processes, "processes");
     BEAMLET_CACHED_ATOM(am_existing_processes, "existing_processes");
     BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
+    BEAMLET_CACHED_ATOM(am_ports, "ports");
+    BEAMLET_CACHED_ATOM(am_existing_ports, "existing_ports");
+    BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
     if (how != atoms::true_ && how != atoms::false_) return p->badarg();
     bool on = how == atoms::true_;
     std::uint32_t flags = 0;
-    Term tracer = 0;
-    if (!parse_trace_flags(flag_list, &flags, &tracer)) return p->badarg();
-    if (session_tracer) {
-        if (tracer) return p->badarg();  // sessions have a fixed tracer
-        tracer = session_tracer;
-    } else if (tracer) {
-        if (!is_pid(tracer)) return p->badarg();
-    } else {
-        tracer = p->id;
+    Tracer tracer;
+    bool tracer_given = false, cpu_ts = false;
+    for (Term l = flag_list; !is_nil(l); l = cdr(l)) {
+        if (!is_list(l)) return p->badarg();
+        Term f = car(l);
+        if (f == am_cpu_timestamp) {
+            cpu_ts = true;
+        } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_tracer) {
+            // Sessions have a fixed tracer; {tracer, Module, State} is a tracer module.
+            if (session->tracer || !is_pid(tuple_element(f, 1))) return p->badarg();
+            tracer = Tracer::process(tuple_element(f, 1));
+            tracer_given = true;
+        } else if (std::uint32_t bit = tracing::process_flag_bit(f)) {
+            flags |= bit;
+        } else {
+            return p->badarg();
+        }
     }
-    // A dead tracer is accepted, as on OTP, but its flags are removed at once.
-    bool dead_tracer = on && tracer != p->id && !p->vm.lookup_process(tracer);
-    bool tracer_given = session_tracer || tracer != p->id;
+    if (session->tracer) {
+        tracer = session->tracer;
+        tracer_given = true;
+    } else if (!tracer_given) {
+        tracer = Tracer::process(p->id);
+    }
+    // A dead tracer is accepted, as on OTP, but the flags it would get are removed at once.
+    bool dead_tracer = on && tracer != Tracer::process(p->id) && !tracing::tracer_alive(p->vm, tracer);
     auto apply_to = [&](Process* target) {
         if (dead_tracer) return tracing::set_process_flags(p->vm, target, session, tracer, ~0u, false, false);
         return tracing::set_process_flags(p->vm, target, session, tracer, flags, on, tracer_given);
     };
     if (is_pid(spec)) {
-        std::shared_ptr<Process> target = spec == p->id ? nullptr : p->vm.lookup_process(spec);
-        Process* t = spec == p->id ? p : target.get();
-        if (!t) return p->badarg();
-        if (!apply_to(t)) return p->badarg();
+        if (cpu_ts) return p->badarg();  // cpu_timestamp is node-global: all only
+        Process* target;
+        std::shared_ptr<Process> holder = process_of(p, spec, &target);
+        if (!target || !apply_to(target)) return p->badarg();
         return make_small(1);
     }
     bool existing = spec == am_all || spec == am_existing || spec == am_processes || spec == am_existing_processes;
     bool future = spec == am_all || spec == am_new || spec == am_processes || spec == am_new_processes;
-    if (!existing && !future) return p->badarg();
-    if (future) {
-        std::lock_guard guard(session->mutex);
-        if (on) {
-            session->new_procs_flags |= flags;
-            session->new_procs_tracer = tracer;
-        } else {
-            session->new_procs_flags &= ~flags;
-        }
+    bool ports = spec == am_ports || spec == am_existing_ports || spec == am_new_ports;
+    if (!existing && !future && !ports) return p->badarg();
+    if (cpu_ts && spec != am_all) return p->badarg();
+    if (cpu_ts) tracing::set_cpu_timestamp(on);
+    if (future && flags) {
+        if (dead_tracer) tracing::set_new_procs_flags(session, ~0u, Tracer(), false);
+        else tracing::set_new_procs_flags(session, flags, tracer, on);
     }
+    // beamlet has no ports yet: the port forms match none.
     SWord count = 0;
-    if (existing) {
+    if (existing && flags) {
         for (Term pid : p->vm.process_ids()) {
-            std::shared_ptr<Process> target = p->vm.lookup_process(pid);
-            if (!target) continue;
-            if (apply_to(target.get())) ++count;
+            Process* target;
+            std::shared_ptr<Process> holder = process_of(p, pid, &target);
+            if (target && apply_to(target)) ++count;
         }
     }
     return make_small(count);
 }
 
-}  // namespace
+Term bif_trace3(Process* p, Term* a) { return trace_processes(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
 
-// erlang:trace(PidSpec, How, FlagList): sets process trace flags on the legacy session.
-Term bif_trace3(Process* p, Term* a) { return trace_processes(p, &tracing::legacy_session(), 0, a[0], a[1], a[2]); }
+// ---- function patterns --------------------------------------------------------------------------
 
 namespace {
 
-// The functions and exports an MFA pattern matches; false for a malformed pattern.
+// The functions and exports an MFA pattern matches, into [change]; false for a malformed
+// pattern. A function implemented natively (a BIF) counts once, as its BIF.
 bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord* count) {
     BEAMLET_CACHED_ATOM(am_any, "_");
     if (!is_tuple(mfa) || tuple_arity(mfa) != 3) return false;
@@ -122,14 +166,11 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
     // Wildcards only from the right: {M,F,'_'}, {M,'_','_'}, {'_','_','_'}.
     if (f == am_any && a != am_any) return false;
     if (m == am_any && f != am_any) return false;
-    if (is_small(a) && (small_value(a) < 0 || small_value(a) > 255)) {
-        *count = 0;  // no function has such an arity (OTP: 0, not badarg)
-        return true;
-    }
+    *count = 0;
+    if (is_small(a) && (small_value(a) < 0 || small_value(a) > 255)) return true;  // OTP: 0, not badarg
     auto matches = [&](Term mod, Term fun, Word arity) {
         return (m == am_any || m == mod) && (f == am_any || f == fun) && (a == am_any || SWord(arity) == small_value(a));
     };
-    *count = 0;
     std::vector<Module*> modules = vm.loaded_modules();
     std::sort(modules.begin(), modules.end(), [](Module* x, Module* y) { return x->name < y->name; });
     for (Module* mod : modules) {
@@ -137,6 +178,7 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
         for (const FunctionInfo& fi : mod->functions) {
             if (!matches(mod->name, fi.name, fi.arity)) continue;
             Export* e = fi.export_entry;
+            if (e && e->is_bif()) continue;  // its placeholder body never runs: the BIF is matched below
             if (local) {
                 ++*count;
                 change.functions.push_back(mod->code_info(fi));
@@ -152,37 +194,68 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
             }
         }
     }
-    // BIFs have exports but no code: only global tracing applies to them.
-    if (!local) {
-        for (Export* e : m == am_any ? vm.exports.all() : vm.exports.of_module(m))
-            if (e->is_bif() && matches(e->module, e->function, e->arity)) {
-                ++*count;
-                change.exports.push_back(e);
-            }
+    // BIFs have exports but no code: all kinds live on the export.
+    for (Export* e : m == am_any ? vm.exports.all() : vm.exports.of_module(m)) {
+        if (!e->is_bif() || !matches(e->module, e->function, e->arity)) continue;
+        ++*count;
+        if (local) change.bif_locals.push_back(e);
+        else change.exports.push_back(e);
     }
     return true;
 }
 
-// The stages after staging, each after a thread-progress wait; the last one releases the
-// permission and returns [count] to the caller.
-Term run_stage(Process* p, std::shared_ptr<BreakpointChange> change, int stage, Term count) {
-    switch (stage) {
-    case 0: tracing::install(*change); break;
-    case 1: tracing::commit(); break;
-    case 2: tracing::uninstall(*change); break;
-    case 3: tracing::consolidate(*change); break;
-    case 4:
-        tracing::free_unlinked(*change);
-        p->vm.code_permission->release(p);
-        return count;
+// trace_pattern(on_load, MatchSpec, Flags): the pattern for modules loaded from now on; it
+// matches nothing now (0).
+Term on_load_pattern(TraceSession* session, bool off, bool pause, bool global, std::uint32_t kinds, OwnedSpec ms,
+                     OwnedSpec meta_ms, Term meta_tracer) {
+    std::lock_guard guard(session->mutex);
+    tracing::OnLoadPattern& o = session->on_load;
+    auto set = [](MatchSpec*& slot, MatchSpec* value) {
+        if (slot && slot->release()) delete slot;
+        slot = value;
+    };
+    if (off) {
+        o.flags &= ~kinds;
+        if (kinds & (tracing::BPF_LOCAL_TRACE | tracing::BPF_GLOBAL_TRACE)) set(o.ms, nullptr);
+        if (kinds & tracing::BPF_META_TRACE) {
+            set(o.meta_ms, nullptr);
+            o.meta_tracer = 0;
+        }
+    } else if (!pause) {
+        // Global call tracing and the local kinds exclude each other, as on functions.
+        if (global) o.flags &= ~tracing::BPF_LOCAL_KINDS;
+        else if (kinds) o.flags &= ~std::uint32_t(tracing::BPF_GLOBAL_TRACE);
+        o.flags |= kinds;
+        if (kinds & (tracing::BPF_LOCAL_TRACE | tracing::BPF_GLOBAL_TRACE)) set(o.ms, ms.release());
+        if (kinds & tracing::BPF_META_TRACE) {
+            set(o.meta_ms, meta_ms.release());
+            o.meta_tracer = meta_tracer;
+        }
     }
-    return p->vm.trap_until_thread_progress(
-        p, [change, stage, count](Process* q, Term*) { return run_stage(q, change, stage + 1, count); });
+    return make_small(0);
 }
 
-// trace_pattern(MFA, MatchSpec, Flags) for [session] ([session_tracer]: the tracer meta
-// tracing uses in a session; 0 for the legacy session, where it is the caller or {meta, Pid}).
-Term trace_pattern(Process* p, TraceSession* session, Term session_tracer, Term mfa, Term ms, Term flags) {
+}  // namespace
+
+Term message_pattern(Process* p, TraceSession* session, bool send, Term ms, Term flags) {
+    if (!is_nil(flags)) return p->badarg();
+    OwnedSpec compiled = no_spec();
+    bool on = ms != atoms::false_;
+    if (is_list(ms)) {
+        if (!compile_spec(p, ms, send ? MatchSpecKind::Send : MatchSpecKind::Receive, &compiled)) return THE_NON_VALUE;
+    } else if (!is_nil(ms) && ms != atoms::true_ && ms != atoms::false_) {
+        return p->badarg();
+    }
+    auto change = std::make_shared<BreakpointChange>();
+    change->session = session;
+    tracing::MessagePatternChange& c = send ? change->send : change->receive;
+    c.set = true;
+    c.on = on;
+    c.ms = compiled.release();
+    return tracing::run_staged_change(p, change, [](Process*, BreakpointChange&) { return make_small(1); });
+}
+
+Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term flags) {
     BEAMLET_CACHED_ATOM(am_global, "global");
     BEAMLET_CACHED_ATOM(am_local, "local");
     BEAMLET_CACHED_ATOM(am_meta, "meta");
@@ -191,6 +264,8 @@ Term trace_pattern(Process* p, TraceSession* session, Term session_tracer, Term 
     BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
     BEAMLET_CACHED_ATOM(am_pause, "pause");
     BEAMLET_CACHED_ATOM(am_restart, "restart");
+    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    if (mfa == atoms::send || mfa == atoms::receive) return message_pattern(p, session, mfa == atoms::send, ms, flags);
     bool local = false, global = false, meta = false, count = false, time = false, memory = false;
     Term meta_tracer = 0;
     for (Term l = flags; !is_nil(l); l = cdr(l)) {
@@ -203,8 +278,8 @@ Term trace_pattern(Process* p, TraceSession* session, Term session_tracer, Term 
         else if (f == am_call_memory) memory = true;
         else if (f == am_meta) {
             meta = true;
-            meta_tracer = session_tracer ? session_tracer : p->id;
-        } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_meta && !session_tracer &&
+            meta_tracer = session->tracer ? session->tracer.pid() : p->id;
+        } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_meta && !session->tracer &&
                    is_pid(tuple_element(f, 1))) {
             meta = true;
             meta_tracer = tuple_element(f, 1);
@@ -221,46 +296,41 @@ Term trace_pattern(Process* p, TraceSession* session, Term session_tracer, Term 
     bool has_ms = is_list(ms);
     if (!off && !has_ms && !is_nil(ms) && ms != atoms::true_ && ms != am_restart && ms != am_pause) return p->badarg();
     if (has_ms && !local && !global && !meta) return p->badarg();
-    std::unique_ptr<MatchSpec, void (*)(MatchSpec*)> compiled(nullptr, [](MatchSpec* m) {
-        if (m && m->release()) delete m;
-    });
-    if (has_ms) {
-        MatchSpec* m = MatchSpec::compile(p->vm, ms, nullptr);
-        if (!m) return p->badarg();
-        m->add_ref();
-        compiled.reset(m);
+    OwnedSpec compiled = no_spec();
+    if (has_ms && !compile_spec(p, ms, MatchSpecKind::Call, &compiled)) return THE_NON_VALUE;
+    if (mfa == am_on_load) {
+        std::uint32_t kinds = 0;
+        if (local) kinds |= tracing::BPF_LOCAL_TRACE;
+        if (global) kinds |= tracing::BPF_GLOBAL_TRACE;
+        if (meta) kinds |= tracing::BPF_META_TRACE;
+        if (count) kinds |= tracing::BPF_COUNT | tracing::BPF_COUNT_ACTIVE;
+        if (time) kinds |= tracing::BPF_TIME_TRACE | tracing::BPF_TIME_TRACE_ACTIVE;
+        if (memory) kinds |= tracing::BPF_MEM_TRACE | tracing::BPF_MEM_TRACE_ACTIVE;
+        OwnedSpec meta_ms = no_spec();
+        if (meta && compiled && (local || global)) {
+            compiled->add_ref();
+            meta_ms.reset(compiled.get());
+        } else if (meta) {
+            meta_ms = std::move(compiled);
+        }
+        return on_load_pattern(session, off, ms == am_pause, global, kinds, std::move(compiled), std::move(meta_ms),
+                               meta_tracer);
     }
     tracing::TraceAction trace_action = off ? tracing::TraceAction::Off : tracing::TraceAction::On;
     tracing::CountAction count_action = off ? tracing::CountAction::Stop
                                        : ms == am_pause ? tracing::CountAction::Pause
                                                         : tracing::CountAction::Start;
-    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
-    if (mfa == am_on_load) {
-        if (counters || meta) return p->badarg();
-        // The pattern for modules loaded from now on (applied as they load); matches nothing now.
-        std::lock_guard guard(session->mutex);
-        std::uint32_t kind = local ? tracing::BPF_LOCAL_TRACE : tracing::BPF_GLOBAL_TRACE;
-        if (session->on_load_ms && session->on_load_ms->release()) delete session->on_load_ms;
-        session->on_load_ms = nullptr;
-        if (off) {
-            session->on_load_flags &= ~kind;
-        } else {
-            session->on_load_flags = kind;
-            session->on_load_ms = compiled.release();
-        }
-        return make_small(0);
-    }
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
     if (local || global) {
         change->trace = trace_action;
         change->global = global;
-        if (local || global) change->ms = has_ms ? compiled.get() : nullptr;
+        change->ms = compiled.get();
     }
     if (meta) {
         change->meta = trace_action;
         change->meta_tracer = meta_tracer;
-        change->meta_ms = has_ms ? compiled.get() : nullptr;
+        change->meta_ms = compiled.get();
     }
     // The change holds one reference per use of the compiled spec.
     for (MatchSpec* m : {change->ms, change->meta_ms})
@@ -268,153 +338,179 @@ Term trace_pattern(Process* p, TraceSession* session, Term session_tracer, Term 
     if (count) change->count = count_action;
     if (time) change->time = count_action;
     if (memory) change->memory = count_action;
-    SWord matched = 0;
-    if (!match_pattern(p->vm, mfa, !global, *change, &matched)) return p->badarg();
-    Term result = make_small(matched);
-    return p->vm.trap_until_permission(p, [change, result](Process* q, Term*) {
-        if (!tracing::stage(*change)) {
-            q->vm.code_permission->release(q);
-            return result;
-        }
-        // Wait #1: every thread sees the new GenericBps before an instruction leads to them.
-        return q->vm.trap_until_thread_progress(
-            q, [change, result](Process* r, Term*) { return run_stage(r, change, 0, result); });
+    // A malformed pattern is badarg before anything is seized.
+    BreakpointChange probe;
+    SWord ignored;
+    if (!match_pattern(p->vm, mfa, !global, probe, &ignored)) return p->badarg();
+    return tracing::run_staged_change(p, change, [mfa, global](Process* q, BreakpointChange& c) {
+        SWord matched = 0;
+        match_pattern(q->vm, mfa, !global, c, &matched);
+        return make_small(matched);
     });
 }
 
-}  // namespace
+Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], NIL); }
+Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
 
-Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), 0, a[0], a[1], NIL); }
-Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), 0, a[0], a[1], a[2]); }
-
-namespace {
-Term trace_info(Process* p, TraceSession* session, Term what, Term item);
-
-// A copy on [p]'s heap of a term kept off-heap (a match spec's source).
-Term copy_term_to(Process* p, Term t) {
-    Word size = term_size_words(t);
-    if (!size) return t;
-    Term* hp = p->alloc(size);
-    return copy_term(t, &hp, &p->off_heap_first);
-}
-
-Term list_of(Process* p, const Term* items, std::size_t n) {
-    Term l = NIL;
-    for (std::size_t i = n; i-- > 0;) l = make_cons_on(p->alloc(2), items[i], l);
-    return l;
-}
-}
-
-// erlang:trace_info(PidOrFunc, Item) on the legacy session.
-Term bif_trace_info2(Process* p, Term* a) { return trace_info(p, &tracing::legacy_session(), a[0], a[1]); }
+// ---- trace_info ---------------------------------------------------------------------------------
 
 namespace {
-Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
+
+// trace_info for a pid, new or new_processes: flags or tracer.
+Term process_info_item(Process* p, TraceSession* session, Term what, Term item) {
     BEAMLET_CACHED_ATOM(am_flags, "flags");
     BEAMLET_CACHED_ATOM(am_tracer, "tracer");
-    BEAMLET_CACHED_ATOM(am_traced, "traced");
-    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
-    BEAMLET_CACHED_ATOM(am_all, "all");
-    BEAMLET_CACHED_ATOM(am_new, "new");
-    BEAMLET_CACHED_ATOM(am_global, "global");
-    BEAMLET_CACHED_ATOM(am_local, "local");
-    BEAMLET_CACHED_ATOM(am_meta, "meta");
-    BEAMLET_CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
-    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
-    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
-    BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
-    if (is_pid(what) || what == am_new || what == am_new_processes) {
-        std::uint32_t flags = 0;
-        Term tracer = 0;
-        if (is_pid(what)) {
-            std::shared_ptr<Process> target = what == p->id ? nullptr : p->vm.lookup_process(what);
-            Process* t = what == p->id ? p : target.get();
-            if (!t) return atoms::undefined;
-            TracerRef r = tracing::live_trace_ref(p->vm, t, session);
-            flags = r.flags;
-            tracer = r.tracer;
-        } else {
+    std::uint32_t flags = 0;
+    Tracer tracer;
+    if (is_pid(what)) {
+        Process* t;
+        std::shared_ptr<Process> holder = process_of(p, what, &t);
+        if (!t) return atoms::undefined;
+        TracerRef r = tracing::live_trace_ref(p->vm, t, session);
+        flags = r.flags;
+        tracer = r.tracer;
+    } else {
+        {
             std::lock_guard guard(session->mutex);
             flags = session->new_procs_flags;
             tracer = session->new_procs_tracer;
         }
-        if (item == am_flags) return make_tuple_on(p, {am_flags, flag_list(p, flags)});
-        if (item == am_tracer) return make_tuple_on(p, {am_tracer, flags && tracer ? tracer : NIL});
-        return p->badarg();
+        // A dead default tracer is forgotten when it is read (OTP's get_new_p_tracing).
+        if (flags && !tracing::tracer_alive(p->vm, tracer)) {
+            tracing::set_new_procs_flags(session, ~0u, Tracer(), false);
+            flags = 0;
+        }
     }
-    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    if (item == am_flags) return make_tuple_on(p, {am_flags, tracing::process_flag_list(p, flags)});
+    if (item == am_tracer) return make_tuple_on(p, {am_tracer, flags ? tracer.info_term() : NIL});
+    return p->badarg();
+}
+
+// trace_info(on_load, Item).
+Term on_load_info(Process* p, TraceSession* session, Term item) {
+    BEAMLET_CACHED_ATOM(am_traced, "traced");
+    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
+    BEAMLET_CACHED_ATOM(am_meta, "meta");
+    BEAMLET_CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
+    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
+    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
     BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
-    if (what == am_on_load) {
-        std::uint32_t flags;
-        Term spec = atoms::false_;
-        {
-            std::lock_guard guard(session->mutex);
-            flags = session->on_load_flags;
-            if (flags) spec = session->on_load_ms ? session->on_load_ms->source() : NIL;
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_global, "global");
+    BEAMLET_CACHED_ATOM(am_local, "local");
+    std::uint32_t flags;
+    Term spec = atoms::false_, meta_spec = atoms::false_, meta = atoms::false_;
+    {
+        std::lock_guard guard(session->mutex);
+        const tracing::OnLoadPattern& o = session->on_load;
+        flags = o.flags;
+        if (flags & (tracing::BPF_LOCAL_TRACE | tracing::BPF_GLOBAL_TRACE)) spec = o.ms ? o.ms->source() : NIL;
+        if (flags & tracing::BPF_META_TRACE) {
+            meta_spec = o.meta_ms ? o.meta_ms->source() : NIL;
+            meta = o.meta_tracer;
         }
-        Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
         spec = copy_term_to(p, spec);
-        if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
-        if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
-        if (item == am_meta || item == am_meta_match_spec || item == am_call_count || item == am_call_time ||
-            item == am_call_memory)
-            return make_tuple_on(p, {item, atoms::false_});
-        if (item == am_all) {
-            if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
-            Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
-                            make_tuple_on(p, {am_meta, atoms::false_}), make_tuple_on(p, {am_meta_match_spec, atoms::false_}),
-                            make_tuple_on(p, {am_call_count, atoms::false_})};
-            return make_tuple_on(p, {am_all, list_of(p, items, 5)});
-        }
-        return p->badarg();
+        meta_spec = copy_term_to(p, meta_spec);
     }
+    auto boolean = [](bool b) { return b ? atoms::true_ : atoms::false_; };
+    Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
+    if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
+    if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
+    if (item == am_meta) return make_tuple_on(p, {am_meta, meta});
+    if (item == am_meta_match_spec) return make_tuple_on(p, {am_meta_match_spec, meta_spec});
+    if (item == am_call_count) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_COUNT)});
+    if (item == am_call_time) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_TIME_TRACE)});
+    if (item == am_call_memory) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_MEM_TRACE)});
+    if (item == am_all) {
+        if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
+        // OTP 25 lists these five, whatever else is set.
+        Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
+                        make_tuple_on(p, {am_meta, meta}), make_tuple_on(p, {am_meta_match_spec, meta_spec}),
+                        make_tuple_on(p, {am_call_count, boolean(flags & tracing::BPF_COUNT)})};
+        return make_tuple_on(p, {am_all, list_of(p, items, 5)});
+    }
+    return p->badarg();
+}
+
+// trace_info(send | 'receive', match_spec).
+Term message_pattern_info(Process* p, TraceSession* session, bool send, Term item) {
+    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
+    if (item != am_match_spec) return p->badarg();
+    const tracing::MessagePattern& pattern =
+        (send ? session->send_pattern : session->receive_pattern)[tracing::active_bp_index()];
+    Term spec = !pattern.on ? atoms::false_ : pattern.ms ? copy_term_to(p, pattern.ms->source()) : atoms::true_;
+    return make_tuple_on(p, {am_match_spec, spec});
+}
+
+// trace_info({M, F, A}, Item): the session's active settings on the function (local kinds),
+// its export (global), or a BIF's export (every kind).
+Term function_info(Process* p, TraceSession* session, Term what, Term item) {
+    BEAMLET_CACHED_ATOM(am_traced, "traced");
+    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
+    BEAMLET_CACHED_ATOM(am_meta, "meta");
+    BEAMLET_CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
+    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
+    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
+    BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_global, "global");
+    BEAMLET_CACHED_ATOM(am_local, "local");
     if (!is_tuple(what) || tuple_arity(what) != 3) return p->badarg();
     Term m = tuple_element(what, 0), f = tuple_element(what, 1), ar = tuple_element(what, 2);
     if (!is_atom(m) || !is_atom(f) || !is_small(ar)) return p->badarg();
     Word arity = Word(small_value(ar));
-    // The session's active settings on the function (local kinds) and its export (global).
     std::uint32_t flags = 0;
     std::int64_t calls = 0;
     Term local_spec = NIL, global_spec = NIL, meta_spec = NIL, meta_tracer = atoms::false_;
     const tracing::CallTimeData* time = nullptr;
     const tracing::CallTimeData* memory = nullptr;
     bool has_bp = false;
-    bool exists = p->vm.find_bif(m, f, arity) != nullptr;
-    if (Module* mod = p->vm.find_module(m))
-        for (const FunctionInfo& fi : mod->functions)
-            if (fi.name == f && fi.arity == arity) {
-                exists = true;
-                const auto& chain = mod->code_info(fi)->gen_bp;
-                if (const tracing::GenericBpData* d = tracing::active_data(chain, session)) {
-                    flags |= d->flags.load(std::memory_order_relaxed);
-                    if (d->ms) local_spec = d->ms->source();
-                    if (d->meta_ms) meta_spec = d->meta_ms->source();
-                    if (Term t = d->meta_tracer.load(std::memory_order_relaxed)) meta_tracer = t;
-                    has_bp = true;
-                    time = d->time;
-                    memory = d->memory;
-                }
-                if (const GenericBp* bp = tracing::find_bp(chain, session))
-                    calls = bp->call_count.load(std::memory_order_relaxed);
-            }
-    if (Export* e = p->vm.exports.find(m, f, arity))
-        if (const tracing::GenericBpData* d = tracing::active_data(e->gen_bp, session)) {
-            flags |= d->flags.load(std::memory_order_relaxed) & tracing::BPF_GLOBAL_TRACE;
-            if (d->ms) global_spec = d->ms->source();
+    // The chain holding the local kinds: the function header's, or a BIF's export.
+    auto read_local = [&](const std::atomic<GenericBp*>& chain, std::uint32_t mask) {
+        if (const tracing::GenericBpData* d = tracing::active_data(chain, session)) {
+            std::uint32_t fl = d->flags.load(std::memory_order_relaxed) & mask;
+            flags |= fl;
+            if (d->ms && (fl & tracing::BPF_LOCAL_TRACE)) local_spec = d->ms->source();
+            if (d->ms && (fl & tracing::BPF_GLOBAL_TRACE)) global_spec = d->ms->source();
+            if (d->meta_ms) meta_spec = d->meta_ms->source();
+            if (Term t = d->meta_tracer.load(std::memory_order_relaxed)) meta_tracer = t;
+            has_bp = true;
+            time = d->time;
+            memory = d->memory;
         }
+        if (const GenericBp* bp = tracing::find_bp(chain, session)) calls = bp->call_count.load(std::memory_order_relaxed);
+    };
+    Export* e = p->vm.exports.find(m, f, arity);
+    bool bif = e && e->is_bif();
+    bool exists = bif;
+    if (bif) {
+        read_local(e->gen_bp, ~0u);
+    } else {
+        if (Module* mod = p->vm.find_module(m))
+            for (const FunctionInfo& fi : mod->functions)
+                if (fi.name == f && fi.arity == arity) {
+                    exists = true;
+                    read_local(mod->code_info(fi)->gen_bp, ~std::uint32_t(tracing::BPF_GLOBAL_TRACE));
+                }
+        if (e)
+            if (const tracing::GenericBpData* d = tracing::active_data(e->gen_bp, session)) {
+                flags |= d->flags.load(std::memory_order_relaxed) & tracing::BPF_GLOBAL_TRACE;
+                if (d->ms) global_spec = d->ms->source();
+            }
+    }
     auto counter_list = [&](const tracing::CallTimeData* data, bool is_time) -> Term {
         Term l = NIL;
         if (!data) return l;
-        for (const tracing::CallTimeData::Entry& e : data->collect()) {
-            Term entry;
+        for (const tracing::CallTimeData::Entry& entry : data->collect()) {
+            Term t;
             if (is_time) {
-                std::int64_t us = e.sum / 1000;
-                entry = make_tuple_on(p, {e.pid, make_integer(p, e.count), make_integer(p, us / 1000000),
-                                          make_integer(p, us % 1000000)});
+                std::int64_t us = entry.sum / 1000;
+                t = make_tuple_on(p, {entry.pid, make_integer(p, entry.count), make_integer(p, us / 1000000),
+                                      make_integer(p, us % 1000000)});
             } else {
-                entry = make_tuple_on(p, {e.pid, make_integer(p, e.count), make_integer(p, e.sum)});
+                t = make_tuple_on(p, {entry.pid, make_integer(p, entry.count), make_integer(p, entry.sum)});
             }
-            l = make_cons_on(p->alloc(2), entry, l);
+            l = make_cons_on(p->alloc(2), t, l);
         }
         return l;
     };
@@ -453,194 +549,58 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     }
     return p->badarg();
 }
-}  // namespace
-
-}  // namespace beamlet::bif
-
-// ---- OTP 27 trace module ------------------------------------------------------------------------
-
-namespace beamlet::bif {
-
-namespace {
-
-// The session a handle names: a strong {Ref, {Name, Id}} or a weak {Name, Id}; null if it is
-// malformed or the session is gone.
-TraceSession* session_of(Term handle) {
-    if (!is_tuple(handle) || tuple_arity(handle) != 2) return nullptr;
-    Term weak = is_ref(tuple_element(handle, 0)) ? tuple_element(handle, 1) : handle;
-    if (!is_tuple(weak) || tuple_arity(weak) != 2 || !is_atom(tuple_element(weak, 0)) || !is_small(tuple_element(weak, 1)))
-        return nullptr;
-    SWord id = small_value(tuple_element(weak, 1));
-    if (id < 0) return nullptr;
-    return tracing::find_session(tuple_element(weak, 0), Word(id));
-}
-
-Term weak_handle(Process* p, const TraceSession* s) {
-    BEAMLET_CACHED_ATOM(am_default, "default");
-    return make_tuple_on(p, {s->name, s->id ? make_small(SWord(s->weak_id)) : am_default});
-}
-
-// Every function and export where [session] has a GenericBp.
-void collect_session_breakpoints(Vm& vm, TraceSession* session, BreakpointChange& change) {
-    for (Module* mod : vm.loaded_modules())
-        for (const FunctionInfo& fi : mod->functions) {
-            const CodeInfo* ci = mod->code_info(fi);
-            if (tracing::find_bp(ci->gen_bp, session)) change.functions.push_back(ci);
-            if (Export* e = fi.export_entry; e && tracing::find_bp(e->gen_bp, session)) change.exports.push_back(e);
-        }
-}
 
 }  // namespace
 
-namespace {
-
-// What the strong handle of a session owns.
-struct SessionHandle {
-    Vm* vm;
-    Term name;
-    Word weak_id;
-};
-
-// The last strong handle is gone (some GC or process exit, on any thread): the cleaner process
-// destroys the session, as if by session_destroy/1. Nothing happens once the VM is stopping.
-void session_handle_dropped(MagicHandle* handle) {
-    auto* h = static_cast<SessionHandle*>(handle->data);
-    Term cleaner = h->vm->trace_cleaner.load();
-    if (h->vm->schedulers && cleaner) {
-        Term weak[3] = {make_arityval(2), h->name, make_small(SWord(h->weak_id))};
-        Term msg[3] = {make_arityval(2), atom("destroy"), make_boxed(weak)};
-        h->vm->send_message(nullptr, cleaner, make_boxed(msg));
-    }
-    delete h;
-}
-
-void ensure_cleaner(Process* p) {
-    if (p->vm.trace_cleaner.load()) return;
-    static std::mutex start_mutex;
-    std::lock_guard lock(start_mutex);
-    if (p->vm.trace_cleaner.load()) return;
-    const Export* entry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_cleaner"), 0);
-    p->vm.trace_cleaner.store(p->vm.spawn(nullptr, entry, NIL, NIL, false, false)->id);
-}
-
-}  // namespace
-
-// trace:session_create(Name, Tracer, Opts): a session with a tracer process. The strong handle
-// {Ref, {Name, Id}} holds a magic reference: when its last copy is garbage collected, the
-// session is destroyed.
-Term bif_trace_session_create(Process* p, Term* a) {
-    Term name = a[0], tracer = a[1];
-    if (!is_atom(name) || !(is_list(a[2]) || is_nil(a[2]))) return p->badarg();
-    if (!is_pid(tracer) || !p->vm.lookup_process(tracer)) return p->badarg();
-    ensure_cleaner(p);
-    TraceSession* s = tracing::create_session(name, tracer);
-    Word id[3];
-    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-    id[0] = n & 0x3FFFF;
-    id[1] = n >> 18;
-    id[2] = 0;
-    auto* handle = new MagicHandle();
-    handle->destructor = session_handle_dropped;
-    handle->data = new SessionHandle{&p->vm, s->name, s->weak_id};
-    Term ref = make_magic_ref(p, id, handle);
-    return make_tuple_on(p, {ref, weak_handle(p, s)});
-}
-
-// trace:session_destroy(Session): removes every setting of the session; false if it was gone.
-Term bif_trace_session_destroy(Process* p, Term* a) {
-    TraceSession* s = session_of(a[0]);
-    if (!s) {
-        if (!is_tuple(a[0])) return p->badarg();
-        return atoms::false_;
-    }
-    tracing::retire_session(s);
-    for (Term pid : p->vm.process_ids())
-        if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
-            tracing::set_process_flags(p->vm, t.get(), s, 0, ~0u, false, false);
-    tracing::set_process_flags(p->vm, p, s, 0, ~0u, false, false);
-    auto change = std::make_shared<BreakpointChange>();
-    change->session = s;
-    change->clear_all = true;
-    return p->vm.trap_until_permission(p, [change, s](Process* q, Term*) {
-        collect_session_breakpoints(q->vm, s, *change);
-        if (!tracing::stage(*change)) {
-            q->vm.code_permission->release(q);
-            return atoms::true_;
-        }
-        return q->vm.trap_until_thread_progress(
-            q, [change](Process* r, Term*) { return run_stage(r, change, 0, atoms::true_); });
-    });
-}
-
-Term bif_trace_process(Process* p, Term* a) {
-    TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
-    return trace_processes(p, s, s->tracer, a[1], a[2], a[3]);
-}
-
-Term bif_trace_function(Process* p, Term* a) {
-    TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
-    return trace_pattern(p, s, s->tracer, a[1], a[2], a[3]);
-}
-
-Term bif_trace_info(Process* p, Term* a) {
-    TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
-    return trace_info(p, s, a[1], a[2]);
-}
-
-// trace:session_info(What): the weak handles of the sessions tracing [What] (a pid or an
-// MFA), or of all sessions for all.
-Term bif_trace_session_info(Process* p, Term* a) {
-    BEAMLET_CACHED_ATOM(am_all, "all");
-    BEAMLET_CACHED_ATOM(am_session_info, "session_info");
+Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     BEAMLET_CACHED_ATOM(am_new, "new");
     BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
-    BEAMLET_CACHED_ATOM(am_send, "send");
-    BEAMLET_CACHED_ATOM(am_receive, "receive");
-    std::vector<TraceSession*> found;
-    for (TraceSession* s : tracing::live_sessions()) {
-        if (a[0] == am_all) {
-            found.push_back(s);
-        } else if (is_pid(a[0])) {
-            std::shared_ptr<Process> t = a[0] == p->id ? nullptr : p->vm.lookup_process(a[0]);
-            Process* target = a[0] == p->id ? p : t.get();
-            if (!target) return atoms::undefined;
-            if (tracing::process_trace_ref(target, s).flags) found.push_back(s);
-        } else if (a[0] == am_new || a[0] == am_new_processes) {
-            std::lock_guard guard(s->mutex);
-            if (s->new_procs_flags) found.push_back(s);
-        } else if (a[0] == am_on_load) {
-            std::lock_guard guard(s->mutex);
-            if (s->on_load_flags) found.push_back(s);
-        } else if (a[0] == atoms::send_op || a[0] == am_send || a[0] == am_receive) {
-            // No session can have send/'receive' tracing yet.
-        } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
-            Term info = trace_info(p, s, a[0], atom("traced"));
-            if (info != THE_NON_VALUE && is_tuple(info) && tuple_element(info, 1) != atoms::false_ &&
-                tuple_element(info, 1) != atoms::undefined)
-                found.push_back(s);
-        } else {
-            return p->badarg();
-        }
-    }
-    Term l = NIL;
-    for (auto it = found.rbegin(); it != found.rend(); ++it) l = make_cons_on(p->alloc(2), weak_handle(p, *it), l);
-    return make_tuple_on(p, {am_session_info, l});
+    if (is_pid(what) || what == am_new || what == am_new_processes) return process_info_item(p, session, what, item);
+    if (what == am_on_load) return on_load_info(p, session, item);
+    if (what == atoms::send || what == atoms::receive) return message_pattern_info(p, session, what == atoms::send, item);
+    return function_info(p, session, what, item);
 }
 
-}  // namespace beamlet::bif
+Term bif_trace_info2(Process* p, Term* a) { return trace_info(p, &tracing::legacy_session(), a[0], a[1]); }
 
-namespace beamlet::bif {
+// ---- trace_delivered and match_spec_test ----------------------------------------------------------
 
-// erlang:match_spec_test(Args, MatchSpec, trace).
+Term trace_delivered(Process* p, Term tracee) {
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    if (tracee != am_all && !is_pid(tracee)) return p->badarg();
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = n & 0x3FFFF;
+    hp[2] = n >> 18;
+    hp[3] = 0;
+    Term ref = make_boxed(hp);
+    tracing::notify_when_delivered(p->vm, p->id, tracee, ref);
+    return ref;
+}
+
+Term bif_trace_delivered(Process* p, Term* a) { return trace_delivered(p, a[0]); }
+
+namespace {
+// match_spec_test's trace actions act on the calling process in the legacy session (as OTP),
+// but {caller} has no traced call to look at and {set_tcw, N} only reads the word.
+class TestTraceActions : public tracing::TraceActions {
+public:
+    using TraceActions::TraceActions;
+    Term caller(Process*) override { return atoms::undefined; }
+    Term caller_line(Process*) override { return atoms::undefined; }
+    bool live() const override { return false; }
+};
+}  // namespace
+
+// erlang:match_spec_test(Args, MatchSpec, trace | table).
 Term bif_match_spec_test(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_trace, "trace");
     BEAMLET_CACHED_ATOM(am_table, "table");
     if (a[2] != am_trace && a[2] != am_table) return p->badarg();
-    return tracing::match_spec_test(p, a[0], a[1], a[2] == am_table);
+    TestTraceActions actions(p->vm, &tracing::legacy_session());
+    return tracing::match_spec_test(p, a[0], a[1], a[2] == am_table, &actions);
 }
 
 }  // namespace beamlet::bif

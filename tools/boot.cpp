@@ -16,7 +16,7 @@
 #include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
 #include "tracing/breakpoints.hpp"
-#include "tracing/call_tracer.hpp"
+#include "tracing/hooks.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
@@ -52,9 +52,44 @@ public:
         m_inner.exception_unwinding(p, from, to, catch_at);
     }
     void schedule_break(Process* p, bool out) override { m_inner.schedule_break(p, out); }
-    void process_spawned(Process* parent, Process* child) override { m_inner.process_spawned(parent, child); }
-    void process_linked(Process* linker, Process* linked) override { m_inner.process_linked(linker, linked); }
     void module_loading(Module& module) override { m_inner.module_loading(module); }
+    // Events are timed too; only breakpoint hits are counted.
+    void process_spawned(Process* parent, Process* child, Term mfa) override {
+        Timer t(*this, false);
+        m_inner.process_spawned(parent, child, mfa);
+    }
+    void process_linked(Process* linker, Process* linked, bool by_link_bif) override {
+        Timer t(*this, false);
+        m_inner.process_linked(linker, linked, by_link_bif);
+    }
+    void process_unlinked(Process* unlinker, Process* other, Term other_pid) override {
+        Timer t(*this, false);
+        m_inner.process_unlinked(unlinker, other, other_pid);
+    }
+    void process_event(Process* p, Term what, Term arg) override {
+        Timer t(*this, false);
+        m_inner.process_event(p, what, arg);
+    }
+    void message_sent(Process* sender, Term to, Term msg, bool exists) override {
+        Timer t(*this, false);
+        m_inner.message_sent(sender, to, msg, exists);
+    }
+    void message_queued(Process* p, const Message& m) override {
+        Timer t(*this, false);
+        m_inner.message_queued(p, m);
+    }
+    void receive_timeout(Process* p) override {
+        Timer t(*this, false);
+        m_inner.receive_timeout(p);
+    }
+    void scheduled(Process* p, SchedEvent event) override {
+        Timer t(*this, false);
+        m_inner.scheduled(p, event);
+    }
+    void garbage_collection(Process* p, bool end, bool major, Word words) override {
+        Timer t(*this, false);
+        m_inner.garbage_collection(p, end, major, words);
+    }
 
     void report() const {
         std::fprintf(stderr, "beamlet-trace-stats hits=%lld ns=%lld\n", static_cast<long long>(m_hits.load()),
@@ -93,7 +128,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
         bif::answer_info_request(p, from, request, m_vm);
     };
     vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
-    m_tracer = std::make_unique<tracing::CallTracer>(m_vm);
+    m_tracer = std::make_unique<tracing::TracingHooks>(m_vm);
     vm::g_trace_hooks = m_tracer.get();
     if (std::getenv("BEAMLET_TRACE_STATS")) {
         m_timed = std::make_unique<TimedTraceHooks>(*m_tracer);

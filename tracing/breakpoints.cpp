@@ -1,6 +1,8 @@
 // tracing/breakpoints.cpp — staging, install, commit, uninstall, consolidate, free.
 #include "tracing/breakpoints.hpp"
 
+#include "tracing/sessions.hpp"
+
 #include "vm/assert.hpp"
 #include "vm/code_engine.hpp"
 #include "vm/interpreter.hpp"
@@ -229,6 +231,74 @@ bool sets_local_kind(const BreakpointChange& c) {
 
 }  // namespace
 
+namespace {
+
+// The local kinds of [c] on one chain ([slot], whose original word is [orig]): a function's,
+// or a BIF export's. Global tracing on the same chain (a BIF's) is cleared by a local kind.
+void stage_local_kinds(BreakpointChange& c, std::atomic<GenericBp*>& slot, Word orig, bool bif) {
+    bool global_on = c.trace == TraceAction::On && c.global;
+    bool local_on = sets_local_kind(c);
+    unsigned staging = staging_bp_index();
+    GenericBp* bp = find_bp(slot, c.session);
+    if (!bp && local_on) {
+        // A chain that exists holds the original word, installed or not.
+        GenericBp* head = slot.load(std::memory_order_acquire);
+        bp = ensure_bp(slot, c.session, head ? head->orig_instr : orig);
+    } else if (!bp && slot.load() && slot.load()->to_insert && slot.load()->to_insert->session == c.session) {
+        bp = slot.load()->to_insert;
+    }
+    if (!bp) return;
+    GenericBpData& d = bp->data[staging];
+    std::uint32_t flags = d.flags.load(std::memory_order_relaxed);
+    if (c.clear_all || global_on) {
+        flags &= ~BPF_LOCAL_KINDS;
+        d.flags.store(flags, std::memory_order_relaxed);
+        if (!(flags & BPF_GLOBAL_TRACE)) assign(d.ms, nullptr, c);
+        assign(d.meta_ms, nullptr, c);
+        assign(d.time, nullptr, c);
+        assign(d.memory, nullptr, c);
+        return;
+    }
+    if (bif && local_on && (flags & BPF_GLOBAL_TRACE)) {
+        flags &= ~BPF_GLOBAL_TRACE;
+        assign(d.ms, nullptr, c);
+    }
+    if (c.trace == TraceAction::On && !c.global) {
+        flags |= BPF_LOCAL_TRACE;
+        assign(d.ms, c.ms, c);
+    } else if (c.trace == TraceAction::Off && !c.global) {
+        flags &= ~BPF_LOCAL_TRACE;
+        assign(d.ms, nullptr, c);
+    }
+    if (c.meta == TraceAction::On) {
+        flags |= BPF_META_TRACE;
+        assign(d.meta_ms, c.meta_ms, c);
+        d.meta_tracer.store(c.meta_tracer, std::memory_order_relaxed);
+    } else if (c.meta == TraceAction::Off) {
+        flags &= ~BPF_META_TRACE;
+        assign(d.meta_ms, nullptr, c);
+        d.meta_tracer.store(0, std::memory_order_relaxed);
+    }
+    d.flags.store(flags, std::memory_order_relaxed);
+    stage_counter(c.count, BPF_COUNT, BPF_COUNT_ACTIVE, nullptr, bp, d, c);
+    stage_counter(c.time, BPF_TIME_TRACE, BPF_TIME_TRACE_ACTIVE, &GenericBpData::time, bp, d, c);
+    stage_counter(c.memory, BPF_MEM_TRACE, BPF_MEM_TRACE_ACTIVE, &GenericBpData::memory, bp, d, c);
+}
+
+// Writes [change] into the staging generation of a session's message pattern.
+void stage_pattern(MessagePatternChange& change, MessagePattern& staging, BreakpointChange& c) {
+    if (!change.set) return;
+    staging.on = change.on;
+    assign(staging.ms, change.on ? change.ms : nullptr, c);
+}
+
+void consolidate_pattern(const MessagePattern& active, MessagePattern& staging, BreakpointChange& c) {
+    staging.on = active.on;
+    assign(staging.ms, active.ms, c);
+}
+
+}  // namespace
+
 bool stage(BreakpointChange& c) {
     // Mirrors erts_set_trace_pattern: in one session, global call tracing and the local kinds
     // (local call tracing, meta, counters) exclude each other. Turning one on clears the
@@ -236,50 +306,11 @@ bool stage(BreakpointChange& c) {
     bool global_on = c.trace == TraceAction::On && c.global;
     bool local_on = sets_local_kind(c);
     unsigned staging = staging_bp_index();
-    for (const CodeInfo* ci : c.functions) {
-        auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
-        GenericBp* bp = find_bp(slot, c.session);
-        if (!bp && local_on) {
-            // A chain that exists holds the original word, installed or not.
-            GenericBp* head = slot.load(std::memory_order_acquire);
-            Word orig = head ? head->orig_instr : read_word(ci->code());
-            bp = ensure_bp(slot, c.session, orig);
-        } else if (!bp && c.session && slot.load() && slot.load()->to_insert &&
-                   slot.load()->to_insert->session == c.session) {
-            bp = slot.load()->to_insert;
-        }
-        if (!bp) continue;
-        GenericBpData& d = bp->data[staging];
-        std::uint32_t flags = d.flags.load(std::memory_order_relaxed);
-        if (c.clear_all || global_on) {
-            flags &= ~BPF_LOCAL_KINDS;
-            d.flags.store(flags, std::memory_order_relaxed);
-            assign(d.ms, nullptr, c);
-            assign(d.meta_ms, nullptr, c);
-            assign(d.time, nullptr, c);
-            assign(d.memory, nullptr, c);
-            continue;
-        }
-        if (c.trace == TraceAction::On && !c.global) {
-            flags |= BPF_LOCAL_TRACE;
-            assign(d.ms, c.ms, c);
-        } else if (c.trace == TraceAction::Off && !c.global) {
-            flags &= ~BPF_LOCAL_TRACE;
-            assign(d.ms, nullptr, c);
-        }
-        if (c.meta == TraceAction::On) {
-            flags |= BPF_META_TRACE;
-            assign(d.meta_ms, c.meta_ms, c);
-            d.meta_tracer.store(c.meta_tracer, std::memory_order_relaxed);
-        } else if (c.meta == TraceAction::Off) {
-            flags &= ~BPF_META_TRACE;
-            assign(d.meta_ms, nullptr, c);
-            d.meta_tracer.store(0, std::memory_order_relaxed);
-        }
-        d.flags.store(flags, std::memory_order_relaxed);
-        stage_counter(c.count, BPF_COUNT, BPF_COUNT_ACTIVE, nullptr, bp, d, c);
-        stage_counter(c.time, BPF_TIME_TRACE, BPF_TIME_TRACE_ACTIVE, &GenericBpData::time, bp, d, c);
-        stage_counter(c.memory, BPF_MEM_TRACE, BPF_MEM_TRACE_ACTIVE, &GenericBpData::memory, bp, d, c);
+    for (const CodeInfo* ci : c.functions)
+        stage_local_kinds(c, const_cast<CodeInfo*>(ci)->gen_bp, read_word(ci->code()), false);
+    for (Export* e : c.bif_locals) {
+        if (!e->gen_bp.load(std::memory_order_acquire)) e->bp_original.store(e->address(), std::memory_order_relaxed);
+        stage_local_kinds(c, e->gen_bp, 0, true);
     }
     for (Export* e : c.exports) {
         GenericBp* bp = find_bp(e->gen_bp, c.session);
@@ -287,15 +318,28 @@ bool stage(BreakpointChange& c) {
             if (!e->gen_bp.load(std::memory_order_acquire)) e->bp_original.store(e->address(), std::memory_order_relaxed);
             bp = ensure_bp(e->gen_bp, c.session, 0);
             GenericBpData& d = bp->data[staging];
+            if (e->is_bif()) {  // a BIF's local kinds share this chain
+                d.flags.fetch_and(~BPF_LOCAL_KINDS, std::memory_order_relaxed);
+                assign(d.meta_ms, nullptr, c);
+                assign(d.time, nullptr, c);
+                assign(d.memory, nullptr, c);
+            }
             d.flags.fetch_or(BPF_GLOBAL_TRACE, std::memory_order_relaxed);
             assign(d.ms, c.ms, c);
         } else if (bp && (c.clear_all || local_on || (c.trace == TraceAction::Off && c.global))) {
             GenericBpData& d = bp->data[staging];
-            d.flags.fetch_and(~std::uint32_t(BPF_GLOBAL_TRACE), std::memory_order_relaxed);
-            assign(d.ms, nullptr, c);
+            std::uint32_t before = d.flags.fetch_and(~std::uint32_t(BPF_GLOBAL_TRACE), std::memory_order_relaxed);
+            if (before & BPF_GLOBAL_TRACE) assign(d.ms, nullptr, c);
+            if (c.clear_all) stage_local_kinds(c, e->gen_bp, 0, true);
         }
     }
-    return !c.functions.empty() || !c.exports.empty();
+    if (c.clear_all) {
+        c.send = MessagePatternChange{true, true, nullptr};
+        c.receive = MessagePatternChange{true, true, nullptr};
+    }
+    stage_pattern(c.send, c.session->send_pattern[staging], c);
+    stage_pattern(c.receive, c.session->receive_pattern[staging], c);
+    return !c.functions.empty() || !c.exports.empty() || !c.bif_locals.empty() || c.send.set || c.receive.set;
 }
 
 void install(BreakpointChange& c) {
@@ -309,16 +353,18 @@ void install(BreakpointChange& c) {
             update_every_process(ci, chain_flags(slot, staging) | chain_flags(slot, active_bp_index()));
         if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging)) arm(ci);  // idempotent
     }
-    for (Export* e : c.exports) {
+    auto install_export = [&](Export* e) {
         link_prepared(e->gen_bp);
-        if (!e->gen_bp.load(std::memory_order_acquire) || !(chain_flags(e->gen_bp, staging) & BPF_GLOBAL_TRACE)) continue;
+        if (!e->gen_bp.load(std::memory_order_acquire) || !chain_flags(e->gen_bp, staging)) return;
         const Word* trampoline = e->bp_trampoline;
         if (e->addresses[0].load(std::memory_order_acquire) != trampoline) {
             e->addresses[0].store(trampoline, std::memory_order_release);
             e->addresses[1].store(trampoline, std::memory_order_release);
         }
         if (e->bif) e->bif_traced.store(true, std::memory_order_release);
-    }
+    };
+    for (Export* e : c.exports) install_export(e);
+    for (Export* e : c.bif_locals) install_export(e);
 }
 
 void commit() {
@@ -332,15 +378,17 @@ void uninstall(BreakpointChange& c) {
         GenericBp* head = slot.load(std::memory_order_acquire);
         if (head && chain_flags(slot, active_bp_index()) == 0) disarm(ci, head->orig_instr);  // idempotent
     }
-    for (Export* e : c.exports) {
-        if (!e->gen_bp.load(std::memory_order_acquire) || chain_flags(e->gen_bp, active_bp_index()) != 0) continue;
+    auto uninstall_export = [](Export* e) {
+        if (!e->gen_bp.load(std::memory_order_acquire) || chain_flags(e->gen_bp, active_bp_index()) != 0) return;
         if (e->addresses[0].load(std::memory_order_acquire) == e->bp_trampoline) {
             const Word* original = e->bp_original.load(std::memory_order_relaxed);
             e->addresses[0].store(original, std::memory_order_release);
             e->addresses[1].store(original, std::memory_order_release);
         }
         e->bif_traced.store(false, std::memory_order_release);
-    }
+    };
+    for (Export* e : c.exports) uninstall_export(e);
+    for (Export* e : c.bif_locals) uninstall_export(e);
 }
 
 void consolidate(BreakpointChange& c) {
@@ -349,10 +397,23 @@ void consolidate(BreakpointChange& c) {
         update_every_process(ci, chain_flags(ci->gen_bp, active_bp_index()));
     }
     for (Export* e : c.exports) consolidate_chain(e->gen_bp, c);
+    for (Export* e : c.bif_locals) consolidate_chain(e->gen_bp, c);
+    if (c.send.set || c.receive.set) {
+        unsigned active = active_bp_index(), staging = staging_bp_index();
+        consolidate_pattern(c.session->send_pattern[active], c.session->send_pattern[staging], c);
+        consolidate_pattern(c.session->receive_pattern[active], c.session->receive_pattern[staging], c);
+    }
 }
 
-void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags, MatchSpec* ms) {
-    auto add = [&](std::atomic<GenericBp*>& slot, Word orig, std::uint32_t kind) {
+void apply_on_load(vm::Module& module, TraceSession* session, const OnLoadPattern& pattern) {
+    // Sets [slot] to [value] in both generations (no process runs this module yet).
+    auto set_ms = [](MatchSpec*& slot, MatchSpec* value) {
+        if (slot == value) return;
+        if (value) value->add_ref();
+        if (slot && slot->release()) delete slot;
+        slot = value;
+    };
+    auto add = [&](std::atomic<GenericBp*>& slot, Word orig, std::uint32_t kinds) {
         GenericBp* bp = find_bp(slot, session);
         if (!bp) {
             bp = allocate_bp();
@@ -361,22 +422,32 @@ void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flag
             bp->next.store(slot.load(), std::memory_order_relaxed);
             slot.store(bp, std::memory_order_release);
         }
+        CallTimeData* time = (kinds & BPF_TIME_TRACE) ? new CallTimeData() : nullptr;
+        CallTimeData* memory = (kinds & BPF_MEM_TRACE) ? new CallTimeData() : nullptr;
         for (GenericBpData& d : bp->data) {
-            d.flags.fetch_or(kind, std::memory_order_relaxed);
-            if (ms && d.ms != ms) {
-                ms->add_ref();
-                if (d.ms && d.ms->release()) delete d.ms;  // no process runs this module yet
-                d.ms = ms;
+            d.flags.fetch_or(kinds, std::memory_order_relaxed);
+            if (kinds & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) set_ms(d.ms, pattern.ms);
+            if (kinds & BPF_META_TRACE) {
+                set_ms(d.meta_ms, pattern.meta_ms);
+                d.meta_tracer.store(pattern.meta_tracer, std::memory_order_relaxed);
+            }
+            for (auto [slot, table] : {std::pair{&d.time, time}, std::pair{&d.memory, memory}}) {
+                if (!table) continue;
+                ++table->refs;
+                if (*slot && --(*slot)->refs == 0) delete *slot;
+                *slot = table;
             }
         }
     };
+    std::uint32_t local_kinds = pattern.flags & BPF_LOCAL_KINDS;
     for (vm::FunctionInfo& f : module.functions) {
         auto* ci = const_cast<CodeInfo*>(module.code_info(f));
-        if (flags & BPF_LOCAL_TRACE) {
+        if (local_kinds) {
             Word orig = has_breakpoint(ci) ? ci->gen_bp.load()->orig_instr : read_word(ci->code());
-            add(ci->gen_bp, orig, BPF_LOCAL_TRACE);
+            add(ci->gen_bp, orig, local_kinds);
+            update_every_process(ci, chain_flags(ci->gen_bp, active_bp_index()));
             if (!has_breakpoint(ci)) arm(ci);
-        } else if ((flags & BPF_GLOBAL_TRACE) && f.export_entry && !f.export_entry->is_bif()) {
+        } else if ((pattern.flags & BPF_GLOBAL_TRACE) && f.export_entry && !f.export_entry->is_bif()) {
             add(f.export_entry->gen_bp, 0, BPF_GLOBAL_TRACE);  // vm publishes the trampoline
         }
     }
@@ -414,7 +485,7 @@ void free_unlinked(BreakpointChange& c) {
 
 BreakpointChange::~BreakpointChange() {
     // The change's own references (taken by the BIF that compiled them).
-    for (MatchSpec* ms : {this->ms, meta_ms})
+    for (MatchSpec* ms : {this->ms, meta_ms, send.ms, receive.ms})
         if (ms && ms->release()) delete ms;
     free_unlinked(*this);
 }

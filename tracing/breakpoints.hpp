@@ -22,6 +22,10 @@ struct Vm;
 }
 
 namespace beamlet::tracing {
+struct OnLoadPattern;
+}
+
+namespace beamlet::tracing {
 
 using vm::CodeInfo;
 using vm::Export;
@@ -119,8 +123,15 @@ enum class CountAction { None, Start, Pause, Stop };
 // What a change does to call tracing or meta tracing.
 enum class TraceAction { None, On, Off };
 
+// A change of a session's send or 'receive' pattern (set: it changes).
+struct MessagePatternChange {
+    bool set = false;
+    bool on = true;
+    MatchSpec* ms = nullptr;  // owned: one reference
+};
+
 // A change of trace patterns for one session: what matched and what to set, carried through
-// the stages.
+// the stages (tracing/staged_change.hpp).
 struct BreakpointChange {
     TraceSession* session = nullptr;
     TraceAction trace = TraceAction::None;   // call tracing, local or global
@@ -135,6 +146,10 @@ struct BreakpointChange {
     bool clear_all = false;                      // session destroy: clear everything
     std::vector<const CodeInfo*> functions;      // matched functions (local kinds, or cleared)
     std::vector<Export*> exports;                // matched exports (global, or cleared)
+    // Matched BIFs for the local kinds: a BIF has no function header, so its local kinds
+    // live on its export's chain, next to global tracing (as OTP's BIF export entries).
+    std::vector<Export*> bif_locals;
+    MessagePatternChange send, receive;
     std::vector<GenericBp*> to_free;
     std::vector<MatchSpec*> to_free_ms;
     std::vector<CallTimeData*> to_free_time;
@@ -155,10 +170,9 @@ void uninstall(BreakpointChange& change);
 void consolidate(BreakpointChange& change);
 void free_unlinked(BreakpointChange& change);
 
-// Sets [session]'s on_load pattern ([flags]: BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE, with match
-// spec [ms] or null) on a module that no process can run yet: both generations at once, no
-// waits needed.
-void apply_on_load(vm::Module& module, TraceSession* session, std::uint32_t flags, MatchSpec* ms);
+// Sets [session]'s on_load pattern on a module that no process can run yet: both generations
+// at once, no waits needed.
+void apply_on_load(vm::Module& module, TraceSession* session, const OnLoadPattern& pattern);
 
 // Frees every GenericBp left on the functions and exports of [vm] (the VM is shutting down:
 // no process runs).

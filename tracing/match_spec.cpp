@@ -113,6 +113,8 @@ class MatchSpecCompiler {
 public:
     MatchSpecCompiler(Vm& vm, MatchSpec& ms, std::vector<std::string>* errors) : m_vm(vm), m_ms(ms), m_errors(errors) {}
 
+    bool too_deep() const { return m_too_deep; }
+
     bool compile(Term spec) {
         if (!is_list(spec) && !is_nil(spec)) return error("Match programs are not in a list.");
         for (Term l = spec; !is_nil(l); l = cdr(l)) {
@@ -227,8 +229,20 @@ private:
         return true;
     }
 
+    // Excessive nesting near [t] (OTP reports it twice: where it was noticed and for the
+    // expression around it).
+    bool nesting_error(Term t) {
+        if (!m_too_deep) {
+            std::string near = show_shallow(t);
+            error("Excessive nesting; system limit reached near: " + near);
+            error("Excessive nesting; system limit reached near: " + near);
+        }
+        m_too_deep = true;
+        return false;
+    }
+
     bool pattern(Term t, int depth, std::uint32_t* out) {
-        if (depth > MAX_DEPTH) return error("Match expression is too deep.");
+        if (depth > MAX_DEPTH) return nesting_error(t);
         if (t == atom("_")) {
             *out = add({Kind::PAny});
             return true;
@@ -291,7 +305,7 @@ private:
     }
 
     bool expr(Term t, bool guard, int depth, std::uint32_t* out) {
-        if (depth > MAX_DEPTH) return error("Match expression is too deep.");
+        if (depth > MAX_DEPTH) return nesting_error(t);
         if (is_atom(t)) {
             if (SWord v = variable_number(t); v >= 0) {
                 auto it = std::find_if(m_slots.begin(), m_slots.end(), [&](auto& s) { return s.first == v; });
@@ -388,6 +402,8 @@ private:
             if (!arity_ok) break;
             if (m_ms.m_table && a.action != Action::Self)
                 return error("Special form '" + name + "' used in wrong dialect.");
+            if (!allowed_in_kind(a.action))
+                return error("Special form '" + name + "' called in wrong context.");
             if (guard && !a.in_guard) {
                 if (a.action == Action::SetTcw)
                     return error("Function " + name + "/" + std::to_string(nargs) + " cannot be called in this context.");
@@ -416,10 +432,35 @@ private:
         return error("Function " + show(fn) + "/" + std::to_string(nargs) + " does_not_exist.");
     }
 
+    // Send specs may not use caller; receive specs run outside the receiving process's
+    // execution, so nothing that looks at or changes it (otp-tracing.md §7).
+    bool allowed_in_kind(Action a) const {
+        switch (m_ms.m_kind) {
+        case MatchSpecKind::Call: return true;
+        case MatchSpecKind::Send: return a != Action::Caller && a != Action::CallerLine;
+        case MatchSpecKind::Receive:
+            switch (a) {
+            case Action::Caller: case Action::CallerLine: case Action::IsSeqTrace: case Action::GetSeqToken:
+            case Action::SetSeqToken: case Action::EnableTrace: case Action::DisableTrace: case Action::Trace:
+            case Action::Silent: case Action::ProcessDump: return false;
+            default: return true;
+            }
+        }
+        return true;
+    }
+
+    // [t] printed with its nested terms cut short (a deep term would print without end).
+    static std::string show_shallow(Term t) {
+        if (is_tuple(t) && tuple_arity(t) > 0 && (is_tuple(tuple_element(t, 0)) || is_list(tuple_element(t, 0))))
+            return "{...}";
+        return show(t);
+    }
+
     Vm& m_vm;
     MatchSpec& m_ms;
     std::vector<std::string>* m_errors;
     std::vector<std::pair<SWord, std::uint32_t>> m_slots;  // '$N' -> slot, this clause
+    bool m_too_deep = false;
 };
 
 MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string>* errors) {
@@ -434,11 +475,14 @@ MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string
     return ms;
 }
 
-MatchSpec* MatchSpec::compile(Vm& vm, Term source, std::vector<std::string>* errors) {
+MatchSpec* MatchSpec::compile(Vm& vm, Term source, std::vector<std::string>* errors, MatchSpecKind kind,
+                              bool* too_deep) {
     auto* ms = new MatchSpec();
+    ms->m_kind = kind;
     ms->m_storage = copy_to_fragment(source, &ms->m_source);
     MatchSpecCompiler compiler(vm, *ms, errors);
     if (!compiler.compile(ms->m_source)) {
+        if (too_deep) *too_deep = compiler.too_deep();
         delete ms;
         return nullptr;
     }
@@ -727,11 +771,10 @@ Term tuple_of(Process* p, std::initializer_list<Term> elems) {
 
 }  // namespace
 
-Term match_spec_test(Process* p, Term args, Term spec, bool table) {
+Term match_spec_test(Process* p, Term args, Term spec, bool table, MatchSpecActions* actions) {
     std::vector<Term> argv;
     if (table) {
-        if (!is_tuple(args)) return p->badarg();
-        argv.push_back(args);
+        argv.push_back(args);  // any term: the head matches it as a whole
     } else {
         // The elements of a list (an improper tail is ignored, as OTP does).
         if (!is_list(args) && !is_nil(args)) return p->badarg();
@@ -751,8 +794,8 @@ Term match_spec_test(Process* p, Term args, Term spec, bool table) {
         }
         return tuple_of(p, {atoms::error, list});
     }
-    TestActions actions;
-    MatchSpec::Result r = ms->run(p, argv.data(), argv.size(), actions);
+    TestActions test_actions;
+    MatchSpec::Result r = ms->run(p, argv.data(), argv.size(), actions ? *actions : test_actions);
     Term result = r.matched ? copy_to_heap(p, r.message) : atoms::false_;
     delete ms;
     Term flags = NIL;

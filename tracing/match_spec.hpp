@@ -53,11 +53,17 @@ public:
     virtual bool live() const { return true; }
 };
 
+// What a trace match spec is for: the head it matches and the actions it may use (OTP: send
+// specs may not use caller; receive specs none of the actions that act on the process).
+enum class MatchSpecKind : std::uint8_t { Call, Send, Receive };
+
 class MatchSpec {
 public:
-    // Compiles [source], a match spec for call tracing; null on an error, with OTP's messages
-    // in [errors].
-    static MatchSpec* compile(vm::Vm& vm, Term source, std::vector<std::string>* errors);
+    // Compiles [source], a match spec for [kind] tracing; null on an error, with OTP's messages
+    // in [errors]. [too_deep] (if given) tells whether the error is excessive nesting, which
+    // the BIFs raise as system_limit rather than badarg.
+    static MatchSpec* compile(vm::Vm& vm, Term source, std::vector<std::string>* errors,
+                              MatchSpecKind kind = MatchSpecKind::Call, bool* too_deep = nullptr);
     // An ETS-dialect spec (erlang:match_spec_test/3 with type table): the head matches one
     // object, trace actions are refused, and the result is the last body expression.
     static MatchSpec* compile_table(vm::Vm& vm, Term source, std::vector<std::string>* errors);
@@ -110,13 +116,15 @@ private:
     std::vector<std::vector<Term>> m_map_keys;  // the keys of each map pattern
     std::uint32_t m_max_slots = 0;
     bool m_table = false;
+    MatchSpecKind m_kind = MatchSpecKind::Call;
     int m_refs = 0;
 };
 
-// erlang:match_spec_test(Args, Spec, trace) for [p] (or (Object, Spec, table) when [table]):
+// erlang:match_spec_test(Args, Spec, trace) for [p] (or (Object, Spec, table) when [table]),
+// with [actions] performing the trace actions (null: none take effect):
 // {ok, Result, Flags, Warnings} or {error, Errors}; THE_NON_VALUE with badarg raised for a bad
 // argument.
-Term match_spec_test(Process* p, Term args, Term spec, bool table);
+Term match_spec_test(Process* p, Term args, Term spec, bool table, MatchSpecActions* actions = nullptr);
 
 // A textual dump of [p] for {process_dump} (the first lines of OTP's crash-dump format).
 Term process_dump_binary(Process* p);

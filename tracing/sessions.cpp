@@ -1,4 +1,4 @@
-// tracing/sessions.cpp — the legacy session.
+// tracing/sessions.cpp — the legacy session and the trace module's sessions.
 #include "tracing/sessions.hpp"
 
 #include "vm/atom_table.hpp"
@@ -23,7 +23,7 @@ std::vector<vm::TraceSession*>& g_sessions = *new std::vector<vm::TraceSession*>
 vm::Word g_next_id = 1;
 }  // namespace
 
-vm::TraceSession* create_session(vm::Term name, vm::Term tracer) {
+vm::TraceSession* create_session(vm::Term name, vm::Tracer tracer) {
     auto* s = new vm::TraceSession();
     s->name = name;
     s->tracer = tracer;
@@ -49,6 +49,29 @@ std::vector<vm::TraceSession*> live_sessions() {
     return out;
 }
 
-void retire_session(vm::TraceSession* session) { session->alive.store(false); }
+namespace {
+std::atomic<int> g_new_procs_sessions{0};
+}
+
+void set_new_procs_flags(vm::TraceSession* session, std::uint32_t flags, vm::Tracer tracer, bool on) {
+    std::lock_guard guard(session->mutex);
+    bool had = session->new_procs_flags != 0;
+    if (on) {
+        session->new_procs_flags |= flags;
+        session->new_procs_tracer = tracer;
+    } else {
+        session->new_procs_flags &= ~flags;
+    }
+    if (!session->new_procs_flags) session->new_procs_tracer = vm::Tracer();
+    bool has = session->new_procs_flags != 0;
+    if (has != had) g_new_procs_sessions.fetch_add(has ? 1 : -1, std::memory_order_acq_rel);
+}
+
+int new_procs_sessions() { return g_new_procs_sessions.load(std::memory_order_acquire); }
+
+void retire_session(vm::TraceSession* session) {
+    set_new_procs_flags(session, ~0u, vm::Tracer(), false);
+    session->alive.store(false);
+}
 
 }  // namespace beamlet::tracing

@@ -1,6 +1,6 @@
 // tracing/sessions.hpp — TraceSession: a set of trace settings with one tracer; the legacy
-// session serves erlang:trace/3 and trace_pattern (DESIGN.md §6). OTP 27's trace module
-// sessions come next; the legacy session is session 0.
+// session (session 0, named legacy, without a tracer of its own) serves erlang:trace/3,
+// trace_pattern/2,3 and trace_info/2; the OTP 27 trace module creates the others (DESIGN.md §6).
 #pragma once
 
 #include <atomic>
@@ -9,10 +9,30 @@
 #include <vector>
 
 #include "vm/term.hpp"
+#include "vm/trace_hooks.hpp"
 
 namespace beamlet::tracing {
 class MatchSpec;
-}
+
+// A session's send or 'receive' pattern in one generation (OTP's send_tracing[ix] /
+// receive_tracing[ix]): whether events of that kind are traced at all, and the match spec
+// that selects them (null: all). Written in the staging generation under the code
+// modification permission; running code reads the active one (tracing/staged_change.hpp).
+struct MessagePattern {
+    bool on = true;
+    MatchSpec* ms = nullptr;
+};
+
+// A session's pattern for modules loaded from now on (trace_pattern(on_load, ...)): the kinds
+// (tracing::BpFlags: local or global call tracing, meta, call_count, call_time, call_memory),
+// the match specs (null: true; one reference each) and the meta tracer.
+struct OnLoadPattern {
+    std::uint32_t flags = 0;
+    MatchSpec* ms = nullptr;
+    MatchSpec* meta_ms = nullptr;
+    vm::Term meta_tracer = 0;
+};
+}  // namespace beamlet::tracing
 
 namespace beamlet::vm {
 
@@ -20,15 +40,17 @@ struct TraceSession {
     vm::Word id = 0;               // internal: 0 is the legacy session
     vm::Word weak_id = 0;          // the Id of the weak handle {Name, Id}: 0, 1, ... in creation order
     vm::Term name = 0;             // the atom legacy for the legacy session
-    vm::Term tracer = 0;           // 0 for the legacy session: each erlang:trace/3 names one
-    // Flags and tracer given to new processes (erlang:trace(new, ...)), under [mutex].
+    vm::Tracer tracer;             // none for the legacy session: each erlang:trace/3 names one
+    // Flags and tracer given to new processes (erlang:trace(new, ...)), under [mutex]; changed
+    // through tracing::set_new_procs_flags.
     std::mutex mutex;
     std::uint32_t new_procs_flags = 0;
-    vm::Term new_procs_tracer = 0;
-    // The on_load pattern (tracing::BPF_LOCAL_TRACE or BPF_GLOBAL_TRACE): set on every
-    // function of modules loaded from now on. Under [mutex].
-    std::uint32_t on_load_flags = 0;
-    tracing::MatchSpec* on_load_ms = nullptr;  // its match spec (null: true); one reference
+    vm::Tracer new_procs_tracer;
+    // The on_load pattern: set on every function of modules loaded from now on. Under [mutex].
+    tracing::OnLoadPattern on_load;
+    // The send and 'receive' patterns, one per breakpoint generation.
+    tracing::MessagePattern send_pattern[2];
+    tracing::MessagePattern receive_pattern[2];
     std::atomic<bool> alive{true};
 };
 
@@ -40,11 +62,16 @@ namespace beamlet::tracing {
 vm::TraceSession& legacy_session();
 
 // A new session named [name] with [tracer] (trace:session_create/3).
-vm::TraceSession* create_session(vm::Term name, vm::Term tracer);
+vm::TraceSession* create_session(vm::Term name, vm::Tracer tracer);
 // The live session whose weak handle is {[name], [weak_id]}, or null.
 vm::TraceSession* find_session(vm::Term name, vm::Word weak_id);
 // Every live session, the legacy one included.
 std::vector<vm::TraceSession*> live_sessions();
+// Sets ([on]) or clears [flags] in [session]'s flags for new processes, with [tracer] when
+// setting. Keeps the count of sessions that have any (OTP's erts_new_procs_trace_cnt).
+void set_new_procs_flags(vm::TraceSession* session, std::uint32_t flags, vm::Tracer tracer, bool on);
+// How many live sessions give new processes flags: spawn skips the sessions when 0.
+int new_procs_sessions();
 // Marks [session] dead: it can no longer be found. Session objects are never freed (a
 // GenericBp may still name it until consolidation; they are small).
 void retire_session(vm::TraceSession* session);

@@ -13,6 +13,7 @@
 #include "vm/heap.hpp"
 #include "vm/magic.hpp"
 #include "vm/process.hpp"
+#include "vm/trace_hooks.hpp"
 
 namespace beamlet::vm {
 
@@ -228,6 +229,8 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
         old_free = size;
     }
     if (!major && promote > old_free) major = true;
+    bool traced = (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_GC) && g_trace_hooks;
+    if (traced) g_trace_hooks->garbage_collection(p, false, major, need_words);
 
     Word old_used = major ? Word(p->old_htop - p->old_heap) : 0;
     // Big enough for the worst case, where everything being collected survives.
@@ -300,6 +303,10 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
     // Everything now in the young heap has survived one collection.
     p->high_water = p->htop;
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);
+    if (traced) {
+        Word after = Word(p->htop - p->heap);
+        g_trace_hooks->garbage_collection(p, true, major, heap_used > after ? heap_used - after : 0);
+    }
 }
 
 }  // namespace beamlet::vm

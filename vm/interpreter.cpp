@@ -1203,6 +1203,11 @@ op_remove_message:
 op_timeout:
     p->queue.reset_save();
     p->timeout_ip = nullptr;
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && g_trace_hooks) {
+        SWAPOUT();
+        g_trace_hooks->receive_timeout(p);
+        SWAPIN();
+    }
     NEXT(1);
 
 op_wait:

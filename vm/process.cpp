@@ -61,12 +61,31 @@ Term* Process::alloc_fragment(Word n) {
 }
 
 bool Process::fetch_inbox() {
+    if (all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) {
+        // Traced: the events are delivered outside the lock (a tracer may be tracing us).
+        std::vector<Message> arrived;
+        {
+            std::lock_guard guard(lock);
+            std::size_t n = 0;
+            while (n < inbox.size() && inbox[n].kind == SignalKind::Message) ++n;
+            arrived.assign(inbox.begin(), inbox.begin() + std::ptrdiff_t(n));
+            inbox.erase(inbox.begin(), inbox.begin() + std::ptrdiff_t(n));
+        }
+        for (const Message& m : arrived) queue_message(m);
+        return !arrived.empty();
+    }
     std::lock_guard guard(lock);
     std::size_t n = 0;
     while (n < inbox.size() && inbox[n].kind == SignalKind::Message) queue.push_back(inbox[n++]);
     if (n == inbox.size()) inbox.clear();
     else inbox.erase(inbox.begin(), inbox.begin() + std::ptrdiff_t(n));  // a signal waits
     return n > 0;
+}
+
+void Process::queue_message(const Message& m) {
+    queue.push_back(m);
+    if ((all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && g_trace_hooks)
+        g_trace_hooks->message_queued(this, m);
 }
 
 void Process::remove_message() { adopt_fragment(queue.take_current()); }

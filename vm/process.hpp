@@ -138,6 +138,7 @@ struct Process {
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
+    bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
     SuspendFor suspend_for = SuspendFor::Nothing;
     std::uint64_t progress_value = 0;         // SuspendFor::ThreadProgress
@@ -151,12 +152,12 @@ struct Process {
     // at a breakpoint without taking [lock] (odd: being written).
     std::atomic<std::uint32_t> trace_seq{0};
     std::atomic<TraceSession*> sole_trace_session{nullptr};
-    std::atomic<Term> sole_tracer{0};
+    std::atomic<Word> sole_tracer{0};  // Tracer::word()
     // Trace frames on this process's stack (vm/trace_frames.hpp): while there are any, an
     // exception tells tracing which ones it unwinds (owner-only).
     Word trace_frames = 0;
     // Call-time and call-memory accounting per session (tracing's; owner-only, see
-    // tracing/call_tracer.cpp); the scheduler reports schedule out/in while it is non-empty.
+    // tracing/call_stats.cpp); the scheduler reports schedule out/in while it is non-empty.
     std::vector<CallAccounting> call_accounting;
     // Words allocated before the last garbage collection that did not survive it: with
     // heap_used_words() a measure of all allocation that only grows (call_memory).
@@ -170,8 +171,11 @@ struct Process {
     const Word* timeout_ip = nullptr;
     bool timer_fired = false;
     // Moves the messages at the head of the inbox to [queue], stopping at the first signal
-    // (signals are handled by the scheduler, in order); true if any message arrived.
+    // (signals are handled by the scheduler, in order); true if any message arrived. Each
+    // message is receive-traced as it joins the queue.
     bool fetch_inbox();
+    // Appends [m] to [queue] (owner thread), with its 'receive' trace event.
+    void queue_message(const Message& m);
     // Removes the message at the save pointer; its fragment joins the heap's fragments.
     void remove_message();
     // Makes the heap own [m]'s fragment (the message left the queue).

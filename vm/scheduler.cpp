@@ -27,6 +27,9 @@ Schedulers::~Schedulers() {
     }
     for (auto& s : m_scheds)
         if (s->thread.joinable()) s->thread.join();
+    // Nothing runs any more: later ops still waiting can run now (they own memory).
+    for (auto& op : m_later_ops) op.second();
+    m_later_ops.clear();
     m_vm.schedulers = nullptr;
 }
 
@@ -93,8 +96,19 @@ Process* Schedulers::take(int index) {
     return nullptr;
 }
 
+namespace {
+// A running / exiting event for [p], if it is traced for scheduling.
+void trace_scheduling(Process* p, SchedEvent event) {
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SCHEDULING) && g_trace_hooks)
+        g_trace_hooks->scheduled(p, event);
+}
+}  // namespace
+
 void Schedulers::run_one(int index, Process* p) {
     p->scheduler_index = index;
+    // Scheduled in before its signals are handled, as in OTP: a process killed while it
+    // waited is switched in, then exits.
+    trace_scheduling(p, SchedEvent::In);
     m_vm.process_signals(p);
     if (p->pending_exit) {
         finish(p, p->pending_exit);
@@ -113,7 +127,9 @@ void Schedulers::run_one(int index, Process* p) {
     bool accounting = !p->call_accounting.empty() && g_trace_hooks;
     if (accounting) g_trace_hooks->schedule_break(p, false);
     RunResult r = run_process(p, m_scheds[std::size_t(index)]->regs);
+    p->ever_ran = true;
     if (accounting || !p->call_accounting.empty()) g_trace_hooks->schedule_break(p, true);
+    if (r != RunResult::Exited) trace_scheduling(p, SchedEvent::Out);
     switch (r) {
     case RunResult::Yield: {
         {
@@ -197,6 +213,7 @@ void Schedulers::run_one(int index, Process* p) {
 
 void Schedulers::finish(Process* p, Term reason) {
     m_vm.do_exit(p, reason);
+    trace_scheduling(p, SchedEvent::OutExited);
     if (p == m_main) {
         std::lock_guard lock(m_sleep_mutex);
         m_stop.store(true);
@@ -204,10 +221,29 @@ void Schedulers::finish(Process* p, Term reason) {
     }
 }
 
-void Schedulers::resume_progress_waiters() {
-    std::vector<Process*> ready;
+void Schedulers::after_thread_progress(std::uint64_t value, std::function<void()> fn) {
     {
         std::lock_guard lock(m_progress_mutex);
+        m_later_ops.emplace_back(value, std::move(fn));
+        m_progress_waiting.store(true, std::memory_order_relaxed);
+    }
+    // A sleeping scheduler must come round to poll progress.
+    if (m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
+}
+
+void Schedulers::resume_progress_waiters() {
+    std::vector<Process*> ready;
+    std::vector<std::function<void()>> ops;
+    {
+        std::lock_guard lock(m_progress_mutex);
+        for (auto it = m_later_ops.begin(); it != m_later_ops.end();) {
+            if (m_vm.thread_progress->has_reached(it->first)) {
+                ops.push_back(std::move(it->second));
+                it = m_later_ops.erase(it);
+            } else {
+                ++it;
+            }
+        }
         for (auto it = m_progress_waiters.begin(); it != m_progress_waiters.end();) {
             if (m_vm.thread_progress->has_reached((*it)->progress_value)) {
                 ready.push_back(*it);
@@ -216,8 +252,9 @@ void Schedulers::resume_progress_waiters() {
                 ++it;
             }
         }
-        m_progress_waiting.store(!m_progress_waiters.empty(), std::memory_order_relaxed);
+        m_progress_waiting.store(!m_progress_waiters.empty() || !m_later_ops.empty(), std::memory_order_relaxed);
     }
+    for (auto& op : ops) op();
     for (Process* p : ready) {
         p->suspend_for = SuspendFor::Nothing;
         m_vm.resume_suspended(p);

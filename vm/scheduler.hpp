@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -36,6 +37,8 @@ public:
     static int current_index();
     // Wakes a sleeping scheduler so that it recomputes its timer deadline.
     void notify_timer();
+    // Runs [fn] on a scheduler once thread progress has reached [value].
+    void after_thread_progress(std::uint64_t value, std::function<void()> fn);
 
 private:
     struct Scheduler {
@@ -66,6 +69,7 @@ private:
     Process* m_main = nullptr;
     std::mutex m_progress_mutex;
     std::vector<Process*> m_progress_waiters;   // suspended until thread progress
+    std::vector<std::pair<std::uint64_t, std::function<void()>>> m_later_ops;  // likewise
     std::atomic<bool> m_progress_waiting{false};
 };
 

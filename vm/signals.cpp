@@ -158,8 +158,13 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         if (monitor_ref) std::copy(watcher.ref_id, watcher.ref_id + 3, monitor_ref);
     }
     if (g_trace_hooks) {
-        g_trace_hooks->process_spawned(parent, c);
-        if (parent && link) g_trace_hooks->process_linked(parent, c);
+        // The initial call as trace messages show it: {M, F, Args}, or {erlang, apply,
+        // [Fun, []]} for a fun (OTP starts funs through apply/2).
+        Term apply_cells[4];
+        Term mfa_words[4] = {make_arityval(3), c->initial_call[0], c->initial_call[1], args};
+        if (!entry) mfa_words[3] = make_cons_on(apply_cells, fun, make_cons_on(apply_cells + 2, NIL, NIL));
+        g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words));
+        if (parent && link) g_trace_hooks->process_linked(parent, c, false);
     }
     c->state = ProcessState::Runnable;
     add_process(child);
@@ -183,23 +188,30 @@ bool Vm::send_signal(Process* to, Message signal) {
 }
 
 bool Vm::send_message(Process* sender, Term dest, Term msg) {
+    // Send tracing sees the destination as written, before the message is enqueued (OTP).
+    bool traced = sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && g_trace_hooks;
     std::shared_ptr<Process> to;
-    if (is_pid(dest)) to = lookup_process(dest);
-    else if (is_atom(dest)) {
+    if (is_pid(dest)) {
+        to = lookup_process(dest);
+        if (traced) g_trace_hooks->message_sent(sender, dest, msg, to != nullptr);
+    } else if (is_atom(dest)) {
         to = whereis(dest);
-        if (!to) return false;
+        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        if (!to) return false;  // traced, then badarg
     } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
                is_atom(tuple_element(dest, 1))) {
-        // {Name, Node}: on this node, an unregistered name drops the message silently.
+        // {Name, Node}: on this node, an unregistered name drops the message silently; other
+        // nodes are not connected (nothing is traced either, as on OTP without distribution).
         if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return true;
         to = whereis(tuple_element(dest, 0));
+        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
     } else {
         return false;
     }
-    (void)sender;
     if (!to) return true;  // sending to a dead process succeeds silently
     Message m;
     m.fragment = copy_to_fragment(msg, &m.term);
+    m.from = sender ? sender->id : 0;
     send_signal(to.get(), m);
     return true;
 }
@@ -225,17 +237,23 @@ void Vm::process_signals(Process* p) {
     // Everything is handled in arrival order: messages join the queue, signals act.
     for (Message& s : signals) {
         if (s.kind == SignalKind::Message) {
-            p->queue.push_back(s);
+            p->queue_message(s);
             continue;
         }
         switch (s.kind) {
         case SignalKind::Exit: {
             if (s.linked) {
-                std::lock_guard guard(p->lock);
-                if (!remove_pid(p->links, s.from)) {  // the link is gone: the signal is void
+                bool had_link;
+                {
+                    std::lock_guard guard(p->lock);
+                    had_link = remove_pid(p->links, s.from);
+                }
+                if (!had_link) {  // the link is gone: the signal is void
                     free_fragment(s.fragment);
                     continue;
                 }
+                if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+                    g_trace_hooks->process_event(p, atoms::getting_unlinked, s.from);
             }
             Term reason = s.term;
             if (p->pending_exit) {
@@ -250,7 +268,9 @@ void Vm::process_signals(Process* p) {
                 Term msg;
                 HeapFragment* frag = make_tuple_fragment({atoms::EXIT, s.from, reason}, &msg);
                 free_fragment(s.fragment);
-                p->queue.push_back({msg, frag});
+                Message exit_message{msg, frag};
+                exit_message.from = s.from;
+                p->queue_message(exit_message);
             } else if (reason != atoms::normal || s.from == p->id) {
                 // The reason must outlive the fragment: keep the fragment with the process.
                 p->pending_exit = reason;
@@ -305,6 +325,10 @@ void Vm::do_exit(Process* p, Term reason) {
     p->exit_reason = reason;
     if (code_permission->held_by(p)) code_permission->release(p);
     remove_process(p);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks) {
+        g_trace_hooks->process_event(p, atoms::exit, reason);
+        if (name) g_trace_hooks->process_event(p, atoms::unregister, name);
+    }
 
     // The crash report, as OTP's error logger prints it for an uncaught error.
     if (p->exception.cls == atoms::error && !p->is_main && g_print_term_hook) {
@@ -325,6 +349,7 @@ void Vm::do_exit(Process* p, Term reason) {
         if (m.name) who = make_boxed(name_tuple);
         Message msg;
         msg.fragment = make_tuple_fragment({atoms::DOWN, ref, atoms::process, who, reason}, &msg.term);
+        msg.from = p->id;
         send_signal(watcher.get(), msg);
     }
     // Monitors this process held are dropped from their targets.
@@ -349,7 +374,6 @@ void Vm::do_exit(Process* p, Term reason) {
         if (m.kind == SignalKind::InfoRequest && info_request_hook) info_request_hook(nullptr, m.from, m.term);
         free_fragment(m.fragment);
     }
-    (void)name;
 }
 
 void Vm::start_receive_timer(Process* p, std::uint64_t timeout_ms) {

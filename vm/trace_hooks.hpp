@@ -1,5 +1,9 @@
 // vm/trace_hooks.hpp — the seam out of vm/ for tracing: breakpoints reached by running code and
-// process events. tools/boot.cpp installs tracing/'s implementation (DESIGN.md §1).
+// process events (messages, procs, scheduling, garbage collection). tools/boot.cpp installs
+// tracing/'s implementation (DESIGN.md §1).
+//
+// Every event site in vm/ first tests the process's all_trace_flags (one relaxed load and a
+// test), so untraced processes never call through the seam.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +15,12 @@ namespace beamlet::vm {
 
 struct CodeInfo;
 struct Export;
+struct Message;
 struct Module;
 struct Process;
 struct TraceSession;
 
-// Process trace flags (OTP's F_TRACE_* subset beamlet implements).
+// Process trace flags (OTP's F_TRACE_* that beamlet implements).
 enum TraceFlag : std::uint32_t {
     TRACE_CALL = 1u << 0,
     TRACE_ARITY = 1u << 1,
@@ -28,37 +33,82 @@ enum TraceFlag : std::uint32_t {
     TRACE_TS_NOW = 1u << 8,      // timestamp
     TRACE_TS_MONO = 1u << 9,     // monotonic_timestamp
     TRACE_TS_STRICT = 1u << 10,  // strict_monotonic_timestamp
+    TRACE_SEND = 1u << 11,
+    TRACE_RECEIVE = 1u << 12,
+    TRACE_PROCS = 1u << 13,
+    TRACE_RUNNING = 1u << 14,        // running: in / out
+    TRACE_EXITING = 1u << 15,        // exiting: in_exiting / out_exiting / out_exited
+    TRACE_GC = 1u << 16,             // garbage_collection
+    TRACE_SCHEDULER_ID = 1u << 17,   // scheduler_id: the scheduler's number in every message
+    TRACE_PORTS = 1u << 18,
+    TRACE_RUNNING_PORTS = 1u << 19,
+    TRACE_RUNNING_PROCS = 1u << 20,  // running_procs: in / out, as running without ports
+};
+
+inline constexpr std::uint32_t TRACE_TIMESTAMPS = TRACE_TS_NOW | TRACE_TS_MONO | TRACE_TS_STRICT;
+// The flags that schedule-in/out events need.
+inline constexpr std::uint32_t TRACE_SCHEDULING = TRACE_RUNNING | TRACE_EXITING | TRACE_RUNNING_PROCS;
+
+// Who receives a session's events for a process. Today a local process; a tracer module
+// ({Module, State}) will be the other representation of the same word (a pointer to its
+// description), so a Tracer stays one word that can be published atomically.
+class Tracer {
+public:
+    constexpr Tracer() = default;
+    static constexpr Tracer process(Term pid) { return Tracer(pid); }
+    static constexpr Tracer from_word(Word w) { return Tracer(w); }
+
+    bool is_none() const { return m_word == 0; }
+    bool is_process() const { return is_pid(m_word); }
+    // The tracer process's pid (is_process()).
+    Term pid() const { return m_word; }
+    Word word() const { return m_word; }
+    // The term trace_info reports: the pid, or [] for none.
+    Term info_term() const { return is_none() ? NIL : m_word; }
+    explicit operator bool() const { return !is_none(); }
+    bool operator==(const Tracer&) const = default;
+
+private:
+    constexpr explicit Tracer(Word w) : m_word(w) {}
+    Word m_word = 0;
 };
 
 // A process's call_time / call_memory state in one session: the function being charged and
-// since when (monotonic nanoseconds, or allocated words).
+// since when (monotonic nanoseconds, or allocated words). A function is named by its
+// breakpoint chain: a function header's, or a BIF export's.
 struct CallAccounting {
     TraceSession* session;
-    const CodeInfo* time_ci;
+    const void* time_site;
     std::int64_t time_since;
-    std::int64_t time_calls;    // calls to time_ci not yet added to its table
-    const CodeInfo* memory_ci;
+    std::int64_t time_calls;    // calls to time_site not yet added to its table
+    const void* memory_site;
     std::int64_t memory_since;
     std::int64_t memory_calls;
 };
 
-// One session's tracing of one process: its flags and tracer (a pid).
+// One session's tracing of one process: its flags and tracer.
 struct TracerRef {
     TraceSession* session;
-    Term tracer;
+    Tracer tracer;
     std::uint32_t flags;
 };
+
+// What a process does as the scheduler switches it (the running and exiting events).
+enum class SchedEvent : std::uint8_t { In, Out, InExiting, OutExiting, OutExited };
 
 class TraceHooks {
 public:
     virtual ~TraceHooks() = default;
+
+    // ---- call tracing ----
+
     // [p] reached the breakpoint in the function of [ci] with its arguments in [x]. Returns the
     // original first instruction word, which the engine executes next. The engine has stored
     // its stack pointer and continuation pointer in p->stop and p->cp and reloads both: the
     // breakpoint may push trace frames (vm/trace_frames.hpp).
     virtual Word function_breakpoint(Process* p, const CodeInfo* ci, Term* x) = 0;
-    // [p] called export [e] whose global breakpoint is installed. Returns the address to
-    // continue at. p->stop and p->cp as for function_breakpoint.
+    // [p] called export [e] whose breakpoint is installed (global tracing, or any kind on a
+    // BIF). Returns the address to continue at. p->stop and p->cp as for function_breakpoint.
     virtual const Word* export_breakpoint(Process* p, Export* e, Term* x) = 0;
     // [p] returned into trace_return_code() with [value]: the trace frame is at p->stop. Pops
     // it and returns where execution continues.
@@ -68,12 +118,39 @@ public:
     virtual void exception_unwinding(Process* p, Term* from, Term* to, const Word* catch_at) = 0;
     // [p], which has call accounting, is scheduled out ([out]) or in.
     virtual void schedule_break(Process* p, bool out) = 0;
-    // [parent] spawned [child] (set_on_spawn, new-process flags).
-    virtual void process_spawned(Process* parent, Process* child) = 0;
-    // [linker] linked to [linked] (set_on_link, set_on_first_link).
-    virtual void process_linked(Process* linker, Process* linked) = 0;
     // [module] is about to be published: no process can run its code yet (on_load patterns).
     virtual void module_loading(Module& module) = 0;
+
+    // ---- process and message events; each is called only when the process's
+    // all_trace_flags has the event's flag (or for inheritance, the flags it inherits) ----
+
+    // [parent] spawned [child] with the initial call [mfa] ({M, F, Args}): inheritance
+    // (set_on_spawn, new-process flags), then the spawned and spawn events. Called for every
+    // spawn (new-process flags apply to children of untraced parents).
+    virtual void process_spawned(Process* parent, Process* child, Term mfa) = 0;
+    // [linker] linked to [linked]: set_on_link inheritance, then link / getting_linked.
+    // [by_link_bif]: link/1 (not spawn_link), which the legacy session does not inherit through.
+    virtual void process_linked(Process* linker, Process* linked, bool by_link_bif) = 0;
+    // [unlinker] removed its link to [other] (unlink / getting_unlinked); [other] may be null
+    // when it has exited.
+    virtual void process_unlinked(Process* unlinker, Process* other, Term other_pid) = 0;
+    // A procs event of [p]: {trace, P, [what], [arg]} (exit, register, unregister,
+    // getting_unlinked). [p] need not be the running process.
+    virtual void process_event(Process* p, Term what, Term arg) = 0;
+    // [sender] (traced for send) sent [msg] to [to], the destination as given; [exists] is
+    // false when [to] names a local pid that does not exist (send_to_non_existing_process).
+    virtual void message_sent(Process* sender, Term to, Term msg, bool exists) = 0;
+    // [p] (traced for 'receive') moved [m] from its inbox into its message queue; runs on
+    // [p]'s own thread.
+    virtual void message_queued(Process* p, const Message& m) = 0;
+    // [p]'s receive ... after timed out (traced for 'receive').
+    virtual void receive_timeout(Process* p) = 0;
+    // [p] is switched in or out by a scheduler (traced for running or exiting).
+    virtual void scheduled(Process* p, SchedEvent event) = 0;
+    // [p] (traced for garbage_collection) starts ([end] false) or ends a collection; [words]
+    // is the need at the start and what was reclaimed at the end. Called from inside the GC:
+    // [p]'s heap must not be touched.
+    virtual void garbage_collection(Process* p, bool end, bool major, Word words) = 0;
 };
 
 // Set at boot; null when tracing is not wired (unit tests of vm/ alone).

@@ -89,6 +89,14 @@ Term Vm::trap_until_thread_progress(Process* p, BifContinuation continuation) {
     return THE_NON_VALUE;
 }
 
+void Vm::after_thread_progress(std::function<void()> fn) {
+    if (!schedulers) {
+        fn();
+        return;
+    }
+    schedulers->after_thread_progress(thread_progress->later(), std::move(fn));
+}
+
 Term Vm::trap_until_permission(Process* p, BifContinuation continuation) {
     p->continuation = std::move(continuation);
     p->exception = PendingException{};
@@ -211,25 +219,36 @@ void Vm::remove_process(Process* p) {
 }
 
 bool Vm::register_name(Term name, Process* p) {
-    std::lock_guard lock(m_process_mutex);
-    if (m_registered.count(name)) return false;
-    for (auto& [n, q] : m_registered)
-        if (q == p) return false;
-    m_registered.emplace(name, p);
-    std::lock_guard plock(p->lock);
-    p->registered_name = name;
+    {
+        std::lock_guard lock(m_process_mutex);
+        if (m_registered.count(name)) return false;
+        for (auto& [n, q] : m_registered)
+            if (q == p) return false;
+        m_registered.emplace(name, p);
+        std::lock_guard plock(p->lock);
+        p->registered_name = name;
+    }
+    // The event goes to the registered process's tracer, whoever registered it (OTP).
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+        g_trace_hooks->process_event(p, atoms::register_, name);
     return true;
 }
 
 bool Vm::unregister_name(Term name) {
-    std::lock_guard lock(m_process_mutex);
-    auto it = m_registered.find(name);
-    if (it == m_registered.end()) return false;
+    std::shared_ptr<Process> owner;
     {
-        std::lock_guard plock(it->second->lock);
-        it->second->registered_name = 0;
+        std::lock_guard lock(m_process_mutex);
+        auto it = m_registered.find(name);
+        if (it == m_registered.end()) return false;
+        {
+            std::lock_guard plock(it->second->lock);
+            it->second->registered_name = 0;
+        }
+        if (auto p = m_processes.find(it->second->id); p != m_processes.end()) owner = p->second;
+        m_registered.erase(it);
     }
-    m_registered.erase(it);
+    if (owner && (owner->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+        g_trace_hooks->process_event(owner.get(), atoms::unregister, name);
     return true;
 }
 

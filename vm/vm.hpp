@@ -125,6 +125,9 @@ struct Vm {
     // Traps the calling BIF until [p] holds the code modification permission (at once if it
     // is free), then [continuation] runs holding it.
     Term trap_until_permission(Process* p, BifContinuation continuation);
+    // Runs [fn] on a scheduler thread once thread progress has passed a point after now (OTP's
+    // thread-progress later op); at once when no scheduler runs.
+    void after_thread_progress(std::function<void()> fn);
 
     Schedulers* schedulers = nullptr;
     // The native-code engine (--engine jit), or null: modules are only interpreted.

@@ -132,7 +132,7 @@ TEST_F(Breakpoints, GlobalTracingSwitchesTheExportToItsTrampolineAndBack) {
 }
 
 TEST_F(Breakpoints, ASecondSessionIsPreparedAsideAndLinkedAtInstall) {
-    vm::TraceSession* other = tracing::create_session(vm::atom("second"), vm::make_pid(1));
+    vm::TraceSession* other = tracing::create_session(vm::atom("second"), vm::Tracer::process(vm::make_pid(1)));
     auto first = change(&tracing::legacy_session(), true, true);
     run(*first);
     vm::GenericBp* head = ci()->gen_bp.load();

@@ -1,0 +1,210 @@
+// bif/trace_module_bifs.cpp — the OTP 27 trace module: sessions (create, destroy, info) and the
+// session variants of the legacy BIFs (process, function, send, recv, info, delivered).
+#include <memory>
+#include <mutex>
+
+#include "bif/bifs.hpp"
+#include "bif/trace_bifs.hpp"
+#include "tracing/breakpoints.hpp"
+#include "tracing/process_flags.hpp"
+#include "tracing/sessions.hpp"
+#include "tracing/staged_change.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/magic.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+using tracing::BreakpointChange;
+
+namespace {
+
+// The session a handle names: a strong {Ref, {Name, Id}} or a weak {Name, Id}; null if it is
+// malformed or the session is gone.
+TraceSession* session_of(Term handle) {
+    if (!is_tuple(handle) || tuple_arity(handle) != 2) return nullptr;
+    Term weak = is_ref(tuple_element(handle, 0)) ? tuple_element(handle, 1) : handle;
+    if (!is_tuple(weak) || tuple_arity(weak) != 2 || !is_atom(tuple_element(weak, 0)) || !is_small(tuple_element(weak, 1)))
+        return nullptr;
+    SWord id = small_value(tuple_element(weak, 1));
+    if (id < 0) return nullptr;
+    return tracing::find_session(tuple_element(weak, 0), Word(id));
+}
+
+Term weak_handle(Process* p, const TraceSession* s) {
+    BEAMLET_CACHED_ATOM(am_default, "default");
+    return make_tuple_on(p, {s->name, s->id ? make_small(SWord(s->weak_id)) : am_default});
+}
+
+// Every function and export where [session] has a GenericBp (a BIF's export holds its local
+// kinds too).
+void collect_session_breakpoints(Vm& vm, TraceSession* session, BreakpointChange& change) {
+    for (Module* mod : vm.loaded_modules())
+        for (const FunctionInfo& fi : mod->functions) {
+            const CodeInfo* ci = mod->code_info(fi);
+            if (tracing::find_bp(ci->gen_bp, session)) change.functions.push_back(ci);
+            if (Export* e = fi.export_entry; e && !e->is_bif() && tracing::find_bp(e->gen_bp, session))
+                change.exports.push_back(e);
+        }
+    for (Export* e : vm.exports.all())
+        if (e->is_bif() && tracing::find_bp(e->gen_bp, session)) change.exports.push_back(e);
+}
+
+// What the strong handle of a session owns.
+struct SessionHandle {
+    Vm* vm;
+    Term name;
+    Word weak_id;
+};
+
+// The last strong handle is gone (some GC or process exit, on any thread): the cleaner process
+// destroys the session, as if by session_destroy/1. Nothing happens once the VM is stopping.
+void session_handle_dropped(MagicHandle* handle) {
+    auto* h = static_cast<SessionHandle*>(handle->data);
+    Term cleaner = h->vm->trace_cleaner.load();
+    if (h->vm->schedulers && cleaner) {
+        Term weak[3] = {make_arityval(2), h->name, make_small(SWord(h->weak_id))};
+        Term msg[3] = {make_arityval(2), atom("destroy"), make_boxed(weak)};
+        h->vm->send_message(nullptr, cleaner, make_boxed(msg));
+    }
+    delete h;
+}
+
+void ensure_cleaner(Process* p) {
+    if (p->vm.trace_cleaner.load()) return;
+    static std::mutex start_mutex;
+    std::lock_guard lock(start_mutex);
+    if (p->vm.trace_cleaner.load()) return;
+    const Export* entry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_cleaner"), 0);
+    p->vm.trace_cleaner.store(p->vm.spawn(nullptr, entry, NIL, NIL, false, false)->id);
+}
+
+}  // namespace
+
+// trace:session_create(Name, Tracer, Opts): a session with a tracer process (or none:
+// undefined). The strong handle {Ref, {Name, Id}} holds a magic reference: when its last copy
+// is garbage collected, the session is destroyed.
+Term bif_trace_session_create(Process* p, Term* a) {
+    Term name = a[0], tracer = a[1];
+    if (!is_atom(name) || !is_nil(a[2])) return p->badarg();
+    if (tracer != atoms::undefined && (!is_pid(tracer) || !p->vm.lookup_process(tracer))) return p->badarg();
+    ensure_cleaner(p);
+    TraceSession* s = tracing::create_session(name, is_pid(tracer) ? Tracer::process(tracer) : Tracer());
+    Word id[3];
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    id[0] = n & 0x3FFFF;
+    id[1] = n >> 18;
+    id[2] = 0;
+    auto* handle = new MagicHandle();
+    handle->destructor = session_handle_dropped;
+    handle->data = new SessionHandle{&p->vm, s->name, s->weak_id};
+    Term ref = make_magic_ref(p, id, handle);
+    return make_tuple_on(p, {ref, weak_handle(p, s)});
+}
+
+// trace:session_destroy(Session): removes every setting of the session; false if it was gone.
+Term bif_trace_session_destroy(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) {
+        if (!is_tuple(a[0])) return p->badarg();
+        return atoms::false_;
+    }
+    tracing::retire_session(s);
+    for (Term pid : p->vm.process_ids())
+        if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
+            tracing::set_process_flags(p->vm, t.get(), s, Tracer(), ~0u, false, false);
+    tracing::set_process_flags(p->vm, p, s, Tracer(), ~0u, false, false);
+    auto change = std::make_shared<BreakpointChange>();
+    change->session = s;
+    change->clear_all = true;
+    return tracing::run_staged_change(p, change, [s](Process* q, BreakpointChange& c) {
+        collect_session_breakpoints(q->vm, s, c);
+        std::lock_guard guard(s->mutex);
+        tracing::OnLoadPattern& o = s->on_load;
+        for (tracing::MatchSpec** ms : {&o.ms, &o.meta_ms})
+            if (*ms && (*ms)->release()) delete *ms;
+        o = tracing::OnLoadPattern{};
+        return atoms::true_;
+    });
+}
+
+Term bif_trace_process(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return trace_processes(p, s, a[1], a[2], a[3]);
+}
+
+Term bif_trace_function(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return trace_pattern(p, s, a[1], a[2], a[3]);
+}
+
+// trace:send(Session, MatchSpec, []) and trace:recv(Session, MatchSpec, []).
+Term bif_trace_send(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return message_pattern(p, s, true, a[1], a[2]);
+}
+
+Term bif_trace_recv(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return message_pattern(p, s, false, a[1], a[2]);
+}
+
+Term bif_trace_info(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    if (!s) return p->badarg();
+    return trace_info(p, s, a[1], a[2]);
+}
+
+// trace:delivered(Session, Tracee): as erlang:trace_delivered/1 (OTP 27 does the same).
+Term bif_trace_delivered2(Process* p, Term* a) {
+    if (!session_of(a[0])) return p->badarg();
+    return trace_delivered(p, a[1]);
+}
+
+// trace:session_info(What): the weak handles of the sessions tracing [What] (a pid, an MFA,
+// new processes, on_load, send, 'receive'), or of all sessions for all.
+Term bif_trace_session_info(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_session_info, "session_info");
+    BEAMLET_CACHED_ATOM(am_new, "new");
+    BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
+    BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    std::vector<TraceSession*> found;
+    for (TraceSession* s : tracing::live_sessions()) {
+        if (a[0] == am_all) {
+            found.push_back(s);
+        } else if (is_pid(a[0])) {
+            std::shared_ptr<Process> t = a[0] == p->id ? nullptr : p->vm.lookup_process(a[0]);
+            Process* target = a[0] == p->id ? p : t.get();
+            if (!target) return atoms::undefined;
+            if (tracing::process_trace_ref(target, s).flags) found.push_back(s);
+        } else if (a[0] == am_new || a[0] == am_new_processes) {
+            std::lock_guard guard(s->mutex);
+            if (s->new_procs_flags) found.push_back(s);
+        } else if (a[0] == am_on_load) {
+            std::lock_guard guard(s->mutex);
+            if (s->on_load.flags) found.push_back(s);
+        } else if (a[0] == atoms::send || a[0] == atoms::receive) {
+            // A session affects send or 'receive' when its pattern differs from the default.
+            const tracing::MessagePattern& pattern =
+                (a[0] == atoms::send ? s->send_pattern : s->receive_pattern)[tracing::active_bp_index()];
+            if (!pattern.on || pattern.ms) found.push_back(s);
+        } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
+            Term info = trace_info(p, s, a[0], atom("traced"));
+            if (info != THE_NON_VALUE && is_tuple(info) && tuple_element(info, 1) != atoms::false_ &&
+                tuple_element(info, 1) != atoms::undefined)
+                found.push_back(s);
+        } else {
+            return p->badarg();
+        }
+    }
+    Term l = NIL;
+    for (auto it = found.rbegin(); it != found.rend(); ++it) l = make_cons_on(p->alloc(2), weak_handle(p, *it), l);
+    return make_tuple_on(p, {am_session_info, l});
+}
+
+}  // namespace beamlet::bif

@@ -1,0 +1,136 @@
+// tracing/call_stats.cpp — call_time / call_memory tables and the per-process accounting.
+#include "tracing/call_stats.hpp"
+
+#include <chrono>
+#include <thread>
+
+#include "tracing/breakpoints.hpp"
+#include "vm/scheduler.hpp"
+
+namespace beamlet::tracing {
+
+using namespace vm;
+
+// ---- call_time / call_memory tables ------------------------------------------------------------
+
+struct CallTimeData::Table {
+    std::atomic<bool> busy{false};
+    std::vector<Entry> slots = std::vector<Entry>(8, Entry{0, 0, 0});  // open addressing, pid 0: free
+    std::size_t used = 0;
+
+    void lock() {
+        while (busy.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
+    }
+    void unlock() { busy.store(false, std::memory_order_release); }
+
+    Entry& find(Term pid) {
+        std::size_t mask = slots.size() - 1;
+        for (std::size_t i = (pid >> 4) & mask;; i = (i + 1) & mask)
+            if (slots[i].pid == pid || slots[i].pid == 0) return slots[i];
+    }
+    void add(Term pid, std::int64_t count, std::int64_t sum) {
+        Entry* e = &find(pid);
+        if (e->pid == 0) {
+            if (2 * (used + 1) > slots.size()) {
+                std::vector<Entry> old = std::move(slots);
+                slots.assign(old.size() * 2, Entry{0, 0, 0});
+                for (const Entry& o : old)
+                    if (o.pid) find(o.pid) = o;
+                e = &find(pid);
+            }
+            ++used;
+            e->pid = pid;
+        }
+        e->count += count;
+        e->sum += sum;
+    }
+};
+
+CallTimeData::~CallTimeData() {
+    for (auto& t : m_tables) delete t.load(std::memory_order_relaxed);
+}
+
+void CallTimeData::add(Term pid, std::int64_t count, std::int64_t sum) {
+    int ix = Schedulers::current_index() + 1;
+    if (ix < 0 || ix >= MAX_TABLES) ix = 0;
+    Table* t = m_tables[ix].load(std::memory_order_acquire);
+    if (!t) {
+        auto* fresh = new Table();
+        if (m_tables[ix].compare_exchange_strong(t, fresh, std::memory_order_acq_rel)) t = fresh;
+        else delete fresh;
+    }
+    t->lock();
+    t->add(pid, count, sum);
+    t->unlock();
+}
+
+std::vector<CallTimeData::Entry> CallTimeData::collect() const {
+    Table merged;
+    for (const auto& slot : m_tables) {
+        Table* t = slot.load(std::memory_order_acquire);
+        if (!t) continue;
+        t->lock();
+        for (const Entry& e : t->slots)
+            if (e.pid) merged.add(e.pid, e.count, e.sum);
+        t->unlock();
+    }
+    std::vector<Entry> out;
+    for (const Entry& e : merged.slots)
+        if (e.pid) out.push_back(e);
+    return out;
+}
+
+// ---- accounting --------------------------------------------------------------------------------
+
+namespace {
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// The call_time or call_memory table of [chain] for [session] now, or null.
+CallTimeData* table_of(const BpChain* chain, const TraceSession* session, bool memory) {
+    if (!chain) return nullptr;
+    const GenericBpData* d = active_data(*chain, session);
+    if (!d) return nullptr;
+    std::uint32_t flags = d->flags.load(std::memory_order_relaxed);
+    if (memory) return (flags & BPF_MEM_TRACE_ACTIVE) ? d->memory : nullptr;
+    return (flags & BPF_TIME_TRACE_ACTIVE) ? d->time : nullptr;
+}
+
+}  // namespace
+
+CallAccounting& accounting_of(Process* p, TraceSession* session) {
+    for (CallAccounting& a : p->call_accounting)
+        if (a.session == session) return a;
+    p->call_accounting.push_back(CallAccounting{session, nullptr, 0, 0, nullptr, 0, 0});
+    return p->call_accounting.back();
+}
+
+const BpChain* charge(Process* p, CallAccounting& a, bool memory, const BpChain* next, bool call) {
+    std::int64_t now = memory ? std::int64_t(p->allocated_words()) : now_ns();
+    const void*& current = memory ? a.memory_site : a.time_site;
+    std::int64_t& since = memory ? a.memory_since : a.time_since;
+    std::int64_t& pending = memory ? a.memory_calls : a.time_calls;
+    const auto* previous = static_cast<const BpChain*>(current);
+    if (CallTimeData* t = table_of(previous, a.session, memory)) t->add(p->id, pending, now - since);
+    current = next;
+    since = now;
+    pending = call ? 1 : 0;
+    return previous;
+}
+
+void schedule_break(Process* p, bool out) {
+    std::int64_t now = now_ns();
+    for (CallAccounting& a : p->call_accounting) {
+        if (!out) {
+            a.time_since = now;
+        } else if (CallTimeData* t = table_of(static_cast<const BpChain*>(a.time_site), a.session, false)) {
+            t->add(p->id, a.time_calls, now - a.time_since);
+            a.time_calls = 0;
+        }
+    }
+}
+
+}  // namespace beamlet::tracing

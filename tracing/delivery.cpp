@@ -1,0 +1,171 @@
+// tracing/delivery.cpp — building trace messages in heap fragments and enqueueing them.
+#include "tracing/delivery.hpp"
+
+#include <time.h>
+
+#include <atomic>
+#include <chrono>
+
+#include "tracing/process_flags.hpp"
+#include "tracing/sessions.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
+#include "vm/heap.hpp"
+#include "vm/mailbox.hpp"
+#include "vm/process.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::tracing {
+
+using namespace vm;
+
+namespace {
+
+std::atomic<bool> g_cpu_timestamp{false};
+
+// A timestamp, read when the message is built (as OTP's erl_tracer does).
+struct Timestamp {
+    enum class Kind : std::uint8_t { None, Now, Monotonic, Strict } kind = Kind::None;
+    SWord a = 0, b = 0, c = 0;
+
+    // Words it needs in the fragment.
+    Word words() const { return kind == Kind::Now ? 4 : kind == Kind::Strict ? 3 : 0; }
+    Term write(Term* hp) const {
+        switch (kind) {
+        case Kind::Now:
+            hp[0] = make_arityval(3);
+            hp[1] = make_small(a);
+            hp[2] = make_small(b);
+            hp[3] = make_small(c);
+            return make_boxed(hp);
+        case Kind::Strict:
+            hp[0] = make_arityval(2);
+            hp[1] = make_small(a);
+            hp[2] = make_small(b);
+            return make_boxed(hp);
+        case Kind::Monotonic:
+            return make_small(a);
+        case Kind::None:
+            break;
+        }
+        return 0;
+    }
+};
+
+std::int64_t monotonic_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// The lowest timestamp bit wins: timestamp, then strict_monotonic, then monotonic (OTP keeps
+// them in that bit order).
+Timestamp read_timestamp(Vm& vm, std::uint32_t flags) {
+    Timestamp ts;
+    if (flags & TRACE_TS_NOW) {
+        std::int64_t us;
+        if (g_cpu_timestamp.load(std::memory_order_relaxed)) {
+            struct timespec t{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+            us = std::int64_t(t.tv_sec) * 1000000 + t.tv_nsec / 1000;
+        } else {
+            us = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+        }
+        ts.kind = Timestamp::Kind::Now;
+        ts.a = us / 1000000000000;
+        ts.b = (us / 1000000) % 1000000;
+        ts.c = us % 1000000;
+    } else if (flags & TRACE_TS_STRICT) {
+        ts.kind = Timestamp::Kind::Strict;
+        ts.a = monotonic_ns();
+        ts.b = vm.next_unique.fetch_add(1, std::memory_order_relaxed) - 576460752303423489LL;
+    } else if (flags & TRACE_TS_MONO) {
+        ts.kind = Timestamp::Kind::Monotonic;
+        ts.a = monotonic_ns();
+    }
+    return ts;
+}
+
+}  // namespace
+
+void set_cpu_timestamp(bool on) { g_cpu_timestamp.store(on, std::memory_order_relaxed); }
+bool cpu_timestamp() { return g_cpu_timestamp.load(std::memory_order_relaxed); }
+
+DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEvent& event) {
+    if (!tracer.is_process()) return DeliveryResult::TracerGone;
+    if (tracer.pid() == event.tracee) return DeliveryResult::Discarded;
+    std::shared_ptr<Process> to = vm.lookup_process(tracer.pid());
+    if (!to) return DeliveryResult::TracerGone;
+
+    Timestamp ts = read_timestamp(vm, flags);
+    bool sched_id = flags & TRACE_SCHEDULER_ID;
+    Word elements = 3;
+    Word size = 0;
+    for (Term d : event.data)
+        if (d) {
+            ++elements;
+            size += term_size_words(d);
+        }
+    if (event.extra) {
+        ++elements;
+        size += term_size_words(event.extra);
+    }
+    if (sched_id) ++elements;
+    if (ts.kind != Timestamp::Kind::None) ++elements;
+    size += 1 + elements + ts.words();
+
+    HeapFragment* frag = HeapFragment::create(size);
+    Term* tuple = frag->data;
+    Term* hp = tuple + 1 + elements;
+    Word i = 0;
+    tuple[i++] = make_arityval(elements);
+    tuple[i++] = ts.kind == Timestamp::Kind::None ? atoms::trace : atoms::trace_ts;
+    tuple[i++] = event.tracee;
+    tuple[i++] = event.tag;
+    for (Term d : event.data)
+        if (d) tuple[i++] = copy_term(d, &hp, &frag->off_heap_first);
+    if (event.extra) tuple[i++] = copy_term(event.extra, &hp, &frag->off_heap_first);
+    if (sched_id) tuple[i++] = make_small(std::max(1, Schedulers::current_index() + 1));
+    if (ts.kind != Timestamp::Kind::None) {
+        tuple[i++] = ts.write(hp);
+        hp += ts.words();
+    }
+    frag->used_words = Word(hp - frag->data);
+
+    Message m{make_boxed(tuple), frag};
+    m.from = event.tracee;
+    // send_signal frees the fragment when the tracer has exited meanwhile.
+    return vm.send_signal(to.get(), m) ? DeliveryResult::Delivered : DeliveryResult::TracerGone;
+}
+
+bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent& event) {
+    if (!ref.session->alive.load(std::memory_order_acquire)) return false;
+    switch (deliver(vm, ref.tracer, ref.flags, event)) {
+    case DeliveryResult::Delivered: return true;
+    case DeliveryResult::Discarded: return false;
+    case DeliveryResult::TracerGone: drop_session(tracee, ref.session); return false;
+    }
+    return false;
+}
+
+void notify_when_delivered(Vm& vm, Term caller, Term tracee, Term ref) {
+    // The reference is copied now: the caller's heap may move before the wait is over.
+    Term reply;
+    HeapFragment* frag = nullptr;
+    {
+        Term words[4] = {make_arityval(3), atoms::trace_delivered, tracee, ref};
+        frag = copy_to_fragment(make_boxed(words), &reply);
+    }
+    vm.after_thread_progress([&vm, caller, reply, frag] {
+        if (std::shared_ptr<Process> to = vm.lookup_process(caller)) {
+            Message m{reply, frag};
+            vm.send_signal(to.get(), m);
+        } else {
+            free_fragment(frag);
+        }
+    });
+}
+
+}  // namespace beamlet::tracing

@@ -1,0 +1,58 @@
+// tracing/delivery.hpp — the one door every trace event leaves a process through (DESIGN.md §6,
+// "Delivery layer"; mirrors erl_trace.c with OTP's default erl_tracer).
+//
+// An event becomes {trace, Tracee, Tag, Data...[, Extra][, SchedulerId]} — trace_ts with a
+// timestamp as the last element when the tracee's flags ask for one — built in a heap fragment
+// and enqueued straight on the tracer's inbox: it never passes through send or receive
+// tracing, touches no process heap (so the garbage collector can deliver from inside a
+// collection), and runs on whatever thread generated the event. Each event is enqueued before
+// the generating code goes on, so the events of one tracee reach a tracer in the order they
+// happened; trace_delivered only has to wait for events being generated on other threads.
+#pragma once
+
+#include <cstdint>
+
+#include "vm/term.hpp"
+#include "vm/trace_hooks.hpp"
+
+namespace beamlet::vm {
+struct Process;
+struct Vm;
+}
+
+namespace beamlet::tracing {
+
+// One trace event: the elements of the message after {trace, Tracee, ...}. The terms may live
+// anywhere (a heap, a literal area, a C++ stack array): delivery copies them.
+struct TraceEvent {
+    vm::Term tracee;            // the pid the event is about
+    vm::Term tag;               // call, send, 'receive', spawn, in, gc_minor_start, ...
+    vm::Term data[2] = {0, 0};  // the elements after the tag (0: absent)
+    vm::Term extra = 0;         // a match spec's {message, X} value (0: none)
+};
+
+enum class DeliveryResult : std::uint8_t {
+    Delivered,
+    Discarded,   // the tracer is the tracee itself: it gets nothing (OTP's erl_tracer)
+    TracerGone,  // the tracer no longer exists
+};
+
+// Builds [event] formatted per the tracee's [flags] (timestamp kind, scheduler_id) and enqueues
+// it on [tracer]'s inbox.
+DeliveryResult deliver(vm::Vm& vm, vm::Tracer tracer, std::uint32_t flags, const TraceEvent& event);
+
+// deliver() for [tracee]'s tracing in one session ([ref]); a tracer that is gone takes the
+// session's flags off [tracee] with it (OTP's trace_status -> remove). True if delivered.
+bool deliver_for(vm::Vm& vm, vm::Process* tracee, const vm::TracerRef& ref, const TraceEvent& event);
+
+// cpu_timestamp: `timestamp` reads the scheduler thread's CPU time instead of the wall clock
+// (a node-global switch, as in OTP).
+void set_cpu_timestamp(bool on);
+bool cpu_timestamp();
+
+// erlang:trace_delivered/1 for [caller]: {trace_delivered, [tracee], [ref]} is sent to [caller]
+// once every trace event generated before this call is in its tracer's queue, that is after a
+// thread-progress wait (every scheduler has then finished the events it was generating).
+void notify_when_delivered(vm::Vm& vm, vm::Term caller, vm::Term tracee, vm::Term ref);
+
+}  // namespace beamlet::tracing

@@ -1,0 +1,32 @@
+// tracing/events.hpp — the events of processes and messages: send, 'receive', procs,
+// running / exiting, garbage_collection (OTP's trace_send, trace_receive, trace_proc,
+// trace_sched and trace_gc in erl_trace.c). Each goes to every session whose ref on the process
+// has the event's flag, through tracing/delivery.
+#pragma once
+
+#include "vm/process.hpp"
+#include "vm/trace_hooks.hpp"
+
+namespace beamlet::vm {
+struct Vm;
+}
+
+namespace beamlet::tracing {
+
+// [sender] sent [msg] to [to] (the destination as written); [exists]: false for a local pid
+// that does not exist. The session's send pattern selects and decorates the event.
+void trace_send(vm::Vm& vm, vm::Process* sender, vm::Term to, vm::Term msg, bool exists);
+// [p] took [msg] from [sender] (0: unknown) into its queue; the session's 'receive' pattern
+// sees [Node, Sender, Msg].
+void trace_receive(vm::Vm& vm, vm::Process* p, vm::Term sender, vm::Term msg);
+// [p]'s receive ... after timed out: {trace, P, 'receive', timeout}.
+void trace_receive_timeout(vm::Vm& vm, vm::Process* p);
+// {trace, P, [what], [arg]} or, with [arg2], {trace, P, [what], [arg], [arg2]}, for [p]'s
+// sessions with procs.
+void trace_proc(vm::Vm& vm, vm::Process* p, vm::Term what, vm::Term arg, vm::Term arg2 = 0);
+// in / out / in_exiting / out_exiting / out_exited for [p].
+void trace_sched(vm::Vm& vm, vm::Process* p, vm::SchedEvent event);
+// gc_minor_start / gc_major_start ([end] false) or _end for [p], with OTP's info list.
+void trace_gc(vm::Vm& vm, vm::Process* p, bool end, bool major, vm::Word words);
+
+}  // namespace beamlet::tracing

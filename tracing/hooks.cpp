@@ -1,0 +1,82 @@
+// tracing/hooks.cpp — TracingHooks: vm's trace seam, dispatched to the tracing components.
+#include "tracing/hooks.hpp"
+
+#include "tracing/breakpoints.hpp"
+#include "tracing/call_stats.hpp"
+#include "tracing/call_trace.hpp"
+#include "tracing/events.hpp"
+#include "tracing/process_flags.hpp"
+#include "tracing/sessions.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/mailbox.hpp"
+
+namespace beamlet::tracing {
+
+using namespace vm;
+
+Word TracingHooks::function_breakpoint(Process* p, const CodeInfo* ci, Term* x) {
+    return tracing::function_breakpoint(m_vm, p, ci, x);
+}
+
+const Word* TracingHooks::export_breakpoint(Process* p, Export* e, Term* x) {
+    return tracing::export_breakpoint(m_vm, p, e, x);
+}
+
+const Word* TracingHooks::trace_frame_returned(Process* p, Term value) {
+    return tracing::trace_frame_returned(m_vm, p, value);
+}
+
+void TracingHooks::exception_unwinding(Process* p, Term* from, Term* to, const Word* catch_at) {
+    tracing::exception_unwinding(m_vm, p, from, to, catch_at);
+}
+
+void TracingHooks::schedule_break(Process* p, bool out) { tracing::schedule_break(p, out); }
+
+void TracingHooks::module_loading(Module& module) {
+    for (TraceSession* s : live_sessions()) {
+        std::lock_guard guard(s->mutex);
+        if (s->on_load.flags) apply_on_load(module, s, s->on_load);
+    }
+}
+
+void TracingHooks::process_spawned(Process* parent, Process* child, Term mfa) {
+    inherit_on_spawn(parent, child);
+    // OTP reports the child's spawned before the parent's spawn.
+    if (child->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
+        trace_proc(m_vm, child, atoms::spawned, parent ? parent->id : atoms::undefined, mfa);
+    if (parent && (parent->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS))
+        trace_proc(m_vm, parent, atoms::spawn, child->id, mfa);
+}
+
+void TracingHooks::process_linked(Process* linker, Process* linked, bool by_link_bif) {
+    inherit_on_link(linker, linked, by_link_bif);
+    if (linker->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
+        trace_proc(m_vm, linker, atoms::link, linked->id);
+    if (linked->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
+        trace_proc(m_vm, linked, atoms::getting_linked, linker->id);
+}
+
+void TracingHooks::process_unlinked(Process* unlinker, Process* other, Term other_pid) {
+    if (unlinker->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
+        trace_proc(m_vm, unlinker, atoms::unlink, other_pid);
+    if (other && (other->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS))
+        trace_proc(m_vm, other, atoms::getting_unlinked, unlinker->id);
+}
+
+void TracingHooks::process_event(Process* p, Term what, Term arg) { trace_proc(m_vm, p, what, arg); }
+
+void TracingHooks::message_sent(Process* sender, Term to, Term msg, bool exists) {
+    trace_send(m_vm, sender, to, msg, exists);
+}
+
+void TracingHooks::message_queued(Process* p, const Message& m) { trace_receive(m_vm, p, m.from, m.term); }
+
+void TracingHooks::receive_timeout(Process* p) { trace_receive_timeout(m_vm, p); }
+
+void TracingHooks::scheduled(Process* p, SchedEvent event) { trace_sched(m_vm, p, event); }
+
+void TracingHooks::garbage_collection(Process* p, bool end, bool major, Word words) {
+    trace_gc(m_vm, p, end, major, words);
+}
+
+}  // namespace beamlet::tracing

@@ -1,0 +1,36 @@
+// tracing/hooks.hpp — TracingHooks: tracing's implementation of vm::TraceHooks, the one object
+// tools/boot.cpp installs. It only dispatches: breakpoints and trace frames to call_trace,
+// events to events, inheritance to process_flags, on_load patterns to breakpoints.
+#pragma once
+
+#include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::tracing {
+
+class TracingHooks : public vm::TraceHooks {
+public:
+    explicit TracingHooks(vm::Vm& vm) : m_vm(vm) {}
+
+    vm::Word function_breakpoint(vm::Process* p, const vm::CodeInfo* ci, vm::Term* x) override;
+    const vm::Word* export_breakpoint(vm::Process* p, vm::Export* e, vm::Term* x) override;
+    const vm::Word* trace_frame_returned(vm::Process* p, vm::Term value) override;
+    void exception_unwinding(vm::Process* p, vm::Term* from, vm::Term* to, const vm::Word* catch_at) override;
+    void schedule_break(vm::Process* p, bool out) override;
+    void module_loading(vm::Module& module) override;
+
+    void process_spawned(vm::Process* parent, vm::Process* child, vm::Term mfa) override;
+    void process_linked(vm::Process* linker, vm::Process* linked, bool by_link_bif) override;
+    void process_unlinked(vm::Process* unlinker, vm::Process* other, vm::Term other_pid) override;
+    void process_event(vm::Process* p, vm::Term what, vm::Term arg) override;
+    void message_sent(vm::Process* sender, vm::Term to, vm::Term msg, bool exists) override;
+    void message_queued(vm::Process* p, const vm::Message& m) override;
+    void receive_timeout(vm::Process* p) override;
+    void scheduled(vm::Process* p, vm::SchedEvent event) override;
+    void garbage_collection(vm::Process* p, bool end, bool major, vm::Word words) override;
+
+private:
+    vm::Vm& m_vm;
+};
+
+}  // namespace beamlet::tracing
