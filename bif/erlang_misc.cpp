@@ -202,6 +202,12 @@ Term bif_get_keys1(Process* p, Term* a) {
 // ---- time ----
 
 Term bif_monotonic_time0(Process* p, Term*) { return make_integer(p, now_ns(true)); }
+
+// erlang:now/0: {MegaSecs, Secs, MicroSecs}, strictly increasing (trace timestamps share it).
+Term bif_now0(Process* p, Term*) {
+    std::int64_t us = p->vm.unique_now_us();
+    return make_tuple_on(p, {make_small(us / 1000000000000), make_small((us / 1000000) % 1000000), make_small(us % 1000000)});
+}
 Term bif_monotonic_time1(Process* p, Term* a) { return time_in(p, a[0], true); }
 Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(false)); }
 Term bif_system_time1(Process* p, Term* a) { return time_in(p, a[0], false); }

@@ -128,13 +128,26 @@ Term bif_spawn_opt4(Process* p, Term* a) {
     return r;
 }
 
+namespace {
+// The procs event of the process calling link/1 or unlink/1: it gets one for every call,
+// even when nothing changes (OTP); the other side's events need a real change.
+void trace_own_link_event(Process* p, Term what, Term pid) {
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+        g_trace_hooks->process_event(p, what, pid);
+}
+}  // namespace
+
 Term bif_link(Process* p, Term* a) {
     Term pid = a[0];
     if (!is_pid(pid)) return p->badarg();
-    if (pid == p->id) return atoms::true_;
-    {
+    bool already = pid == p->id;
+    if (!already) {
         std::lock_guard guard(p->lock);
-        if (std::find(p->links.begin(), p->links.end(), pid) != p->links.end()) return atoms::true_;
+        already = std::find(p->links.begin(), p->links.end(), pid) != p->links.end();
+    }
+    if (already) {
+        trace_own_link_event(p, atoms::link, pid);
+        return atoms::true_;
     }
     std::shared_ptr<Process> other = p->vm.lookup_process(pid);
     bool linked = false;
@@ -158,7 +171,7 @@ Term bif_link(Process* p, Term* a) {
     constexpr std::uint32_t link_flags = TRACE_PROCS | TRACE_SOL | TRACE_SOL1;
     if (((p->all_trace_flags.load(std::memory_order_relaxed) | other->all_trace_flags.load(std::memory_order_relaxed)) &
          link_flags) && g_trace_hooks)
-        g_trace_hooks->process_linked(p, other.get(), true);
+        g_trace_hooks->process_linked(p, other.get());
     return atoms::true_;
 }
 
@@ -181,8 +194,8 @@ Term bif_unlink(Process* p, Term* a) {
         if (it != other->links.end()) other->links.erase(it);
     }
     std::uint32_t traced = p->all_trace_flags.load(std::memory_order_relaxed);
-    if (other) traced |= other->all_trace_flags.load(std::memory_order_relaxed);
-    if (had_link && (traced & TRACE_PROCS) && g_trace_hooks) g_trace_hooks->process_unlinked(p, other.get(), pid);
+    if (other && had_link) traced |= other->all_trace_flags.load(std::memory_order_relaxed);
+    if ((traced & TRACE_PROCS) && g_trace_hooks) g_trace_hooks->process_unlinked(p, had_link ? other.get() : nullptr, pid);
     // A trapped exit from the old link that is already queued stays, as in OTP's unlink/1 docs.
     return atoms::true_;
 }

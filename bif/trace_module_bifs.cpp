@@ -140,6 +140,20 @@ Term bif_trace_function(Process* p, Term* a) {
     return trace_pattern(p, s, a[1], a[2], a[3]);
 }
 
+// trace:port(Session, Ports, How, FlagList): beamlet has no ports yet, so all, existing and
+// new match none (0); the flags are still checked.
+Term bif_trace_port(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_existing, "existing");
+    BEAMLET_CACHED_ATOM(am_new, "new");
+    TraceSession* s = session_of(a[0]);
+    if (!s || (a[1] != am_all && a[1] != am_existing && a[1] != am_new)) return p->badarg();
+    if (a[2] != atoms::true_ && a[2] != atoms::false_) return p->badarg();
+    for (Term l = a[3]; !is_nil(l); l = cdr(l))
+        if (!is_list(l) || !tracing::process_flag_bit(car(l))) return p->badarg();
+    return make_small(0);
+}
+
 // trace:send(Session, MatchSpec, []) and trace:recv(Session, MatchSpec, []).
 Term bif_trace_send(Process* p, Term* a) {
     TraceSession* s = session_of(a[0]);
@@ -166,12 +180,13 @@ Term bif_trace_delivered2(Process* p, Term* a) {
 }
 
 // trace:session_info(What): the weak handles of the sessions tracing [What] (a pid, an MFA,
-// new processes, on_load, send, 'receive'), or of all sessions for all.
+// new processes, on_load, send, 'receive'), or of all sessions for all; undefined for a pid
+// or function that does not exist.
 Term bif_trace_session_info(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_all, "all");
-    BEAMLET_CACHED_ATOM(am_session_info, "session_info");
     BEAMLET_CACHED_ATOM(am_new, "new");
     BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
+    BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
     std::vector<TraceSession*> found;
     for (TraceSession* s : tracing::live_sessions()) {
@@ -182,6 +197,8 @@ Term bif_trace_session_info(Process* p, Term* a) {
             Process* target = a[0] == p->id ? p : t.get();
             if (!target) return atoms::undefined;
             if (tracing::process_trace_ref(target, s).flags) found.push_back(s);
+        } else if (a[0] == am_new_ports) {
+            // No session traces ports yet.
         } else if (a[0] == am_new || a[0] == am_new_processes) {
             std::lock_guard guard(s->mutex);
             if (s->new_procs_flags) found.push_back(s);
@@ -194,17 +211,17 @@ Term bif_trace_session_info(Process* p, Term* a) {
                 (a[0] == atoms::send ? s->send_pattern : s->receive_pattern)[tracing::active_bp_index()];
             if (!pattern.on || pattern.ms) found.push_back(s);
         } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
-            Term info = trace_info(p, s, a[0], atom("traced"));
-            if (info != THE_NON_VALUE && is_tuple(info) && tuple_element(info, 1) != atoms::false_ &&
-                tuple_element(info, 1) != atoms::undefined)
-                found.push_back(s);
+            Term info = trace_info(p, s, a[0], atom("all"));
+            if (info == THE_NON_VALUE) return info;
+            if (tuple_element(info, 1) == atoms::undefined) return atoms::undefined;
+            if (tuple_element(info, 1) != atoms::false_) found.push_back(s);
         } else {
             return p->badarg();
         }
     }
     Term l = NIL;
     for (auto it = found.rbegin(); it != found.rend(); ++it) l = make_cons_on(p->alloc(2), weak_handle(p, *it), l);
-    return make_tuple_on(p, {am_session_info, l});
+    return l;
 }
 
 }  // namespace beamlet::bif

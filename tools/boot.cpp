@@ -54,13 +54,13 @@ public:
     void schedule_break(Process* p, bool out) override { m_inner.schedule_break(p, out); }
     void module_loading(Module& module) override { m_inner.module_loading(module); }
     // Events are timed too; only breakpoint hits are counted.
-    void process_spawned(Process* parent, Process* child, Term mfa) override {
+    void process_spawned(Process* parent, Process* child, Term mfa, bool linked) override {
         Timer t(*this, false);
-        m_inner.process_spawned(parent, child, mfa);
+        m_inner.process_spawned(parent, child, mfa, linked);
     }
-    void process_linked(Process* linker, Process* linked, bool by_link_bif) override {
+    void process_linked(Process* linker, Process* linked) override {
         Timer t(*this, false);
-        m_inner.process_linked(linker, linked, by_link_bif);
+        m_inner.process_linked(linker, linked);
     }
     void process_unlinked(Process* unlinker, Process* other, Term other_pid) override {
         Timer t(*this, false);

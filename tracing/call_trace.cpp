@@ -278,10 +278,18 @@ Term TraceActions::caller_line(Process* p) {
 Term TraceActions::process_dump(Process* p) { return process_dump_binary(p); }
 
 namespace {
-bool parse_flag_list(Term list, std::uint32_t* out) {
+// A {trace, ...} flag list: flag names, and in the legacy session {tracer, Pid} ([tracer]).
+bool parse_flag_list(Term list, bool legacy, std::uint32_t* out, Tracer* tracer) {
+    static const Term am_tracer = atom("tracer");
     for (Term l = list; !is_nil(l); l = cdr(l)) {
         if (!is_list(l)) return false;
-        std::uint32_t bit = process_flag_bit(car(l));
+        Term f = car(l);
+        if (legacy && is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_tracer &&
+            is_pid(tuple_element(f, 1))) {
+            *tracer = Tracer::process(tuple_element(f, 1));
+            continue;
+        }
+        std::uint32_t bit = process_flag_bit(f);
         if (!bit) return false;
         *out |= bit;
     }
@@ -291,7 +299,10 @@ bool parse_flag_list(Term list, std::uint32_t* out) {
 
 Term TraceActions::change_trace(Process* p, Term who, Term disable, Term enable) {
     std::uint32_t off = 0, on = 0;
-    if (!parse_flag_list(disable, &off) || !parse_flag_list(enable, &on)) return p->badarg();
+    Tracer given;
+    bool legacy = !m_session->tracer;
+    if (!parse_flag_list(disable, legacy, &off, &given) || !parse_flag_list(enable, legacy, &on, &given))
+        return p->badarg();
     std::shared_ptr<Process> holder;
     Process* target = p;
     if (who && who != p->id) {
@@ -300,15 +311,16 @@ Term TraceActions::change_trace(Process* p, Term who, Term disable, Term enable)
         if (!holder) return p->badarg();
         if (holder.get() != p) target = holder.get();
     }
-    // The target takes over the tracer of the process running the match spec.
-    TracerRef mine = process_trace_ref(p, m_session);
+    // The target gets the tracer of the process running the match spec (a session's own
+    // tracer; a {tracer, Pid} in the lists), as OTP: an untraced caller, or a dead tracer,
+    // leaves the target untraced in this session.
+    Tracer tracer = m_session->tracer ? m_session->tracer : given ? given : process_trace_ref(p, m_session).tracer;
     TracerRef before = process_trace_ref(target, m_session);
-    Tracer tracer = before.tracer ? before.tracer : mine.tracer;
-    if (m_session->tracer) tracer = m_session->tracer;
-    if (off) set_process_flags(m_vm, target, m_session, tracer, off, false, false);
-    if (on && tracer) set_process_flags(m_vm, target, m_session, tracer, on, true, false);
+    std::uint32_t flags = (before.flags & ~off) | on;
+    if (!tracer || (tracer != Tracer::process(target->id) && !tracer_alive(m_vm, tracer))) flags = 0;
+    replace_trace_ref(target, m_session, tracer, flags);
     changed = true;
-    return process_trace_ref(target, m_session).flags != before.flags ? atoms::true_ : atoms::false_;
+    return flags != before.flags ? atoms::true_ : atoms::false_;
 }
 
 void TraceActions::set_silent(Process* p, bool on) {

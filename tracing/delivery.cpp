@@ -69,9 +69,7 @@ Timestamp read_timestamp(Vm& vm, std::uint32_t flags) {
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
             us = std::int64_t(t.tv_sec) * 1000000 + t.tv_nsec / 1000;
         } else {
-            us = std::chrono::duration_cast<std::chrono::microseconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count();
+            us = vm.unique_now_us();  // strictly increasing, as erlang:now/0
         }
         ts.kind = Timestamp::Kind::Now;
         ts.a = us / 1000000000000;
@@ -94,8 +92,9 @@ void set_cpu_timestamp(bool on) { g_cpu_timestamp.store(on, std::memory_order_re
 bool cpu_timestamp() { return g_cpu_timestamp.load(std::memory_order_relaxed); }
 
 DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEvent& event) {
+    // A session created without a tracer (undefined) traces into nothing.
+    if (tracer.is_none() || tracer.pid() == event.tracee) return DeliveryResult::Discarded;
     if (!tracer.is_process()) return DeliveryResult::TracerGone;
-    if (tracer.pid() == event.tracee) return DeliveryResult::Discarded;
     std::shared_ptr<Process> to = vm.lookup_process(tracer.pid());
     if (!to) return DeliveryResult::TracerGone;
 

@@ -39,28 +39,32 @@ void TracingHooks::module_loading(Module& module) {
     }
 }
 
-void TracingHooks::process_spawned(Process* parent, Process* child, Term mfa) {
+namespace {
+bool traces_procs(const Process* p) { return p->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS; }
+}  // namespace
+
+void TracingHooks::process_spawned(Process* parent, Process* child, Term mfa, bool linked) {
+    // Everything the child inherits comes first, so that its own first events are traced.
     inherit_on_spawn(parent, child);
-    // OTP reports the child's spawned before the parent's spawn.
-    if (child->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
-        trace_proc(m_vm, child, atoms::spawned, parent ? parent->id : atoms::undefined, mfa);
-    if (parent && (parent->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS))
-        trace_proc(m_vm, parent, atoms::spawn, child->id, mfa);
+    if (linked) inherit_on_link(parent, child, false);
+    // OTP reports the child's spawned before the parent's spawn, then the link.
+    if (traces_procs(child)) trace_proc(m_vm, child, atoms::spawned, parent ? parent->id : atoms::undefined, mfa);
+    if (!parent) return;
+    if (traces_procs(parent)) trace_proc(m_vm, parent, atoms::spawn, child->id, mfa);
+    if (!linked) return;
+    if (traces_procs(parent)) trace_proc(m_vm, parent, atoms::link, child->id);
+    if (traces_procs(child)) trace_proc(m_vm, child, atoms::getting_linked, parent->id);
 }
 
-void TracingHooks::process_linked(Process* linker, Process* linked, bool by_link_bif) {
-    inherit_on_link(linker, linked, by_link_bif);
-    if (linker->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
-        trace_proc(m_vm, linker, atoms::link, linked->id);
-    if (linked->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
-        trace_proc(m_vm, linked, atoms::getting_linked, linker->id);
+void TracingHooks::process_linked(Process* linker, Process* linked) {
+    inherit_on_link(linker, linked, true);
+    if (traces_procs(linker)) trace_proc(m_vm, linker, atoms::link, linked->id);
+    if (traces_procs(linked)) trace_proc(m_vm, linked, atoms::getting_linked, linker->id);
 }
 
 void TracingHooks::process_unlinked(Process* unlinker, Process* other, Term other_pid) {
-    if (unlinker->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS)
-        trace_proc(m_vm, unlinker, atoms::unlink, other_pid);
-    if (other && (other->all_trace_flags.load(std::memory_order_acquire) & TRACE_PROCS))
-        trace_proc(m_vm, other, atoms::getting_unlinked, unlinker->id);
+    if (traces_procs(unlinker)) trace_proc(m_vm, unlinker, atoms::unlink, other_pid);
+    if (other && traces_procs(other)) trace_proc(m_vm, other, atoms::getting_unlinked, unlinker->id);
 }
 
 void TracingHooks::process_event(Process* p, Term what, Term arg) { trace_proc(m_vm, p, what, arg); }

@@ -19,8 +19,8 @@ public:
     void schedule_break(vm::Process* p, bool out) override;
     void module_loading(vm::Module& module) override;
 
-    void process_spawned(vm::Process* parent, vm::Process* child, vm::Term mfa) override;
-    void process_linked(vm::Process* linker, vm::Process* linked, bool by_link_bif) override;
+    void process_spawned(vm::Process* parent, vm::Process* child, vm::Term mfa, bool linked) override;
+    void process_linked(vm::Process* linker, vm::Process* linked) override;
     void process_unlinked(vm::Process* unlinker, vm::Process* other, vm::Term other_pid) override;
     void process_event(vm::Process* p, vm::Term what, vm::Term arg) override;
     void message_sent(vm::Process* sender, vm::Term to, vm::Term msg, bool exists) override;

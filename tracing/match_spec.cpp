@@ -93,7 +93,42 @@ SWord variable_number(Term t) {
     return n < 100000000 ? n : -1;
 }
 
-std::string show(Term t) { return g_print_term_hook ? g_print_term_hook(t, 0) : std::string("?"); }
+std::string show_term(Term t) { return g_print_term_hook ? g_print_term_hook(t, 0) : std::string("?"); }
+
+// Whether [t] nests tuples and lists deeper than [depth].
+bool deeper_than(Term t, int depth) {
+    if (!is_tuple(t) && !is_list(t)) return false;
+    if (depth == 0) return true;
+    if (is_tuple(t)) {
+        for (Word i = 0; i < tuple_arity(t); ++i)
+            if (deeper_than(tuple_element(t, i), depth - 1)) return true;
+        return false;
+    }
+    Term l = t;
+    for (; is_list(l); l = cdr(l))
+        if (deeper_than(car(l), depth - 1)) return true;
+    return deeper_than(l, depth - 1);
+}
+
+// [t] as the term printer writes it, but with terms nested deeper than [depth] written as
+// ...: a match spec can be nested far deeper than the printer could recurse.
+std::string show(Term t, int depth = 40) {
+    if (!deeper_than(t, depth)) return show_term(t);
+    if (depth == 0) return "...";
+    if (is_tuple(t)) {
+        std::string out = "{";
+        for (Word i = 0; i < tuple_arity(t); ++i) out += (i ? "," : "") + show(tuple_element(t, i), depth - 1);
+        return out + "}";
+    }
+    if (is_list(t)) {
+        std::string out = "[";
+        Term l = t;
+        for (bool first = true; is_list(l); l = cdr(l), first = false) out += (first ? "" : ",") + show(car(l), depth - 1);
+        if (!is_nil(l)) out += "|" + show(l, depth - 1);
+        return out + "]";
+    }
+    return show_term(t);
+}
 
 }  // namespace
 
@@ -241,67 +276,87 @@ private:
         return false;
     }
 
-    bool pattern(Term t, int depth, std::uint32_t* out) {
-        if (depth > MAX_DEPTH) return nesting_error(t);
-        if (t == atom("_")) {
-            *out = add({Kind::PAny});
-            return true;
-        }
-        if (SWord v = variable_number(t); v >= 0) {
-            auto it = std::find_if(m_slots.begin(), m_slots.end(), [&](auto& s) { return s.first == v; });
-            MatchSpec::Node n{it == m_slots.end() ? Kind::PBind : Kind::PEqVar};
-            if (it == m_slots.end()) {
-                n.slot = std::uint32_t(m_slots.size());
-                m_slots.emplace_back(v, n.slot);
-            } else {
-                n.slot = it->second;
-            }
-            *out = add(n);
-            return true;
-        }
-        if (is_list(t)) {
-            std::uint32_t h, tl;
-            if (!pattern(car(t), depth + 1, &h) || !pattern(cdr(t), depth + 1, &tl)) return false;
-            *out = add_with_kids(Kind::PCons, {h, tl}, 0);
-            return true;
-        }
-        if (is_tuple(t)) {
+    // A pattern node for [t]: '_', '$N' (bind at its first occurrence, compare after), a
+    // literal, or a tuple, list or map of patterns. Iterative: heads may nest as deep as any
+    // term (OTP accepts them), so this uses no C++ recursion.
+    bool pattern(Term t, int, std::uint32_t* out) {
+        // A compound pattern being built: its children so far, and those still to compile.
+        struct Frame {
+            Kind kind;
+            std::vector<Term> pending;  // in reverse order: the next child is at the back
             std::vector<std::uint32_t> kids;
-            for (Word i = 0; i < tuple_arity(t); ++i) {
-                std::uint32_t k;
-                if (!pattern(tuple_element(t, i), depth + 1, &k)) return false;
-                kids.push_back(k);
+            std::vector<Term> keys;     // PMap
+        };
+        std::vector<Frame> stack;
+        auto leaf_or_push = [&](Term u, std::uint32_t* leaf) {
+            if (u == atom("_")) {
+                *leaf = add({Kind::PAny});
+                return true;
             }
-            *out = add_with_kids(Kind::PTuple, kids);
-            return true;
-        }
-        if (is_map(t)) {
-            // Keys are literals; the values are patterns.
-            std::vector<std::uint32_t> kids;
-            std::vector<Term> keys;
-            bool ok = true;
-            map_for_each(t, [&](Term k, Term v) {
-                std::uint32_t kid;
-                if (!ok || !pattern(v, depth + 1, &kid)) {
-                    ok = false;
-                    return;
+            if (SWord v = variable_number(u); v >= 0) {
+                auto it = std::find_if(m_slots.begin(), m_slots.end(), [&](auto& s) { return s.first == v; });
+                MatchSpec::Node n{it == m_slots.end() ? Kind::PBind : Kind::PEqVar};
+                if (it == m_slots.end()) {
+                    n.slot = std::uint32_t(m_slots.size());
+                    m_slots.emplace_back(v, n.slot);
+                } else {
+                    n.slot = it->second;
                 }
-                keys.push_back(k);
-                kids.push_back(kid);
-            });
-            if (!ok) return false;
-            MatchSpec::Node n{Kind::PMap};
-            n.n = std::uint32_t(kids.size());
-            n.first = add_kids(kids);
-            m_ms.m_map_keys.push_back(std::move(keys));
-            n.slot = std::uint32_t(m_ms.m_map_keys.size() - 1);
-            *out = add(n);
-            return true;
+                *leaf = add(n);
+                return true;
+            }
+            Frame f;
+            if (is_list(u)) {
+                f.kind = Kind::PCons;
+                f.pending = {cdr(u), car(u)};
+            } else if (is_tuple(u)) {
+                f.kind = Kind::PTuple;
+                for (Word i = tuple_arity(u); i-- > 0;) f.pending.push_back(tuple_element(u, i));
+            } else if (is_map(u)) {
+                // Keys are literals; the values are patterns.
+                f.kind = Kind::PMap;
+                map_for_each(u, [&](Term k, Term v) {
+                    f.keys.push_back(k);
+                    f.pending.push_back(v);
+                });
+                std::reverse(f.pending.begin(), f.pending.end());
+            } else {
+                MatchSpec::Node n{Kind::PConst};
+                n.term = u;
+                *leaf = add(n);
+                return true;
+            }
+            stack.push_back(std::move(f));
+            return false;
+        };
+        if (leaf_or_push(t, out)) return true;
+        while (true) {
+            Frame& top = stack.back();
+            if (!top.pending.empty()) {
+                Term next = top.pending.back();
+                top.pending.pop_back();
+                std::uint32_t leaf;
+                if (leaf_or_push(next, &leaf)) stack.back().kids.push_back(leaf);
+                continue;
+            }
+            std::uint32_t node;
+            if (top.kind == Kind::PMap) {
+                MatchSpec::Node n{Kind::PMap};
+                n.n = std::uint32_t(top.kids.size());
+                n.first = add_kids(top.kids);
+                m_ms.m_map_keys.push_back(std::move(top.keys));
+                n.slot = std::uint32_t(m_ms.m_map_keys.size() - 1);
+                node = add(n);
+            } else {
+                node = add_with_kids(top.kind, top.kids, top.kind == Kind::PCons ? 0 : std::uint32_t(top.kids.size()));
+            }
+            stack.pop_back();
+            if (stack.empty()) {
+                *out = node;
+                return true;
+            }
+            stack.back().kids.push_back(node);
         }
-        MatchSpec::Node n{Kind::PConst};
-        n.term = t;
-        *out = add(n);
-        return true;
     }
 
     bool expr(Term t, bool guard, int depth, std::uint32_t* out) {
@@ -449,12 +504,8 @@ private:
         return true;
     }
 
-    // [t] printed with its nested terms cut short (a deep term would print without end).
-    static std::string show_shallow(Term t) {
-        if (is_tuple(t) && tuple_arity(t) > 0 && (is_tuple(tuple_element(t, 0)) || is_list(tuple_element(t, 0))))
-            return "{...}";
-        return show(t);
-    }
+    // [t] printed with its nested terms cut short.
+    static std::string show_shallow(Term t) { return show(t, 3); }
 
     Vm& m_vm;
     MatchSpec& m_ms;
@@ -536,35 +587,65 @@ private:
     }
 
     // Matches pattern [i] against [t] (0: the argument array, for PArgs and the whole head).
-    bool match(std::uint32_t i, Term t) {
-        const Node& n = node(i);
-        switch (n.kind) {
-        case Kind::PAny: return true;
-        case Kind::PBind: m_vars[n.slot] = t ? t : whole(); return true;
-        case Kind::PEqVar: return terms_exact_equal(m_vars[n.slot], t);
-        case Kind::PConst: return t == n.term || (!is_immediate(n.term) && terms_exact_equal(t, n.term));
-        case Kind::PArgs:
-            if (n.n != m_n) return false;
-            for (std::uint32_t k = 0; k < n.n; ++k)
-                if (!match(kid(n, k), m_args[k])) return false;
-            return true;
-        case Kind::PTuple:
-            if (!is_tuple(t) || tuple_arity(t) != n.n) return false;
-            for (std::uint32_t k = 0; k < n.n; ++k)
-                if (!match(kid(n, k), tuple_element(t, k))) return false;
-            return true;
-        case Kind::PCons: return is_list(t) && match(kid(n, 0), car(t)) && match(kid(n, 1), cdr(t));
-        case Kind::PMap: {
-            if (!is_map(t)) return false;
-            const std::vector<Term>& keys = m_ms.m_map_keys[n.slot];
-            for (std::uint32_t k = 0; k < n.n; ++k) {
-                const Term* v = map_lookup(t, keys[k]);
-                if (!v || !match(kid(n, k), *v)) return false;
+    // Matches pattern node [root] against [t] (0: the argument list), left to right, with an
+    // explicit stack: a pattern may be nested as deep as any term.
+    bool match(std::uint32_t root, Term t) {
+        struct Item {
+            std::uint32_t node;
+            Term term;
+        };
+        Item small[32];
+        std::vector<Item> big;
+        Item* stack = small;
+        std::size_t size = 0, capacity = 32;
+        auto push = [&](std::uint32_t node, Term term) {
+            if (size == capacity) {
+                if (big.empty()) big.assign(small, small + size);
+                big.resize(capacity *= 2);
+                stack = big.data();
             }
-            return true;
+            stack[size++] = Item{node, term};
+        };
+        push(root, t);
+        while (size) {
+            Item it = stack[--size];
+            const Node& n = node(it.node);
+            switch (n.kind) {
+            case Kind::PAny: break;
+            case Kind::PBind: m_vars[n.slot] = it.term ? it.term : whole(); break;
+            case Kind::PEqVar:
+                if (!terms_exact_equal(m_vars[n.slot], it.term)) return false;
+                break;
+            case Kind::PConst:
+                if (it.term != n.term && (is_immediate(n.term) || !terms_exact_equal(it.term, n.term))) return false;
+                break;
+            case Kind::PArgs:
+                if (n.n != m_n) return false;
+                for (std::uint32_t k = n.n; k-- > 0;) push(kid(n, k), m_args[k]);
+                break;
+            case Kind::PTuple:
+                if (!is_tuple(it.term) || tuple_arity(it.term) != n.n) return false;
+                for (std::uint32_t k = n.n; k-- > 0;) push(kid(n, k), tuple_element(it.term, k));
+                break;
+            case Kind::PCons:
+                if (!is_list(it.term)) return false;
+                push(kid(n, 1), cdr(it.term));
+                push(kid(n, 0), car(it.term));
+                break;
+            case Kind::PMap: {
+                if (!is_map(it.term)) return false;
+                const std::vector<Term>& keys = m_ms.m_map_keys[n.slot];
+                for (std::uint32_t k = n.n; k-- > 0;) {
+                    const Term* v = map_lookup(it.term, keys[k]);
+                    if (!v) return false;
+                    push(kid(n, k), *v);
+                }
+                break;
+            }
+            default: return false;
+            }
         }
-        default: return false;
-        }
+        return true;
     }
 
     bool guards_hold(const MatchSpec::Clause& c) {
@@ -805,7 +886,7 @@ Term match_spec_test(Process* p, Term args, Term spec, bool table, MatchSpecActi
 }
 
 Term process_dump_binary(Process* p) {
-    std::string s = "=proc:" + show(p->id) + "\nState: Running\n";
+    std::string s = "=proc:" + show_term(p->id) + "\nState: Running\n";
     s += "Message queue length: " + std::to_string(p->inbox.size()) + "\n";
     s += "Stack+heap: " + std::to_string(p->heap_used_words() + p->stack_used_words()) + "\n";
     return make_binary(p, s);

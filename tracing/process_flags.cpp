@@ -161,6 +161,20 @@ bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer,
     return true;
 }
 
+void replace_trace_ref(Process* p, TraceSession* session, Tracer tracer, std::uint32_t flags) {
+    std::lock_guard guard(p->lock);
+    auto& refs = p->trace_refs;
+    auto it = std::find_if(refs.begin(), refs.end(), [&](const TracerRef& r) { return r.session == session; });
+    if (!tracer || !flags) {
+        if (it != refs.end()) refs.erase(it);
+    } else if (it == refs.end()) {
+        refs.push_back(TracerRef{session, tracer, flags});
+    } else {
+        *it = TracerRef{session, tracer, flags};
+    }
+    recompute_all_flags(p);
+}
+
 TracerRef process_trace_ref(Process* p, const TraceSession* session) {
     std::lock_guard guard(p->lock);
     for (const TracerRef& r : p->trace_refs)

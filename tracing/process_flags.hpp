@@ -33,6 +33,10 @@ vm::Term process_flag_list(vm::Process* p, std::uint32_t flags);
 // turning flags off, if [tracer_given]).
 bool set_process_flags(vm::Vm& vm, vm::Process* p, vm::TraceSession* session, vm::Tracer tracer,
                        std::uint32_t flags, bool on, bool tracer_given = true);
+// Makes [p]'s tracing in [session] exactly [flags] with [tracer] (none or no flags: untraced),
+// whatever it was before (the match-spec trace actions, which hand the target the caller's
+// tracer).
+void replace_trace_ref(vm::Process* p, vm::TraceSession* session, vm::Tracer tracer, std::uint32_t flags);
 // The flags and tracer of [session] on [p] (flags 0 when untraced), under p->lock.
 vm::TracerRef process_trace_ref(vm::Process* p, const vm::TraceSession* session);
 // The same, but a dead tracer's flags are removed first (and nothing is reported).

@@ -163,8 +163,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         Term apply_cells[4];
         Term mfa_words[4] = {make_arityval(3), c->initial_call[0], c->initial_call[1], args};
         if (!entry) mfa_words[3] = make_cons_on(apply_cells, fun, make_cons_on(apply_cells + 2, NIL, NIL));
-        g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words));
-        if (parent && link) g_trace_hooks->process_linked(parent, c, false);
+        g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words), parent && link);
     }
     c->state = ProcessState::Runnable;
     add_process(child);

@@ -124,15 +124,16 @@ public:
     // ---- process and message events; each is called only when the process's
     // all_trace_flags has the event's flag (or for inheritance, the flags it inherits) ----
 
-    // [parent] spawned [child] with the initial call [mfa] ({M, F, Args}): inheritance
-    // (set_on_spawn, new-process flags), then the spawned and spawn events. Called for every
-    // spawn (new-process flags apply to children of untraced parents).
-    virtual void process_spawned(Process* parent, Process* child, Term mfa) = 0;
-    // [linker] linked to [linked]: set_on_link inheritance, then link / getting_linked.
-    // [by_link_bif]: link/1 (not spawn_link), which the legacy session does not inherit through.
-    virtual void process_linked(Process* linker, Process* linked, bool by_link_bif) = 0;
-    // [unlinker] removed its link to [other] (unlink / getting_unlinked); [other] may be null
-    // when it has exited.
+    // [parent] spawned [child] with the initial call [mfa] ({M, F, Args}), [linked] to it
+    // (spawn_link): inheritance (set_on_spawn, set_on_link, new-process flags), then the
+    // spawned, spawn, link and getting_linked events. Called for every spawn (new-process
+    // flags apply to children of untraced parents).
+    virtual void process_spawned(Process* parent, Process* child, Term mfa, bool linked) = 0;
+    // [linker] linked to [linked] with link/1: set_on_link inheritance (sessions only: the
+    // legacy session inherits through spawn_link alone, as OTP 25), then link / getting_linked.
+    virtual void process_linked(Process* linker, Process* linked) = 0;
+    // [unlinker] called unlink/1 on [other_pid]: unlink, and getting_unlinked for [other] when a
+    // link was removed ([other] is null when there was none or it has exited).
     virtual void process_unlinked(Process* unlinker, Process* other, Term other_pid) = 0;
     // A procs event of [p]: {trace, P, [what], [arg]} (exit, register, unregister,
     // getting_unlinked). [p] need not be the running process.

@@ -89,6 +89,16 @@ Term Vm::trap_until_thread_progress(Process* p, BifContinuation continuation) {
     return THE_NON_VALUE;
 }
 
+std::int64_t Vm::unique_now_us() {
+    std::int64_t now =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    std::int64_t last = last_now_us.load(std::memory_order_relaxed);
+    while (true) {
+        std::int64_t next = now > last ? now : last + 1;
+        if (last_now_us.compare_exchange_weak(last, next, std::memory_order_relaxed)) return next;
+    }
+}
+
 void Vm::after_thread_progress(std::function<void()> fn) {
     if (!schedulers) {
         fn();

@@ -149,6 +149,10 @@ struct Vm {
     std::atomic<Word> next_pid{0};
     std::atomic<Word> next_ref{0};
     std::atomic<std::int64_t> next_unique{1};
+    // Wall-clock microseconds, strictly increasing across calls (erlang:now/0 and trace
+    // timestamps share it, as OTP's).
+    std::int64_t unique_now_us();
+    std::atomic<std::int64_t> last_now_us{0};
     std::int64_t start_monotonic_ns = 0;
     // The exit status requested by erlang:halt/1; -1 while running.
     std::atomic<int> halt_status{-1};

@@ -51,6 +51,6 @@ tracer(Main) ->
 wait_gone(0) -> still_there;
 wait_gone(N) ->
     case trace:session_info(self()) of
-        {session_info, []} -> destroyed;
+        [] -> destroyed;
         _ -> timer:sleep(10), wait_gone(N - 1)
     end.
