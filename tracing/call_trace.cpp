@@ -195,7 +195,7 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
     if (flags & BPF_META_TRACE) {
         auto& meta_slot = const_cast<std::atomic<Term>&>(d.meta_tracer);
         Term meta_tracer = meta_slot.load(std::memory_order_relaxed);
-        if (is_pid(meta_tracer) && meta_tracer != p->id && !vm.lookup_process(meta_tracer)) {
+        if (is_pid(meta_tracer) && meta_tracer != p->id && !vm.find_process(meta_tracer)) {
             meta_slot.compare_exchange_strong(meta_tracer, NIL, std::memory_order_relaxed);
             meta_tracer = NIL;
         }

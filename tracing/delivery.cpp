@@ -95,7 +95,7 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
     // A session created without a tracer (undefined) traces into nothing.
     if (tracer.is_none() || tracer.pid() == event.tracee) return DeliveryResult::Discarded;
     if (!tracer.is_process()) return DeliveryResult::TracerGone;
-    std::shared_ptr<Process> to = vm.lookup_process(tracer.pid());
+    Process* to = vm.find_process(tracer.pid());
     if (!to) return DeliveryResult::TracerGone;
 
     Timestamp ts = read_timestamp(vm, flags);
@@ -136,7 +136,7 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
     Message m{make_boxed(tuple), frag};
     m.from = event.tracee;
     // send_signal frees the fragment when the tracer has exited meanwhile.
-    return vm.send_signal(to.get(), m) ? DeliveryResult::Delivered : DeliveryResult::TracerGone;
+    return vm.send_signal(to, m, true) ? DeliveryResult::Delivered : DeliveryResult::TracerGone;
 }
 
 bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent& event) {

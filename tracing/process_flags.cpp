@@ -127,7 +127,7 @@ Term process_flag_list(Process* p, std::uint32_t flags) {
 }
 
 bool tracer_alive(Vm& vm, Tracer tracer) {
-    if (tracer.is_process()) return vm.lookup_process(tracer.pid()) != nullptr;
+    if (tracer.is_process()) return vm.find_process(tracer.pid()) != nullptr;
     return false;
 }
 

@@ -2,6 +2,7 @@
 // lists nor deeply nested terms (an iolist built as [[[...] | A] | B]) use the C++ stack.
 #include "vm/copy.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -35,11 +36,39 @@ void for_each_child(const Term* obj, Word header, Visit visit) {
     }
 }
 
+// A work stack that lives on the C++ stack until a term is wide or deep enough to need more
+// (every message send measures and copies its term: most are small).
+template <typename T>
+class WorkStack {
+public:
+    explicit WorkStack(T first) { push_back(first); }
+    bool empty() const { return m_size == 0; }
+    T back() const { return m_data[m_size - 1]; }
+    void pop_back() { --m_size; }
+    void push_back(T v) {
+        if (m_size == m_capacity) grow();
+        m_data[m_size++] = v;
+    }
+
+private:
+    void grow() {
+        m_heap.resize(m_capacity * 2);
+        if (m_data == m_inline) std::copy(m_inline, m_inline + m_size, m_heap.begin());
+        m_capacity *= 2;
+        m_data = m_heap.data();
+    }
+    T m_inline[32];
+    std::vector<T> m_heap;
+    T* m_data = m_inline;
+    std::size_t m_size = 0, m_capacity = 32;
+};
+
 }  // namespace
 
 Word term_size_words(Term root) {
+    if (is_immediate(root)) return 0;
     Word total = 0;
-    std::vector<Term> stack{root};
+    WorkStack<Term> stack(root);
     while (!stack.empty()) {
         Term t = stack.back();
         stack.pop_back();
@@ -63,7 +92,8 @@ Term copy_term(Term root, Term** hp, Term** off_heap_list) {
     // Each pending job copies the term in *slot into newly allocated memory and stores the copy
     // back into *slot: the slots are words of copies already made.
     Term result = root;
-    std::vector<Term*> stack{&result};
+    if (is_immediate(root)) return result;
+    WorkStack<Term*> stack(&result);
     while (!stack.empty()) {
         Term* slot = stack.back();
         stack.pop_back();

@@ -1,23 +1,29 @@
 // vm/heap.cpp — heap fragments, binary buffers and the heap size sequence.
 #include "vm/heap.hpp"
 
+#include "vm/block_cache.hpp"
+
 #include <new>
 #include <vector>
 
 namespace beamlet::vm {
 
+namespace {
+std::size_t fragment_bytes(Word size_words) {
+    return sizeof(HeapFragment) + (size_words ? size_words - 1 : 0) * sizeof(Term);
+}
+}  // namespace
+
 HeapFragment* HeapFragment::create(Word size_words) {
-    std::size_t bytes = sizeof(HeapFragment) + (size_words ? size_words - 1 : 0) * sizeof(Term);
-    void* mem = std::malloc(bytes);
-    if (!mem) throw std::bad_alloc();
-    auto* frag = new (mem) HeapFragment();
+    auto* frag = new (cached_alloc(fragment_bytes(size_words))) HeapFragment();
     frag->size_words = size_words;
     return frag;
 }
 
 void HeapFragment::destroy(HeapFragment* frag) {
+    Word size_words = frag->size_words;
     frag->~HeapFragment();
-    std::free(frag);
+    cached_free(frag, fragment_bytes(size_words));
 }
 
 BinaryBuf* BinaryBuf::create(std::size_t size_bytes) {

@@ -53,6 +53,23 @@ void Schedulers::enqueue(Process* p) {
     if ((!own || length > 1) && m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
 }
 
+void Schedulers::wake_later(Process* p) {
+    int index = t_scheduler_index;
+    if (index < 0) {
+        enqueue(p);
+        return;
+    }
+    Scheduler& s = *m_scheds[std::size_t(index)];
+    if (s.wake_later.empty()) s.runs_since_wake = 0;
+    s.wake_later.push_back(p);
+}
+
+void Schedulers::wake_pending(Scheduler& s) {
+    std::vector<Process*> ready;
+    ready.swap(s.wake_later);
+    for (Process* p : ready) enqueue(p);
+}
+
 void Schedulers::wake_one() {
     std::lock_guard lock(m_sleep_mutex);
     // One notification per sleeper: wakeups already on their way are not repeated (each
@@ -271,6 +288,10 @@ void Schedulers::loop(int index) {
         if (m_progress_waiting.load(std::memory_order_relaxed)) resume_progress_waiters();
         std::optional<Clock::time_point> next_deadline;
         if (m_vm.timers->any()) next_deadline = m_vm.timers->fire_due(Clock::now());
+        Scheduler& self = *m_scheds[std::size_t(index)];
+        if (!self.wake_later.empty() &&
+            (++self.runs_since_wake > WAKE_LATER_RUNS || self.length.load(std::memory_order_relaxed) == 0))
+            wake_pending(self);
         Process* p = take(index);
         if (p) {
             idle_polls = 0;

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+#include <vector>
 
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
@@ -37,6 +38,10 @@ public:
     static int current_index();
     // Wakes a sleeping scheduler so that it recomputes its timer deadline.
     void notify_timer();
+    // Puts [p] (made Runnable by the caller) in this scheduler's run queue a little later: after
+    // a few more process runs, or as soon as the scheduler runs out of work. Off a scheduler
+    // thread, at once.
+    void wake_later(Process* p);
     // Runs [fn] on a scheduler once thread progress has reached [value].
     void after_thread_progress(std::uint64_t value, std::function<void()> fn);
 
@@ -47,7 +52,13 @@ private:
         Registers regs;
         std::thread thread;
         std::atomic<std::size_t> length{0};
+        std::vector<Process*> wake_later;  // owner thread only
+        int runs_since_wake = 0;
     };
+    // Enqueues the processes of [s]'s wake_later list.
+    void wake_pending(Scheduler& s);
+    // Process runs a wake_later may wait for.
+    static constexpr int WAKE_LATER_RUNS = 32;
 
     void loop(int index);
     Process* take(int index);

@@ -171,7 +171,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     return child;
 }
 
-bool Vm::send_signal(Process* to, Message signal) {
+bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
     bool enqueue = false;
     {
         std::lock_guard guard(to->lock);
@@ -182,19 +182,22 @@ bool Vm::send_signal(Process* to, Message signal) {
         to->inbox.push_back(signal);
         enqueue = wake_locked(to);
     }
-    if (enqueue) schedulers->enqueue(to);
+    if (enqueue && lazy_wake && schedulers) schedulers->wake_later(to);
+    else if (enqueue) schedulers->enqueue(to);
     return true;
 }
 
 bool Vm::send_message(Process* sender, Term dest, Term msg) {
     // Send tracing sees the destination as written, before the message is enqueued (OTP).
     bool traced = sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && g_trace_hooks;
-    std::shared_ptr<Process> to;
+    Process* to = nullptr;
+    std::shared_ptr<Process> named;
     if (is_pid(dest)) {
-        to = lookup_process(dest);
+        to = find_process(dest);
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, to != nullptr);
     } else if (is_atom(dest)) {
-        to = whereis(dest);
+        named = whereis(dest);
+        to = named.get();
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
         if (!to) return false;  // traced, then badarg
     } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
@@ -202,7 +205,8 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         // {Name, Node}: on this node, an unregistered name drops the message silently; other
         // nodes are not connected (nothing is traced either, as on OTP without distribution).
         if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return true;
-        to = whereis(tuple_element(dest, 0));
+        named = whereis(tuple_element(dest, 0));
+        to = named.get();
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
     } else {
         return false;
@@ -211,7 +215,7 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     Message m;
     m.fragment = copy_to_fragment(msg, &m.term);
     m.from = sender ? sender->id : 0;
-    send_signal(to.get(), m);
+    send_signal(to, m);
     return true;
 }
 

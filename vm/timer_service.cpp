@@ -13,25 +13,33 @@ TimerService::~TimerService() {
 }
 
 void TimerService::arm_receive_timeout(Term pid, std::uint64_t seq, std::uint64_t timeout_ms) {
+    bool earliest;
     {
         std::lock_guard lock(m_mutex);
-        m_queue.emplace(Clock::now() + std::chrono::milliseconds(timeout_ms), Entry{true, pid, seq, NIL, nullptr, 0});
+        Clock::time_point when = Clock::now() + std::chrono::milliseconds(timeout_ms);
+        // Sleeping schedulers wait for the earliest deadline: only an earlier one wakes them.
+        earliest = m_queue.empty() || when < m_queue.begin()->first;
+        auto [slot, fresh] = m_receive_by_pid.try_emplace(pid);
+        if (!fresh) m_queue.erase(slot->second);  // the process's previous receive is over
+        slot->second = m_queue.emplace(when, Entry{true, pid, seq, NIL, nullptr, 0});
         m_count.store(m_queue.size(), std::memory_order_relaxed);
     }
-    if (m_vm.schedulers) m_vm.schedulers->notify_timer();
+    if (earliest && m_vm.schedulers) m_vm.schedulers->notify_timer();
 }
 
 void TimerService::arm_message(Term dest, Term msg, HeapFragment* fragment, std::uint64_t timeout_ms,
                                const Word ref_id[3]) {
+    bool earliest;
     {
         std::lock_guard lock(m_mutex);
         Word key = key_of(ref_id);
-        auto it = m_queue.emplace(Clock::now() + std::chrono::milliseconds(timeout_ms),
-                                  Entry{false, dest, 0, msg, fragment, key});
+        Clock::time_point when = Clock::now() + std::chrono::milliseconds(timeout_ms);
+        earliest = m_queue.empty() || when < m_queue.begin()->first;
+        auto it = m_queue.emplace(when, Entry{false, dest, 0, msg, fragment, key});
         m_by_ref[key] = it;
         m_count.store(m_queue.size(), std::memory_order_relaxed);
     }
-    if (m_vm.schedulers) m_vm.schedulers->notify_timer();
+    if (earliest && m_vm.schedulers) m_vm.schedulers->notify_timer();
 }
 
 std::optional<std::int64_t> TimerService::cancel(const Word ref_id[3]) {
@@ -71,6 +79,7 @@ std::optional<Clock::time_point> TimerService::fire_due(Clock::time_point now) {
             if (it->first > now) return it->first;
             e = it->second;
             if (!e.is_receive) m_by_ref.erase(e.ref_key);
+            else m_receive_by_pid.erase(e.target);
             m_queue.erase(it);
             m_count.store(m_queue.size(), std::memory_order_relaxed);
         }

@@ -57,6 +57,9 @@ private:
     mutable std::mutex m_mutex;
     Queue m_queue;
     std::unordered_map<Word, Queue::iterator> m_by_ref;
+    // A process has at most one receive timeout armed: arming another replaces it, so a
+    // process that loops in receive ... after keeps one entry, not one per iteration.
+    std::unordered_map<Term, Queue::iterator> m_receive_by_pid;
     std::atomic<std::size_t> m_count{0};  // m_queue.size(), readable without the lock
 };
 

@@ -60,7 +60,9 @@ std::vector<Export*> ExportTable::all() const {
 }
 
 Vm::Vm()
-    : code_permission(std::make_unique<CodePermission>(*this)), timers(std::make_unique<TimerService>(*this)) {
+    : code_permission(std::make_unique<CodePermission>(*this)),
+      timers(std::make_unique<TimerService>(*this)),
+      m_fast_processes(std::make_unique<std::atomic<Process*>[]>(FAST_SLOTS)) {
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -216,16 +218,37 @@ std::shared_ptr<Process> Vm::whereis(Term name) const {
     return p == m_processes.end() ? nullptr : p->second;
 }
 
+Process* Vm::find_process(Term pid) const {
+    if (Schedulers::current_index() < 0) return lookup_process(pid).get();
+    if (Process* p = m_fast_processes[pid_number(pid) % FAST_SLOTS].load(std::memory_order_acquire); p && p->id == pid)
+        return p;
+    std::lock_guard lock(m_process_mutex);
+    auto it = m_processes.find(pid);
+    return it == m_processes.end() ? nullptr : it->second.get();
+}
+
 void Vm::add_process(std::shared_ptr<Process> p) {
     std::lock_guard lock(m_process_mutex);
+    std::atomic<Process*>& slot = m_fast_processes[pid_number(p->id) % FAST_SLOTS];
+    if (!slot.load(std::memory_order_relaxed)) slot.store(p.get(), std::memory_order_release);
     m_processes[p->id] = std::move(p);
 }
 
 void Vm::remove_process(Process* p) {
-    std::lock_guard lock(m_process_mutex);
-    for (auto it = m_registered.begin(); it != m_registered.end();)
-        it = it->second == p ? m_registered.erase(it) : std::next(it);
-    m_processes.erase(p->id);
+    std::shared_ptr<Process> owner;
+    {
+        std::lock_guard lock(m_process_mutex);
+        for (auto it = m_registered.begin(); it != m_registered.end();)
+            it = it->second == p ? m_registered.erase(it) : std::next(it);
+        std::atomic<Process*>& slot = m_fast_processes[pid_number(p->id) % FAST_SLOTS];
+        if (slot.load(std::memory_order_relaxed) == p) slot.store(nullptr, std::memory_order_release);
+        if (auto it = m_processes.find(p->id); it != m_processes.end()) {
+            owner = std::move(it->second);
+            m_processes.erase(it);
+        }
+    }
+    // Scheduler threads may still hold [p] from find_process until their next quiescent point.
+    if (owner) after_thread_progress([owner = std::move(owner)]() mutable { owner.reset(); });
 }
 
 bool Vm::register_name(Term name, Process* p) {

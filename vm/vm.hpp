@@ -88,8 +88,10 @@ struct Vm {
     // fragment and enqueues it. False if [dest] is an unregistered name or not a pid (badarg).
     bool send_message(Process* sender, Term dest, Term msg);
     // Enqueues [signal] on [to] and makes it runnable if it waits; false if [to] has exited
-    // (the signal's fragment is then freed).
-    bool send_signal(Process* to, Message signal);
+    // (the signal's fragment is then freed). With [lazy_wake] (trace messages), a waiting [to]
+    // is put in a run queue a little later, by this scheduler (Schedulers::wake_later), so that
+    // a tracer takes a batch of messages per run instead of one.
+    bool send_signal(Process* to, Message signal, bool lazy_wake = false);
     // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason).
     void send_exit(Term from, Term to_pid, Term reason, bool linked);
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
@@ -108,6 +110,10 @@ struct Vm {
 
     // Process table and registered names.
     std::shared_ptr<Process> lookup_process(Term pid) const;
+    // The process [pid] names, or null, without a lock or a reference count: for scheduler
+    // threads, valid until the caller's next quiescent point (an exited process is freed only
+    // after thread progress). Other threads get lookup_process's answer, kept alive by the table.
+    Process* find_process(Term pid) const;
     std::shared_ptr<Process> whereis(Term name) const;
     void add_process(std::shared_ptr<Process> p);
     void remove_process(Process* p);
@@ -162,6 +168,10 @@ private:
     std::mutex m_load_mutex;
     mutable std::mutex m_process_mutex;
     std::unordered_map<Term, std::shared_ptr<Process>> m_processes;
+    // find_process's lock-free first look: slot pid_number % FAST_SLOTS holds the process with
+    // that number if it was free when the process was added (written under m_process_mutex).
+    static constexpr Word FAST_SLOTS = Word(1) << 16;
+    std::unique_ptr<std::atomic<Process*>[]> m_fast_processes;
     std::unordered_map<Term, Process*> m_registered;
     std::unordered_map<Term, std::unique_ptr<Module>> m_modules;
     std::mutex m_stdout_mutex;
