@@ -332,6 +332,32 @@ Term bif_garbage_collect(Process* p, Term*) {
     return atoms::true_;
 }
 
+// garbage_collect/1: a major collection of another process, which it does when it handles the
+// request signal; the caller waits for {Ref, true} (false: the process does not exist).
+Term bif_garbage_collect1(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    if (a[0] == p->id) return bif_garbage_collect(p, a);
+    std::shared_ptr<Process> other = p->vm.lookup_process(a[0]);
+    if (!other) return atoms::false_;
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = n & 0x3FFFF;
+    hp[2] = n >> 18;
+    hp[3] = 0;
+    Term ref = make_boxed(hp);
+    Message m;
+    m.kind = SignalKind::GcRequest;
+    m.from = p->id;
+    m.fragment = copy_to_fragment(ref, &m.term);
+    if (!p->vm.send_signal(other.get(), m)) return atoms::false_;
+    static const Export* await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    a[0] = ref;
+    p->ip = await->address();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+}
+
 // ---- module info ----
 
 namespace {

@@ -18,6 +18,7 @@ enum class SignalKind : std::uint8_t {
     Link,         // [from] linked to this process
     Unlink,       // [from] unlinked
     InfoRequest,  // process_info: [term] is {Ref, Item}; reply to [from]
+    GcRequest,    // erlang:garbage_collect/1: [term] is Ref; reply {Ref, true} to [from] when done
 };
 
 // A message or signal: the term and the heap fragment it was built in (null if it needs none).

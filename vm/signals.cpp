@@ -75,6 +75,18 @@ Term ref_on(Term* hp, const Word id[3]) {
     return make_boxed(hp);
 }
 
+}  // namespace
+
+void Vm::reply_to(Term to, Term ref, Term value) {
+    std::shared_ptr<Process> p = lookup_process(to);
+    if (!p) return;
+    Message m;
+    m.fragment = make_tuple_fragment({ref, value}, &m.term);
+    send_signal(p.get(), m);
+}
+
+namespace {
+
 bool remove_pid(std::vector<Term>& v, Term pid) {
     for (auto it = v.begin(); it != v.end(); ++it)
         if (*it == pid) {
@@ -297,6 +309,13 @@ void Vm::process_signals(Process* p) {
             remove_pid(p->links, s.from);
             break;
         }
+        case SignalKind::GcRequest: {
+            // Signals are handled before the process runs: its live registers are saved.
+            garbage_collect(p, p->saved_x.data(), p->arity, 0, true);
+            reply_to(s.from, s.term, atoms::true_);
+            free_fragment(s.fragment);
+            break;
+        }
         case SignalKind::InfoRequest: {
             // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread.
             if (info_request_hook) info_request_hook(p, s.from, s.term);
@@ -375,6 +394,7 @@ void Vm::do_exit(Process* p, Term reason) {
     }
     for (Message& m : rest) {
         if (m.kind == SignalKind::InfoRequest && info_request_hook) info_request_hook(nullptr, m.from, m.term);
+        if (m.kind == SignalKind::GcRequest) reply_to(m.from, m.term, atoms::false_);
         free_fragment(m.fragment);
     }
 }

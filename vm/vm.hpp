@@ -94,6 +94,8 @@ struct Vm {
     bool send_signal(Process* to, Message signal, bool lazy_wake = false);
     // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason).
     void send_exit(Term from, Term to_pid, Term reason, bool linked);
+    // Sends {[ref], [value]} to [to] (the reply to a request signal).
+    void reply_to(Term to, Term ref, Term value);
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
     // info requests; trapped exits become messages. Sets p->pending_exit when [p] must die.
     void process_signals(Process* p);
