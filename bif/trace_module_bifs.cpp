@@ -206,10 +206,10 @@ Term bif_trace_session_info(Process* p, Term* a) {
             std::lock_guard guard(s->mutex);
             if (s->on_load.flags) found.push_back(s);
         } else if (a[0] == atoms::send || a[0] == atoms::receive) {
-            // A session affects send or 'receive' when its pattern differs from the default.
+            // Every session whose pattern traces some sends (receives), the default included (OTP).
             const tracing::MessagePattern& pattern =
                 (a[0] == atoms::send ? s->send_pattern : s->receive_pattern)[tracing::active_bp_index()];
-            if (!pattern.on || pattern.ms) found.push_back(s);
+            if (pattern.on) found.push_back(s);
         } else if (is_tuple(a[0]) && tuple_arity(a[0]) == 3) {
             Term info = trace_info(p, s, a[0], atom("all"));
             if (info == THE_NON_VALUE) return info;

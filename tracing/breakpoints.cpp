@@ -333,9 +333,9 @@ bool stage(BreakpointChange& c) {
             if (c.clear_all) stage_local_kinds(c, e->gen_bp, 0, true);
         }
     }
-    if (c.clear_all) {
-        c.send = MessagePatternChange{true, true, nullptr};
-        c.receive = MessagePatternChange{true, true, nullptr};
+    if (c.clear_all) {  // a destroyed session traces no messages (OTP's clear_event_trace)
+        c.send = MessagePatternChange{true, false, nullptr};
+        c.receive = MessagePatternChange{true, false, nullptr};
     }
     stage_pattern(c.send, c.session->send_pattern[staging], c);
     stage_pattern(c.receive, c.session->receive_pattern[staging], c);
