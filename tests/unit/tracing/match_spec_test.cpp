@@ -165,5 +165,54 @@ TEST_F(MatchSpecs, ReferenceCountReportsTheLastRelease) {
     delete ms;
 }
 
+TEST_F(MatchSpecs, HeadsMayNestAsDeepAsAnyTerm) {
+    // [{[{{...{'$1'}...}}], [], [{message, '$1'}]}], 100000 levels: compiled and matched
+    // without C++ recursion (OTP accepts such heads).
+    Term pattern = atom("$1"), value = make_small(7);
+    for (int i = 0; i < 100000; ++i) {
+        pattern = tuple({pattern});
+        value = tuple({value});
+    }
+    auto ms = compile(spec(list({pattern}), NIL, list({tuple({atom("message"), atom("$1")})})));
+    ASSERT_TRUE(ms);
+    MatchSpec::Result r = run(*ms, {value});
+    EXPECT_TRUE(r.matched);
+    EXPECT_EQ(r.message, make_small(7));
+    EXPECT_FALSE(run(*ms, {make_small(7)}).matched);
+}
+
+TEST_F(MatchSpecs, DeepExpressionsAreASystemLimitNotABadSpec) {
+    Term deep = atom("true");
+    for (int i = 0; i < 5000; ++i) deep = tuple({atom("andalso"), deep, atom("true")});
+    std::vector<std::string> errors;
+    bool too_deep = false;
+    MatchSpec* ms = MatchSpec::compile(m_runtime->vm(), spec(atom("_"), list({deep}), NIL), &errors,
+                                       tracing::MatchSpecKind::Call, &too_deep);
+    EXPECT_EQ(ms, nullptr);
+    EXPECT_TRUE(too_deep);
+    ASSERT_FALSE(errors.empty());
+    EXPECT_EQ(errors[0].rfind("Excessive nesting; system limit reached near: ", 0), 0u);
+}
+
+TEST_F(MatchSpecs, MessageSpecsRefuseTheActionsOfTheirContext) {
+    auto kind_accepts = [&](tracing::MatchSpecKind kind, Term action) {
+        Term source = spec(atom("_"), NIL, list({action}));
+        std::unique_ptr<MatchSpec> ms(MatchSpec::compile(m_runtime->vm(), source, nullptr, kind));
+        return ms != nullptr;
+    };
+    using tracing::MatchSpecKind;
+    Term caller = tuple({atom("message"), tuple({atom("caller")})});
+    Term dump = tuple({atom("message"), tuple({atom("process_dump")})});
+    Term silent = tuple({atom("silent"), atom("true")});
+    Term enable = tuple({atom("enable_trace"), atom("call")});
+    EXPECT_TRUE(kind_accepts(MatchSpecKind::Call, caller));
+    EXPECT_FALSE(kind_accepts(MatchSpecKind::Send, caller));
+    EXPECT_FALSE(kind_accepts(MatchSpecKind::Receive, caller));
+    for (Term action : {dump, silent, enable}) {
+        EXPECT_TRUE(kind_accepts(MatchSpecKind::Send, action));
+        EXPECT_FALSE(kind_accepts(MatchSpecKind::Receive, action));
+    }
+}
+
 }  // namespace
 }  // namespace beamlet
