@@ -1,16 +1,36 @@
-// vm/block_cache.cpp — size-class free lists, one set per thread, bounded.
+// vm/block_cache.cpp — size-class free lists, one set per thread, bounded, over a shared depot.
+//
+// Messages flow one way between threads: a sender allocates, the receiver frees. So one
+// thread's cache runs dry while another's overflows; the overflow goes to a shared depot in
+// batches, and a dry cache takes a whole batch back, one lock per BATCH blocks (the shape of
+// tcmalloc's central free lists). Blocks in the caches and the depot are never returned to
+// malloc while the process runs, up to the depot's bound.
 #include "vm/block_cache.hpp"
 
 #include <cstdlib>
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace beamlet::vm {
 
 namespace {
 
 constexpr std::size_t CLASS_BYTES = 32;
-constexpr std::size_t CLASSES = 32;           // blocks up to 1 KiB
-constexpr std::size_t BLOCKS_PER_CLASS = 1024;  // a thread keeps at most this many of a class
+constexpr std::size_t CLASSES = 32;             // blocks up to 1 KiB
+constexpr std::size_t BATCH = 256;              // blocks moved to or from the depot at a time
+constexpr std::size_t BLOCKS_PER_CLASS = 2 * BATCH;  // a thread keeps at most this many of a class
+constexpr std::size_t DEPOT_BATCHES = 256;      // per class; beyond that, blocks go back to malloc
+
+struct Depot {
+    std::mutex mutex;
+    std::vector<std::vector<void*>> batches[CLASSES];
+};
+
+Depot& depot() {
+    static Depot* d = new Depot();  // never destroyed: threads may free blocks during exit
+    return *d;
+}
 
 struct Cache {
     void* blocks[CLASSES][BLOCKS_PER_CLASS];
@@ -46,12 +66,43 @@ Cache* cache() {
 
 std::size_t class_of(std::size_t bytes) { return (bytes + CLASS_BYTES - 1) / CLASS_BYTES - 1; }
 
+// Refills class [k] of [c] (empty) with a batch from the depot; false if it has none.
+bool refill(Cache* c, std::size_t k) {
+    std::vector<void*> batch;
+    {
+        Depot& d = depot();
+        std::lock_guard lock(d.mutex);
+        if (d.batches[k].empty()) return false;
+        batch = std::move(d.batches[k].back());
+        d.batches[k].pop_back();
+    }
+    for (void* b : batch) c->blocks[k][c->counts[k]++] = b;
+    return true;
+}
+
+// Moves a batch of class [k] of [c] (full) to the depot, or back to malloc if it is full too.
+void spill(Cache* c, std::size_t k) {
+    c->counts[k] -= BATCH;
+    std::vector<void*> batch(c->blocks[k] + c->counts[k], c->blocks[k] + c->counts[k] + BATCH);
+    {
+        Depot& d = depot();
+        std::lock_guard lock(d.mutex);
+        if (d.batches[k].size() < DEPOT_BATCHES) {
+            d.batches[k].push_back(std::move(batch));
+            return;
+        }
+    }
+    for (void* b : batch) std::free(b);
+}
+
 }  // namespace
 
 void* cached_alloc(std::size_t bytes) {
     std::size_t k = class_of(bytes);
     if (k < CLASSES) {
-        if (Cache* c = cache(); c && c->counts[k]) return c->blocks[k][--c->counts[k]];
+        if (Cache* c = cache()) {
+            if (c->counts[k] || refill(c, k)) return c->blocks[k][--c->counts[k]];
+        }
         bytes = (k + 1) * CLASS_BYTES;  // a whole class, so that any thread can reuse it
     }
     void* block = std::malloc(bytes);
@@ -62,7 +113,8 @@ void* cached_alloc(std::size_t bytes) {
 void cached_free(void* block, std::size_t bytes) {
     std::size_t k = class_of(bytes);
     if (k < CLASSES) {
-        if (Cache* c = cache(); c && c->counts[k] < BLOCKS_PER_CLASS) {
+        if (Cache* c = cache()) {
+            if (c->counts[k] == BLOCKS_PER_CLASS) spill(c, k);
             c->blocks[k][c->counts[k]++] = block;
             return;
         }

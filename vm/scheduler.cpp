@@ -288,11 +288,15 @@ void Schedulers::loop(int index) {
         if (m_progress_waiting.load(std::memory_order_relaxed)) resume_progress_waiters();
         std::optional<Clock::time_point> next_deadline;
         if (m_vm.timers->any()) next_deadline = m_vm.timers->fire_due(Clock::now());
+        // Processes woken lazily wait a few runs, and never past the point where this
+        // scheduler runs out of work (another one may steal its last job just before take).
         Scheduler& self = *m_scheds[std::size_t(index)];
-        if (!self.wake_later.empty() &&
-            (++self.runs_since_wake > WAKE_LATER_RUNS || self.length.load(std::memory_order_relaxed) == 0))
-            wake_pending(self);
+        if (!self.wake_later.empty() && ++self.runs_since_wake > WAKE_LATER_RUNS) wake_pending(self);
         Process* p = take(index);
+        if (!p && !self.wake_later.empty()) {
+            wake_pending(self);
+            p = take(index);
+        }
         if (p) {
             idle_polls = 0;
             run_one(index, p);

@@ -58,7 +58,7 @@ private:
     // Enqueues the processes of [s]'s wake_later list.
     void wake_pending(Scheduler& s);
     // Process runs a wake_later may wait for.
-    static constexpr int WAKE_LATER_RUNS = 32;
+    static constexpr int WAKE_LATER_RUNS = 64;
 
     void loop(int index);
     Process* take(int index);
