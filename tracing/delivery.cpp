@@ -115,7 +115,7 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
     if (ts.kind != Timestamp::Kind::None) ++elements;
     size += 1 + elements + ts.words();
 
-    HeapFragment* frag = HeapFragment::create(size);
+    HeapFragment* frag = HeapFragment::create(size, true);
     Term* tuple = frag->data;
     Term* hp = tuple + 1 + elements;
     Word i = 0;

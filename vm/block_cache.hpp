@@ -1,7 +1,8 @@
-// vm/block_cache.hpp — per-thread caches of freed small blocks, by size class: every message
-// is a heap fragment and a queue node, allocated by the sender's thread and freed by the
-// receiver's, by the hundred thousand a second; the caches keep that churn off malloc's slow
-// paths (its consolidation passes, triggered by the collector's large blocks).
+// vm/block_cache.hpp — per-thread caches of freed small blocks, by size class, for memory that
+// churns by the hundred thousand a second between threads: message queue nodes, and trace
+// messages (allocated by the tracee's thread, freed in bulk by the tracer's collections). The
+// caches keep that churn off malloc's slow paths (its consolidation passes, triggered by the
+// collector's large blocks, and cross-thread frees into another thread's arena).
 #pragma once
 
 #include <cstddef>

@@ -14,16 +14,22 @@ std::size_t fragment_bytes(Word size_words) {
 }
 }  // namespace
 
-HeapFragment* HeapFragment::create(Word size_words) {
-    auto* frag = new (cached_alloc(fragment_bytes(size_words))) HeapFragment();
+HeapFragment* HeapFragment::create(Word size_words, bool pooled) {
+    std::size_t bytes = fragment_bytes(size_words);
+    void* mem = pooled ? cached_alloc(bytes) : std::malloc(bytes);
+    if (!mem) throw std::bad_alloc();
+    auto* frag = new (mem) HeapFragment();
     frag->size_words = size_words;
+    frag->pooled = pooled;
     return frag;
 }
 
 void HeapFragment::destroy(HeapFragment* frag) {
     Word size_words = frag->size_words;
+    bool pooled = frag->pooled;
     frag->~HeapFragment();
-    cached_free(frag, fragment_bytes(size_words));
+    if (pooled) cached_free(frag, fragment_bytes(size_words));
+    else std::free(frag);
 }
 
 BinaryBuf* BinaryBuf::create(std::size_t size_bytes) {

@@ -18,9 +18,13 @@ struct HeapFragment {
     Word used_words = 0;
     Word size_words = 0;
     Term* off_heap_first = nullptr;  // ProcBins allocated in this fragment (chained by their link word)
+    bool pooled = false;             // from the block caches (vm/block_cache.hpp), not malloc
     Term data[1];
 
-    static HeapFragment* create(Word size_words);
+    // A fragment of [size_words]. [pooled]: from the block caches, for fragments a receiver
+    // takes by the thousand and frees in bulk (trace messages); others come from malloc, whose
+    // placement keeps a process's received messages cheap to walk.
+    static HeapFragment* create(Word size_words, bool pooled = false);
     static void destroy(HeapFragment* frag);
     Term* alloc(Word n) {
         Term* p = data + used_words;
