@@ -51,11 +51,40 @@ std::string operand_text(const GenericModule& g, const Operand& o) {
     return "?";
 }
 
+// The trace events an instruction can generate, beyond call tracing (empty: none): what a
+// process traced with the flag in brackets reports when it runs the instruction.
+std::string trace_point(const GenericModule& g, const GenericInstr& in) {
+    switch (in.op) {
+    case Op::send: return "send [send]";
+    case Op::loop_rec:
+    case Op::wait:
+    case Op::wait_timeout: return "messages enter the queue ['receive']";
+    case Op::timeout: return "receive timed out ['receive']";
+    case Op::call_ext:
+    case Op::call_ext_last:
+    case Op::call_ext_only: {
+        const ImportEntry& e = g.imports[g.operand(in, 1).value];
+        if (e.module != atoms::erlang) return "";
+        static const char* const procs[] = {"spawn", "spawn_link", "spawn_monitor", "spawn_opt", "link",
+                                            "unlink",  "register",   "unregister",    "exit"};
+        const std::string& f = atom_text(e.function);
+        for (const char* name : procs)
+            if (f == name) return "process event [procs]";
+        if (f == "send") return "send [send]";
+        if (f == "garbage_collect") return "collection [garbage_collection]";
+        return "";
+    }
+    default: return "";
+    }
+}
+
 }  // namespace
 
 std::string disassemble(const GenericModule& g, const Module& m) {
     std::string out = fmt::format("module {} ({} functions, {} code words)\n", atom_text(g.name),
                                   m.functions.size(), m.code_size_words);
+    out += "; trace points: call trace at each function header; after '<-' the event an\n"
+           ";   instruction reports and, in brackets, the process flag that asks for it\n";
     std::size_t fn = 0;
     for (const GenericInstr& in : g.instrs) {
         const OpInfo& info = op_info(in.op);
@@ -92,6 +121,7 @@ std::string disassemble(const GenericModule& g, const Module& m) {
             else
                 line += operand_text(g, o);
         }
+        if (std::string point = trace_point(g, in); !point.empty()) line += "    <- " + point;
         out += line + "\n";
     }
     return out;

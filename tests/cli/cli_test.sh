@@ -112,6 +112,7 @@ run_beamlet dis "$sample_beam"
 [ $status -eq 0 ] || fail "dis: exit status $status: $err"
 grep -q "function main/0" "$work/stdout" || fail "dis: no 'function main/0' in output"
 grep -q "header.*bp=none" "$work/stdout" || fail "dis: no header line with 'bp=none'"
+grep -q "; trace points:" "$work/stdout" || fail "dis: no trace-point legend"
 
 # dis --engine jit: the native entries' patch-site bytes, disarmed.
 checks=$((checks + 1))
