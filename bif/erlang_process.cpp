@@ -170,8 +170,10 @@ Term bif_link(Process* p, Term* a) {
     }
     constexpr std::uint32_t link_flags = TRACE_PROCS | TRACE_SOL | TRACE_SOL1;
     if (((p->all_trace_flags.load(std::memory_order_relaxed) | other->all_trace_flags.load(std::memory_order_relaxed)) &
-         link_flags) && g_trace_hooks)
-        g_trace_hooks->process_linked(p, other.get());
+         link_flags) && g_trace_hooks) {
+        g_trace_hooks->process_linked(p, other.get());  // set_on_link first: it may trace [other]
+        p->vm.send_link_event(p->id, other.get(), true);
+    }
     return atoms::true_;
 }
 
@@ -193,9 +195,9 @@ Term bif_unlink(Process* p, Term* a) {
         auto it = std::find(other->links.begin(), other->links.end(), p->id);
         if (it != other->links.end()) other->links.erase(it);
     }
-    std::uint32_t traced = p->all_trace_flags.load(std::memory_order_relaxed);
-    if (other && had_link) traced |= other->all_trace_flags.load(std::memory_order_relaxed);
-    if ((traced & TRACE_PROCS) && g_trace_hooks) g_trace_hooks->process_unlinked(p, had_link ? other.get() : nullptr, pid);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+        g_trace_hooks->process_unlinked(p, pid);
+    if (other && had_link) p->vm.send_link_event(p->id, other.get(), false);
     // A trapped exit from the old link that is already queued stays, as in OTP's unlink/1 docs.
     return atoms::true_;
 }

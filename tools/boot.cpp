@@ -62,9 +62,9 @@ public:
         Timer t(*this, false);
         m_inner.process_linked(linker, linked);
     }
-    void process_unlinked(Process* unlinker, Process* other, Term other_pid) override {
+    void process_unlinked(Process* unlinker, Term other_pid) override {
         Timer t(*this, false);
-        m_inner.process_unlinked(unlinker, other, other_pid);
+        m_inner.process_unlinked(unlinker, other_pid);
     }
     void process_event(Process* p, Term what, Term arg) override {
         Timer t(*this, false);

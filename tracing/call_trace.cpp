@@ -183,9 +183,9 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
     if (flags & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) {
         bool sent = false;
         std::uint32_t ms_flags = call_trace(vm, h, session, d.ms, ref, Tracer(), &sent, &pflags);
-        // return_to (local breakpoints only): one frame per chain of tail calls, below the
-        // return_trace frame so that return_from comes first.
-        if (sent && local && (pflags & TRACE_RETURN_TO)) {
+        // return_to (local call tracing only, a BIF's included): one frame per chain of tail
+        // calls, below the return_trace frame so that return_from comes first.
+        if (sent && local && (flags & BPF_LOCAL_TRACE) && (pflags & TRACE_RETURN_TO)) {
             bool already = false;
             real_return_address(p, session, &already);
             if (!already) push_frame(p, h.x, live, {make_trace_mark(session, TraceFrameKind::ReturnTo)});

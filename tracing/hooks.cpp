@@ -59,12 +59,10 @@ void TracingHooks::process_spawned(Process* parent, Process* child, Term mfa, bo
 void TracingHooks::process_linked(Process* linker, Process* linked) {
     inherit_on_link(linker, linked, true);
     if (traces_procs(linker)) trace_proc(m_vm, linker, atoms::link, linked->id);
-    if (traces_procs(linked)) trace_proc(m_vm, linked, atoms::getting_linked, linker->id);
 }
 
-void TracingHooks::process_unlinked(Process* unlinker, Process* other, Term other_pid) {
+void TracingHooks::process_unlinked(Process* unlinker, Term other_pid) {
     if (traces_procs(unlinker)) trace_proc(m_vm, unlinker, atoms::unlink, other_pid);
-    if (other && traces_procs(other)) trace_proc(m_vm, other, atoms::getting_unlinked, unlinker->id);
 }
 
 void TracingHooks::process_event(Process* p, Term what, Term arg) { trace_proc(m_vm, p, what, arg); }

@@ -21,7 +21,7 @@ public:
 
     void process_spawned(vm::Process* parent, vm::Process* child, vm::Term mfa, bool linked) override;
     void process_linked(vm::Process* linker, vm::Process* linked) override;
-    void process_unlinked(vm::Process* unlinker, vm::Process* other, vm::Term other_pid) override;
+    void process_unlinked(vm::Process* unlinker, vm::Term other_pid) override;
     void process_event(vm::Process* p, vm::Term what, vm::Term arg) override;
     void message_sent(vm::Process* sender, vm::Term to, vm::Term msg, bool exists) override;
     void message_queued(vm::Process* p, const vm::Message& m) override;

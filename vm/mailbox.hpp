@@ -15,8 +15,11 @@ namespace beamlet::vm {
 enum class SignalKind : std::uint8_t {
     Message,      // [term] is the message
     Exit,         // exit signal from [from] with reason [term]; [linked]: sent because of a link
-    Link,         // [from] linked to this process
-    Unlink,       // [from] unlinked
+    // [from] linked to (unlinked from) this process. link/1 and unlink/1 update both sides at
+    // once; the signal only brings the getting_linked (getting_unlinked) trace event, in order
+    // with [from]'s messages, as OTP's link signals do.
+    Link,
+    Unlink,
     InfoRequest,  // process_info: [term] is {Ref, Item}; reply to [from]
     GcRequest,    // erlang:garbage_collect/1: [term] is Ref; reply {Ref, true} to [from] when done
 };

@@ -27,9 +27,17 @@ Schedulers::~Schedulers() {
     }
     for (auto& s : m_scheds)
         if (s->thread.joinable()) s->thread.join();
-    // Nothing runs any more: later ops still waiting can run now (they own memory).
-    for (auto& op : m_later_ops) op.second();
-    m_later_ops.clear();
+    // Nothing runs any more: later ops still waiting can run now (they own memory; one may
+    // queue another).
+    while (true) {
+        std::vector<std::pair<std::uint64_t, std::function<void()>>> ops;
+        {
+            std::lock_guard lock(m_progress_mutex);
+            ops.swap(m_later_ops);
+        }
+        if (ops.empty()) break;
+        for (auto& op : ops) op.second();
+    }
     m_vm.schedulers = nullptr;
 }
 

@@ -231,6 +231,16 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     return true;
 }
 
+void Vm::send_link_event(Term from, Process* to, bool linked) {
+    if (!(to->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS)) return;
+    Message m;
+    m.kind = linked ? SignalKind::Link : SignalKind::Unlink;
+    m.from = from;
+    m.term = NIL;
+    m.fragment = nullptr;
+    send_signal(to, m);
+}
+
 void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked) {
     std::shared_ptr<Process> to = lookup_process(to_pid);
     if (!to) return;
@@ -267,7 +277,9 @@ void Vm::process_signals(Process* p) {
                     free_fragment(s.fragment);
                     continue;
                 }
-                if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+                // The link is gone; the event only if this process survives the signal (OTP).
+                bool survives = p->trap_exit || (s.term == atoms::normal && s.from != p->id);
+                if (survives && (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
                     g_trace_hooks->process_event(p, atoms::getting_unlinked, s.from);
             }
             Term reason = s.term;
@@ -299,16 +311,12 @@ void Vm::process_signals(Process* p) {
             }
             break;
         }
-        case SignalKind::Link: {
-            std::lock_guard guard(p->lock);
-            p->links.push_back(s.from);
+        case SignalKind::Link:
+        case SignalKind::Unlink:
+            if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+                g_trace_hooks->process_event(p, s.kind == SignalKind::Link ? atoms::getting_linked : atoms::getting_unlinked,
+                                             s.from);
             break;
-        }
-        case SignalKind::Unlink: {
-            std::lock_guard guard(p->lock);
-            remove_pid(p->links, s.from);
-            break;
-        }
         case SignalKind::GcRequest: {
             // Signals are handled before the process runs: its live registers are saved.
             garbage_collect(p, p->saved_x.data(), p->arity, 0, true);

@@ -130,11 +130,11 @@ public:
     // flags apply to children of untraced parents).
     virtual void process_spawned(Process* parent, Process* child, Term mfa, bool linked) = 0;
     // [linker] linked to [linked] with link/1: set_on_link inheritance (sessions only: the
-    // legacy session inherits through spawn_link alone, as OTP 25), then link / getting_linked.
+    // legacy session inherits through spawn_link alone, as OTP 25), then [linker]'s link event
+    // ([linked]'s getting_linked comes with the link signal, Vm::send_link_event).
     virtual void process_linked(Process* linker, Process* linked) = 0;
-    // [unlinker] called unlink/1 on [other_pid]: unlink, and getting_unlinked for [other] when a
-    // link was removed ([other] is null when there was none or it has exited).
-    virtual void process_unlinked(Process* unlinker, Process* other, Term other_pid) = 0;
+    // [unlinker] called unlink/1 on [other_pid]: its unlink event.
+    virtual void process_unlinked(Process* unlinker, Term other_pid) = 0;
     // A procs event of [p]: {trace, P, [what], [arg]} (exit, register, unregister,
     // getting_unlinked). [p] need not be the running process.
     virtual void process_event(Process* p, Term what, Term arg) = 0;

@@ -247,8 +247,32 @@ void Vm::remove_process(Process* p) {
             m_processes.erase(it);
         }
     }
+    if (owner) bury(std::move(owner));
+}
+
+void Vm::bury(std::shared_ptr<Process> p) {
     // Scheduler threads may still hold [p] from find_process until their next quiescent point.
-    if (owner) after_thread_progress([owner = std::move(owner)]() mutable { owner.reset(); });
+    // The dead are freed in batches: a batch is sealed when the wait for it starts, so that
+    // everything in it left the table before that wait began.
+    bool start;
+    {
+        std::lock_guard lock(m_graveyard_mutex);
+        m_graveyard.push_back(std::move(p));
+        start = !m_graveyard_sealing;
+        m_graveyard_sealing = true;
+    }
+    if (start) after_thread_progress([this] { seal_graveyard(); });
+}
+
+void Vm::seal_graveyard() {
+    std::vector<std::shared_ptr<Process>> batch;
+    {
+        std::lock_guard lock(m_graveyard_mutex);
+        batch.swap(m_graveyard);
+        m_graveyard_sealing = false;
+    }
+    // This wait starts after every process of the batch left the table.
+    after_thread_progress([batch = std::move(batch)]() mutable { batch.clear(); });
 }
 
 bool Vm::register_name(Term name, Process* p) {

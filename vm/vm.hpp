@@ -94,6 +94,9 @@ struct Vm {
     bool send_signal(Process* to, Message signal, bool lazy_wake = false);
     // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason).
     void send_exit(Term from, Term to_pid, Term reason, bool linked);
+    // Tells [to], if it is traced for procs, that [from] linked to it ([linked]) or unlinked
+    // from it: its getting_linked / getting_unlinked event comes when it handles the signal.
+    void send_link_event(Term from, Process* to, bool linked);
     // Sends {[ref], [value]} to [to] (the reply to a request signal).
     void reply_to(Term to, Term ref, Term value);
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
@@ -170,6 +173,12 @@ private:
     std::mutex m_load_mutex;
     mutable std::mutex m_process_mutex;
     std::unordered_map<Term, std::shared_ptr<Process>> m_processes;
+    // Exited processes waiting to be freed after thread progress (bury, seal_graveyard).
+    void bury(std::shared_ptr<Process> p);
+    void seal_graveyard();
+    std::mutex m_graveyard_mutex;
+    std::vector<std::shared_ptr<Process>> m_graveyard;
+    bool m_graveyard_sealing = false;
     // find_process's lock-free first look: slot pid_number % FAST_SLOTS holds the process with
     // that number if it was free when the process was added (written under m_process_mutex).
     static constexpr Word FAST_SLOTS = Word(1) << 16;
