@@ -68,8 +68,17 @@ void Schedulers::wake_later(Process* p) {
         return;
     }
     Scheduler& s = *m_scheds[std::size_t(index)];
-    if (s.wake_later.empty()) s.runs_since_wake = 0;
+    if (s.wake_later.empty()) {
+        s.runs_since_wake = 0;
+        s.wake_later_since = std::chrono::steady_clock::now();
+    }
     s.wake_later.push_back(p);
+}
+
+bool Schedulers::wake_later_due(Scheduler& s) {
+    int runs = ++s.runs_since_wake;
+    if (runs > WAKE_LATER_RUNS) return true;
+    return runs % 16 == 0 && std::chrono::steady_clock::now() - s.wake_later_since > WAKE_LATER_MAX;
 }
 
 void Schedulers::wake_pending(Scheduler& s) {
@@ -299,7 +308,7 @@ void Schedulers::loop(int index) {
         // Processes woken lazily wait a few runs, and never past the point where this
         // scheduler runs out of work (another one may steal its last job just before take).
         Scheduler& self = *m_scheds[std::size_t(index)];
-        if (!self.wake_later.empty() && ++self.runs_since_wake > WAKE_LATER_RUNS) wake_pending(self);
+        if (!self.wake_later.empty() && wake_later_due(self)) wake_pending(self);
         Process* p = take(index);
         if (!p && !self.wake_later.empty()) {
             wake_pending(self);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -54,11 +55,15 @@ private:
         std::atomic<std::size_t> length{0};
         std::vector<Process*> wake_later;  // owner thread only
         int runs_since_wake = 0;
+        std::chrono::steady_clock::time_point wake_later_since;
     };
     // Enqueues the processes of [s]'s wake_later list.
     void wake_pending(Scheduler& s);
-    // Process runs a wake_later may wait for.
-    static constexpr int WAKE_LATER_RUNS = 64;
+    // Whether [s]'s wake_later list has waited long enough: WAKE_LATER_RUNS process runs, or
+    // WAKE_LATER_MAX (checked every 16 runs).
+    static bool wake_later_due(Scheduler& s);
+    static constexpr int WAKE_LATER_RUNS = 256;
+    static constexpr std::chrono::microseconds WAKE_LATER_MAX{500};
 
     void loop(int index);
     Process* take(int index);
