@@ -32,6 +32,8 @@ bool list_to_bytes(vm::Term t, std::string* out);
 bool iolist_to_bytes(vm::Term t, std::string* out);
 // A list of the bytes of [s] (as integers), allocated on [p].
 vm::Term bytes_to_list(vm::Process* p, std::string_view s, vm::Term tail = vm::NIL);
+// A new unique reference, allocated on [p] (make_ref/0).
+vm::Term new_ref(vm::Process* p);
 
 }  // namespace beamlet::bif
 

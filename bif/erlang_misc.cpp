@@ -138,7 +138,7 @@ Term bif_node1(Process* p, Term* a) {
     return atoms::nonode_at_nohost;
 }
 
-Term bif_make_ref(Process* p, Term*) {
+Term new_ref(Process* p) {
     Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
     Term* hp = p->alloc(REF_WORDS);
     hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
@@ -147,6 +147,8 @@ Term bif_make_ref(Process* p, Term*) {
     hp[3] = 0;
     return make_boxed(hp);
 }
+
+Term bif_make_ref(Process* p, Term*) { return new_ref(p); }
 
 // ---- process dictionary ----
 
@@ -339,13 +341,7 @@ Term bif_garbage_collect1(Process* p, Term* a) {
     if (a[0] == p->id) return bif_garbage_collect(p, a);
     std::shared_ptr<Process> other = p->vm.lookup_process(a[0]);
     if (!other) return atoms::false_;
-    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-    Term* hp = p->alloc(REF_WORDS);
-    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
-    hp[1] = n & 0x3FFFF;
-    hp[2] = n >> 18;
-    hp[3] = 0;
-    Term ref = make_boxed(hp);
+    Term ref = new_ref(p);
     Message m;
     m.kind = SignalKind::GcRequest;
     m.from = p->id;

@@ -386,18 +386,20 @@ Term process_info_item(Process* p, TraceSession* session, Term what, Term item) 
     return p->badarg();
 }
 
+// The items of trace_info on functions and on_load, and their answers.
+struct InfoAtoms {
+    Term traced = atom("traced"), match_spec = atom("match_spec"), meta = atom("meta"),
+         meta_match_spec = atom("meta_match_spec"), call_count = atom("call_count"), call_time = atom("call_time"),
+         call_memory = atom("call_memory"), all = atom("all"), global = atom("global"), local = atom("local");
+};
+const InfoAtoms& info_atoms() {
+    static const InfoAtoms atoms;
+    return atoms;
+}
+
 // trace_info(on_load, Item).
 Term on_load_info(Process* p, TraceSession* session, Term item) {
-    BEAMLET_CACHED_ATOM(am_traced, "traced");
-    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
-    BEAMLET_CACHED_ATOM(am_meta, "meta");
-    BEAMLET_CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
-    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
-    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
-    BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
-    BEAMLET_CACHED_ATOM(am_all, "all");
-    BEAMLET_CACHED_ATOM(am_global, "global");
-    BEAMLET_CACHED_ATOM(am_local, "local");
+    const InfoAtoms& am = info_atoms();
     std::uint32_t flags;
     Term spec = atoms::false_, meta_spec = atoms::false_, meta = atoms::false_;
     {
@@ -413,48 +415,39 @@ Term on_load_info(Process* p, TraceSession* session, Term item) {
         meta_spec = copy_term_to(p, meta_spec);
     }
     auto boolean = [](bool b) { return b ? atoms::true_ : atoms::false_; };
-    Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
-    if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
-    if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
-    if (item == am_meta) return make_tuple_on(p, {am_meta, meta});
-    if (item == am_meta_match_spec) return make_tuple_on(p, {am_meta_match_spec, meta_spec});
-    if (item == am_call_count) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_COUNT)});
-    if (item == am_call_time) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_TIME_TRACE)});
-    if (item == am_call_memory) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_MEM_TRACE)});
-    if (item == am_all) {
-        if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
+    Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am.global : flags & tracing::BPF_LOCAL_TRACE ? am.local : atoms::false_;
+    if (item == am.traced) return make_tuple_on(p, {am.traced, traced});
+    if (item == am.match_spec) return make_tuple_on(p, {am.match_spec, spec});
+    if (item == am.meta) return make_tuple_on(p, {am.meta, meta});
+    if (item == am.meta_match_spec) return make_tuple_on(p, {am.meta_match_spec, meta_spec});
+    if (item == am.call_count) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_COUNT)});
+    if (item == am.call_time) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_TIME_TRACE)});
+    if (item == am.call_memory) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_MEM_TRACE)});
+    if (item == am.all) {
+        if (!flags) return make_tuple_on(p, {am.all, atoms::false_});
         // OTP 25 lists these five, whatever else is set.
-        Term items[] = {make_tuple_on(p, {am_traced, traced}), make_tuple_on(p, {am_match_spec, spec}),
-                        make_tuple_on(p, {am_meta, meta}), make_tuple_on(p, {am_meta_match_spec, meta_spec}),
-                        make_tuple_on(p, {am_call_count, boolean(flags & tracing::BPF_COUNT)})};
-        return make_tuple_on(p, {am_all, list_of(p, items, 5)});
+        Term items[] = {make_tuple_on(p, {am.traced, traced}), make_tuple_on(p, {am.match_spec, spec}),
+                        make_tuple_on(p, {am.meta, meta}), make_tuple_on(p, {am.meta_match_spec, meta_spec}),
+                        make_tuple_on(p, {am.call_count, boolean(flags & tracing::BPF_COUNT)})};
+        return make_tuple_on(p, {am.all, list_of(p, items, 5)});
     }
     return p->badarg();
 }
 
 // trace_info(send | 'receive', match_spec).
 Term message_pattern_info(Process* p, TraceSession* session, bool send, Term item) {
-    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
-    if (item != am_match_spec) return p->badarg();
+    const InfoAtoms& am = info_atoms();
+    if (item != am.match_spec) return p->badarg();
     const tracing::MessagePattern& pattern =
         (send ? session->send_pattern : session->receive_pattern)[tracing::active_bp_index()];
     Term spec = !pattern.on ? atoms::false_ : pattern.ms ? copy_term_to(p, pattern.ms->source()) : atoms::true_;
-    return make_tuple_on(p, {am_match_spec, spec});
+    return make_tuple_on(p, {am.match_spec, spec});
 }
 
 // trace_info({M, F, A}, Item): the session's active settings on the function (local kinds),
 // its export (global), or a BIF's export (every kind).
 Term function_info(Process* p, TraceSession* session, Term what, Term item) {
-    BEAMLET_CACHED_ATOM(am_traced, "traced");
-    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
-    BEAMLET_CACHED_ATOM(am_meta, "meta");
-    BEAMLET_CACHED_ATOM(am_meta_match_spec, "meta_match_spec");
-    BEAMLET_CACHED_ATOM(am_call_count, "call_count");
-    BEAMLET_CACHED_ATOM(am_call_time, "call_time");
-    BEAMLET_CACHED_ATOM(am_call_memory, "call_memory");
-    BEAMLET_CACHED_ATOM(am_all, "all");
-    BEAMLET_CACHED_ATOM(am_global, "global");
-    BEAMLET_CACHED_ATOM(am_local, "local");
+    const InfoAtoms& am = info_atoms();
     if (!is_tuple(what) || tuple_arity(what) != 3) return p->badarg();
     Term m = tuple_element(what, 0), f = tuple_element(what, 1), ar = tuple_element(what, 2);
     if (!is_atom(m) || !is_atom(f) || !is_small(ar)) return p->badarg();
@@ -514,7 +507,7 @@ Term function_info(Process* p, TraceSession* session, Term what, Term item) {
         }
         return l;
     };
-    Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am_global : flags & tracing::BPF_LOCAL_TRACE ? am_local : atoms::false_;
+    Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am.global : flags & tracing::BPF_LOCAL_TRACE ? am.local : atoms::false_;
     Term spec = flags & tracing::BPF_GLOBAL_TRACE ? copy_term_to(p, global_spec)
               : flags & tracing::BPF_LOCAL_TRACE  ? copy_term_to(p, local_spec)
                                                   : atoms::false_;
@@ -524,28 +517,28 @@ Term function_info(Process* p, TraceSession* session, Term what, Term item) {
     Term count = flags & tracing::BPF_COUNT ? make_integer(p, calls) : atoms::false_;
     Term call_time = flags & tracing::BPF_TIME_TRACE ? counter_list(time, true) : atoms::false_;
     Term call_memory = flags & tracing::BPF_MEM_TRACE ? counter_list(memory, false) : atoms::false_;
-    if (!exists && item != am_all) return make_tuple_on(p, {item, atoms::undefined});
-    if (item == am_traced) return make_tuple_on(p, {am_traced, traced});
-    if (item == am_match_spec) return make_tuple_on(p, {am_match_spec, spec});
+    if (!exists && item != am.all) return make_tuple_on(p, {item, atoms::undefined});
+    if (item == am.traced) return make_tuple_on(p, {am.traced, traced});
+    if (item == am.match_spec) return make_tuple_on(p, {am.match_spec, spec});
     // OTP 25 answers [] for a function with other breakpoints but no meta tracer.
-    if (item == am_meta) return make_tuple_on(p, {am_meta, is_meta || !has_bp ? meta : NIL});
-    if (item == am_meta_match_spec) return make_tuple_on(p, {am_meta_match_spec, meta_ms});
-    if (item == am_call_count) return make_tuple_on(p, {am_call_count, count});
-    if (item == am_call_time) return make_tuple_on(p, {am_call_time, call_time});
-    if (item == am_call_memory) return make_tuple_on(p, {am_call_memory, call_memory});
-    if (item == am_all) {
-        if (!exists) return make_tuple_on(p, {am_all, atoms::undefined});
-        if (!flags) return make_tuple_on(p, {am_all, atoms::false_});
+    if (item == am.meta) return make_tuple_on(p, {am.meta, is_meta || !has_bp ? meta : NIL});
+    if (item == am.meta_match_spec) return make_tuple_on(p, {am.meta_match_spec, meta_ms});
+    if (item == am.call_count) return make_tuple_on(p, {am.call_count, count});
+    if (item == am.call_time) return make_tuple_on(p, {am.call_time, call_time});
+    if (item == am.call_memory) return make_tuple_on(p, {am.call_memory, call_memory});
+    if (item == am.all) {
+        if (!exists) return make_tuple_on(p, {am.all, atoms::undefined});
+        if (!flags) return make_tuple_on(p, {am.all, atoms::false_});
         // OTP 25's items; call_memory (OTP 26) is listed only when it is on.
-        Term items[] = {make_tuple_on(p, {am_traced, traced}),    make_tuple_on(p, {am_match_spec, spec}),
-                        make_tuple_on(p, {am_meta, meta}),        make_tuple_on(p, {am_meta_match_spec, meta_ms}),
-                        make_tuple_on(p, {am_call_time, call_time}), make_tuple_on(p, {am_call_memory, call_memory}),
-                        make_tuple_on(p, {am_call_count, count})};
+        Term items[] = {make_tuple_on(p, {am.traced, traced}),    make_tuple_on(p, {am.match_spec, spec}),
+                        make_tuple_on(p, {am.meta, meta}),        make_tuple_on(p, {am.meta_match_spec, meta_ms}),
+                        make_tuple_on(p, {am.call_time, call_time}), make_tuple_on(p, {am.call_memory, call_memory}),
+                        make_tuple_on(p, {am.call_count, count})};
         if (call_memory == atoms::false_) {
             items[5] = items[6];
-            return make_tuple_on(p, {am_all, list_of(p, items, 6)});
+            return make_tuple_on(p, {am.all, list_of(p, items, 6)});
         }
-        return make_tuple_on(p, {am_all, list_of(p, items, 7)});
+        return make_tuple_on(p, {am.all, list_of(p, items, 7)});
     }
     return p->badarg();
 }
@@ -569,13 +562,7 @@ Term bif_trace_info2(Process* p, Term* a) { return trace_info(p, &tracing::legac
 Term trace_delivered(Process* p, Term tracee) {
     BEAMLET_CACHED_ATOM(am_all, "all");
     if (tracee != am_all && !is_pid(tracee)) return p->badarg();
-    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-    Term* hp = p->alloc(REF_WORDS);
-    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
-    hp[1] = n & 0x3FFFF;
-    hp[2] = n >> 18;
-    hp[3] = 0;
-    Term ref = make_boxed(hp);
+    Term ref = new_ref(p);
     tracing::notify_when_delivered(p->vm, p->id, tracee, ref);
     return ref;
 }
