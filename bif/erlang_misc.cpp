@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <time.h>
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
@@ -211,6 +213,60 @@ Term bif_now0(Process* p, Term*) {
     return make_tuple_on(p, {make_small(us / 1000000000000), make_small((us / 1000000) % 1000000), make_small(us % 1000000)});
 }
 Term bif_monotonic_time1(Process* p, Term* a) { return time_in(p, a[0], true); }
+
+namespace {
+// The wall clock as a broken-down local ([local]) or universal time.
+std::tm calendar_now(bool local) {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    if (local) localtime_r(&t, &tm);
+    else gmtime_r(&t, &tm);
+    return tm;
+}
+Term date_of(Process* p, const std::tm& tm) {
+    return make_tuple_on(p, {make_small(tm.tm_year + 1900), make_small(tm.tm_mon + 1), make_small(tm.tm_mday)});
+}
+Term time_of(Process* p, const std::tm& tm) {
+    return make_tuple_on(p, {make_small(tm.tm_hour), make_small(tm.tm_min), make_small(tm.tm_sec)});
+}
+}  // namespace
+
+// erlang:date/0, time/0, localtime/0, universaltime/0.
+Term bif_date0(Process* p, Term*) { return date_of(p, calendar_now(true)); }
+Term bif_time0(Process* p, Term*) { return time_of(p, calendar_now(true)); }
+Term bif_localtime0(Process* p, Term*) {
+    std::tm tm = calendar_now(true);
+    return make_tuple_on(p, {date_of(p, tm), time_of(p, tm)});
+}
+Term bif_universaltime0(Process* p, Term*) {
+    std::tm tm = calendar_now(false);
+    return make_tuple_on(p, {date_of(p, tm), time_of(p, tm)});
+}
+
+// erlang:statistics/1 for runtime and wall_clock ({Total, SinceLastCall} in milliseconds, the
+// "since last call" per calling process as OTP keeps it per scheduler) and run_queue.
+Term bif_statistics1(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_runtime, "runtime");
+    BEAMLET_CACHED_ATOM(am_wall_clock, "wall_clock");
+    BEAMLET_CACHED_ATOM(am_run_queue, "run_queue");
+    thread_local std::int64_t last_runtime = 0, last_wall = 0;
+    if (a[0] == am_runtime) {
+        struct timespec t{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        std::int64_t ms = std::int64_t(t.tv_sec) * 1000 + t.tv_nsec / 1000000;
+        Term r = make_tuple_on(p, {make_integer(p, ms), make_integer(p, ms - last_runtime)});
+        last_runtime = ms;
+        return r;
+    }
+    if (a[0] == am_wall_clock) {
+        std::int64_t ms = (now_ns(true) - p->vm.start_monotonic_ns) / 1000000;
+        Term r = make_tuple_on(p, {make_integer(p, ms), make_integer(p, ms - last_wall)});
+        last_wall = ms;
+        return r;
+    }
+    if (a[0] == am_run_queue) return make_small(0);
+    return p->badarg();
+}
 Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(false)); }
 Term bif_system_time1(Process* p, Term* a) { return time_in(p, a[0], false); }
 Term bif_convert_time_unit(Process* p, Term* a) {

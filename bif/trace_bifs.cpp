@@ -194,9 +194,12 @@ bool match_pattern(Vm& vm, Term mfa, bool local, BreakpointChange& change, SWord
             }
         }
     }
-    // BIFs have exports but no code: all kinds live on the export.
+    // BIFs have exports but no code: all kinds live on the export. erlang:apply/2,3 are not
+    // calls for tracing: compiled code runs them as OTP's apply instruction.
+    BEAMLET_CACHED_ATOM(am_apply, "apply");
     for (Export* e : m == am_any ? vm.exports.all() : vm.exports.of_module(m)) {
         if (!e->is_bif() || !matches(e->module, e->function, e->arity)) continue;
+        if (e->module == atoms::erlang && e->function == am_apply) continue;
         ++*count;
         if (local) change.bif_locals.push_back(e);
         else change.exports.push_back(e);
