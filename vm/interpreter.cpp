@@ -238,6 +238,7 @@ static RunResult execute(Process* p, Registers* regs) {
     Word live = 0;          // live x registers at a context switch
     Term bif_args[4];
     int variant = 0;        // which of several instructions sharing one handler body is running
+    bool fetched = false;   // FETCH_INBOX's result
 
 #define XREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(x) + (w)))
 #define YREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(E) + ((w) - 4)))
@@ -257,6 +258,12 @@ static RunResult execute(Process* p, Registers* regs) {
 // Also records the current instruction: process_info(self(), current_function) and traps read it.
 #define SWAPOUT() (p->htop = HTOP, p->stop = E, p->ip = I)
 #define SWAPIN() (HTOP = p->htop, E = p->stop)
+// Takes the messages that arrived into the queue. Receive tracing may run a match spec that
+// builds terms on the heap, so then the heap top goes through the process.
+#define FETCH_INBOX()                                                                               \
+    ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE)                          \
+         ? (SWAPOUT(), fetched = p->fetch_inbox(), SWAPIN(), fetched)                               \
+         : p->fetch_inbox())
 #define ENSURE_HEAP(need, nlive)                                 \
     do {                                                         \
         if (Word(E - HTOP) < Word(need) || p->mbuf_words > p->heap_size_words) { \
@@ -1178,7 +1185,7 @@ op_send: {
 op_loop_rec: {
     Message* m = p->queue.current();
     if (!m) {
-        p->fetch_inbox();
+        FETCH_INBOX();
         m = p->queue.current();
         if (!m) JUMP(I[1]);
     }
@@ -1211,14 +1218,14 @@ op_timeout:
     NEXT(1);
 
 op_wait:
-    if (p->fetch_inbox()) JUMP(I[1]);
+    if (FETCH_INBOX()) JUMP(I[1]);
     p->timeout_ip = nullptr;
     I = reinterpret_cast<const Word*>(I[1]);
     live = 0;
     goto wait;
 
 op_wait_timeout: {
-    if (p->fetch_inbox()) JUMP(I[1]);
+    if (FETCH_INBOX()) JUMP(I[1]);
     if (p->timeout_ip == I + 3) {
         // Woken by a message that did not match: the timer is already running (the timeout
         // operand may no longer be in its register, as in OTP).
