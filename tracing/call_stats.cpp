@@ -1,7 +1,6 @@
 // tracing/call_stats.cpp — call_time / call_memory tables and the per-process accounting.
 #include "tracing/call_stats.hpp"
 
-#include <chrono>
 #include <thread>
 
 #include "tracing/breakpoints.hpp"
@@ -80,53 +79,14 @@ std::vector<CallTimeData::Entry> CallTimeData::collect() const {
     return out;
 }
 
-// ---- accounting --------------------------------------------------------------------------------
-
-namespace {
-
-std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-// The call_time or call_memory table of [chain] for [session] now, or null.
-CallTimeData* table_of(const BpChain* chain, const TraceSession* session, bool memory) {
-    if (!chain) return nullptr;
-    const GenericBpData* d = active_data(*chain, session);
-    if (!d) return nullptr;
-    std::uint32_t flags = d->flags.load(std::memory_order_relaxed);
-    if (memory) return (flags & BPF_MEM_TRACE_ACTIVE) ? d->memory : nullptr;
-    return (flags & BPF_TIME_TRACE_ACTIVE) ? d->time : nullptr;
-}
-
-}  // namespace
-
-CallAccounting& accounting_of(Process* p, TraceSession* session) {
-    for (CallAccounting& a : p->call_accounting)
-        if (a.session == session) return a;
-    p->call_accounting.push_back(CallAccounting{session, nullptr, 0, 0, nullptr, 0, 0});
-    return p->call_accounting.back();
-}
-
-const BpChain* charge(Process* p, CallAccounting& a, bool memory, const BpChain* next, bool call) {
-    std::int64_t now = memory ? std::int64_t(p->allocated_words()) : now_ns();
-    const void*& current = memory ? a.memory_site : a.time_site;
-    std::int64_t& since = memory ? a.memory_since : a.time_since;
-    std::int64_t& pending = memory ? a.memory_calls : a.time_calls;
-    const auto* previous = static_cast<const BpChain*>(current);
-    if (CallTimeData* t = table_of(previous, a.session, memory)) t->add(p->id, pending, now - since);
-    current = next;
-    since = now;
-    pending = call ? 1 : 0;
-    return previous;
-}
+// ---- accounting ----------------------------------------------------------------------------------
 
 void schedule_break(Process* p, bool out) {
-    std::int64_t now = now_ns();
+    std::int64_t now = detail::now_ns();
     for (CallAccounting& a : p->call_accounting) {
         if (!out) {
             a.time_since = now;
-        } else if (CallTimeData* t = table_of(static_cast<const BpChain*>(a.time_site), a.session, false)) {
+        } else if (CallTimeData* t = detail::table_of(static_cast<const BpChain*>(a.time_site), a.session, false)) {
             t->add(p->id, a.time_calls, now - a.time_since);
             a.time_calls = 0;
         }

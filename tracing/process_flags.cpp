@@ -182,21 +182,6 @@ TracerRef process_trace_ref(Process* p, const TraceSession* session) {
     return TracerRef{nullptr, Tracer(), 0};
 }
 
-TracerRef own_trace_ref(Process* p, const TraceSession* session) {
-    std::uint32_t seq = p->trace_seq.load(std::memory_order_acquire);
-    if (!(seq & 1)) {
-        TraceSession* sole = p->sole_trace_session.load(std::memory_order_relaxed);
-        Word tracer = p->sole_tracer.load(std::memory_order_relaxed);
-        std::uint32_t flags = p->all_trace_flags.load(std::memory_order_relaxed);
-        std::atomic_thread_fence(std::memory_order_acquire);
-        if (p->trace_seq.load(std::memory_order_relaxed) == seq && sole) {
-            if (sole == session) return TracerRef{sole, Tracer::from_word(tracer), flags};
-            return TracerRef{nullptr, Tracer(), 0};
-        }
-    }
-    return process_trace_ref(p, session);
-}
-
 TracerRef live_trace_ref(Vm& vm, Process* p, const TraceSession* session) {
     TracerRef r = process_trace_ref(p, session);
     if (r.tracer && r.tracer != Tracer::process(p->id) && !tracer_alive(vm, r.tracer)) {

@@ -42,8 +42,8 @@ vm::TracerRef process_trace_ref(vm::Process* p, const vm::TraceSession* session)
 // The same, but a dead tracer's flags are removed first (and nothing is reported).
 vm::TracerRef live_trace_ref(vm::Vm& vm, vm::Process* p, const vm::TraceSession* session);
 // process_trace_ref without the lock when one session traces [p] (a sequence-count read),
-// for the hot paths.
-vm::TracerRef own_trace_ref(vm::Process* p, const vm::TraceSession* session);
+// for the hot paths (a breakpoint hit).
+inline vm::TracerRef own_trace_ref(vm::Process* p, const vm::TraceSession* session);
 // Every ref of [p] that has one of [flags]; [fn(const TracerRef&)] runs without p->lock held
 // (events may be delivered from it). Lock-free when one session traces [p].
 template <typename Fn>
@@ -68,6 +68,21 @@ namespace detail {
 // Copies the refs of [p] with one of [flags] into [out] (under p->lock).
 void refs_with(vm::Process* p, std::uint32_t flags, std::vector<vm::TracerRef>* out);
 }  // namespace detail
+
+inline vm::TracerRef own_trace_ref(vm::Process* p, const vm::TraceSession* session) {
+    std::uint32_t seq = p->trace_seq.load(std::memory_order_acquire);
+    if (!(seq & 1)) {
+        vm::TraceSession* sole = p->sole_trace_session.load(std::memory_order_relaxed);
+        vm::Word tracer = p->sole_tracer.load(std::memory_order_relaxed);
+        std::uint32_t flags = p->all_trace_flags.load(std::memory_order_relaxed);
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (p->trace_seq.load(std::memory_order_relaxed) == seq && sole) {
+            if (sole == session) return vm::TracerRef{sole, vm::Tracer::from_word(tracer), flags};
+            return vm::TracerRef{nullptr, vm::Tracer(), 0};
+        }
+    }
+    return process_trace_ref(p, session);
+}
 
 template <typename Fn>
 void for_each_ref(vm::Process* p, std::uint32_t flags, Fn&& fn) {
