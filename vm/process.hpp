@@ -81,10 +81,10 @@ struct Process {
     Process& operator=(const Process&) = delete;
 
     Vm& vm;
-    Term id;
+    Term id;  // read by senders (Vm::find_process): kept off the cache lines the owner writes
 
     // ---- memory ----
-    Term* heap = nullptr;   // start of the block
+    alignas(64) Term* heap = nullptr;   // start of the block
     Term* htop = nullptr;   // next free heap word
     Term* stop = nullptr;   // top of stack (lowest used word)
     Term* hend = nullptr;   // end of the block
