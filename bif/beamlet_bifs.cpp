@@ -3,7 +3,9 @@
 #include "bif/bifs.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/binary.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/stdio.hpp"
 
 namespace beamlet::bif {
 
@@ -37,6 +39,30 @@ Term bif_beamlet_release_code_permission(Process* p, Term*) {
     if (!p->vm.code_permission->held_by(p)) return p->badarg();
     p->vm.code_permission->release(p);
     return atoms::true_;
+}
+
+// beamlet:write(Fd, IoData): the io servers' output to fd 1 or 2 (vm/stdio.hpp).
+Term bif_beamlet_write(Process* p, Term* a) {
+    std::string bytes;
+    if (!is_small(a[0]) || (small_value(a[0]) != 1 && small_value(a[0]) != 2) || !iolist_to_bytes(a[1], &bytes))
+        return p->badarg();
+    p->vm.stdio->write(int(small_value(a[0])), bytes);
+    return atoms::ok;
+}
+
+// beamlet:read_input(): {data, Binary} with what fd 0 gave since the last call, eof, or empty
+// (then the caller gets the message 'beamlet_stdin' when there is more).
+Term bif_beamlet_read_input(Process* p, Term*) {
+    BEAMLET_CACHED_ATOM(am_data, "data");
+    BEAMLET_CACHED_ATOM(am_empty, "empty");
+    BEAMLET_CACHED_ATOM(am_eof, "eof");
+    std::string bytes;
+    switch (p->vm.stdio->take_input(p->id, &bytes)) {
+    case StandardIo::Input::Data: return make_tuple_on(p, {am_data, make_binary(p, bytes)});
+    case StandardIo::Input::Eof: return am_eof;
+    case StandardIo::Input::Empty: break;
+    }
+    return am_empty;
 }
 
 Term bif_beamlet_schedulers(Process* p, Term*) { return make_small(p->vm.schedulers->count()); }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bif/bifs.hpp"
+#include "vm/term_hash.hpp"
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
@@ -461,17 +462,27 @@ Term bif_send(Process* p, Term* a) {
     return a[1];
 }
 
-Term bif_phash2(Process* p, Term* a) {
-    std::string s = write_term(a[0]);
-    std::uint32_t h = 2166136261u;
-    for (unsigned char c : s) h = (h ^ c) * 16777619u;
-    (void)p;
-    return make_small(h & ((1u << 27) - 1));
+// phash2/1: OTP's make_hash2 in 27 bits; phash2/2 and phash/2: in 1..Range (phash) or
+// 0..Range-1 (phash2), Range in 1..2^32.
+Term bif_phash2(Process*, Term* a) { return make_small(make_hash2(a[0]) & ((1u << 27) - 1)); }
+
+static bool hash_range(Term t, std::uint64_t* range) {
+    auto r = integer_to_int64(t);
+    if (!r || *r < 1 || *r > (std::int64_t(1) << 32)) return false;
+    *range = std::uint64_t(*r);
+    return true;
 }
+
 Term bif_phash2_2(Process* p, Term* a) {
-    if (!is_small(a[1]) || small_value(a[1]) < 1) return p->badarg();
-    Term h = bif_phash2(p, a);
-    return make_small(small_value(h) % small_value(a[1]));
+    std::uint64_t range;
+    if (!hash_range(a[1], &range)) return p->badarg();
+    return make_small(SWord(make_hash2(a[0]) % range));
+}
+
+Term bif_phash(Process* p, Term* a) {
+    std::uint64_t range;
+    if (!hash_range(a[1], &range)) return p->badarg();
+    return make_small(SWord(make_hash(a[0]) % range + 1));
 }
 
 }  // namespace beamlet::bif
@@ -536,4 +547,12 @@ vm::Term bif_module_loaded(vm::Process* p, vm::Term* a) {
     if (!vm::is_atom(a[0])) return p->badarg();
     return vm::make_bool(p->vm.find_module(a[0]) != nullptr);
 }
+}  // namespace beamlet::bif
+
+namespace beamlet::bif {
+
+// net_kernel:dflag_unicode_io(Pid): whether Pid's node takes unicode io requests (OTP's io
+// module asks before every request). Every process is local here.
+vm::Term bif_dflag_unicode_io(vm::Process*, vm::Term*) { return vm::atoms::true_; }
+
 }  // namespace beamlet::bif

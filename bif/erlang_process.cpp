@@ -396,7 +396,19 @@ Term bif_yield(Process* p, Term*) {
     return atoms::true_;
 }
 
-Term bif_group_leader(Process* p, Term*) { return p->id; }
+Term bif_group_leader(Process* p, Term*) {
+    Term gl = p->group_leader.load(std::memory_order_relaxed);
+    return gl ? gl : p->id;
+}
+
+// group_leader(Leader, Pid): Pid's I/O goes to Leader from now on.
+Term bif_group_leader2(Process* p, Term* a) {
+    if (!is_pid(a[0]) || !is_pid(a[1])) return p->badarg();
+    auto target = p->vm.lookup_process(a[1]);
+    if (!target) return p->badarg();
+    target->group_leader.store(a[0], std::memory_order_relaxed);
+    return atoms::true_;
+}
 
 Term bif_send3(Process* p, Term* a) {
     if (!is_list(a[2]) && !is_nil(a[2])) return p->badarg();

@@ -127,16 +127,6 @@ Term bif_maps_values(Process* p, Term* a) {
     }
     return l;
 }
-Term bif_maps_to_list(Process* p, Term* a) {
-    if (!is_map(a[0])) return badmap(p, a[0]);
-    Word n = map_size(a[0]);
-    Term l = NIL;
-    for (Word i = n; i-- > 0;) {
-        Term pair = make_tuple_on(p, {tuple_elements(map_keys(a[0]))[i], map_values(a[0])[i]});
-        l = make_cons_on(p->alloc(2), pair, l);
-    }
-    return l;
-}
 Term bif_maps_merge(Process* p, Term* a) {
     if (!is_map(a[0])) return badmap(p, a[0]);
     if (!is_map(a[1])) return badmap(p, a[1]);
@@ -165,10 +155,29 @@ Term bif_maps_update(Process* p, Term* a) {
     if (!map_lookup(a[2], a[0])) return p->error(make_tuple_on(p, {atoms::badkey, a[0]}));
     return map_put(p, a[2], a[0], a[1]);
 }
-Term bif_maps_size(Process* p, Term* a) {
-    if (!is_map(a[0])) return badmap(p, a[0]);
-    return make_small(SWord(map_size(a[0])));
+// erts_internal:map_next(Path, Map, Acc): OTP's maps.beam iterates with it. With a list Acc,
+// the pairs from position Path on, prepended to Acc (beamlet does all in one step, so never the
+// [NextPath, Map | Acc] continuation); with Acc = iterator, {K, V, [Path + 1 | Map]} for the
+// pair at Path, or none past the end.
+Term bif_erts_internal_map_next(Process* p, Term* a) {
+    Term map = a[1];
+    if (!is_small(a[0]) || small_value(a[0]) < 0 || !is_map(map)) return p->badarg();
+    Word at = Word(small_value(a[0]));
+    Word n = map_size(map);
+    const Term* keys = n ? tuple_elements(map_keys(map)) : nullptr;
+    const Term* values = map_values(map);
+    if (a[2] == atoms::iterator) {
+        if (at >= n) return atoms::none;
+        Term next = make_cons_on(p->alloc(2), make_small(SWord(at + 1)), map);
+        return make_tuple_on(p, {keys[at], values[at], next});
+    }
+    if (!is_list(a[2]) && !is_nil(a[2])) return p->badarg();
+    Term list = a[2];
+    for (Word i = n; i-- > at;) {
+        Term pair = make_tuple_on(p, {keys[i], values[i]});
+        list = make_cons_on(p->alloc(2), pair, list);
+    }
+    return list;
 }
-Term bif_maps_new(Process*, Term*) { return empty_map(); }
 
 }  // namespace beamlet::bif

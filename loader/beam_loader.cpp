@@ -91,6 +91,7 @@ public:
         if (!parse_atoms() || !parse_imports() || !parse_exports() || !parse_literals() || !parse_funs() ||
             !parse_lines() || !parse_strings() || !parse_attributes() || !parse_code() || !check_entry_labels())
             return fail_result();
+        redirect_bif_bodies();
         return std::move(m_mod);
     }
 
@@ -636,6 +637,35 @@ private:
         if (offset > m_mod.strings.size()) return false;
         Word available_bits = (m_mod.strings.size() - offset) * 8;
         return unit == 0 || size <= available_bits / unit;
+    }
+
+    // A function whose {M, F, A} is a native BIF (lists:reverse/2 in OTP's lists.beam, whose
+    // Erlang body is only `erlang:nif_error(undef)`) gets `call_ext_only` to itself as its
+    // first instruction: local calls then reach the BIF through its export, as remote ones do.
+    // The old body stays behind it, unreachable.
+    void redirect_bif_bodies() {
+        Term function = 0;
+        Word arity = 0;
+        bool at_entry = false;
+        for (GenericInstr& in : m_mod.instrs) {
+            if (in.op == Op::func_info) {
+                const Export* e = m_exports.find(m_mod.operand(in, 0).value, m_mod.operand(in, 1).value,
+                                                 m_mod.operand(in, 2).value);
+                at_entry = e && e->is_bif();
+                function = m_mod.operand(in, 1).value;
+                arity = m_mod.operand(in, 2).value;
+                continue;
+            }
+            if (!at_entry || in.op == Op::label || in.op == Op::line) continue;
+            at_entry = false;
+            Word import = m_mod.imports.size();
+            m_mod.imports.push_back(ImportEntry{m_mod.name, function, arity});
+            in.op = Op::call_ext_only;
+            in.first_operand = std::uint32_t(m_mod.operands.size());
+            in.operand_count = 2;
+            m_mod.operands.push_back(Operand{OperandKind::Unsigned, arity});
+            m_mod.operands.push_back(Operand{OperandKind::Unsigned, import});
+        }
     }
 
     // Export, local and fun entries must name labels the Code chunk declares.

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # tests/e2e_check.sh BEAMLET ENGINE SCHEDULERS BEAM_DIR MODULE EXPECTED — runs MODULE:main() on
 # beamlet and compares its stdout with the expected file produced by real erl
-# (tests/regen_expected.sh).
+# (tests/regen_expected.sh). Next to EXPECTED, an optional NAME.input is fed on stdin
+# (otherwise stdin is /dev/null) and an optional NAME.filter (a sed script) is applied to the
+# output before the comparison (it masks timestamps and pids; EXPECTED holds filtered output).
 set -u
 beamlet=$1 engine=$2 scheds=$3 dir=$4 mod=$5 expected=$6
+base=${expected%.expected}
+input=/dev/null
+[ -f "$base.input" ] && input=$base.input
 actual=$(mktemp)
-trap 'rm -f "$actual"' EXIT
-timeout 60 "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "$mod" >"$actual"
+trap 'rm -f "$actual" "$actual.raw"' EXIT
+timeout 60 "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "$mod" <"$input" >"$actual.raw"
 status=$?
+if [ -f "$base.filter" ]; then
+  sed -f "$base.filter" "$actual.raw" >"$actual"
+else
+  mv "$actual.raw" "$actual"
+fi
 if [ $status -ne 0 ]; then
   echo "beamlet exited with status $status"
 fi

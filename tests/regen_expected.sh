@@ -7,7 +7,8 @@
 #   tests/e2e/sessions/ (the OTP 27 trace module: OTP 25 has none; their .expected files are
 #   written from the OTP 27 documentation, see tests/e2e/sessions/README.md).
 #   Each module is compiled with plain `erlc` into a temp dir and run as
-#   `erl -noshell -pa TMP -eval '<name>:main(), halt().'`; only stdout is kept.
+#   `erl -noshell -pa TMP -eval '<name>:main(), halt().'`; only stdout is kept. A <name>.input
+#   next to the program is fed on stdin; a <name>.filter (sed script) is applied to stdout.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,9 +52,15 @@ for f in "${files[@]}"; do
     done
     # Run from inside the temp dir with crash dumps disabled so a failing test
     # leaves nothing behind; guard against hangs with a timeout when available.
+    input=/dev/null
+    [ -f "${f%.erl}.input" ] && input="${f%.erl}.input"
     if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell -pa "$tmp" \
-              -eval "${name}:main(), halt()." >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null); then
+              -eval "${name}:main(), halt()." >"$tmp/$name.out" 2>"$tmp/$name.err" <"$input"); then
         echo "regen_expected: erl failed for $f:" >&2; cat "$tmp/$name.err" >&2; fail=1; continue
+    fi
+    if [ -f "${f%.erl}.filter" ]; then
+        sed -f "${f%.erl}.filter" "$tmp/$name.out" >"$tmp/$name.filtered"
+        mv "$tmp/$name.filtered" "$tmp/$name.out"
     fi
     if [ -s "$tmp/$name.err" ]; then
         echo "regen_expected: warning: $f wrote to stderr:" >&2; cat "$tmp/$name.err" >&2

@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "bif/bifs.hpp"
@@ -119,8 +121,33 @@ std::string library_dir() {
     return BEAMLET_LIB_DIR;
 }
 
+std::vector<std::string> otp_library_path() {
+    const char* env = std::getenv("BEAMLET_OTP_LIB");
+    fs::path root = env ? env : BEAMLET_OTP_LIB_DIR;
+    std::vector<std::string> apps;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        // erts holds OTP's preloaded modules (erlang, init, prim_file, ...): beamlet has its own.
+        if (entry.path().filename().string().starts_with("erts-")) continue;
+        fs::path ebin = entry.path() / "ebin";
+        if (fs::is_directory(ebin, ec)) apps.push_back(ebin.string());
+    }
+    // kernel and stdlib first, as in erl's code path; the other applications by name.
+    auto rank = [](const std::string& dir) {
+        std::string app = fs::path(dir).parent_path().filename().string();
+        if (app.starts_with("kernel-")) return 0;
+        if (app.starts_with("stdlib-")) return 1;
+        return 2;
+    };
+    std::sort(apps.begin(), apps.end(), [&](const std::string& a, const std::string& b) {
+        return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+    });
+    return apps;
+}
+
 Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_options.code_path.push_back(library_dir());
+    for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
     if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     bif::register_bifs(m_vm);
     m_vm.module_loader = [this](Term module) { return load(module); };
@@ -247,20 +274,51 @@ int Runtime::run_main(Term module) {
     return 1;
 }
 
+namespace {
+
+// FNV-1a over [data], continuing from [h].
+std::uint64_t fnv1a(std::string_view data, std::uint64_t h = 14695981039346656037ull) {
+    for (unsigned char c : data) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+}  // namespace
+
 Result<std::string> compile_erl(const std::string& erl_path) {
     std::error_code ec;
-    if (!fs::exists(erl_path, ec)) return Error{erl_path + ": no such file"};
+    fs::path source = fs::absolute(erl_path, ec);
+    std::ifstream in(source, std::ios::binary);
+    if (ec || !in) return Error{erl_path + ": no such file"};
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // One directory per (path, content): a cached module never stands in for another file's
+    // module of the same name, and holds nothing else that could shadow the code path.
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx",
+                  static_cast<unsigned long long>(fnv1a(text, fnv1a(source.string() + '\0'))));
     const char* home = std::getenv("XDG_CACHE_HOME");
-    fs::path cache = home ? fs::path(home) / "beamlet" : fs::temp_directory_path() / ("beamlet-cache-" + std::to_string(getuid()));
-    fs::create_directories(cache, ec);
-    fs::path beam = cache / (fs::path(erl_path).stem().string() + ".beam");
-    std::error_code e1, e2;
-    auto src_time = fs::last_write_time(erl_path, e1);
-    auto beam_time = fs::last_write_time(beam, e2);
-    if (e2 || e1 || beam_time < src_time) {
-        std::string cmd = "erlc -o '" + cache.string() + "' '" + erl_path + "'";
-        if (std::system(cmd.c_str()) != 0) return Error{erl_path + ": erlc failed"};
+    fs::path root = home ? fs::path(home) / "beamlet" / "erlc"
+                         : fs::temp_directory_path() / ("beamlet-cache-" + std::to_string(getuid()));
+    fs::path dir = root / key;
+    fs::path beam = dir / (source.stem().string() + ".beam");
+    if (fs::exists(beam, ec)) return beam.string();
+    // Compile aside, then rename: a concurrent beamlet never sees half a directory.
+    fs::create_directories(root, ec);
+    fs::path tmp = root / (std::string(key) + ".tmp" + std::to_string(getpid()));
+    fs::create_directories(tmp, ec);
+    if (ec) return Error{root.string() + ": cannot create the compile cache: " + ec.message()};
+    // erlc prints warnings on its standard output: they go to ours for errors, never into
+    // the program's output.
+    std::string cmd = "erlc -o '" + tmp.string() + "' '" + source.string() + "' 1>&2";
+    if (std::system(cmd.c_str()) != 0) {
+        fs::remove_all(tmp, ec);
+        return Error{erl_path + ": erlc failed"};
     }
+    fs::rename(tmp, dir, ec);
+    if (ec) fs::remove_all(tmp, ec);  // another beamlet got there first: use its copy
+    if (!fs::exists(beam, ec)) return Error{erl_path + ": erlc wrote no " + beam.filename().string()};
     return beam.string();
 }
 

@@ -50,5 +50,8 @@ private:
 vm::Result<std::string> compile_erl(const std::string& erl_path);
 // beamlet's own library directory (the .beam files of bif/lib).
 std::string library_dir();
+// The ebin directories of the installed Erlang/OTP's applications ($BEAMLET_OTP_LIB, or the
+// library directory found at build time), kernel and stdlib first.
+std::vector<std::string> otp_library_path();
 
 }  // namespace beamlet::tools

@@ -138,6 +138,8 @@ struct Process {
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
+    // Where its I/O goes (erlang:group_leader/0,2): inherited at spawn; set by other processes.
+    std::atomic<Term> group_leader{0};
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
     SuspendFor suspend_for = SuspendFor::Nothing;

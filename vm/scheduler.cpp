@@ -1,5 +1,6 @@
 // vm/scheduler.cpp — the scheduler threads: run queues, stealing, sleeping, timers.
 #include "vm/scheduler.hpp"
+#include "vm/stdio.hpp"
 
 #include "vm/atom_table.hpp"
 #include "vm/thread_progress.hpp"
@@ -328,6 +329,8 @@ void Schedulers::loop(int index) {
             continue;
         }
         idle_polls = 0;
+        // Out of work: what the program wrote so far goes out now (vm/stdio.hpp).
+        m_vm.stdio->flush_if_pending();
         std::unique_lock lock(m_sleep_mutex);
         if (m_stop.load()) break;
         ++m_sleepers;

@@ -123,6 +123,8 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
     Process* c = child.get();
     c->fullsweep_after = fullsweep_after;
+    c->group_leader.store(parent ? parent->group_leader.load(std::memory_order_relaxed) : default_group_leader.load(),
+                          std::memory_order_relaxed);
     // Arguments (and the fun) are copied into the child's fresh heap.
     std::vector<Term> argv;
     Term fun_copy = NIL;

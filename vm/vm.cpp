@@ -13,6 +13,7 @@
 #include "vm/process.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/stdio.hpp"
 #include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/trace_hooks.hpp"
@@ -62,6 +63,7 @@ std::vector<Export*> ExportTable::all() const {
 Vm::Vm()
     : code_permission(std::make_unique<CodePermission>(*this)),
       timers(std::make_unique<TimerService>(*this)),
+      stdio(std::make_unique<StandardIo>(*this)),
       m_fast_processes(std::make_unique<std::atomic<Process*>[]>(FAST_SLOTS)) {
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -328,24 +330,8 @@ std::size_t Vm::process_count() const {
     return m_processes.size();
 }
 
-void Vm::write_stdout(std::string_view text) {
-    std::lock_guard lock(m_stdout_mutex);
-    m_stdout_buffer.append(text);
-    if (m_stdout_buffer.size() > 1 << 16) {
-        ::write(1, m_stdout_buffer.data(), m_stdout_buffer.size());
-        m_stdout_buffer.clear();
-    }
-}
+void Vm::write_stdout(std::string_view text) { stdio->write(1, text); }
 
-void Vm::flush_stdout() {
-    std::lock_guard lock(m_stdout_mutex);
-    std::size_t done = 0;
-    while (done < m_stdout_buffer.size()) {
-        ssize_t n = ::write(1, m_stdout_buffer.data() + done, m_stdout_buffer.size() - done);
-        if (n <= 0) break;
-        done += std::size_t(n);
-    }
-    m_stdout_buffer.clear();
-}
+void Vm::flush_stdout() { stdio->flush(); }
 
 }  // namespace beamlet::vm

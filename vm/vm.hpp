@@ -23,6 +23,7 @@ class Schedulers;
 class ThreadProgress;
 class CodePermission;
 class TimerService;
+class StandardIo;
 class CodeEngine;
 struct Message;
 
@@ -146,6 +147,8 @@ struct Vm {
     // The process that destroys trace sessions whose strong handles were garbage collected
     // (started by the first trace:session_create/3; 0 until then).
     std::atomic<Term> trace_cleaner{0};
+    // The group leader of processes started without a parent (the `user` io server).
+    std::atomic<Term> default_group_leader{0};
     std::unique_ptr<ThreadProgress> thread_progress;
     std::unique_ptr<CodePermission> code_permission;
     // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),
@@ -153,7 +156,8 @@ struct Vm {
     std::function<void(Process* p, Term from, Term request)> info_request_hook;
     std::unique_ptr<TimerService> timers;
 
-    // Output to the VM's standard output, serialised between schedulers.
+    // Standard input and output (vm/stdio.hpp); write_stdout/flush_stdout are fd 1's.
+    std::unique_ptr<StandardIo> stdio;
     void write_stdout(std::string_view text);
     void flush_stdout();
 
@@ -185,8 +189,6 @@ private:
     std::unique_ptr<std::atomic<Process*>[]> m_fast_processes;
     std::unordered_map<Term, Process*> m_registered;
     std::unordered_map<Term, std::unique_ptr<Module>> m_modules;
-    std::mutex m_stdout_mutex;
-    std::string m_stdout_buffer;
 };
 
 }  // namespace beamlet::vm

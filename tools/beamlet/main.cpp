@@ -30,7 +30,11 @@ bool resolve_target(const std::string& target, tools::BootOptions& options, vm::
             std::fprintf(stderr, "beamlet: %s\n", beam.error().c_str());
             return false;
         }
+        // The compiled module first (its cache directory holds nothing else), the user's -pa
+        // directories next, then the source's own directory (the program's other modules).
         options.code_path.insert(options.code_path.begin(), fs::path(*beam).parent_path().string());
+        std::string dir = path.parent_path().string();
+        options.code_path.push_back(dir.empty() ? "." : dir);
         *module = vm::atom(path.stem().string());
         return true;
     }

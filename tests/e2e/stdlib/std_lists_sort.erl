@@ -1,0 +1,62 @@
+-module(std_lists_sort).
+-export([main/0]).
+
+%% lists sorting and merging: sort/1,2 (stability, mixed 1 and 1.0, term order across types),
+%% usort/1,2, keysort, ukeysort, merge/1,2,3, rmerge, umerge/1,2,3, rumerge, merge3,
+%% umerge3, keymerge, ukeymerge, rkeymerge, large inputs, and bad arguments.
+main() ->
+    t(sort_mixed_num, fun() -> lists:sort([1.0, 1, 2, 1.0, 1]) end),
+    t(sort_mixed_num2, fun() -> lists:sort([1, 1.0, 2, 1, 1.0]) end),
+    t(usort_mixed_num, fun() -> {lists:usort([1.0, 1, 2, 1.0, 1]), lists:usort([1, 1.0, 2])} end),
+    t(sort_types, fun() -> lists:sort([<<"b">>, "a", {a}, #{}, [], fun_place, 3, 2.5, -1, {a, b}, {}, [a], <<>>, #{a => 1}, 'A']) end),
+    t(sort_tuples, fun() -> lists:sort([{b, 2}, {a, 3}, {a, 1}, {b, 1.0}, {a}]) end),
+    t(sort_fun_desc, fun() -> lists:sort(fun(A, B) -> A >= B end, [3, 1, 4, 1, 5, 9, 2, 6]) end),
+    t(sort_fun_stable, fun() -> lists:sort(fun({A, _}, {B, _}) -> A =< B end, [{2, a}, {1, b}, {2, c}, {1, d}, {2, e}]) end),
+    t(sort_fun_strict, fun() -> lists:sort(fun({A, _}, {B, _}) -> A < B end, [{2, a}, {1, b}, {2, c}, {1, d}, {2, e}]) end),
+    t(sort_fun_nums, fun() -> lists:sort(fun(A, B) -> A =< B end, [1.0, 1, 2, 1.0, 1]) end),
+    t(usort_fun, fun() -> lists:usort(fun({A, _}, {B, _}) -> A =< B end, [{2, a}, {1, b}, {2, c}, {1, d}]) end),
+    t(usort_fun_strict, fun() -> lists:usort(fun(A, B) -> A > B end, [1, 3, 2, 3, 1]) end),
+    t(sort_empty_single, fun() -> {lists:sort([]), lists:sort([x]), lists:usort([]), lists:usort([y, y])} end),
+    t(keysort, fun() -> lists:keysort(2, [{a, 3}, {b, 1}, {c, 2}, {d, 1}, {e, 1.0}]) end),
+    t(keysort1, fun() -> lists:keysort(1, [{b, 1}, {a, 2}, {b, 0}, {a, 1}]) end),
+    t(ukeysort, fun() -> lists:ukeysort(1, [{b, 1}, {a, 2}, {b, 0}, {a, 1}, {1, x}, {1.0, y}]) end),
+    t(keysort_bad_n, fun() -> lists:keysort(3, [{a, 1}, {b, 2}]) end),
+    t(keysort_zero, fun() -> lists:keysort(0, [{a}]) end),
+    t(keysort_single_short, fun() -> lists:keysort(5, [{a}]) end),
+    t(merge2, fun() -> lists:merge([1, 3, 5, 7], [2, 3, 4, 8]) end),
+    t(merge2_nums, fun() -> lists:merge([1, 2], [1.0, 2.0]) end),
+    t(merge1, fun() -> lists:merge([[1, 4], [2, 5], [3, 6], []]) end),
+    t(merge3fun, fun() -> lists:merge(fun(A, B) -> A >= B end, [7, 5, 3], [6, 5, 2]) end),
+    t(merge3, fun() -> lists:merge3([1, 4], [2, 5], [3, 4]) end),
+    t(rmerge, fun() -> {lists:rmerge([7, 5, 3], [6, 4, 2]), lists:rmerge3([9, 3], [8, 2], [7, 1])} end),
+    t(umerge2, fun() -> lists:umerge([1, 2, 3, 5], [2, 3, 4]) end),
+    t(umerge2_nums, fun() -> lists:umerge([1, 2], [1.0, 3]) end),
+    t(umerge1, fun() -> lists:umerge([[1, 2], [2, 3], [1, 3, 4]]) end),
+    t(umerge3, fun() -> lists:umerge3([1, 3], [1, 2], [3, 4]) end),
+    t(umerge_fun, fun() -> lists:umerge(fun(A, B) -> A >= B end, [5, 3, 1], [4, 3, 2]) end),
+    t(rumerge, fun() -> {lists:rumerge([5, 3, 1], [4, 3, 2]), lists:rumerge3([5, 1], [5, 2], [3])} end),
+    t(keymerge, fun() -> lists:keymerge(1, [{a, 1}, {c, 3}], [{b, 2}, {c, 4}]) end),
+    t(ukeymerge, fun() -> lists:ukeymerge(1, [{a, 1}, {c, 3}], [{b, 2}, {c, 4}]) end),
+    t(rkeymerge, fun() -> {lists:rkeymerge(1, [{c, 3}, {a, 1}], [{c, 4}, {b, 2}]), lists:rukeymerge(1, [{c, 3}, {a, 1}], [{c, 4}, {b, 2}])} end),
+    t(merge_unsorted_input, fun() -> lists:merge([3, 1], [2]) end),
+    t(large_sort, fun() ->
+        L = [(X * 7919) rem 10007 || X <- lists:seq(1, 20000)],
+        S = lists:sort(L),
+        U = lists:usort([X rem 1000 || X <- L]),
+        R = lists:sort(fun(A, B) -> A >= B end, L),
+        {lists:sublist(S, 5), lists:last(S), length(U), lists:sublist(R, 3),
+         lists:sort(S) =:= S, lists:reverse(R) =:= S} end),
+    t(large_keysort_stable, fun() ->
+        L = [{X rem 10, X} || X <- lists:seq(1, 1000)],
+        K = lists:keysort(1, L),
+        {lists:sublist(K, 4), lists:nth(101, K), lists:sublist(lists:ukeysort(1, L), 3)} end),
+    t(sort_bad, fun() -> lists:sort(notalist) end),
+    t(sort_improper, fun() -> lists:sort([3, 2 | 1]) end),
+    t(usort_bad, fun() -> lists:usort(x) end),
+    t(keysort_bad_elem, fun() -> lists:keysort(1, [{a}, b]) end),
+    t(merge_bad, fun() -> lists:merge(a, [1]) end),
+    ok.
+
+t(Label, F) ->
+    R = try {ok, F()} catch C:E -> {error, C, E} end,
+    io:format("~s: ~p~n", [Label, R]).

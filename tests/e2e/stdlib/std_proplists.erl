@@ -1,0 +1,53 @@
+-module(std_proplists).
+-export([main/0]).
+
+%% proplists: lookup, get_value/get_all_values, get_bool, property/unfold/compact,
+%% expand, normalize, substitute_aliases/negations, split, to_map/from_map, delete, errors.
+main() ->
+    L = [a, {b, 1}, {c, 2, 3}, {b, 2}, {d, true}, {e, false}, "str", 42, {f}, {g, x}],
+    t(get_value_b, fun() -> proplists:get_value(b, L) end),
+    t(get_value_a, fun() -> proplists:get_value(a, L) end),
+    t(get_value_c, fun() -> proplists:get_value(c, L) end),
+    t(get_value_missing, fun() -> proplists:get_value(zz, L) end),
+    t(get_value_default, fun() -> proplists:get_value(zz, L, dflt) end),
+    t(get_all_values_b, fun() -> proplists:get_all_values(b, L) end),
+    t(get_all_values_none, fun() -> proplists:get_all_values(q, L) end),
+    t(lookup_b, fun() -> proplists:lookup(b, L) end),
+    t(lookup_a, fun() -> proplists:lookup(a, L) end),
+    t(lookup_c, fun() -> proplists:lookup(c, L) end),
+    t(lookup_none, fun() -> proplists:lookup(zz, L) end),
+    t(lookup_all_b, fun() -> proplists:lookup_all(b, L) end),
+    t(is_defined_a, fun() -> proplists:is_defined(a, L) end),
+    t(is_defined_f, fun() -> proplists:is_defined(f, L) end),
+    t(is_defined_no, fun() -> proplists:is_defined(no, L) end),
+    t(get_bool_a, fun() -> proplists:get_bool(a, L) end),
+    t(get_bool_d, fun() -> proplists:get_bool(d, L) end),
+    t(get_bool_e, fun() -> proplists:get_bool(e, L) end),
+    t(get_bool_b, fun() -> proplists:get_bool(b, L) end),
+    t(get_bool_missing, fun() -> proplists:get_bool(zz, L) end),
+    t(get_keys, fun() -> lists:sort(proplists:get_keys(L)) end),
+    t(delete_b, fun() -> proplists:delete(b, L) end),
+    t(append_values, fun() -> proplists:append_values(x, [{x, [1, 2]}, {x, 3}, x, {y, 4}, {x, [[5]]}]) end),
+    t(property_1, fun() -> proplists:property({a, true}) end),
+    t(property_2, fun() -> proplists:property({a, 1}) end),
+    t(property_3, fun() -> proplists:property(k, true) end),
+    t(property_4, fun() -> proplists:property(k, v) end),
+    t(unfold, fun() -> proplists:unfold([a, {b, 1}, c, "s", 7]) end),
+    t(compact, fun() -> proplists:compact([{a, true}, {b, 1}, {c, false}, d, {e, true, x}]) end),
+    t(substitute_aliases, fun() -> proplists:substitute_aliases([{colour, color}, {u, up}], [colour, {colour, red}, {u, 1}, x]) end),
+    t(substitute_negations, fun() -> proplists:substitute_negations([{no_foo, foo}, {off, on}], [no_foo, {no_foo, true}, {no_foo, false}, {off, 3}, off, bar]) end),
+    t(expand, fun() -> proplists:expand([{foo, [bar, baz]}, {{x, 1}, [y]}], [fie, foo, fum, {x, 1}, {x, 2}]) end),
+    t(expand2, fun() -> proplists:expand([{{foo, false}, [{bar, false}, quux]}], [{foo, false}, foo]) end),
+    t(normalize, fun() -> proplists:normalize([a, {no_b, true}, colour, {z, true}, c], [{aliases, [{colour, color}]}, {negations, [{no_b, b}]}, {expand, [{c, [d, e]}]}]) end),
+    t(split, fun() -> proplists:split([{c, 2}, {e, 1}, a, {c, 3, 4}, d, {b, 5}, b], [a, b, c]) end),
+    t(to_map, fun() -> proplists:to_map([a, {b, 1}, {a, 5}, {c, 2, 3}, "ign", {d}]) end),
+    t(to_map_stages, fun() -> proplists:to_map([no_x, {colour, red}], [{aliases, [{colour, color}]}, {negations, [{no_x, x}]}]) end),
+    t(from_map, fun() -> lists:sort(proplists:from_map(#{a => 1, b => true, c => [x]})) end),
+    t(get_value_badlist, fun() -> proplists:get_value(a, not_a_list) end),
+    t(lookup_improper, fun() -> proplists:lookup(a, [{b, 1} | c]) end),
+    t(get_bool_badlist, fun() -> proplists:get_bool(a, [{b, 1} | x]) end),
+    ok.
+
+t(Label, F) ->
+    R = try {ok, F()} catch C:E -> {error, C, E} end,
+    io:format("~s: ~p~n", [Label, R]).

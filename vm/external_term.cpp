@@ -1,0 +1,873 @@
+// vm/external_term.cpp — the external term format (see external_term.hpp).
+#include "vm/external_term.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/bignum.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+#include "vm/process.hpp"
+#include "vm/term_order.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+enum Tag : std::uint8_t {
+    VERSION = 131,
+    COMPRESSED = 80,
+    NEW_FLOAT_EXT = 70,
+    BIT_BINARY_EXT = 77,
+    NEW_PID_EXT = 88,
+    NEW_PORT_EXT = 89,
+    NEWER_REFERENCE_EXT = 90,
+    SMALL_INTEGER_EXT = 97,
+    INTEGER_EXT = 98,
+    FLOAT_EXT = 99,
+    ATOM_EXT = 100,
+    REFERENCE_EXT = 101,
+    PORT_EXT = 102,
+    PID_EXT = 103,
+    SMALL_TUPLE_EXT = 104,
+    LARGE_TUPLE_EXT = 105,
+    NIL_EXT = 106,
+    STRING_EXT = 107,
+    LIST_EXT = 108,
+    BINARY_EXT = 109,
+    SMALL_BIG_EXT = 110,
+    LARGE_BIG_EXT = 111,
+    NEW_FUN_EXT = 112,
+    EXPORT_EXT = 113,
+    NEW_REFERENCE_EXT = 114,
+    SMALL_ATOM_EXT = 115,
+    MAP_EXT = 116,
+    ATOM_UTF8_EXT = 118,
+    SMALL_ATOM_UTF8_EXT = 119,
+    V4_PORT_EXT = 120,
+};
+
+// ---- encoding ----------------------------------------------------------------------------
+
+class Encoder {
+public:
+    Encoder(const EncodeOptions& options, std::string* out) : m_opt(options), m_out(*out) {}
+
+    void run(Term root) {
+        m_out.push_back(char(VERSION));
+        m_work.push_back({root, 0});
+        while (!m_work.empty()) {
+            Work w = m_work.back();
+            m_work.pop_back();
+            if (w.patch_at) {
+                put_u32_at(w.patch_at, std::uint32_t(m_out.size() - w.patch_at));
+                continue;
+            }
+            term(w.term);
+        }
+    }
+
+private:
+    // A term still to encode, or (patch_at != 0) the NEW_FUN_EXT whose size field at that
+    // offset is known once its free variables are out.
+    struct Work {
+        Term term;
+        std::size_t patch_at;
+    };
+
+    void u8(unsigned v) { m_out.push_back(char(v)); }
+    void u16(unsigned v) {
+        u8(v >> 8);
+        u8(v & 0xFF);
+    }
+    void u32(std::uint32_t v) {
+        for (int shift = 24; shift >= 0; shift -= 8) u8((v >> shift) & 0xFF);
+    }
+    void put_u32_at(std::size_t at, std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) m_out[at + i] = char((v >> (24 - 8 * i)) & 0xFF);
+    }
+    void bytes(const void* data, std::size_t n) { m_out.append(static_cast<const char*>(data), n); }
+
+    void atom_ext(Term a) {
+        const std::string& text = atom_text(a);
+        // Minor version 1 writes latin-1 atoms as ATOM_EXT and the others as UTF-8.
+        std::string latin1;
+        bool is_latin1 = m_opt.minor_version < 2;
+        for (std::size_t i = 0; is_latin1 && i < text.size(); ++i) {
+            unsigned char c = text[i];
+            if (c < 0x80) {
+                latin1.push_back(char(c));
+            } else if ((c == 0xC2 || c == 0xC3) && i + 1 < text.size()) {
+                latin1.push_back(char(((c & 0x03) << 6) | (text[++i] & 0x3F)));
+            } else {
+                is_latin1 = false;
+            }
+        }
+        if (is_latin1) {
+            u8(ATOM_EXT);
+            u16(unsigned(latin1.size()));
+            bytes(latin1.data(), latin1.size());
+        } else if (text.size() < 256) {
+            u8(SMALL_ATOM_UTF8_EXT);
+            u8(unsigned(text.size()));
+            bytes(text.data(), text.size());
+        } else {
+            u8(ATOM_UTF8_EXT);
+            u16(unsigned(text.size()));
+            bytes(text.data(), text.size());
+        }
+    }
+
+    void integer(Term t) {
+        if (is_small(t)) {
+            SWord v = small_value(t);
+            if (v >= 0 && v <= 255) {
+                u8(SMALL_INTEGER_EXT);
+                u8(unsigned(v));
+                return;
+            }
+            if (v >= INT32_MIN && v <= INT32_MAX) {
+                u8(INTEGER_EXT);
+                u32(std::uint32_t(std::int32_t(v)));
+                return;
+            }
+        }
+        // Magnitude bytes, least significant first.
+        mpz_t z;
+        mpz_init(z);
+        integer_to_mpz(t, z);
+        bool negative = mpz_sgn(z) < 0;
+        mpz_abs(z, z);
+        std::size_t n = (mpz_sizeinbase(z, 2) + 7) / 8;
+        std::string digits(n, '\0');
+        std::size_t written = 0;
+        mpz_export(digits.data(), &written, -1, 1, 0, 0, z);
+        mpz_clear(z);
+        digits.resize(written);
+        if (written < 256) {
+            u8(SMALL_BIG_EXT);
+            u8(unsigned(written));
+        } else {
+            u8(LARGE_BIG_EXT);
+            u32(std::uint32_t(written));
+        }
+        u8(negative ? 1 : 0);
+        bytes(digits.data(), digits.size());
+    }
+
+    void float_ext(double v) {
+        if (m_opt.minor_version == 0) {
+            char text[32] = {};
+            std::snprintf(text, sizeof text, "%.20e", v);
+            u8(FLOAT_EXT);
+            bytes(text, 31);
+            return;
+        }
+        u8(NEW_FLOAT_EXT);
+        std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
+        for (int shift = 56; shift >= 0; shift -= 8) u8((bits >> shift) & 0xFF);
+    }
+
+    // A proper list of bytes shorter than 65536 elements goes out as STRING_EXT.
+    bool string_ext(Term list) {
+        std::string s;
+        Term l = list;
+        for (; is_list(l); l = cdr(l)) {
+            Term c = car(l);
+            if (!is_small(c) || small_value(c) < 0 || small_value(c) > 255 || s.size() >= 0xFFFF) return false;
+            s.push_back(char(small_value(c)));
+        }
+        if (!is_nil(l)) return false;
+        u8(STRING_EXT);
+        u16(unsigned(s.size()));
+        bytes(s.data(), s.size());
+        return true;
+    }
+
+    void list(Term t) {
+        if (string_ext(t)) return;
+        std::vector<Term> elements;
+        Term l = t;
+        for (; is_list(l); l = cdr(l)) elements.push_back(car(l));
+        u8(LIST_EXT);
+        u32(std::uint32_t(elements.size()));
+        m_work.push_back({l, 0});  // the tail, last
+        for (std::size_t i = elements.size(); i-- > 0;) m_work.push_back({elements[i], 0});
+    }
+
+    void local_node_atom() { atom_ext(atoms::nonode_at_nohost); }
+
+    void term(Term t) {
+        if (is_small(t)) return integer(t);
+        if (is_atom(t)) return atom_ext(t);
+        if (is_nil(t)) return u8(NIL_EXT);
+        if (is_list(t)) return list(t);
+        if (is_pid(t)) {
+            u8(NEW_PID_EXT);
+            local_node_atom();
+            u32(std::uint32_t(pid_number(t)));
+            u32(std::uint32_t(pid_number(t) >> 32));
+            u32(0);
+            return;
+        }
+        if (is_port(t)) {
+            u8(NEW_PORT_EXT);
+            local_node_atom();
+            u32(std::uint32_t(port_number(t)));
+            u32(0);
+            return;
+        }
+        const Term* obj = boxed_ptr(t);
+        switch (header_subtag(obj[0])) {
+        case Subtag::Tuple: {
+            Word n = header_arity(obj[0]);
+            if (n < 256) {
+                u8(SMALL_TUPLE_EXT);
+                u8(unsigned(n));
+            } else {
+                u8(LARGE_TUPLE_EXT);
+                u32(std::uint32_t(n));
+            }
+            for (Word i = n; i-- > 0;) m_work.push_back({obj[1 + i], 0});
+            return;
+        }
+        case Subtag::PosBig:
+        case Subtag::NegBig: return integer(t);
+        case Subtag::Float: return float_ext(float_value(t));
+        case Subtag::Ref:
+            u8(NEWER_REFERENCE_EXT);
+            u16(3);
+            local_node_atom();
+            u32(0);
+            for (int i = 1; i <= 3; ++i) u32(std::uint32_t(obj[i]));
+            return;
+        case Subtag::Map: {
+            Word n = map_size(t);
+            u8(MAP_EXT);
+            u32(std::uint32_t(n));
+            const Term* keys = n ? tuple_elements(map_keys(t)) : nullptr;
+            for (Word i = n; i-- > 0;) {
+                m_work.push_back({map_values(t)[i], 0});
+                m_work.push_back({keys[i], 0});
+            }
+            return;
+        }
+        case Subtag::Export: {
+            const Export* e = reinterpret_cast<const Export*>(obj[1]);
+            u8(EXPORT_EXT);
+            atom_ext(e->module);
+            atom_ext(e->function);
+            integer(make_small(SWord(e->arity)));
+            return;
+        }
+        case Subtag::Fun: {
+            const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
+            Word num_free = header_arity(obj[0]) - 2;
+            u8(NEW_FUN_EXT);
+            std::size_t size_at = m_out.size();
+            u32(0);
+            u8(unsigned(fe->user_arity()));
+            const std::uint8_t* md5 = fe->module ? fe->module->md5 : nullptr;
+            for (int i = 0; i < 16; ++i) u8(md5 ? md5[i] : 0);
+            u32(std::uint32_t(fe->index));
+            u32(std::uint32_t(num_free));
+            atom_ext(fe->module_name);
+            integer(make_small(SWord(fe->index)));
+            integer(make_small(SWord(fe->old_uniq)));
+            term(obj[2]);
+            m_work.push_back({0, size_at});
+            for (Word i = num_free; i-- > 0;) m_work.push_back({obj[3 + i], 0});
+            return;
+        }
+        default: {
+            BitView v = bit_view(t);
+            std::string data(v.size_bytes() + (v.bit_size % 8 ? 1 : 0), '\0');
+            copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(data.data()), 0, v.bit_size);
+            if (v.bit_size % 8 == 0) {
+                u8(BINARY_EXT);
+                u32(std::uint32_t(data.size()));
+            } else {
+                u8(BIT_BINARY_EXT);
+                u32(std::uint32_t(data.size()));
+                u8(unsigned(v.bit_size % 8));
+            }
+            bytes(data.data(), data.size());
+            return;
+        }
+        }
+    }
+
+    const EncodeOptions& m_opt;
+    std::string& m_out;
+    std::vector<Work> m_work;
+};
+
+// ---- decoding ----------------------------------------------------------------------------
+
+// Reads the input; every read checks the bounds and latches failure.
+class Reader {
+public:
+    explicit Reader(std::span<const std::uint8_t> in) : m_in(in) {}
+    bool ok() const { return m_ok; }
+    std::size_t pos() const { return m_pos; }
+    std::size_t remaining() const { return m_in.size() - m_pos; }
+    bool fail() { return m_ok = false; }
+    const std::uint8_t* take(std::size_t n) {
+        if (!m_ok || n > m_in.size() - m_pos) {
+            m_ok = false;
+            return nullptr;
+        }
+        const std::uint8_t* p = m_in.data() + m_pos;
+        m_pos += n;
+        return p;
+    }
+    std::uint32_t u8() {
+        const std::uint8_t* p = take(1);
+        return p ? p[0] : 0;
+    }
+    std::uint32_t u16() {
+        const std::uint8_t* p = take(2);
+        return p ? (std::uint32_t(p[0]) << 8) | p[1] : 0;
+    }
+    std::uint32_t u32() {
+        const std::uint8_t* p = take(4);
+        return p ? (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3] : 0;
+    }
+
+private:
+    std::span<const std::uint8_t> m_in;
+    std::size_t m_pos = 0;
+    bool m_ok = true;
+};
+
+// Words a bignum of [n] magnitude bytes needs (0 when it is a small).
+Word integer_words(const std::uint8_t* digits, std::size_t n, bool negative) {
+    while (n && digits[n - 1] == 0) --n;
+    if (n <= 7) return 0;  // < 2^56: always a small
+    if (n == 8) {
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t(digits[i]) << (8 * i);
+        if (!negative && v <= std::uint64_t(MAX_SMALL)) return 0;
+        if (negative && v <= std::uint64_t(MAX_SMALL) + 1) return 0;
+    }
+    return bignum_words((n + 7) / 8);
+}
+
+// Builds the integer with magnitude [digits] (little-endian) at [hp] (integer_words words).
+Term build_integer(Term* hp, const std::uint8_t* digits, std::size_t n, bool negative) {
+    while (n && digits[n - 1] == 0) --n;
+    if (integer_words(digits, n, negative) == 0) {
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t(digits[i]) << (8 * i);
+        return make_small(negative ? -SWord(v) : SWord(v));
+    }
+    Word limbs = (n + 7) / 8;
+    hp[0] = make_header(limbs, negative ? Subtag::NegBig : Subtag::PosBig);
+    for (Word i = 0; i < limbs; ++i) {
+        std::uint64_t limb = 0;
+        for (std::size_t b = 0; b < 8 && i * 8 + b < n; ++b) limb |= std::uint64_t(digits[i * 8 + b]) << (8 * b);
+        hp[1 + i] = limb;
+    }
+    return make_boxed(hp);
+}
+
+// One decoding pass. Sizing (build false) validates the input and counts heap words; building
+// writes the term at [hp]. Both read the bytes in the same order; composite terms leave the slots of
+// their elements on a stack, so nesting depth costs no C++ stack.
+class Decoder {
+public:
+    Decoder(Process* p, std::span<const std::uint8_t> in, bool safe, bool build, Term* hp)
+        : m_p(p), m_r(in), m_safe(safe), m_build(build), m_hp(hp) {}
+
+    DecodeStatus run(Term* result, Word* words, std::size_t* used) {
+        Term root = NIL;
+        m_slots.push_back({&root, Slot::Term});
+        while (!m_slots.empty() && m_r.ok() && !m_unsafe) {
+            Slot s = m_slots.back();
+            m_slots.pop_back();
+            if (s.kind == Slot::FinishMap) finish_map(s);
+            else one(s.dest);
+        }
+        if (m_unsafe) return DecodeStatus::Unsafe;
+        if (!m_r.ok()) return DecodeStatus::BadFormat;
+        *result = root;
+        *words = m_words;
+        *used = m_r.pos();
+        return DecodeStatus::Ok;
+    }
+
+private:
+    // Where the next term goes (null while sizing), or a map to build once its pairs are in.
+    struct Slot {
+        enum Kind : std::uint8_t { Term, FinishMap };
+        vm::Term* dest;
+        Kind kind;
+        vm::Term* pairs = nullptr;  // FinishMap: the scratch tuple of decoded keys and values
+        Word count = 0;
+        Slot(vm::Term* d, Kind k) : dest(d), kind(k) {}
+    };
+
+    bool building() const { return m_build; }
+    Term* words(Word n) {
+        m_words += n;
+        if (!building()) return nullptr;
+        Term* at = m_hp;
+        m_hp += n;
+        return at;
+    }
+    void set(Term* dest, Term value) {
+        if (building()) *dest = value;
+    }
+
+    void atom_from(const std::uint8_t* text, std::size_t n, bool utf8, Term* dest) {
+        if (!text) return;
+        std::string name;
+        if (utf8) {
+            name.assign(reinterpret_cast<const char*>(text), n);
+        } else {
+            for (std::size_t i = 0; i < n; ++i) {
+                unsigned char c = text[i];
+                if (c < 0x80) name.push_back(char(c));
+                else {
+                    name.push_back(char(0xC0 | (c >> 6)));
+                    name.push_back(char(0x80 | (c & 0x3F)));
+                }
+            }
+        }
+        std::optional<Term> a = AtomTable::global().find(name);
+        if (!a) {
+            if (m_safe) {
+                m_unsafe = true;
+                return;
+            }
+            if (building()) a = AtomTable::global().intern(name);
+            else a = atoms::undefined;  // sizing: only the validity matters
+            if (!a) {
+                m_r.fail();
+                return;
+            }
+        }
+        set(dest, *a);
+    }
+
+    // Reads an atom (any atom tag) into [dest].
+    void atom(Term* dest) { atom_body(m_r.u8(), dest); }
+    void atom_body(std::uint32_t tag, Term* dest) {
+        std::size_t n;
+        switch (tag) {
+        case ATOM_EXT: n = m_r.u16(); return atom_from(m_r.take(n), n, false, dest);
+        case SMALL_ATOM_EXT: n = m_r.u8(); return atom_from(m_r.take(n), n, false, dest);
+        case ATOM_UTF8_EXT: n = m_r.u16(); return atom_from(m_r.take(n), n, true, dest);
+        case SMALL_ATOM_UTF8_EXT: n = m_r.u8(); return atom_from(m_r.take(n), n, true, dest);
+        default: m_r.fail(); return;
+        }
+    }
+
+    // An atom both passes need to look at (a node, a fun's module): read even while sizing.
+    Term atom_now() {
+        Term a = NIL;
+        bool was_building = m_build;
+        m_build = true;
+        atom(&a);
+        m_build = was_building;
+        return a;
+    }
+
+    // A node name: only the local node's pids, ports and refs exist here.
+    void local_node() {
+        Term node = atom_now();
+        if (m_r.ok() && !m_unsafe && node != atoms::nonode_at_nohost) m_r.fail();
+    }
+
+    // A small integer operand (SMALL_INTEGER_EXT or INTEGER_EXT) of a fun.
+    SWord small_int() {
+        std::uint32_t tag = m_r.u8();
+        if (tag == SMALL_INTEGER_EXT) return m_r.u8();
+        if (tag == INTEGER_EXT) return std::int32_t(m_r.u32());
+        m_r.fail();
+        return 0;
+    }
+
+    void one(Term* dest) {
+        std::uint32_t tag = m_r.u8();
+        switch (tag) {
+        case SMALL_INTEGER_EXT: return set(dest, make_small(m_r.u8()));
+        case INTEGER_EXT: return set(dest, make_small(std::int32_t(m_r.u32())));
+        case SMALL_BIG_EXT:
+        case LARGE_BIG_EXT: {
+            std::size_t n = tag == SMALL_BIG_EXT ? m_r.u8() : m_r.u32();
+            bool negative = m_r.u8() != 0;
+            const std::uint8_t* digits = m_r.take(n);
+            if (!digits) return;
+            Term* hp = words(integer_words(digits, n, negative));
+            if (building()) *dest = build_integer(hp, digits, n, negative);
+            return;
+        }
+        case NEW_FLOAT_EXT: {
+            const std::uint8_t* b = m_r.take(8);
+            if (!b) return;
+            std::uint64_t bits = 0;
+            for (int i = 0; i < 8; ++i) bits = (bits << 8) | b[i];
+            return float_term(std::bit_cast<double>(bits), dest);
+        }
+        case FLOAT_EXT: {
+            const std::uint8_t* b = m_r.take(31);
+            if (!b) return;
+            std::string text(reinterpret_cast<const char*>(b), 31);
+            text = text.c_str();
+            char* end = nullptr;
+            double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str()) {
+                m_r.fail();
+                return;
+            }
+            return float_term(v, dest);
+        }
+        case ATOM_EXT:
+        case SMALL_ATOM_EXT:
+        case ATOM_UTF8_EXT:
+        case SMALL_ATOM_UTF8_EXT: return atom_body(tag, dest);
+        case NIL_EXT: return set(dest, NIL);
+        case SMALL_TUPLE_EXT: return tuple(m_r.u8(), dest);
+        case LARGE_TUPLE_EXT: return tuple(m_r.u32(), dest);
+        case STRING_EXT: {
+            std::size_t n = m_r.u16();
+            const std::uint8_t* b = m_r.take(n);
+            if (!b) return;
+            Term* hp = words(2 * n);
+            if (!building()) return;
+            Term l = NIL;
+            for (std::size_t i = n; i-- > 0;) l = make_cons_on(hp + 2 * i, make_small(b[i]), l);
+            *dest = l;
+            return;
+        }
+        case LIST_EXT: {
+            std::uint32_t n = m_r.u32();
+            if (!m_r.ok() || n > m_r.remaining()) {
+                m_r.fail();
+                return;
+            }
+            if (n == 0) {  // not written by OTP, but valid: just the tail
+                m_slots.push_back({dest, Slot::Term});
+                return;
+            }
+            Term* hp = words(2 * Word(n));
+            if (building()) {
+                for (std::uint32_t i = 0; i < n; ++i) hp[2 * i + 1] = make_list(hp + 2 * (i + 1));
+                *dest = make_list(hp);
+            }
+            m_slots.push_back({building() ? hp + 2 * (n - 1) + 1 : nullptr, Slot::Term});  // tail
+            for (std::uint32_t i = n; i-- > 0;) m_slots.push_back({building() ? hp + 2 * i : nullptr, Slot::Term});
+            return;
+        }
+        case BINARY_EXT: {
+            std::uint32_t n = m_r.u32();
+            const std::uint8_t* b = m_r.take(n);
+            if (!b) return;
+            Term* hp = words(binary_words(n));
+            if (building()) *dest = make_binary_on(m_p, hp, b, n);
+            return;
+        }
+        case BIT_BINARY_EXT: {
+            std::uint32_t n = m_r.u32();
+            std::uint32_t bits = m_r.u8();
+            const std::uint8_t* b = m_r.take(n);
+            if (!b) return;
+            if (bits > 8 || bits == 0 || n == 0) {
+                if (!(bits == 0 && n == 0)) {
+                    m_r.fail();
+                    return;
+                }
+            }
+            Term* hp = words(binary_words(n) + SUB_BIN_WORDS);
+            if (!building()) return;
+            Term owner = make_binary_on(m_p, hp, b, n);
+            Term* sub = hp + binary_words(n);
+            std::size_t bit_size = n == 0 ? 0 : (std::size_t(n) - 1) * 8 + bits;
+            sub[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
+            sub[1] = bit_size / 8;
+            sub[2] = 0;
+            sub[3] = bit_size % 8;
+            sub[4] = owner;
+            *dest = make_boxed(sub);
+            return;
+        }
+        case MAP_EXT: {
+            std::uint32_t n = m_r.u32();
+            if (!m_r.ok() || n > m_r.remaining() / 2) {
+                m_r.fail();
+                return;
+            }
+            // The pairs go into a scratch tuple first; the map is built, keys sorted, once
+            // they are all decoded.
+            Term* scratch = words(1 + 2 * Word(n));
+            words(map_words(n));
+            Slot finish(dest, Slot::FinishMap);
+            finish.pairs = scratch;
+            finish.count = n;
+            m_slots.push_back(finish);
+            if (building()) {
+                scratch[0] = make_arityval(2 * n);
+                for (Word i = 1; i <= 2 * Word(n); ++i) scratch[i] = NIL;
+            }
+            for (Word i = 2 * Word(n); i-- > 0;) m_slots.push_back({building() ? scratch + 1 + i : nullptr, Slot::Term});
+            return;
+        }
+        case NEW_PID_EXT:
+        case PID_EXT: return pid_body(tag, dest);
+        case NEW_PORT_EXT:
+        case PORT_EXT:
+        case V4_PORT_EXT: {
+            local_node();
+            std::uint64_t id = tag == V4_PORT_EXT ? (std::uint64_t(m_r.u32()) << 32) | m_r.u32() : m_r.u32();
+            if (tag == PORT_EXT) m_r.u8();
+            else m_r.u32();
+            return set(dest, make_port(id));
+        }
+        case NEWER_REFERENCE_EXT:
+        case NEW_REFERENCE_EXT:
+        case REFERENCE_EXT: {
+            std::uint32_t n = tag == REFERENCE_EXT ? 1 : m_r.u16();
+            local_node();
+            if (tag == NEWER_REFERENCE_EXT) m_r.u32();
+            else if (tag == REFERENCE_EXT) {
+                std::uint32_t id = m_r.u32();
+                m_r.u8();
+                return ref_term({id, 0, 0}, dest);
+            } else m_r.u8();
+            if (n == 0 || n > 5) {
+                m_r.fail();
+                return;
+            }
+            std::uint32_t ids[5] = {};
+            for (std::uint32_t i = 0; i < n; ++i) ids[i] = m_r.u32();
+            return ref_term({ids[0], ids[1], ids[2]}, dest);
+        }
+        case EXPORT_EXT: {
+            Term m = NIL, f = NIL;
+            atom(&m);
+            atom(&f);
+            SWord a = small_int();
+            if (!m_r.ok() || m_unsafe) return;
+            if (a < 0 || a > 255) {
+                m_r.fail();
+                return;
+            }
+            Term* hp = words(2);
+            if (!building()) return;
+            Export* e = m_p->vm.exports.get(m, f, Word(a));
+            hp[0] = make_header(1, Subtag::Export);
+            hp[1] = reinterpret_cast<Word>(e);
+            *dest = make_boxed(hp);
+            return;
+        }
+        case NEW_FUN_EXT: return local_fun(dest);
+        default: m_r.fail(); return;
+        }
+    }
+
+    void pid_body(std::uint32_t tag, Term* dest) {
+        if (tag != NEW_PID_EXT && tag != PID_EXT) {
+            m_r.fail();
+            return;
+        }
+        local_node();
+        std::uint64_t id = m_r.u32();
+        std::uint64_t serial = m_r.u32();
+        if (tag == NEW_PID_EXT) m_r.u32();
+        else m_r.u8();
+        set(dest, make_pid(id | (serial << 32)));
+    }
+
+    void float_term(double v, Term* dest) {
+        Term* hp = words(FLOAT_WORDS);
+        if (building()) *dest = make_float_on(hp, v);
+    }
+
+    void ref_term(std::array<std::uint32_t, 3> ids, Term* dest) {
+        Term* hp = words(REF_WORDS);
+        if (!building()) return;
+        hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+        hp[1] = ids[0];
+        hp[2] = ids[1];
+        hp[3] = ids[2];
+        *dest = make_boxed(hp);
+    }
+
+    void tuple(std::uint32_t n, Term* dest) {
+        if (!m_r.ok() || n > m_r.remaining()) {
+            m_r.fail();
+            return;
+        }
+        Term* hp = words(1 + Word(n));
+        if (building()) {
+            hp[0] = make_arityval(n);
+            for (std::uint32_t i = 1; i <= n; ++i) hp[i] = NIL;
+            *dest = make_boxed(hp);
+        }
+        for (std::uint32_t i = n; i-- > 0;) m_slots.push_back({building() ? hp + 1 + i : nullptr, Slot::Term});
+    }
+
+    void local_fun(Term* dest) {
+        if (m_safe) {
+            m_unsafe = true;
+            return;
+        }
+        m_r.u32();  // size
+        std::uint32_t arity = m_r.u8();
+        m_r.take(16);  // the module's MD5
+        std::uint32_t index = m_r.u32();
+        std::uint32_t num_free = m_r.u32();
+        Term module = atom_now();
+        small_int();  // old index
+        small_int();  // old uniq
+        if (!m_r.ok()) return;
+        // The fun must exist in the loaded module (checked in both passes, so that building
+        // cannot fail).
+        Module* mod = m_p->vm.find_module(module);
+        const FunEntry* fe = nullptr;
+        if (mod)
+            for (const auto& f : mod->funs)
+                if (f->index == index) fe = f.get();
+        if (!fe || fe->user_arity() != arity || fe->num_free != num_free) {
+            m_r.fail();
+            return;
+        }
+        Term creator = NIL;
+        pid_body(m_r.u8(), &creator);
+        if (!m_r.ok()) return;
+        Term* hp = words(3 + Word(num_free));
+        if (building()) {
+            hp[0] = make_header(2 + num_free, Subtag::Fun);
+            hp[1] = reinterpret_cast<Word>(fe);
+            hp[2] = creator;
+            for (std::uint32_t i = 0; i < num_free; ++i) hp[3 + i] = NIL;
+            *dest = make_boxed(hp);
+        }
+        for (std::uint32_t i = num_free; i-- > 0;) m_slots.push_back({building() ? hp + 3 + i : nullptr, Slot::Term});
+    }
+
+    void finish_map(const Slot& s) {
+        if (!building()) return;
+        std::vector<std::pair<Term, Term>> pairs;
+        pairs.reserve(s.count);
+        for (Word i = 0; i < s.count; ++i) pairs.emplace_back(s.pairs[1 + 2 * i], s.pairs[2 + 2 * i]);
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const auto& a, const auto& b) { return compare_terms_exact(a.first, b.first) < 0; });
+        for (std::size_t i = 1; i < pairs.size(); ++i)
+            if (compare_terms_exact(pairs[i - 1].first, pairs[i].first) == 0) {
+                m_r.fail();  // a key twice
+                return;
+            }
+        Term* hp = s.pairs + 1 + 2 * s.count;  // the map's words follow the scratch tuple
+        Word n = s.count;
+        if (n == 0) {
+            *s.dest = empty_map_on(hp);
+            return;
+        }
+        Term* tuple = hp + MAP_HEADER_WORDS + n;
+        tuple[0] = make_arityval(n);
+        hp[0] = make_header(MAP_HEADER_WORDS - 1 + n, Subtag::Map);
+        hp[1] = n;
+        hp[2] = make_boxed(tuple);
+        for (Word i = 0; i < n; ++i) {
+            tuple[1 + i] = pairs[i].first;
+            hp[MAP_HEADER_WORDS + i] = pairs[i].second;
+        }
+        *s.dest = make_boxed(hp);
+    }
+
+    static Term empty_map_on(Term* hp) {
+        hp[0] = make_header(MAP_HEADER_WORDS - 1, Subtag::Map);
+        hp[1] = 0;
+        hp[2] = NIL;
+        return make_boxed(hp);
+    }
+
+    Process* m_p;
+    Reader m_r;
+    bool m_safe;
+    bool m_build;
+    Term* m_hp;
+    Word m_words = 0;
+    bool m_unsafe = false;
+    std::vector<Slot> m_slots;
+};
+
+}  // namespace
+
+void encode_external(Term t, const EncodeOptions& options, std::string* out) {
+    if (options.compression == 0) {
+        Encoder(options, out).run(t);
+        return;
+    }
+    std::string plain;
+    Encoder(options, &plain).run(t);
+    // Compressed: 131, 80, the uncompressed size, then zlib's stream of the rest; only when
+    // that is smaller, as OTP.
+    uLongf bound = compressBound(uLong(plain.size() - 1));
+    std::string packed(bound, '\0');
+    if (compress2(reinterpret_cast<Bytef*>(packed.data()), &bound,
+                  reinterpret_cast<const Bytef*>(plain.data() + 1), uLong(plain.size() - 1), options.compression) != Z_OK ||
+        bound + 6 >= plain.size()) {
+        out->append(plain);
+        return;
+    }
+    std::uint32_t size = std::uint32_t(plain.size() - 1);
+    out->push_back(char(VERSION));
+    out->push_back(char(COMPRESSED));
+    for (int shift = 24; shift >= 0; shift -= 8) out->push_back(char((size >> shift) & 0xFF));
+    out->append(packed.data(), bound);
+}
+
+DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bool safe) {
+    DecodeResult result;
+    if (bytes.size() < 2 || bytes[0] != VERSION) return result;
+    std::vector<std::uint8_t> inflated;
+    std::span<const std::uint8_t> body = bytes.subspan(1);
+    std::size_t consumed_prefix = 1;
+    if (bytes[1] == COMPRESSED) {
+        if (bytes.size() < 6) return result;
+        std::uint32_t size = (std::uint32_t(bytes[2]) << 24) | (std::uint32_t(bytes[3]) << 16) |
+                             (std::uint32_t(bytes[4]) << 8) | bytes[5];
+        inflated.resize(size);
+        z_stream z{};
+        if (inflateInit(&z) != Z_OK) return result;
+        z.next_in = const_cast<Bytef*>(bytes.data() + 6);
+        z.avail_in = uInt(bytes.size() - 6);
+        z.next_out = inflated.data();
+        z.avail_out = uInt(size);
+        int rc = inflate(&z, Z_FINISH);
+        std::size_t used_in = bytes.size() - 6 - z.avail_in;
+        inflateEnd(&z);
+        if (rc != Z_STREAM_END || z.avail_out != 0) return result;
+        body = inflated;
+        consumed_prefix = 6 + used_in;
+    }
+    Term term = NIL;
+    Word words = 0;
+    std::size_t used = 0;
+    Decoder sizing(p, body, safe, false, nullptr);
+    result.status = sizing.run(&term, &words, &used);
+    if (result.status != DecodeStatus::Ok) return result;
+    // One block for the whole term; the second pass cannot fail on what the first accepted.
+    Term* hp = words ? p->alloc(words) : nullptr;
+    Decoder builder(p, body, safe, true, hp);
+    result.status = builder.run(&term, &words, &used);
+    if (result.status != DecodeStatus::Ok) return result;
+    result.term = term;
+    result.used = inflated.empty() ? consumed_prefix + used : consumed_prefix;
+    return result;
+}
+
+}  // namespace beamlet::vm
