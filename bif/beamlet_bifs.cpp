@@ -4,6 +4,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/binary.hpp"
+#include "vm/interpreter.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/stdio.hpp"
 
@@ -63,6 +64,26 @@ Term bif_beamlet_read_input(Process* p, Term*) {
     case StandardIo::Input::Empty: break;
     }
     return am_empty;
+}
+
+// beamlet:start_main(Module): init's last step at boot: the process running Module:main(),
+// in the caller's group, whose exit ends the run (tools/boot.cpp reports how it ended).
+Term bif_beamlet_start_main(Process* p, Term* a) {
+    Vm& vm = p->vm;
+    Export* entry = is_atom(a[0]) ? vm.exports.find(a[0], atoms::main, 0) : nullptr;
+    if (!entry || vm.main_process) return p->badarg();
+    auto main = std::make_shared<Process>(vm, vm.next_pid.fetch_add(1) + 1);
+    main->is_main = true;
+    main->initial_call[0] = a[0];
+    main->initial_call[1] = atoms::main;
+    main->initial_call[2] = make_small(0);
+    main->group_leader.store(p->group_leader.load());
+    prepare_call(main.get(), entry, {});
+    vm.main_process = main;
+    vm.add_process(main);
+    vm.schedulers->set_main(main.get());
+    vm.schedulers->enqueue(main.get());
+    return main->id;
 }
 
 Term bif_beamlet_schedulers(Process* p, Term*) { return make_small(p->vm.schedulers->count()); }

@@ -19,6 +19,12 @@ namespace beamlet::bif {
 #include "bif/bifs.def"
 #undef BEAMLET_BIF
 
+// Asks process [target] for [what] (process_info items, or an internal question) with a
+// signal; the calling BIF traps into beamlet_internal:await_reply/1 for the answer, which
+// answer_info_request sends. Returns [if_dead] when [target] does not exist.
+vm::Term request_process_info(vm::Process* p, vm::Term* a, vm::Term target, vm::Term what, vm::Term if_dead);
+// Whether [p], not running, executes code of [m] (ip, continuation, stack).
+bool executes_code_of(const vm::Process* p, const vm::Module* m);
 // Answers a process_info request {Ref, Item} from [from] about [p] (null if dead).
 void answer_info_request(vm::Process* p, vm::Term from, vm::Term request, vm::Vm& vm);
 
@@ -32,6 +38,13 @@ bool list_to_bytes(vm::Term t, std::string* out);
 bool iolist_to_bytes(vm::Term t, std::string* out);
 // A list of the bytes of [s] (as integers), allocated on [p].
 vm::Term bytes_to_list(vm::Process* p, std::string_view s, vm::Term tail = vm::NIL);
+// Continues the calling BIF in Erlang: [e] is called with the arguments the BIF got (its x
+// registers, unchanged) and returns to the BIF's caller. The BIF returns what this returns.
+inline vm::Term tail_call_erlang(vm::Process* p, const vm::Export* e) {
+    p->ip = e->address();
+    p->exception = vm::PendingException{};
+    return vm::THE_NON_VALUE;
+}
 // A new unique reference, allocated on [p] (make_ref/0).
 vm::Term new_ref(vm::Process* p);
 

@@ -564,13 +564,15 @@ bool valid_items(Term what) {
     return true;
 }
 
+}  // namespace
+
 // Asks [target] for [what] with a signal; the caller continues in beamlet_internal:await_reply/1.
-Term request_info(Process* p, Term* a, Term target, Term what) {
+Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_dead) {
     Word id[3];
     new_ref_id(p, id);
     Term ref = make_ref_term(p, id);
     std::shared_ptr<Process> other = p->vm.lookup_process(target);
-    if (!other) return atoms::undefined;
+    if (!other) return if_dead;
     Term request = make_tuple_on(p, {ref, what});
     Message m;
     m.kind = SignalKind::InfoRequest;
@@ -580,7 +582,7 @@ Term request_info(Process* p, Term* a, Term target, Term what) {
     Term* hp = m.fragment->data;
     m.term = copy_term(request, &hp, &m.fragment->off_heap_first);
     m.fragment->used_words = size;
-    if (!p->vm.send_signal(other.get(), m)) return atoms::undefined;
+    if (!p->vm.send_signal(other.get(), m)) return if_dead;
     static const Export* await = nullptr;
     if (!await) await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
     a[0] = ref;
@@ -589,13 +591,16 @@ Term request_info(Process* p, Term* a, Term target, Term what) {
     return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
 }
 
-}  // namespace
-
 // Answers an info request on the target's own thread ([p] null: the target is dead).
 void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
     Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
-    if (p) {
+    BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
+    if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
+        // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
+        Module* old = vm.find_old_module(tuple_element(what, 1));
+        reply_words[2] = make_bool(p && executes_code_of(p, old));
+    } else if (p) {
         BEAMLET_CACHED_ATOM(am_waiting, "waiting");
         BEAMLET_CACHED_ATOM(am_runnable, "runnable");
         bool bad;
@@ -614,7 +619,7 @@ Term bif_process_info2(Process* p, Term* a) {
         Term v = info_answer(p, a[1], am_running, &bad);
         return bad ? p->badarg() : v;
     }
-    return request_info(p, a, a[0], a[1]);
+    return request_process_info(p, a, a[0], a[1], atoms::undefined);
 }
 
 Term bif_process_info1(Process* p, Term* a) {
@@ -625,7 +630,7 @@ Term bif_process_info1(Process* p, Term* a) {
         bool bad;
         return info_answer(p, items, am_running, &bad);
     }
-    return request_info(p, a, a[0], items);
+    return request_process_info(p, a, a[0], items, atoms::undefined);
 }
 
 // ---- timers ---------------------------------------------------------------------------------

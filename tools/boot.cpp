@@ -148,9 +148,13 @@ std::vector<std::string> otp_library_path() {
 Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_options.code_path.push_back(library_dir());
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
+    m_vm.set_code_path(m_options.code_path);
     if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     bif::register_bifs(m_vm);
     m_vm.module_loader = [this](Term module) { return load(module); };
+    m_vm.module_parser = [this](std::span<const std::uint8_t> bytes, const std::string& path) {
+        return loader::load_beam(bytes, path, m_vm.exports);
+    };
     m_vm.info_request_hook = [this](Process* p, Term from, Term request) {
         bif::answer_info_request(p, from, request, m_vm);
     };
@@ -181,7 +185,7 @@ Runtime::~Runtime() {
 
 std::string Runtime::load(Term module) {
     if (m_vm.find_module(module)) return {};
-    for (const std::string& dir : m_options.code_path) {
+    for (const std::string& dir : m_vm.code_path()) {
         fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
         std::error_code ec;
         if (!fs::exists(path, ec)) continue;
@@ -245,16 +249,29 @@ int Runtime::run_main(Term module) {
         std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
         return 1;
     }
+    // The first process is init (bif/lib/init.erl): it starts the io servers and the other
+    // system processes, then the main process (beamlet:start_main/1), whose exit ends the run.
+    std::string boot_error = load(atoms::init);
+    Export* boot = m_vm.exports.find(atoms::init, atom("boot"), 1);
+    if (!boot_error.empty() || !boot || boot->address() == boot->trampoline) {
+        std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "init:boot/1 is missing" : boot_error.c_str());
+        return 1;
+    }
     Schedulers schedulers(m_vm, m_options.schedulers);
-    std::shared_ptr<Process> main = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
-    main->is_main = true;
-    main->initial_call[0] = module;
-    main->initial_call[1] = atoms::main;
-    main->initial_call[2] = make_small(0);
-    prepare_call(main.get(), entry, {});
-    m_vm.add_process(main);
-    schedulers.enqueue(main.get());
-    schedulers.run_until_exit(main.get());
+    std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+    init->initial_call[0] = atoms::init;
+    init->initial_call[1] = atom("boot");
+    init->initial_call[2] = make_small(1);
+    prepare_call(init.get(), boot, {module});
+    m_vm.add_process(init);
+    schedulers.enqueue(init.get());
+    schedulers.run_until_exit(init.get());
+    std::shared_ptr<Process> main = m_vm.main_process;
+    if (!main) {
+        m_vm.flush_stdout();
+        std::fprintf(stderr, "beamlet: the system did not start: %s\n", bif::print_term(init->exit_reason, 34).c_str());
+        return 1;
+    }
     m_vm.flush_stdout();
     if (m_timed) static_cast<TimedTraceHooks*>(m_timed.get())->report();
     if (main->exit_reason == atoms::normal) return 0;

@@ -333,7 +333,7 @@ bool stage(BreakpointChange& c) {
             if (c.clear_all) stage_local_kinds(c, e->gen_bp, 0, true);
         }
     }
-    if (c.clear_all) {  // a destroyed session traces no messages (OTP's clear_event_trace)
+    if (c.clear_all && !c.code_change) {  // a destroyed session traces no messages (OTP's clear_event_trace)
         c.send = MessagePatternChange{true, false, nullptr};
         c.receive = MessagePatternChange{true, false, nullptr};
     }

@@ -144,6 +144,7 @@ struct BreakpointChange {
     CountAction time = CountAction::None;
     CountAction memory = CountAction::None;
     bool clear_all = false;                      // session destroy: clear everything
+    bool code_change = false;                    // with clear_all: the code is replaced, message patterns stay
     std::vector<const CodeInfo*> functions;      // matched functions (local kinds, or cleared)
     std::vector<Export*> exports;                // matched exports (global, or cleared)
     // Matched BIFs for the local kinds: a BIF has no function header, so its local kinds

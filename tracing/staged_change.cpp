@@ -25,18 +25,21 @@ void run_step(BreakpointChange& change, ChangeStep step) {
     }
 }
 
-// Runs [step] and traps for the next one; after the last, releases the permission and returns
-// [result] as the BIF's value.
-Term continue_at(Process* p, std::shared_ptr<BreakpointChange> change, ChangeStep step, Term result) {
+// Runs [step] and traps for the next one; after the last, runs [then] if there is one, else
+// releases the permission and returns [result] as the BIF's value.
+Term continue_at(Process* p, std::shared_ptr<BreakpointChange> change, ChangeStep step, Term result,
+                 AfterChange then) {
     BEAMLET_ASSERT(p->vm.code_permission->held_by(p));
     run_step(*change, step);
     if (step == ChangeStep::Free) {
+        if (then) return then(p);
         p->vm.code_permission->release(p);
         return result;
     }
     auto next = ChangeStep(int(step) + 1);
-    return p->vm.trap_until_thread_progress(
-        p, [change, next, result](Process* q, Term*) { return continue_at(q, change, next, result); });
+    return p->vm.trap_until_thread_progress(p, [change, next, result, then](Process* q, Term*) {
+        return continue_at(q, change, next, result, then);
+    });
 }
 
 }  // namespace
@@ -50,8 +53,17 @@ Term run_staged_change(Process* p, std::shared_ptr<BreakpointChange> change, Pre
             return result;
         }
         // Wait #1: every thread sees the new GenericBps before an instruction leads to them.
-        return q->vm.trap_until_thread_progress(
-            q, [change, result](Process* r, Term*) { return continue_at(r, change, ChangeStep::Install, result); });
+        return q->vm.trap_until_thread_progress(q, [change, result](Process* r, Term*) {
+            return continue_at(r, change, ChangeStep::Install, result, nullptr);
+        });
+    });
+}
+
+Term run_held_staged_change(Process* p, std::shared_ptr<BreakpointChange> change, AfterChange then) {
+    BEAMLET_ASSERT(p->vm.code_permission->held_by(p));
+    if (!stage(*change)) return then(p);
+    return p->vm.trap_until_thread_progress(p, [change, then](Process* q, Term*) {
+        return continue_at(q, change, ChangeStep::Install, NIL, then);
     });
 }
 

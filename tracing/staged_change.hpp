@@ -26,4 +26,12 @@ using PrepareChange = std::function<vm::Term(vm::Process*, BreakpointChange&)>;
 // this returns; its final result is what [prepare] returned, once every step is done.
 vm::Term run_staged_change(vm::Process* p, std::shared_ptr<BreakpointChange> change, PrepareChange prepare);
 
+// What runs after the last step of a change made by a process that keeps the permission.
+using AfterChange = std::function<vm::Term(vm::Process*)>;
+
+// The steps of [change] (staged by the caller's [prepare]) for a process that already holds the
+// code modification permission: after the last one, [then] runs, still holding it, and its
+// result is the BIF's. Code loading clears breakpoints of replaced code with it.
+vm::Term run_held_staged_change(vm::Process* p, std::shared_ptr<BreakpointChange> change, AfterChange then);
+
 }  // namespace beamlet::tracing

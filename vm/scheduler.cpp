@@ -249,7 +249,8 @@ void Schedulers::run_one(int index, Process* p) {
 void Schedulers::finish(Process* p, Term reason) {
     m_vm.do_exit(p, reason);
     trace_scheduling(p, SchedEvent::OutExited);
-    if (p == m_main) {
+    Process* main = m_main.load(std::memory_order_acquire);
+    if (p == main || (p == m_boot && !main)) {
         std::lock_guard lock(m_sleep_mutex);
         m_stop.store(true);
         m_sleep_cv.notify_all();
@@ -360,9 +361,9 @@ void Schedulers::loop(int index) {
     }
 }
 
-void Schedulers::run_until_exit(Process* main) {
-    m_main = main;
-    if (main->exited) return;
+void Schedulers::run_until_exit(Process* boot) {
+    m_boot = boot;
+    if (boot->exited) return;
     for (std::size_t i = 0; i < m_scheds.size(); ++i)
         m_scheds[i]->thread = std::thread([this, i] { loop(int(i)); });
     for (auto& s : m_scheds) s->thread.join();

@@ -33,8 +33,12 @@ public:
     // Puts [p] (whose state the caller has set to Runnable) in a run queue: the current
     // scheduler's when called from a scheduler thread, else a round-robin one.
     void enqueue(Process* p);
-    // Runs the scheduler threads until [main] has exited, then stops them.
-    void run_until_exit(Process* main);
+    // Runs the scheduler threads until the main process (set_main) has exited, or [boot] has
+    // exited before there was one, then stops them.
+    void run_until_exit(Process* boot);
+    // Names the process whose exit ends run_until_exit (erl's -eval process; beamlet's
+    // init:boot/1 starts it once the system processes are up).
+    void set_main(Process* p) { m_main.store(p, std::memory_order_release); }
     // The index of the scheduler running on this thread, or -1.
     static int current_index();
     // Wakes a sleeping scheduler so that it recomputes its timer deadline.
@@ -82,7 +86,8 @@ private:
     std::atomic<int> m_sleepers_hint{0};
     std::atomic<bool> m_stop{false};
     std::atomic<unsigned> m_round_robin{0};
-    Process* m_main = nullptr;
+    std::atomic<Process*> m_main{nullptr};
+    Process* m_boot = nullptr;
     std::mutex m_progress_mutex;
     std::vector<Process*> m_progress_waiters;   // suspended until thread progress
     std::vector<std::pair<std::uint64_t, std::function<void()>>> m_later_ops;  // likewise

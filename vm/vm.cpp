@@ -135,7 +135,7 @@ BifFn Vm::find_bif(Term module, Term function, Word arity) const {
     return e ? e->bif : nullptr;
 }
 
-Module* Vm::install_module(const GenericModule& code, std::string* error) {
+std::unique_ptr<Module> Vm::prepare_module(const GenericModule& code, std::string* error) {
     ThreadLayout layout;
     auto threaded = thread_module(*this, code, &layout);
     if (!threaded) {
@@ -143,25 +143,48 @@ Module* Vm::install_module(const GenericModule& code, std::string* error) {
         return nullptr;
     }
     std::unique_ptr<Module> mod = std::move(threaded.value());
-    Module* m = mod.get();
     if (code_engine) {
         // Native code; if it cannot be compiled the module still runs, interpreted.
-        std::string jit_error = code_engine->compile(*m, code, layout);
+        std::string jit_error = code_engine->compile(*mod, code, layout);
         if (!jit_error.empty())
             std::fprintf(stderr, "beamlet: %s: JIT compilation failed, interpreting it: %s\n",
                          atom_text(code.name).c_str(), jit_error.c_str());
     }
-    for (FunctionInfo& fi : m->functions)
-        if (fi.exported) fi.export_entry = exports.get(m->name, fi.name, fi.arity);
+    for (FunctionInfo& fi : mod->functions)
+        if (fi.exported) fi.export_entry = exports.get(mod->name, fi.name, fi.arity);
+    return mod;
+}
+
+namespace {
+
+// Points [e] at [address] in both code indices (beamlet switches them together).
+void set_export_address(Export* e, const Word* address) {
+    e->addresses[0].store(address, std::memory_order_release);
+    e->addresses[1].store(address, std::memory_order_release);
+}
+
+}  // namespace
+
+Module* Vm::publish_module(std::unique_ptr<Module> mod) {
+    Module* m = mod.get();
     // on_load trace patterns go in while no process can reach the code yet.
-    if (g_trace_hooks && find_module(code.name) == nullptr) g_trace_hooks->module_loading(*m);
+    if (g_trace_hooks) g_trace_hooks->module_loading(*m);
+    std::unique_ptr<Module> previous;
     {
         std::lock_guard lock(m_modules_mutex);
-        if (m_modules.count(code.name)) {
-            *error = "module " + atom_text(code.name) + " is already loaded";
-            return nullptr;
+        auto& slot = m_modules[m->name];
+        previous = std::move(slot);
+        slot = std::move(mod);
+    }
+    // Exports of the previous version that this one lacks become undefined.
+    if (previous) {
+        for (FunctionInfo& fi : previous->functions) {
+            Export* e = fi.export_entry;
+            if (!e || e->is_bif()) continue;
+            bool kept = false;
+            for (const FunctionInfo& nf : m->functions) kept = kept || (nf.export_entry == e);
+            if (!kept) set_export_address(e, e->trampoline);
         }
-        m_modules[code.name] = std::move(mod);
     }
     for (FunctionInfo& fi : m->functions) {
         Export* e = fi.export_entry;
@@ -172,10 +195,56 @@ Module* Vm::install_module(const GenericModule& code, std::string* error) {
             e->bp_original.store(address, std::memory_order_release);
             address = e->bp_trampoline;
         }
-        e->addresses[0].store(address, std::memory_order_release);
-        e->addresses[1].store(address, std::memory_order_release);
+        set_export_address(e, address);
+    }
+    if (previous) {
+        std::lock_guard lock(m_modules_mutex);
+        m_old_modules[m->name] = std::move(previous);
     }
     return m;
+}
+
+Module* Vm::install_module(const GenericModule& code, std::string* error) {
+    std::unique_ptr<Module> mod = prepare_module(code, error);
+    if (!mod) return nullptr;
+    if (find_module(code.name)) {
+        *error = "module " + atom_text(code.name) + " is already loaded";
+        return nullptr;
+    }
+    return publish_module(std::move(mod));
+}
+
+bool Vm::delete_module(Term name) {
+    std::unique_ptr<Module> current;
+    {
+        std::lock_guard lock(m_modules_mutex);
+        auto it = m_modules.find(name);
+        if (it == m_modules.end()) return false;
+        current = std::move(it->second);
+        m_modules.erase(it);
+    }
+    for (FunctionInfo& fi : current->functions)
+        if (fi.export_entry && !fi.export_entry->is_bif()) set_export_address(fi.export_entry, fi.export_entry->trampoline);
+    std::lock_guard lock(m_modules_mutex);
+    m_old_modules[name] = std::move(current);
+    return true;
+}
+
+bool Vm::purge_module(Term name) {
+    std::lock_guard lock(m_modules_mutex);
+    auto it = m_old_modules.find(name);
+    if (it == m_old_modules.end()) return false;
+    // Purged code is never unmapped: funs and return addresses into it may still sit in
+    // messages or tables (OTP checks literal areas and copies them out; beamlet keeps the memory).
+    m_purged_modules.push_back(std::move(it->second));
+    m_old_modules.erase(it);
+    return true;
+}
+
+Module* Vm::find_old_module(Term name) const {
+    std::lock_guard lock(m_modules_mutex);
+    auto it = m_old_modules.find(name);
+    return it == m_old_modules.end() ? nullptr : it->second.get();
 }
 
 Module* Vm::find_module(Term name) const {
@@ -188,6 +257,10 @@ const Module* Vm::module_containing(const Word* p) const {
     std::lock_guard lock(m_modules_mutex);
     for (auto& [name, m] : m_modules)
         if (m->contains(p)) return m.get();
+    for (auto& [name, m] : m_old_modules)
+        if (m->contains(p)) return m.get();
+    for (auto& m : m_purged_modules)
+        if (m->contains(p)) return m.get();
     return nullptr;
 }
 
@@ -196,6 +269,16 @@ std::vector<Module*> Vm::loaded_modules() const {
     std::vector<Module*> out;
     for (auto& [name, m] : m_modules) out.push_back(m.get());
     return out;
+}
+
+std::vector<std::string> Vm::code_path() const {
+    std::lock_guard lock(m_code_path_mutex);
+    return m_code_path;
+}
+
+void Vm::set_code_path(std::vector<std::string> dirs) {
+    std::lock_guard lock(m_code_path_mutex);
+    m_code_path = std::move(dirs);
 }
 
 std::string Vm::ensure_loaded(Term module) {

@@ -7,12 +7,15 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "vm/generic_code.hpp"
 #include "vm/module.hpp"
+#include "vm/result.hpp"
 #include "vm/process.hpp"
 #include "vm/term.hpp"
 
@@ -47,6 +50,8 @@ private:
 
 // Loads a module by name from the code path; returns an error message, empty on success.
 using ModuleLoader = std::function<std::string(Term module)>;
+// Parses the bytes of a .beam file named [path] (the loader, injected at boot).
+using ModuleParser = std::function<Result<GenericModule>(std::span<const std::uint8_t> bytes, const std::string& path)>;
 
 // The term printer, injected at boot (it lives in bif/); used for crash reports.
 extern std::string (*g_print_term_hook)(Term, int column);
@@ -64,11 +69,24 @@ struct Vm {
     // The BIF registered as {M, F, A}, or null.
     BifFn find_bif(Term module, Term function, Word arity) const;
 
-    // Installs [code] for execution (threaded by the interpreter), points its exports at it and
-    // returns the module; on error returns null and sets [error].
+    // Threads [code] (and compiles it with the native-code engine): a module no process can
+    // reach yet. On error returns null and sets [error].
+    std::unique_ptr<Module> prepare_module(const GenericModule& code, std::string* error);
+    // Makes [module] the current code of its name: the previous current code becomes old code
+    // (the caller has checked there was no old code left), exports point at the new code and
+    // those it no longer has become undefined. on_load trace patterns are applied first.
+    Module* publish_module(std::unique_ptr<Module> module);
+    // prepare_module + publish_module for a module that is not loaded yet.
     Module* install_module(const GenericModule& code, std::string* error);
-    // The loaded module named [name], or null.
+    // erlang:delete_module: the current code becomes old code and its exports undefined;
+    // false if there is no current code.
+    bool delete_module(Term name);
+    // erlang:purge_module: drops the old code; false if there is none.
+    bool purge_module(Term name);
+    // The loaded (current) module named [name], or null.
     Module* find_module(Term name) const;
+    // The old code of [name], or null.
+    Module* find_old_module(Term name) const;
     // The module whose code contains [p], or null.
     const Module* module_containing(const Word* p) const;
     std::vector<Module*> loaded_modules() const;
@@ -76,6 +94,10 @@ struct Vm {
     // Loads [module] through the code path hook if it is not loaded; empty string on success.
     std::string ensure_loaded(Term module);
     ModuleLoader module_loader;
+    ModuleParser module_parser;
+    // The directories searched for MODULE.beam, in order (code:get_path/0).
+    std::vector<std::string> code_path() const;
+    void set_code_path(std::vector<std::string> dirs);
 
     // ---- processes and signals (vm/signals.cpp) ----
 
@@ -147,6 +169,8 @@ struct Vm {
     // The process that destroys trace sessions whose strong handles were garbage collected
     // (started by the first trace:session_create/3; 0 until then).
     std::atomic<Term> trace_cleaner{0};
+    // The process running MOD:main() (beamlet:start_main/1); its exit ends the run.
+    std::shared_ptr<Process> main_process;
     // The group leader of processes started without a parent (the `user` io server).
     std::atomic<Term> default_group_leader{0};
     std::unique_ptr<ThreadProgress> thread_progress;
@@ -174,6 +198,8 @@ struct Vm {
 
 private:
     mutable std::mutex m_modules_mutex;
+    mutable std::mutex m_code_path_mutex;
+    std::vector<std::string> m_code_path;
     std::mutex m_load_mutex;
     mutable std::mutex m_process_mutex;
     std::unordered_map<Term, std::shared_ptr<Process>> m_processes;
@@ -188,7 +214,9 @@ private:
     static constexpr Word FAST_SLOTS = Word(1) << 16;
     std::unique_ptr<std::atomic<Process*>[]> m_fast_processes;
     std::unordered_map<Term, Process*> m_registered;
-    std::unordered_map<Term, std::unique_ptr<Module>> m_modules;
+    std::unordered_map<Term, std::unique_ptr<Module>> m_modules;      // current code
+    std::unordered_map<Term, std::unique_ptr<Module>> m_old_modules;  // old code
+    std::vector<std::unique_ptr<Module>> m_purged_modules;            // kept, never run again
 };
 
 }  // namespace beamlet::vm

@@ -1,0 +1,329 @@
+// bif/erlang_system.cpp — the system as Erlang sees it: erlang:system_info/1, memory/0,1,
+// system_flag/2, nodes, the os module's BIFs (environment, pid, clocks), checksums.
+//
+// system_info answers what OTP 25 answers for the items programs and OTP's libraries ask
+// about; beamlet identifies itself as OTP 25 (erts 13.1.5) because the .beam files it runs and
+// the libraries it loads are OTP 25's.
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "bif/bifs.hpp"
+#include "vm/bignum.hpp"
+#include "vm/map.hpp"
+#include "vm/binary.hpp"
+#include "vm/scheduler.hpp"
+
+extern char** environ;
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+Term string_term(Process* p, std::string_view s) { return bytes_to_list(p, s); }
+
+Term pair(Process* p, Term a, Term b) { return make_tuple_on(p, {a, b}); }
+
+Term list_of(Process* p, std::initializer_list<Term> items) {
+    Term l = NIL;
+    for (auto it = items.end(); it != items.begin();) {
+        --it;
+        l = make_cons_on(p->alloc(2), *it, l);
+    }
+    return l;
+}
+
+int scheduler_count(Process* p) { return p->vm.schedulers ? p->vm.schedulers->count() : 1; }
+
+// The bytes of an iodata argument, or false (badarg).
+bool bytes_of(Term t, std::string* out) {
+    if (is_binary(t) || is_list(t) || is_nil(t)) return iolist_to_bytes(t, out);
+    return false;
+}
+
+}  // namespace
+
+Term bif_system_info(Process* p, Term* a) {
+    Term item = a[0];
+    const std::string name = is_atom(item) ? atom_text(item) : std::string();
+    if (name == "otp_release") return string_term(p, "25");
+    if (name == "version") return string_term(p, "13.1.5");
+    if (name == "system_version") {
+        int n = scheduler_count(p);
+        return string_term(p, "Erlang/OTP 25 [erts-13.1.5] [beamlet] [64-bit] [smp:" + std::to_string(n) + ":" +
+                                  std::to_string(n) + "] [async-threads:1]\n");
+    }
+    if (name == "system_architecture") return string_term(p, "x86_64-pc-linux-gnu");
+    if (name == "machine") return string_term(p, "BEAM");
+    if (name == "wordsize") return make_small(8);
+    if (name == "schedulers" || name == "schedulers_online" || name == "dirty_cpu_schedulers" ||
+        name == "dirty_cpu_schedulers_online")
+        return make_small(scheduler_count(p));
+    if (name == "dirty_io_schedulers") return make_small(10);
+    if (name == "logical_processors" || name == "logical_processors_available" || name == "logical_processors_online")
+        return make_small(SWord(std::max(1u, std::thread::hardware_concurrency())));
+    if (name == "scheduler_id") return make_small(Schedulers::current_index() + 1);
+    if (name == "process_limit") return make_small(262144);
+    if (name == "process_count") return make_small(SWord(p->vm.process_count()));
+    if (name == "atom_limit") return make_small(SWord(AtomTable::MAX_ATOMS));
+    if (name == "atom_count") return make_small(SWord(AtomTable::global().count()));
+    if (name == "port_limit") return make_small(65536);
+    if (name == "port_count") return make_small(0);
+    if (name == "ets_limit") return make_small(8192);
+    if (name == "thread_pool_size") return make_small(1);
+    if (name == "emu_flavor") return atom("jit");
+    if (name == "emu_type" || name == "build_type") return atom("opt");
+    if (name == "smp_support" || name == "threads" || name == "kernel_poll" || name == "time_correction")
+        return atoms::true_;
+    if (name == "debug_compiled") return atoms::false_;
+    if (name == "heap_type") return atom("private");
+    if (name == "endian") return atom("little");
+    if (name == "compat_rel") return make_small(25);
+    if (name == "nif_version") return string_term(p, "2.16");
+    if (name == "driver_version") return string_term(p, "3.3");
+    if (name == "os_type") return pair(p, atom("unix"), atom("linux"));
+    if (name == "os_version") {
+        int major = 0, minor = 0, release = 0;
+        if (FILE* f = std::fopen("/proc/sys/kernel/osrelease", "r")) {
+            if (std::fscanf(f, "%d.%d.%d", &major, &minor, &release) < 1) major = 0;
+            std::fclose(f);
+        }
+        return make_tuple_on(p, {make_small(major), make_small(minor), make_small(release)});
+    }
+    if (name == "hipe_architecture") return atoms::undefined;
+    if (name == "fullsweep_after") return pair(p, atom("fullsweep_after"), make_small(65535));
+    if (name == "min_heap_size") return pair(p, atom("min_heap_size"), make_small(233));
+    if (name == "min_bin_vheap_size") return pair(p, atom("min_bin_vheap_size"), make_small(46422));
+    if (name == "max_heap_size") {
+        Term keys[] = {atom("error_logger"), atom("kill"), atom("size")};
+        Term values[] = {atoms::true_, atoms::true_, make_small(0)};
+        std::vector<std::pair<Term, Term>> pairs;
+        for (int i = 0; i < 3; ++i) pairs.emplace_back(keys[i], values[i]);
+        return map_from_pairs(p, std::move(pairs));
+    }
+    if (name == "garbage_collection")
+        return list_of(p, {pair(p, atom("max_heap_size"), make_small(0)),
+                           pair(p, atom("min_bin_vheap_size"), make_small(46422)),
+                           pair(p, atom("min_heap_size"), make_small(233)),
+                           pair(p, atom("fullsweep_after"), make_small(65535))});
+    if (name == "time_warp_mode") return atom("no_time_warp");
+    if (name == "tolerant_timeofday") return atom("enabled");
+    if (name == "trace_control_word") return make_small(0);
+    if (name == "multi_scheduling") return atom("enabled");
+    if (name == "scheduler_bind_type") return atom("unbound");
+    if (name == "creation") return make_small(0);
+    if (name == "start_time") return make_integer(p, -576460752000000000LL);
+    if (name == "message_queue_data") return atom("on_heap");
+    if (name == "modified_timing_level") return atoms::undefined;
+    if (name == "dist_ctrl") return NIL;
+    if (name == "dist_buf_busy_limit") return make_small(1048576);
+    if (name == "outstanding_system_requests_limit") return make_small(4);
+    if (name == "system_logger") {
+        auto logger = p->vm.whereis(atoms::logger);
+        return logger ? logger->id : atoms::logger;
+    }
+    if (name == "cpu_topology") return atoms::undefined;
+    if (name == "ets_count") return make_small(0);
+    if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("wordsize") &&
+        (tuple_element(item, 1) == atom("internal") || tuple_element(item, 1) == atom("external")))
+        return make_small(8);
+    if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("sequential_tracer"))
+        return pair(p, atom("sequential_tracer"), atoms::false_);
+    return p->badarg();
+}
+
+// erlang:memory/0,1: the process heaps are measured; the rest is an estimate of the same
+// order as OTP's for the same system.
+namespace {
+struct MemoryFigures {
+    std::int64_t processes, atom, binary, code, ets, system;
+};
+
+MemoryFigures memory_figures(Process* p) {
+    MemoryFigures m{};
+    m.processes = std::int64_t(p->vm.process_count()) * 2700;
+    m.atom = std::int64_t(AtomTable::global().count()) * 32;
+    m.binary = 1 << 20;
+    m.code = std::int64_t(p->vm.loaded_modules().size()) * 60000;
+    m.ets = 500000;
+    m.system = m.atom + m.binary + m.code + m.ets + (8 << 20);
+    return m;
+}
+}  // namespace
+
+Term bif_memory0(Process* p, Term*) {
+    MemoryFigures m = memory_figures(p);
+    auto item = [&](const char* n, std::int64_t v) { return pair(p, atom(n), make_integer(p, v)); };
+    return list_of(p, {item("total", m.processes + m.system), item("processes", m.processes),
+                       item("processes_used", m.processes), item("system", m.system), item("atom", m.atom),
+                       item("atom_used", m.atom), item("binary", m.binary), item("code", m.code),
+                       item("ets", m.ets)});
+}
+
+Term bif_memory1(Process* p, Term* a) {
+    MemoryFigures m = memory_figures(p);
+    auto value = [&](Term t, std::int64_t* out) {
+        const std::string n = is_atom(t) ? atom_text(t) : "";
+        if (n == "total") *out = m.processes + m.system;
+        else if (n == "processes" || n == "processes_used") *out = m.processes;
+        else if (n == "system") *out = m.system;
+        else if (n == "atom" || n == "atom_used") *out = m.atom;
+        else if (n == "binary") *out = m.binary;
+        else if (n == "code") *out = m.code;
+        else if (n == "ets") *out = m.ets;
+        else return false;
+        return true;
+    };
+    std::int64_t v;
+    if (is_atom(a[0])) {
+        if (!value(a[0], &v)) return p->badarg();
+        return make_integer(p, v);
+    }
+    std::vector<Term> items;
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) {
+        if (!value(car(l), &v)) return p->badarg();
+        items.push_back(pair(p, car(l), make_integer(p, v)));
+    }
+    if (!is_nil(l)) return p->badarg();
+    Term out = NIL;
+    for (std::size_t i = items.size(); i-- > 0;) out = make_cons_on(p->alloc(2), items[i], out);
+    return out;
+}
+
+// erlang:system_flag/2: the flags OTP's libraries set, with OTP's old values.
+Term bif_system_flag(Process* p, Term* a) {
+    const std::string name = is_atom(a[0]) ? atom_text(a[0]) : "";
+    if (name == "backtrace_depth") {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        static std::atomic<SWord> depth{8};
+        return make_small(depth.exchange(small_value(a[1])));
+    }
+    if (name == "fullsweep_after") {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        return make_small(65535);
+    }
+    if (name == "min_heap_size") return make_small(233);
+    if (name == "min_bin_vheap_size") return make_small(46422);
+    if (name == "max_heap_size") return make_small(0);
+    if (name == "trace_control_word") return make_small(0);
+    if (name == "schedulers_online") {
+        if (!is_small(a[1]) || small_value(a[1]) < 1 || small_value(a[1]) > scheduler_count(p)) return p->badarg();
+        return make_small(scheduler_count(p));
+    }
+    if (name == "multi_scheduling") return atom("enabled");
+    if (name == "scheduler_wall_time") return atoms::false_;
+    if (name == "system_logger") return p->id;
+    if (name == "time_offset") return atom("final");
+    return p->badarg();
+}
+
+Term bif_nodes0(Process*, Term*) { return NIL; }
+Term bif_nodes1(Process* p, Term* a) {
+    if (!is_atom(a[0]) && !is_list(a[0])) return p->badarg();
+    return NIL;
+}
+Term bif_is_alive(Process*, Term*) { return atoms::false_; }
+Term bif_get_cookie(Process*, Term*) { return atom("nocookie"); }
+
+// ---- os ----
+
+Term bif_os_getenv1(Process* p, Term* a) {
+    std::string name;
+    if (!list_to_bytes(a[0], &name) && !(is_binary(a[0]) && iolist_to_bytes(a[0], &name))) return p->badarg();
+    const char* v = std::getenv(name.c_str());
+    if (!v) return atoms::false_;
+    return string_term(p, v);
+}
+
+Term bif_os_env(Process* p, Term*) {
+    Term out = NIL;
+    std::vector<std::string> entries;
+    for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
+    for (std::size_t i = entries.size(); i-- > 0;) {
+        std::size_t eq = entries[i].find('=');
+        if (eq == std::string::npos) continue;
+        Term kv = pair(p, string_term(p, entries[i].substr(0, eq)), string_term(p, entries[i].substr(eq + 1)));
+        out = make_cons_on(p->alloc(2), kv, out);
+    }
+    return out;
+}
+
+Term bif_os_putenv(Process* p, Term* a) {
+    std::string name, value;
+    if (!list_to_bytes(a[0], &name) || !list_to_bytes(a[1], &value) || name.empty() ||
+        name.find('=') != std::string::npos)
+        return p->badarg();
+    static std::mutex env_mutex;
+    std::lock_guard lock(env_mutex);
+    if (::setenv(name.c_str(), value.c_str(), 1) != 0) return p->badarg();
+    return atoms::true_;
+}
+
+Term bif_os_unsetenv(Process* p, Term* a) {
+    std::string name;
+    if (!list_to_bytes(a[0], &name)) return p->badarg();
+    ::unsetenv(name.c_str());
+    return atoms::true_;
+}
+
+Term bif_os_getpid(Process* p, Term*) { return string_term(p, std::to_string(::getpid())); }
+
+Term bif_os_timestamp(Process* p, Term*) {
+    struct timespec t{};
+    clock_gettime(CLOCK_REALTIME, &t);
+    std::int64_t us = std::int64_t(t.tv_sec) * 1000000 + t.tv_nsec / 1000;
+    return make_tuple_on(p, {make_small(us / 1000000000000), make_small((us / 1000000) % 1000000),
+                             make_small(us % 1000000)});
+}
+
+Term bif_os_perf_counter0(Process* p, Term*) {
+    struct timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return make_integer(p, std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec);
+}
+
+Term bif_os_set_signal(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1])) return p->badarg();
+    return atoms::ok;
+}
+
+// ---- checksums ----
+
+Term bif_crc32_1(Process* p, Term* a) {
+    std::string bytes;
+    if (!bytes_of(a[0], &bytes)) return p->badarg();
+    return make_integer(p, std::int64_t(crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), uInt(bytes.size()))));
+}
+
+Term bif_crc32_2(Process* p, Term* a) {
+    std::string bytes;
+    auto start = integer_to_int64(a[0]);
+    if (!start || *start < 0 || *start > 0xFFFFFFFFLL || !bytes_of(a[1], &bytes)) return p->badarg();
+    return make_integer(p, std::int64_t(crc32(uLong(*start), reinterpret_cast<const Bytef*>(bytes.data()),
+                                              uInt(bytes.size()))));
+}
+
+Term bif_adler32_1(Process* p, Term* a) {
+    std::string bytes;
+    if (!bytes_of(a[0], &bytes)) return p->badarg();
+    return make_integer(p, std::int64_t(adler32(1, reinterpret_cast<const Bytef*>(bytes.data()), uInt(bytes.size()))));
+}
+
+Term bif_adler32_2(Process* p, Term* a) {
+    std::string bytes;
+    auto start = integer_to_int64(a[0]);
+    if (!start || *start < 0 || *start > 0xFFFFFFFFLL || !bytes_of(a[1], &bytes)) return p->badarg();
+    return make_integer(p, std::int64_t(adler32(uLong(*start), reinterpret_cast<const Bytef*>(bytes.data()),
+                                                uInt(bytes.size()))));
+}
+
+}  // namespace beamlet::bif

@@ -1,0 +1,238 @@
+// bif/unicode_bifs.cpp — the BIFs of OTP's unicode module: characters_to_binary/2,
+// characters_to_list/2 (for latin1, unicode and utf8 input; unicode.beam handles UTF-16/32 in
+// Erlang through them) and bin_is_7bit/1.
+//
+// Chardata is walked without recursion. On a bad character the result is {error, Converted,
+// Rest}, where Rest is the input from the bad element on: the innermost remaining list (or
+// binary), wrapped in the remaining tails of each enclosing list, as OTP builds it. A binary
+// that ends inside a UTF-8 sequence, at the very end of the input, is {incomplete, ...}.
+#include <string>
+#include <vector>
+
+#include "bif/bifs.hpp"
+#include "vm/binary.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+enum class Status { Ok, Error, Incomplete, Badarg };
+
+bool valid_code_point(std::int64_t c) { return c >= 0 && c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF); }
+
+void put_utf8(std::uint32_t c, std::string& out) {
+    if (c < 0x80) {
+        out.push_back(char(c));
+    } else if (c < 0x800) {
+        out.push_back(char(0xC0 | (c >> 6)));
+        out.push_back(char(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(char(0xE0 | (c >> 12)));
+        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(char(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(char(0xF0 | (c >> 18)));
+        out.push_back(char(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(char(0x80 | (c & 0x3F)));
+    }
+}
+
+// Decodes one UTF-8 character at [p] (n bytes left): its length, 0 if invalid, -1 if the
+// bytes are a valid but unfinished start of one.
+int utf8_char(const std::uint8_t* p, std::size_t n, std::uint32_t* out) {
+    std::uint8_t b = p[0];
+    int len;
+    std::uint32_t c;
+    if (b < 0x80) {
+        *out = b;
+        return 1;
+    } else if (b >= 0xC2 && b <= 0xDF) {
+        len = 2;
+        c = b & 0x1F;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        len = 3;
+        c = b & 0x0F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        len = 4;
+        c = b & 0x07;
+    } else {
+        return 0;
+    }
+    for (int i = 1; i < len; ++i) {
+        if (std::size_t(i) >= n) {
+            // Unfinished: valid so far? (the second byte's range rules out overlong forms)
+            return -1;
+        }
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        c = (c << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *out = c;
+    return len;
+}
+
+// Converts chardata [data] in encoding [latin1 ? latin-1 : UTF-8] to code points in [out].
+class Converter {
+public:
+    Converter(Process* p, bool latin1) : m_p(p), m_latin1(latin1) {}
+
+    Status run(Term data, std::vector<std::uint32_t>& out) {
+        m_out = &out;
+        if (is_binary(data)) return binary(data, true);
+        if (!is_list(data) && !is_nil(data)) return Status::Badarg;
+        Term l = data;
+        while (true) {
+            if (is_nil(l)) {
+                if (m_tails.empty()) return Status::Ok;
+                l = m_tails.back();
+                m_tails.pop_back();
+                continue;
+            }
+            if (!is_list(l)) return Status::Badarg;
+            Term e = car(l);
+            if (is_small(e)) {
+                SWord c = small_value(e);
+                if (m_latin1 ? (c < 0 || c > 255) : !valid_code_point(c)) return error_at(l);
+                m_out->push_back(std::uint32_t(c));
+                l = cdr(l);
+            } else if (is_list(e) || is_nil(e)) {
+                m_tails.push_back(cdr(l));
+                l = e;
+            } else if (is_binary(e)) {
+                bool last = is_nil(cdr(l)) && all_tails_empty();
+                m_tails.push_back(cdr(l));
+                Status s = binary(e, last);
+                if (s != Status::Ok) return s;
+                m_tails.pop_back();
+                l = cdr(l);
+            } else if (is_big(e)) {
+                return error_at(l);
+            } else {
+                return Status::Badarg;
+            }
+        }
+    }
+
+    // What is left after an error or an unfinished character.
+    Term rest() const { return m_rest; }
+
+private:
+    bool all_tails_empty() const {
+        for (Term t : m_tails)
+            if (!is_nil(t)) return false;
+        return true;
+    }
+
+    // The rest of the input when [innermost] (a list cell or a binary) is where it stopped.
+    Status error_at(Term innermost) {
+        Term r = innermost;
+        for (std::size_t i = m_tails.size(); i-- > 0;) r = make_cons_on(m_p->alloc(2), r, m_tails[i]);
+        m_rest = r;
+        return Status::Error;
+    }
+
+    Status binary(Term bin, bool last) {
+        BitView v = bit_view(bin);
+        if (v.bit_size % 8) return Status::Badarg;
+        std::string copy;
+        const std::uint8_t* bytes = v.aligned_bytes();
+        if (!v.is_aligned()) {
+            copy.resize(v.size_bytes());
+            copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(copy.data()), 0, v.bit_size);
+            bytes = reinterpret_cast<const std::uint8_t*>(copy.data());
+        }
+        std::size_t n = v.size_bytes();
+        if (m_latin1) {
+            for (std::size_t i = 0; i < n; ++i) m_out->push_back(bytes[i]);
+            return Status::Ok;
+        }
+        std::size_t i = 0;
+        while (i < n) {
+            std::uint32_t c;
+            int len = utf8_char(bytes + i, n - i, &c);
+            if (len > 0) {
+                m_out->push_back(c);
+                i += std::size_t(len);
+                continue;
+            }
+            Term tail = make_sub_binary(m_p, bin, i * 8, (n - i) * 8);
+            if (len < 0 && last) {
+                m_rest = tail;
+                return Status::Incomplete;
+            }
+            // Inside a list, the list's tail after this binary is on m_tails already.
+            return error_at(tail);
+        }
+        return Status::Ok;
+    }
+
+    Process* m_p;
+    bool m_latin1;
+    std::vector<std::uint32_t>* m_out = nullptr;
+    std::vector<Term> m_tails;
+    Term m_rest = NIL;
+};
+
+bool input_encoding(Term enc, bool* latin1) {
+    if (enc == atoms::latin1) *latin1 = true;
+    else if (enc == atoms::unicode || enc == atom("utf8")) *latin1 = false;
+    else return false;
+    return true;
+}
+
+Term utf8_binary(Process* p, const std::vector<std::uint32_t>& chars) {
+    std::string s;
+    s.reserve(chars.size());
+    for (std::uint32_t c : chars) put_utf8(c, s);
+    return make_binary(p, s);
+}
+
+Term char_list(Process* p, const std::vector<std::uint32_t>& chars) {
+    Term* hp = p->alloc(2 * chars.size());
+    Term l = NIL;
+    for (std::size_t i = chars.size(); i-- > 0;) l = make_cons_on(hp + 2 * i, make_small(SWord(chars[i])), l);
+    return l;
+}
+
+// The other encodings are OTP's unicode.beam's job (characters_to_binary_int/2 and
+// characters_to_list_int/2), as the BIFs hand them over in OTP.
+Term delegate(Process* p, const char* function) {
+    return tail_call_erlang(p, p->vm.exports.get(atoms::unicode, atom(function), 2));
+}
+
+Term convert(Process* p, Term* a, bool to_binary) {
+    bool latin1;
+    if (!input_encoding(a[1], &latin1)) {
+        if (is_atom(a[1]) || is_tuple(a[1]))
+            return delegate(p, to_binary ? "characters_to_binary_int" : "characters_to_list_int");
+        return p->badarg();
+    }
+    std::vector<std::uint32_t> chars;
+    Converter c(p, latin1);
+    Status s = c.run(a[0], chars);
+    if (s == Status::Badarg) return p->badarg();
+    Term converted = to_binary ? utf8_binary(p, chars) : char_list(p, chars);
+    if (s == Status::Ok) return converted;
+    return make_tuple_on(p, {s == Status::Error ? atoms::error : atom("incomplete"), converted, c.rest()});
+}
+
+}  // namespace
+
+Term bif_unicode_characters_to_binary(Process* p, Term* a) { return convert(p, a, true); }
+Term bif_unicode_characters_to_list(Process* p, Term* a) { return convert(p, a, false); }
+
+Term bif_unicode_bin_is_7bit(Process*, Term* a) {
+    if (!is_binary(a[0])) return atoms::false_;
+    BitView v = bit_view(a[0]);
+    std::string bytes(v.size_bytes(), '\0');
+    copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(bytes.data()), 0, v.bit_size);
+    for (unsigned char c : bytes)
+        if (c >= 0x80) return atoms::false_;
+    return atoms::true_;
+}
+
+}  // namespace beamlet::bif
