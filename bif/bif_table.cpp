@@ -14,6 +14,7 @@ void register_bifs(Vm& vm) {
 #define BEAMLET_BIF(module, name, arity, fn) vm.register_bif(atoms::module, atom(name), arity, fn);
 #include "bif/bifs.def"
 #undef BEAMLET_BIF
+    install_ets(vm);
 }
 
 bool list_to_bytes(Term t, std::string* out) {

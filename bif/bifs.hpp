@@ -28,6 +28,8 @@ bool executes_code_of(const vm::Process* p, const vm::Module* m);
 // Answers a process_info request {Ref, Item} from [from] about [p] (null if dead).
 void answer_info_request(vm::Process* p, vm::Term from, vm::Term request, vm::Vm& vm);
 
+// Hooks the ETS layer into [vm] (owner exit: heirs and deletion).
+void install_ets(vm::Vm& vm);
 // Registers every BIF of bif/bifs.def with [vm].
 void register_bifs(vm::Vm& vm);
 

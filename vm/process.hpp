@@ -140,6 +140,8 @@ struct Process {
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
     // Where its I/O goes (erlang:group_leader/0,2): inherited at spawn; set by other processes.
     std::atomic<Term> group_leader{0};
+    // It owns (or has fixed) an ETS table: its exit must run Vm::ets_exit_hook.
+    std::atomic<bool> ets_user{false};
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
     SuspendFor suspend_for = SuspendFor::Nothing;

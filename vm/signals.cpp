@@ -369,6 +369,10 @@ void Vm::do_exit(Process* p, Term reason) {
         std::fputs(text.c_str(), stderr);
     }
 
+    // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
+    // 'DOWN', as in OTP) or are deleted.
+    if (p->ets_user.load(std::memory_order_relaxed) && ets_exit_hook) ets_exit_hook(p);
+
     for (Term pid : links) send_exit(p->id, pid, reason, true);
     for (const MonitorEntry& m : monitored_by) {
         std::shared_ptr<Process> watcher = lookup_process(m.other);

@@ -178,6 +178,8 @@ struct Vm {
     // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),
     // on [p]'s thread; installed by bif/erlang_process.cpp.
     std::function<void(Process* p, Term from, Term request)> info_request_hook;
+    // Run by do_exit for a process that owned or fixed an ETS table (set by the ETS layer).
+    void (*ets_exit_hook)(Process* p) = nullptr;
     std::unique_ptr<TimerService> timers;
 
     // Standard input and output (vm/stdio.hpp); write_stdout/flush_stdout are fd 1's.

@@ -1,0 +1,1218 @@
+// ets/ets_bifs.cpp — the BIFs of OTP's ets.beam, over ets/table.hpp.
+//
+// A table is named by a tid (a magic reference whose handle owns the Table) or, for a
+// named_table, by its atom. The registry maps names to tables and lists every table (ets:all/0,
+// owner exit); a BIF given a tid reaches its table without the registry. The match-spec
+// functions (match, select, ...) compile their spec with tracing's compiler in its table dialect
+// and run it on each stored object under the table's read (or write) lock, copying the results
+// onto the caller's heap before the lock is released.
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "bif/bifs.hpp"
+#include "ets/table.hpp"
+#include "tracing/match_spec.hpp"
+#include "vm/arith.hpp"
+#include "vm/bignum.hpp"
+#include "vm/copy.hpp"
+#include "vm/magic.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/term_order.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+using ets::Access;
+using ets::DbObject;
+using ets::Kind;
+using ets::Table;
+using tracing::MatchSpec;
+
+namespace {
+
+// ---- the registry -------------------------------------------------------------------------------
+
+Term am_end_of_table() {
+    BEAMLET_CACHED_ATOM(a, "$end_of_table");
+    return a;
+}
+
+void destroy_table_handle(MagicHandle* h) { delete static_cast<Table*>(h->data); }
+void destroy_spec_handle(MagicHandle* h) { delete static_cast<MatchSpec*>(h->data); }
+
+struct Registry {
+    std::shared_mutex mutex;
+    std::unordered_map<Term, Table*> names;
+    std::vector<Table*> tables;  // each holds a reference to its handle
+};
+
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+
+// A table reached from a term: keeps its handle referenced while a BIF uses it.
+class TableRef {
+public:
+    TableRef() = default;
+    TableRef(const TableRef&) = delete;
+    TableRef& operator=(const TableRef&) = delete;
+    ~TableRef() {
+        if (m_held) m_held->release();
+    }
+    Table* get() const { return m_table; }
+
+    // The table [id] names (a tid or a name), or false.
+    bool resolve(Term id) {
+        if (is_magic_ref(id)) {
+            MagicHandle* h = magic_handle(id);
+            if (h->destructor != destroy_table_handle) return false;
+            m_table = static_cast<Table*>(h->data);  // the term keeps it alive
+            return true;
+        }
+        if (!is_atom(id)) return false;
+        Registry& r = registry();
+        std::shared_lock lock(r.mutex);
+        auto it = r.names.find(id);
+        if (it == r.names.end()) return false;
+        m_table = it->second;
+        m_held = m_table->handle;
+        m_held->add_ref();
+        return true;
+    }
+
+private:
+    Table* m_table = nullptr;
+    MagicHandle* m_held = nullptr;
+};
+
+Word next_ref_number(Process* p) { return p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+Term tid_term(Process* p, Table* t) {
+    t->handle->add_ref();
+    return make_magic_ref(p, t->tid_id, t->handle);
+}
+
+// How ETS names a table in its answers and messages: the name of a named table, else the tid.
+Term table_id(Process* p, Table* t) { return t->named ? t->name : tid_term(p, t); }
+
+bool process_alive(Process* p, Term pid) { return is_pid(pid) && p->vm.find_process(pid) != nullptr; }
+
+void mark_user(Process* owner) {
+    if (owner) owner->ets_user.store(true, std::memory_order_relaxed);
+}
+
+// Removes [t] from the registry and frees its objects; false if it was gone already.
+bool delete_table(Table* t) {
+    {
+        std::unique_lock lock(t->lock);
+        if (t->dead.load(std::memory_order_relaxed)) return false;
+        t->dead.store(true, std::memory_order_release);
+        for (auto f : std::vector(t->fixations())) t->unfix_all(f.first);
+        t->clear();
+    }
+    Registry& r = registry();
+    {
+        std::unique_lock lock(r.mutex);
+        if (t->named) {
+            auto it = r.names.find(t->name);
+            if (it != r.names.end() && it->second == t) r.names.erase(it);
+        }
+        r.tables.erase(std::find(r.tables.begin(), r.tables.end(), t));
+    }
+    t->handle->release();  // the registry's reference
+    return true;
+}
+
+// ---- access -------------------------------------------------------------------------------------
+
+// Read and Write are the access the table's protection must allow; Fix needs read access
+// and changes the table's fixations (its lock taken for writing).
+enum class Need { Read, Write, Fix };
+
+bool allowed(const Process* p, const Table* t, Need need) {
+    if (t->access == Access::Public) return true;
+    bool owner = t->owner.load(std::memory_order_relaxed) == p->id;
+    if (t->access == Access::Private) return owner;
+    return need != Need::Write || owner;
+}
+
+// Runs [fn(table)] with [id]'s table locked for [need], or raises badarg (no such table, no
+// access). [fn] returns the BIF's result.
+template <typename Fn>
+Term with_table(Process* p, Term id, Need need, Fn&& fn) {
+    TableRef ref;
+    if (!ref.resolve(id)) return p->badarg();
+    Table* t = ref.get();
+    if (need == Need::Read) {
+        std::shared_lock lock(t->lock);
+        if (t->dead.load(std::memory_order_relaxed) || !allowed(p, t, need)) return p->badarg();
+        return fn(*t);
+    }
+    std::unique_lock lock(t->lock);
+    if (t->dead.load(std::memory_order_relaxed) || !allowed(p, t, need)) return p->badarg();
+    return fn(*t);
+}
+
+// ---- terms --------------------------------------------------------------------------------------
+
+Term copy_out(Process* p, const DbObject* o) {
+    if (!o->words) return o->tuple;
+    Term* hp = p->alloc(o->words);
+    return copy_term(o->tuple, &hp, &p->off_heap_first);
+}
+
+Term copy_to_heap(Process* p, Term t) {
+    Word n = term_size_words(t);
+    if (!n) return t;
+    Term* hp = p->alloc(n);
+    return copy_term(t, &hp, &p->off_heap_first);
+}
+
+Term cons(Process* p, Term h, Term t) { return make_cons_on(p->alloc(2), h, t); }
+
+Term reverse(Process* p, Term l) {
+    Term r = NIL;
+    for (; is_list(l); l = cdr(l)) r = cons(p, car(l), r);
+    return r;
+}
+
+// A valid object for [t]: a tuple with the key position.
+bool valid_object(const Table& t, Term obj) { return is_tuple(obj) && tuple_arity(obj) >= t.keypos(); }
+
+// The objects of [key] as a list, in insertion order.
+Term lookup_list(Process* p, const Table& t, Term key) {
+    std::vector<const DbObject*> found;
+    t.for_key(key, [&](const DbObject* o) { found.push_back(o); });
+    Term l = NIL;
+    for (auto it = found.rbegin(); it != found.rend(); ++it) l = cons(p, copy_out(p, *it), l);
+    return l;
+}
+
+bool is_pos_small(Term t) { return is_small(t) && small_value(t) > 0; }
+
+// ---- match specs --------------------------------------------------------------------------------
+
+class NoActions : public tracing::MatchSpecActions {
+public:
+    Term process_dump(Process* p) override { return tracing::process_dump_binary(p); }
+    bool live() const override { return false; }
+};
+
+MagicHandle* new_spec_handle(MatchSpec* ms) {
+    auto* h = new MagicHandle();
+    h->destructor = destroy_spec_handle;
+    h->data = ms;
+    return h;
+}
+
+MatchSpec* spec_of(Term t) {
+    if (!is_magic_ref(t) || magic_handle(t)->destructor != destroy_spec_handle) return nullptr;
+    return static_cast<MatchSpec*>(magic_handle(t)->data);
+}
+
+Term spec_term(Process* p, MatchSpec* ms) {
+    Word n = next_ref_number(p);
+    Word id[3] = {n & 0x3FFFF, n >> 18, 0};
+    return make_magic_ref(p, id, new_spec_handle(ms));
+}
+
+// A compiled spec for [source] in a new magic ref (its lifetime follows the term), or 0.
+Term compile_spec(Process* p, Term source, MatchSpec** out) {
+    MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr);
+    if (!ms) return 0;
+    *out = ms;
+    return spec_term(p, ms);
+}
+
+bool is_variable_atom(Term t) {
+    if (!is_atom(t)) return false;
+    const std::string& s = atom_text(t);
+    if (s == "_") return true;
+    if (s.size() < 2 || s[0] != '$') return false;
+    return std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Whether [t] holds no pattern variables (so a head's key is a constant).
+bool ground(Term t) {
+    if (is_atom(t)) return !is_variable_atom(t);
+    if (is_list(t)) return ground(car(t)) && ground(cdr(t));
+    if (is_tuple(t)) {
+        for (Word i = 0; i < tuple_arity(t); ++i)
+            if (!ground(tuple_element(t, i))) return false;
+        return true;
+    }
+    if (is_map(t)) return false;  // keep it simple: maps scan
+    return true;
+}
+
+// The keys every clause of [source] binds, if each clause's head has a constant key.
+bool bound_keys(const Table& t, Term source, std::vector<Term>* keys) {
+    for (Term l = source; is_list(l); l = cdr(l)) {
+        Term clause = car(l);
+        if (!is_tuple(clause) || tuple_arity(clause) != 3) return false;
+        Term head = tuple_element(clause, 0);
+        if (!is_tuple(head) || tuple_arity(head) < t.keypos()) return false;
+        Term key = tuple_element(head, t.keypos() - 1);
+        if (!ground(key)) return false;
+        bool seen = false;
+        for (Term k : *keys) seen = seen || (t.is_hash() ? terms_exact_equal(k, key) : terms_equal(k, key));
+        if (!seen) keys->push_back(key);
+    }
+    return !keys->empty();
+}
+
+// What a traversal does with each object a spec matches.
+enum class Mode { Select, Count, Delete, Replace };
+
+struct Scan {
+    Process* p;
+    Table& table;
+    const MatchSpec& ms;
+    Mode mode;
+    NoActions actions;
+    Term results = NIL;           // Select: built reversed
+    Word count = 0;
+    std::vector<DbObject*> to_delete;
+    std::vector<std::pair<DbObject*, Term>> to_replace;
+
+    Scan(Process* p_, Table& t, const MatchSpec& m, Mode md) : p(p_), table(t), ms(m), mode(md) {}
+
+    // Runs the spec on [o]; true if it matched (for the limit).
+    bool visit(DbObject* o) {
+        MatchSpec::Result r = ms.run(p, &o->tuple, 1, actions);
+        if (!r.matched) return false;
+        switch (mode) {
+        case Mode::Select: results = cons(p, copy_to_heap(p, r.message), results); return true;
+        case Mode::Count:
+            if (r.message != atoms::true_) return false;
+            ++count;
+            return true;
+        case Mode::Delete:
+            if (r.message != atoms::true_) return false;
+            to_delete.push_back(o);
+            return true;
+        case Mode::Replace: {
+            Term n = r.message;
+            if (!is_tuple(n) || tuple_arity(n) < table.keypos()) return false;
+            Term old_key = o->element(table.keypos()), new_key = tuple_element(n, table.keypos() - 1);
+            bool same = table.is_hash() ? terms_exact_equal(old_key, new_key) : terms_equal(old_key, new_key);
+            if (!same) return false;
+            to_replace.emplace_back(o, copy_to_heap(p, n));
+            return true;
+        }
+        }
+        return false;
+    }
+
+    // Applies deletions and replacements collected during the walk (write lock held).
+    void finish() {
+        for (DbObject* o : to_delete) table.erase(o);
+        for (auto& [o, n] : to_replace) table.replace(o, n);
+        count += to_delete.size() + to_replace.size();
+    }
+};
+
+// Whether every clause of a select_replace spec keeps the object's key, as OTP checks it
+// before running: the body is '$_', or one tuple construction whose key element is the head's
+// key variable, or the head's constant key (literally or as {const, Key}).
+bool keeps_key(const Table& t, Term source) {
+    BEAMLET_CACHED_ATOM(whole, "$_");
+    BEAMLET_CACHED_ATOM(const_, "const");
+    if (!is_list(source)) return false;
+    for (Term l = source; is_list(l); l = cdr(l)) {
+        Term clause = car(l);
+        if (!is_tuple(clause) || tuple_arity(clause) != 3) return false;
+        Term head = tuple_element(clause, 0), body = tuple_element(clause, 2);
+        if (!is_tuple(head) || tuple_arity(head) < t.keypos()) return false;
+        if (!is_list(body) || !is_nil(cdr(body))) return false;
+        Term e = car(body);
+        if (e == whole) continue;
+        if (!is_tuple(e) || tuple_arity(e) != 1 || !is_tuple(tuple_element(e, 0))) return false;
+        Term built = tuple_element(e, 0);
+        if (tuple_arity(built) < t.keypos()) return false;
+        Term hk = tuple_element(head, t.keypos() - 1), bk = tuple_element(built, t.keypos() - 1);
+        if (is_variable_atom(hk)) {
+            if (bk != hk || atom_text(hk) == "_") return false;
+        } else if (!ground(hk)) {
+            return false;
+        } else {
+            bool literal = terms_exact_equal(bk, hk);
+            bool quoted = is_tuple(bk) && tuple_arity(bk) == 2 && tuple_element(bk, 0) == const_ &&
+                          terms_exact_equal(tuple_element(bk, 1), hk);
+            if (!literal && !quoted) return false;
+        }
+    }
+    return true;
+}
+
+// Runs [scan] over the whole table, or only the keys its spec binds.
+void scan_all(Scan& scan, Term source) {
+    std::vector<Term> keys;
+    if (bound_keys(scan.table, source, &keys)) {
+        for (Term k : keys) {
+            std::vector<DbObject*> objs;
+            scan.table.for_key(k, [&](DbObject* o) { objs.push_back(o); });
+            for (DbObject* o : objs) scan.visit(o);
+        }
+        return;
+    }
+    scan.table.walk_all([&](DbObject* o) {
+        scan.visit(o);
+        return true;
+    });
+}
+
+// select/match with a limit: one chunk from a position. Hash continuations are
+// {Tid, NextBucket, Limit, MS, [], Reverse}; ordered_set ones
+// {Tid, LastKey, '$end_of_table', Limit, MS, [], Reverse, 0} (the shapes ets:repair_continuation
+// knows).
+Term select_chunk(Process* p, Table& t, Term tid, Term ms_ref, const MatchSpec& ms, Word limit, bool reverse,
+                  Word bucket, Term last_key) {
+    Scan scan(p, t, ms, Mode::Select);
+    Word matched = 0;
+    Term cont = am_end_of_table();
+    if (t.is_hash()) {
+        Word b = bucket;
+        for (; b < t.bucket_count() && matched < limit; ++b)
+            t.for_bucket(b, [&](DbObject* o) { matched += scan.visit(o); });
+        if (b < t.bucket_count())
+            cont = make_tuple_on(p, {tid, make_small(SWord(b)), make_small(SWord(limit)), ms_ref, NIL,
+                                     make_small(reverse)});
+    } else {
+        Term last = 0;
+        bool more = false;
+        t.walk_tree(last_key, last_key == 0, reverse, [&](DbObject* o) {
+            if (matched == limit) {
+                more = true;
+                return false;
+            }
+            if (scan.visit(o)) ++matched;
+            last = o->element(t.keypos());
+            return true;
+        });
+        if (more || (matched == limit && last)) {
+            Term key = copy_to_heap(p, last);
+            Term* hp = p->alloc(9);
+            hp[0] = make_arityval(8);
+            hp[1] = tid;
+            hp[2] = key;
+            hp[3] = am_end_of_table();
+            hp[4] = make_small(SWord(limit));
+            hp[5] = ms_ref;
+            hp[6] = NIL;
+            hp[7] = make_small(reverse);
+            hp[8] = make_small(0);
+            cont = make_boxed(hp);
+        }
+    }
+    if (matched == 0 && cont == am_end_of_table()) return am_end_of_table();
+    // The chunk in traversal order (descending keys for select_reverse on an ordered_set).
+    return make_tuple_on(p, {::beamlet::bif::reverse(p, scan.results), cont});
+}
+
+// select(Tab, MS) / select_reverse / select_count / select_delete / select_replace.
+Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
+    Need need = mode == Mode::Select || mode == Mode::Count ? Need::Read : Need::Write;
+    return with_table(p, id, need, [&](Table& t) -> Term {
+        if (mode == Mode::Replace && (t.kind() == Kind::Bag || !keeps_key(t, source))) return p->badarg();
+        MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr);
+        if (!ms) return p->badarg();
+        std::unique_ptr<MatchSpec> owned(ms);
+        Scan scan(p, t, *ms, mode);
+        scan_all(scan, source);
+        switch (mode) {
+        case Mode::Select: {
+            // Results in traversal order: key order on an ordered_set (reversed for
+            // select_reverse).
+            if (!t.is_hash() && reverse) return scan.results;
+            return ::beamlet::bif::reverse(p, scan.results);
+        }
+        case Mode::Count: return make_small(SWord(scan.count));
+        case Mode::Delete:
+        case Mode::Replace: scan.finish(); return make_small(SWord(scan.count));
+        }
+        return NIL;
+    });
+}
+
+Term select_limited(Process* p, Term id, Term source, Term limit, bool reverse) {
+    if (!is_pos_small(limit)) return p->badarg();
+    TableRef ref;
+    if (!ref.resolve(id)) return p->badarg();
+    MatchSpec* ms = nullptr;
+    Term ms_ref = compile_spec(p, source, &ms);
+    if (!ms_ref) return p->badarg();
+    return with_table(p, id, Need::Read, [&](Table& t) -> Term {
+        return select_chunk(p, t, tid_term(p, &t), ms_ref, *ms, Word(small_value(limit)), reverse, 0, 0);
+    });
+}
+
+Term select_continue(Process* p, Term cont) {
+    if (cont == am_end_of_table()) return cont;
+    if (!is_tuple(cont)) return p->badarg();
+    Word n = tuple_arity(cont);
+    if (n != 6 && n != 8) return p->badarg();
+    Term tid = tuple_element(cont, 0);
+    Term ms_ref = tuple_element(cont, n == 6 ? 3 : 4);
+    Term limit = tuple_element(cont, n == 6 ? 2 : 3);
+    Term rev = tuple_element(cont, n == 6 ? 5 : 6);
+    MatchSpec* ms = spec_of(ms_ref);
+    if (!ms || !is_pos_small(limit) || !is_small(rev) || !is_magic_ref(tid)) return p->badarg();
+    return with_table(p, tid, Need::Read, [&](Table& t) -> Term {
+        if (n == 6) {
+            Term b = tuple_element(cont, 1);
+            if (!t.is_hash() || !is_small(b) || small_value(b) < 0) return p->badarg();
+            return select_chunk(p, t, tid, ms_ref, *ms, Word(small_value(limit)), small_value(rev) != 0,
+                                Word(small_value(b)), 0);
+        }
+        if (t.is_hash()) return p->badarg();
+        return select_chunk(p, t, tid, ms_ref, *ms, Word(small_value(limit)), small_value(rev) != 0, 0,
+                            tuple_element(cont, 1));
+    });
+}
+
+// The spec of match/2 ([{Pattern, [], ['$$']}]) and match_object/2 ([{Pattern, [], ['$_']}]).
+Term pattern_spec(Process* p, Term pattern, bool object) {
+    static const Term all_vars = atom("$$"), whole = atom("$_");
+    Term body = cons(p, object ? whole : all_vars, NIL);
+    return cons(p, make_tuple_on(p, {pattern, NIL, body}), NIL);
+}
+
+// ---- new and its options ------------------------------------------------------------------------
+
+struct Options {
+    Kind kind = Kind::Set;
+    Access access = Access::Protected;
+    bool named = false, rc = false, wc = false, compressed = false, dc = false;
+    Word keypos = 1;
+    Term heir = 0, heir_data = 0;
+};
+
+bool parse_options(Term list, Options* o) {
+    BEAMLET_CACHED_ATOM(set, "set");
+    BEAMLET_CACHED_ATOM(ordered_set, "ordered_set");
+    BEAMLET_CACHED_ATOM(bag, "bag");
+    BEAMLET_CACHED_ATOM(duplicate_bag, "duplicate_bag");
+    BEAMLET_CACHED_ATOM(public_, "public");
+    BEAMLET_CACHED_ATOM(protected_, "protected");
+    BEAMLET_CACHED_ATOM(private_, "private");
+    BEAMLET_CACHED_ATOM(named_table, "named_table");
+    BEAMLET_CACHED_ATOM(compressed, "compressed");
+    BEAMLET_CACHED_ATOM(keypos, "keypos");
+    BEAMLET_CACHED_ATOM(heir, "heir");
+    BEAMLET_CACHED_ATOM(none, "none");
+    BEAMLET_CACHED_ATOM(write_concurrency, "write_concurrency");
+    BEAMLET_CACHED_ATOM(read_concurrency, "read_concurrency");
+    BEAMLET_CACHED_ATOM(decentralized_counters, "decentralized_counters");
+    BEAMLET_CACHED_ATOM(auto_, "auto");
+    for (; is_list(list); list = cdr(list)) {
+        Term opt = car(list);
+        if (opt == set) o->kind = Kind::Set;
+        else if (opt == ordered_set) o->kind = Kind::OrderedSet;
+        else if (opt == bag) o->kind = Kind::Bag;
+        else if (opt == duplicate_bag) o->kind = Kind::DuplicateBag;
+        else if (opt == public_) o->access = Access::Public;
+        else if (opt == protected_) o->access = Access::Protected;
+        else if (opt == private_) o->access = Access::Private;
+        else if (opt == named_table) o->named = true;
+        else if (opt == compressed) o->compressed = true;
+        else if (is_tuple(opt) && tuple_arity(opt) == 2) {
+            Term k = tuple_element(opt, 0), v = tuple_element(opt, 1);
+            bool is_bool = v == atoms::true_ || v == atoms::false_;
+            if (k == keypos && is_pos_small(v)) o->keypos = Word(small_value(v));
+            else if (k == heir && v == none) o->heir = 0;
+            else if (k == write_concurrency && (is_bool || v == auto_)) o->wc = v != atoms::false_;
+            else if (k == read_concurrency && is_bool) o->rc = v == atoms::true_;
+            else if (k == decentralized_counters && is_bool) o->dc = v == atoms::true_;
+            else return false;
+        } else if (is_tuple(opt) && tuple_arity(opt) == 3 && tuple_element(opt, 0) == heir &&
+                   is_pid(tuple_element(opt, 1))) {
+            o->heir = tuple_element(opt, 1);
+            o->heir_data = tuple_element(opt, 2);
+        } else {
+            return false;
+        }
+    }
+    return is_nil(list);
+}
+
+void set_heir(Process* p, Table& t, Term heir, Term data) {
+    free_fragment(t.heir_fragment);
+    t.heir_fragment = nullptr;
+    t.heir = 0;
+    t.heir_data = 0;
+    if (heir && process_alive(p, heir)) {
+        t.heir = heir;
+        t.heir_fragment = copy_to_fragment(data, &t.heir_data);
+    }
+}
+
+// ---- info ---------------------------------------------------------------------------------------
+
+Term kind_atom(Kind k) {
+    switch (k) {
+    case Kind::Set: return atom("set");
+    case Kind::OrderedSet: return atom("ordered_set");
+    case Kind::Bag: return atom("bag");
+    case Kind::DuplicateBag: return atom("duplicate_bag");
+    }
+    return atom("set");
+}
+
+Term access_atom(Access a) {
+    switch (a) {
+    case Access::Public: return atom("public");
+    case Access::Protected: return atom("protected");
+    case Access::Private: return atom("private");
+    }
+    return atom("protected");
+}
+
+// info/2 for [item] (read lock held); 0 for an unknown item.
+Term info_item(Process* p, Table& t, Term item) {
+    const std::string& s = is_atom(item) ? atom_text(item) : std::string();
+    if (s == "id") return tid_term(p, &t);
+    if (s == "decentralized_counters") return make_bool(t.decentralized_counters);
+    if (s == "read_concurrency") return make_bool(t.read_concurrency);
+    if (s == "write_concurrency") return make_bool(t.write_concurrency && t.access != Access::Private);
+    if (s == "compressed") return make_bool(t.compressed);
+    if (s == "memory") return make_small(SWord(t.memory_words()));
+    if (s == "owner") return t.owner.load();
+    if (s == "heir") return t.heir ? t.heir : atom("none");
+    if (s == "name") return t.name;
+    if (s == "size") return make_small(SWord(t.size()));
+    if (s == "node") return atoms::nonode_at_nohost;
+    if (s == "named_table") return make_bool(t.named);
+    if (s == "type") return kind_atom(t.kind());
+    if (s == "keypos") return make_small(SWord(t.keypos()));
+    if (s == "protection") return access_atom(t.access);
+    if (s == "fixed") return make_bool(t.fixed());
+    if (s == "safe_fixed" || s == "safe_fixed_monotonic_time") {
+        if (!t.fixed()) return atoms::false_;
+        Term list = NIL;
+        for (auto it = t.fixations().rbegin(); it != t.fixations().rend(); ++it)
+            list = cons(p, make_tuple_on(p, {it->first, make_small(SWord(it->second))}), list);
+        Term when;
+        if (s == "safe_fixed") {
+            // erlang:timestamp() form of the time of the first fixation.
+            auto mono_now = std::chrono::steady_clock::now().time_since_epoch();
+            auto sys_now = std::chrono::system_clock::now().time_since_epoch();
+            std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(sys_now).count() -
+                              (std::chrono::duration_cast<std::chrono::nanoseconds>(mono_now).count() -
+                               std::int64_t(t.fixed_since));
+            std::int64_t us = ns / 1000;
+            when = make_tuple_on(p, {make_small(us / 1000000000000), make_small(us / 1000000 % 1000000),
+                                     make_small(us % 1000000)});
+        } else {
+            when = make_integer(p, std::int64_t(t.fixed_since));
+        }
+        return make_tuple_on(p, {when, list});
+    }
+    return 0;
+}
+
+// The owner of a table died: give it to its heir, or delete it; and drop its fixations.
+void owner_exited(Process* dying) {
+    Term pid = dying->id;
+    std::vector<Table*> mine;
+    {
+        Registry& r = registry();
+        std::shared_lock lock(r.mutex);
+        for (Table* t : r.tables) {
+            t->handle->add_ref();
+            mine.push_back(t);
+        }
+    }
+    for (Table* t : mine) {
+        bool owned = false;
+        Term heir = 0;
+        HeapFragment* data_frag = nullptr;
+        Term data = 0;
+        {
+            std::unique_lock lock(t->lock);
+            if (!t->dead.load()) {
+                if (t->fixed()) t->unfix_all(pid);
+                if (t->owner.load() == pid) {
+                    owned = true;
+                    if (t->heir && t->heir != pid) {
+                        std::shared_ptr<Process> h = dying->vm.lookup_process(t->heir);
+                        if (h) {
+                            heir = t->heir;
+                            t->owner.store(heir);
+                            mark_user(h.get());
+                            data_frag = copy_to_fragment(t->heir_data, &data);
+                        }
+                    }
+                }
+            }
+        }
+        if (owned && heir) {
+            // {'ETS-TRANSFER', Tab, FromPid, HeirData}
+            Term ref_words[MAGIC_REF_WORDS];
+            Term tab = t->name;
+            if (!t->named) {
+                ref_words[0] = make_header(MAGIC_REF_WORDS - 1, Subtag::Ref);
+                std::copy(t->tid_id, t->tid_id + 3, ref_words + 1);
+                ref_words[4] = 0;
+                ref_words[5] = reinterpret_cast<Word>(t->handle);
+                tab = make_boxed(ref_words);
+            }
+            Term msg[5] = {make_arityval(4), atom("ETS-TRANSFER"), tab, pid, data};
+            dying->vm.send_message(nullptr, heir, make_boxed(msg));
+            free_fragment(data_frag);
+        } else if (owned) {
+            delete_table(t);
+        }
+        t->handle->release();
+    }
+}
+
+}  // namespace
+
+void install_ets(Vm& vm) { vm.ets_exit_hook = owner_exited; }
+
+// ---- creating and deleting ----------------------------------------------------------------------
+
+Term bif_ets_new(Process* p, Term* a) {
+    Options o;
+    if (!is_atom(a[0]) || !parse_options(a[1], &o)) return p->badarg();
+    auto* t = new Table(o.kind, o.access, o.keypos);
+    t->name = a[0];
+    t->named = o.named;
+    t->read_concurrency = o.rc;
+    t->write_concurrency = o.wc;
+    t->compressed = o.compressed;
+    t->decentralized_counters = o.dc;
+    t->owner.store(p->id);
+    set_heir(p, *t, o.heir, o.heir_data);
+    Word n = next_ref_number(p);
+    t->tid_id[0] = n & 0x3FFFF;
+    t->tid_id[1] = n >> 18;
+    auto* h = new MagicHandle();
+    h->destructor = destroy_table_handle;
+    h->data = t;
+    t->handle = h;
+    Registry& r = registry();
+    {
+        std::unique_lock lock(r.mutex);
+        if (o.named) {
+            if (r.names.count(a[0])) {
+                lock.unlock();
+                h->release();
+                return p->badarg();
+            }
+            r.names.emplace(a[0], t);
+        }
+        r.tables.push_back(t);  // the registry keeps the handle's first reference
+    }
+    mark_user(p);
+    return o.named ? a[0] : tid_term(p, t);
+}
+
+Term bif_ets_delete1(Process* p, Term* a) {
+    TableRef ref;
+    if (!ref.resolve(a[0])) return p->badarg();
+    Table* t = ref.get();
+    {
+        std::shared_lock lock(t->lock);
+        if (t->dead.load() || !(t->access == Access::Public || t->owner.load() == p->id)) return p->badarg();
+    }
+    if (!delete_table(t)) return p->badarg();
+    return atoms::true_;
+}
+
+Term bif_ets_whereis(Process* p, Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    TableRef ref;
+    if (!ref.resolve(a[0]) || ref.get()->dead.load()) return atoms::undefined;
+    return tid_term(p, ref.get());
+}
+
+Term bif_ets_internal_request_all(Process* p, Term*) {
+    // ets:all/0 waits for one answer per scheduler: the first has every table.
+    Term ref = new_ref(p);
+    Term list = NIL;
+    {
+        Registry& r = registry();
+        std::shared_lock lock(r.mutex);
+        for (auto it = r.tables.rbegin(); it != r.tables.rend(); ++it) list = cons(p, table_id(p, *it), list);
+    }
+    SWord schedulers = p->vm.schedulers ? SWord(p->vm.schedulers->count()) : 1;
+    for (SWord i = 0; i < schedulers; ++i)
+        p->vm.send_message(nullptr, p->id, make_tuple_on(p, {ref, i == 0 ? list : NIL}));
+    return ref;
+}
+
+// ---- writing ------------------------------------------------------------------------------------
+
+Term bif_ets_insert(Process* p, Term* a) {
+    Term objs = a[1];
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (is_tuple(objs)) {
+            if (!valid_object(t, objs)) return p->badarg();
+            t.insert(objs);
+            return atoms::true_;
+        }
+        Term l = objs;
+        for (; is_list(l); l = cdr(l))
+            if (!valid_object(t, car(l))) return p->badarg();
+        if (!is_nil(l)) return p->badarg();
+        for (l = objs; is_list(l); l = cdr(l)) t.insert(car(l));
+        return atoms::true_;
+    });
+}
+
+Term bif_ets_insert_new(Process* p, Term* a) {
+    Term objs = a[1];
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (is_tuple(objs)) {
+            if (!valid_object(t, objs)) return p->badarg();
+            return make_bool(t.insert(objs, true));
+        }
+        Term l = objs;
+        for (; is_list(l); l = cdr(l))
+            if (!valid_object(t, car(l))) return p->badarg();
+        if (!is_nil(l)) return p->badarg();
+        // All or nothing: no key of the list may be present (nor repeated, for a set).
+        for (l = objs; is_list(l); l = cdr(l))
+            if (t.contains(tuple_element(car(l), t.keypos() - 1))) return atoms::false_;
+        for (l = objs; is_list(l); l = cdr(l)) t.insert(car(l));
+        return atoms::true_;
+    });
+}
+
+Term bif_ets_delete2(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        t.erase(a[1]);
+        return atoms::true_;
+    });
+}
+
+Term bif_ets_delete_object(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (!valid_object(t, a[1])) return p->badarg();
+        t.erase_object(a[1]);
+        return atoms::true_;
+    });
+}
+
+Term bif_ets_internal_delete_all(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        SWord n = SWord(t.size());
+        t.clear();
+        return make_small(n);
+    });
+}
+
+Term bif_ets_take(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        Term l = lookup_list(p, t, a[1]);
+        t.erase(a[1]);
+        return l;
+    });
+}
+
+namespace {
+
+// One update_counter operation {Pos, Incr} or {Pos, Incr, Threshold, SetValue}, decoded.
+struct CounterOp {
+    Word pos;
+    Term incr, threshold = 0, set_value = 0;
+};
+
+bool decode_counter_op(const Table& t, Term op, Word arity, CounterOp* out) {
+    if (is_integer(op)) {
+        *out = CounterOp{t.keypos() + 1, op};
+    } else if (is_tuple(op) && (tuple_arity(op) == 2 || tuple_arity(op) == 4)) {
+        Term pos = tuple_element(op, 0);
+        if (!is_pos_small(pos) || !is_integer(tuple_element(op, 1))) return false;
+        *out = CounterOp{Word(small_value(pos)), tuple_element(op, 1)};
+        if (tuple_arity(op) == 4) {
+            out->threshold = tuple_element(op, 2);
+            out->set_value = tuple_element(op, 3);
+            if (!is_integer(out->threshold) || !is_integer(out->set_value)) return false;
+        }
+    } else {
+        return false;
+    }
+    return out->pos != t.keypos() && out->pos <= arity;
+}
+
+}  // namespace
+
+// update_counter/3,4: [dflt] is the default object (0 for /3).
+Term update_counter(Process* p, Term* a, Term dflt) {
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (t.kind() != Kind::Set && t.kind() != Kind::OrderedSet) return p->badarg();
+        if (dflt && !valid_object(t, dflt)) return p->badarg();
+        DbObject* o = t.find(a[1]);
+        Term base;
+        if (o) {
+            base = o->tuple;
+        } else if (dflt) {
+            base = dflt;
+        } else {
+            return p->badarg();
+        }
+        Word arity = tuple_arity(base);
+        std::vector<CounterOp> ops;
+        bool list = !is_integer(a[2]) && !is_tuple(a[2]);
+        if (list) {
+            Term l = a[2];
+            for (; is_list(l); l = cdr(l)) {
+                CounterOp op;
+                if (!decode_counter_op(t, car(l), arity, &op) || is_integer(car(l))) return p->badarg();
+                ops.push_back(op);
+            }
+            if (!is_nil(l)) return p->badarg();
+        } else {
+            CounterOp op;
+            if (!decode_counter_op(t, a[2], arity, &op)) return p->badarg();
+            ops.push_back(op);
+        }
+        // The new object on the heap: a copy of the old (or default) one, the key set.
+        Term* hp = p->alloc(arity + 1);
+        hp[0] = make_arityval(arity);
+        std::copy(tuple_elements(base), tuple_elements(base) + arity, hp + 1);
+        if (!o) hp[t.keypos()] = a[1];  // a stored object keeps its key (1 stays 1 under 1.0)
+        std::vector<Term> results;
+        for (const CounterOp& op : ops) {
+            Term cur = hp[op.pos];
+            if (!is_integer(cur)) return p->badarg();
+            Term v = arith_plus(p, cur, op.incr);
+            if (v == THE_NON_VALUE) return v;
+            if (op.threshold) {
+                bool up = compare_terms(op.incr, make_small(0)) >= 0;
+                int c = compare_terms(v, op.threshold);
+                if ((up && c > 0) || (!up && c < 0)) v = op.set_value;
+            }
+            hp[op.pos] = v;
+            results.push_back(v);
+        }
+        Term obj = make_boxed(hp);
+        if (o) t.replace(o, obj);
+        else t.insert(obj);
+        if (!list) return copy_to_heap(p, results[0]);
+        Term out = NIL;
+        for (auto it = results.rbegin(); it != results.rend(); ++it) out = cons(p, *it, out);
+        return out;
+    });
+}
+
+Term bif_ets_update_counter3(Process* p, Term* a) { return update_counter(p, a, 0); }
+Term bif_ets_update_counter4(Process* p, Term* a) {
+    if (!is_tuple(a[3])) return p->badarg();
+    return update_counter(p, a, a[3]);
+}
+
+Term bif_ets_update_element(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (t.kind() != Kind::Set && t.kind() != Kind::OrderedSet) return p->badarg();
+        std::vector<std::pair<Word, Term>> changes;
+        auto decode = [&](Term c) {
+            if (!is_tuple(c) || tuple_arity(c) != 2 || !is_pos_small(tuple_element(c, 0))) return false;
+            Word pos = Word(small_value(tuple_element(c, 0)));
+            if (pos == t.keypos()) return false;
+            changes.emplace_back(pos, tuple_element(c, 1));
+            return true;
+        };
+        if (is_tuple(a[2])) {
+            if (!decode(a[2])) return p->badarg();
+        } else {
+            Term l = a[2];
+            for (; is_list(l); l = cdr(l))
+                if (!decode(car(l))) return p->badarg();
+            if (!is_nil(l)) return p->badarg();
+        }
+        DbObject* o = t.find(a[1]);
+        if (!o) return atoms::false_;
+        Word arity = tuple_arity(o->tuple);
+        for (auto& [pos, v] : changes)
+            if (pos > arity) return p->badarg();
+        if (changes.empty()) return atoms::true_;
+        Term* hp = p->alloc(arity + 1);
+        hp[0] = make_arityval(arity);
+        std::copy(tuple_elements(o->tuple), tuple_elements(o->tuple) + arity, hp + 1);
+        for (auto& [pos, v] : changes) hp[pos] = v;
+        t.replace(o, make_boxed(hp));
+        return atoms::true_;
+    });
+}
+
+// ---- reading ------------------------------------------------------------------------------------
+
+Term bif_ets_lookup(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term {
+        if (t.kind() == Kind::Set || t.kind() == Kind::OrderedSet) {
+            DbObject* o = t.find(a[1]);
+            if (!o) return NIL;
+            Term* hp = p->alloc(o->words + 2);
+            Term* body = hp + 2;
+            Term obj = o->words ? copy_term(o->tuple, &body, &p->off_heap_first) : o->tuple;
+            return make_cons_on(hp, obj, NIL);
+        }
+        return lookup_list(p, t, a[1]);
+    });
+}
+
+Term bif_ets_member(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { return make_bool(t.contains(a[1])); });
+}
+
+Term bif_ets_lookup_element(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term {
+        if (!is_pos_small(a[2])) return p->badarg();
+        Word pos = Word(small_value(a[2]));
+        std::vector<const DbObject*> found;
+        t.for_key(a[1], [&](const DbObject* o) { found.push_back(o); });
+        if (found.empty()) return p->badarg();
+        for (const DbObject* o : found)
+            if (pos > tuple_arity(o->tuple)) return p->badarg();
+        if (t.kind() == Kind::Set || t.kind() == Kind::OrderedSet)
+            return copy_to_heap(p, found[0]->element(pos));
+        Term l = NIL;
+        for (auto it = found.rbegin(); it != found.rend(); ++it) l = cons(p, copy_to_heap(p, (*it)->element(pos)), l);
+        return l;
+    });
+}
+
+namespace {
+
+Term key_or_end(Process* p, Term k, bool missing = false) {
+    if (missing) return p->badarg();
+    return k ? copy_to_heap(p, k) : am_end_of_table();
+}
+
+}  // namespace
+
+Term bif_ets_first(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { return key_or_end(p, t.first_key()); });
+}
+
+Term bif_ets_last(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { return key_or_end(p, t.last_key()); });
+}
+
+Term bif_ets_next(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { 
+        bool missing = false;
+        Term k = t.next_key(a[1], &missing);
+        return key_or_end(p, k, missing);
+    });
+}
+
+Term bif_ets_prev(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { 
+        bool missing = false;
+        Term k = t.prev_key(a[1], &missing);
+        return key_or_end(p, k, missing);
+    });
+}
+
+Term bif_ets_slot(Process* p, Term* a) {
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        Word i = Word(small_value(a[1]));
+        if (t.is_hash()) {
+            if (i > t.bucket_count()) return p->badarg();
+            if (i == t.bucket_count()) return am_end_of_table();
+            std::vector<const DbObject*> found;
+            t.for_bucket(i, [&](const DbObject* o) { found.push_back(o); });
+            Term l = NIL;
+            for (auto it = found.rbegin(); it != found.rend(); ++it) l = cons(p, copy_out(p, *it), l);
+            return l;
+        }
+        if (i > t.size()) return p->badarg();
+        if (i == t.size()) return am_end_of_table();
+        Term out = NIL;
+        Word k = 0;
+        t.walk_all([&](const DbObject* o) {
+            if (k++ < i) return true;
+            out = cons(p, copy_out(p, o), NIL);
+            return false;
+        });
+        return out;
+    });
+}
+
+Term bif_ets_info1(Process* p, Term* a) {
+    TableRef ref;
+    if (!ref.resolve(a[0])) {
+        if (is_atom(a[0]) || (is_magic_ref(a[0]) && magic_handle(a[0])->destructor == destroy_table_handle))
+            return atoms::undefined;
+        return p->badarg();
+    }
+    Table& t = *ref.get();
+    std::shared_lock lock(t.lock);
+    if (t.dead.load()) return atoms::undefined;
+    static const char* items[] = {"protection", "keypos", "type", "named_table", "node", "size", "name", "heir",
+                                  "owner", "memory", "compressed", "write_concurrency", "read_concurrency",
+                                  "decentralized_counters", "id"};
+    Term l = NIL;
+    for (const char* item : items) {
+        Term k = atom(item);
+        l = cons(p, make_tuple_on(p, {k, info_item(p, t, k)}), l);
+    }
+    return l;
+}
+
+Term bif_ets_info2(Process* p, Term* a) {
+    TableRef ref;
+    if (!ref.resolve(a[0])) {
+        if (!is_atom(a[0]) && !is_magic_ref(a[0])) return p->badarg();
+        return atoms::undefined;
+    }
+    Table& t = *ref.get();
+    std::shared_lock lock(t.lock);
+    if (t.dead.load()) return atoms::undefined;
+    Term v = info_item(p, t, a[1]);
+    return v ? v : p->badarg();
+}
+
+// ---- ownership, names, options -----------------------------------------------------------------
+
+Term bif_ets_give_away(Process* p, Term* a) {
+    Term to = a[1];
+    if (!is_pid(to) || to == p->id) return p->badarg();
+    std::shared_ptr<Process> receiver = p->vm.lookup_process(to);
+    if (!receiver) return p->badarg();
+    Term tab = 0;
+    Term r = with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (t.owner.load() != p->id) return p->badarg();
+        t.owner.store(to);
+        mark_user(receiver.get());
+        tab = table_id(p, &t);
+        return atoms::true_;
+    });
+    if (r == THE_NON_VALUE) return r;
+    p->vm.send_message(p, to, make_tuple_on(p, {atom("ETS-TRANSFER"), tab, p->id, a[2]}));
+    return atoms::true_;
+}
+
+Term bif_ets_rename(Process* p, Term* a) {
+    if (!is_atom(a[1])) return p->badarg();
+    TableRef ref;
+    if (!ref.resolve(a[0])) return p->badarg();
+    Table* t = ref.get();
+    Registry& r = registry();
+    std::unique_lock rlock(r.mutex);
+    std::unique_lock lock(t->lock);
+    if (t->dead.load() || !allowed(p, t, Need::Write)) return p->badarg();
+    if (t->named) {
+        if (a[1] != t->name && r.names.count(a[1])) return p->badarg();
+        r.names.erase(t->name);
+        r.names.emplace(a[1], t);
+    }
+    t->name = a[1];
+    return t->named ? a[1] : tid_term(p, t);
+}
+
+Term bif_ets_setopts(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(heir, "heir");
+    BEAMLET_CACHED_ATOM(protection, "protection");
+    BEAMLET_CACHED_ATOM(none, "none");
+    std::vector<Term> opts;
+    Term l = a[1];
+    if (is_tuple(l)) {
+        opts.push_back(l);
+    } else {
+        for (; is_list(l); l = cdr(l)) opts.push_back(car(l));
+        if (!is_nil(l)) return p->badarg();
+    }
+    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        if (t.owner.load() != p->id) return p->badarg();
+        Term new_heir = t.heir, new_data = t.heir_data;
+        Access access = t.access;
+        bool heir_set = false;
+        for (Term o : opts) {
+            if (!is_tuple(o)) return p->badarg();
+            Term k = tuple_element(o, 0);
+            if (k == heir && tuple_arity(o) == 2 && tuple_element(o, 1) == none) {
+                new_heir = 0;
+                heir_set = true;
+            } else if (k == heir && tuple_arity(o) == 3 && is_pid(tuple_element(o, 1))) {
+                new_heir = tuple_element(o, 1);
+                new_data = tuple_element(o, 2);
+                heir_set = true;
+            } else if (k == protection && tuple_arity(o) == 2) {
+                Term v = tuple_element(o, 1);
+                if (v == atom("public")) access = Access::Public;
+                else if (v == atom("protected")) access = Access::Protected;
+                else if (v == atom("private")) access = Access::Private;
+                else return p->badarg();
+            } else {
+                return p->badarg();
+            }
+        }
+        if (heir_set) set_heir(p, t, new_heir, new_data);
+        t.access = access;
+        return atoms::true_;
+    });
+}
+
+Term bif_ets_safe_fixtable(Process* p, Term* a) {
+    if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
+    return with_table(p, a[0], Need::Fix, [&](Table& t) -> Term {
+        if (a[1] == atoms::true_) {
+            t.fix(p->id);
+            mark_user(p);
+        } else {
+            t.unfix(p->id);
+        }
+        return atoms::true_;
+    });
+}
+
+// ---- match specs --------------------------------------------------------------------------------
+
+Term bif_ets_match2(Process* p, Term* a) { return select_all(p, a[0], pattern_spec(p, a[1], false), Mode::Select, false); }
+Term bif_ets_match_object2(Process* p, Term* a) {
+    return select_all(p, a[0], pattern_spec(p, a[1], true), Mode::Select, false);
+}
+Term bif_ets_match3(Process* p, Term* a) {
+    return select_limited(p, a[0], pattern_spec(p, a[1], false), a[2], false);
+}
+Term bif_ets_match_object3(Process* p, Term* a) {
+    return select_limited(p, a[0], pattern_spec(p, a[1], true), a[2], false);
+}
+Term bif_ets_match1(Process* p, Term* a) { return select_continue(p, a[0]); }
+Term bif_ets_match_object1(Process* p, Term* a) { return select_continue(p, a[0]); }
+Term bif_ets_select1(Process* p, Term* a) { return select_continue(p, a[0]); }
+Term bif_ets_select_reverse1(Process* p, Term* a) { return select_continue(p, a[0]); }
+Term bif_ets_select2(Process* p, Term* a) { return select_all(p, a[0], a[1], Mode::Select, false); }
+Term bif_ets_select_reverse2(Process* p, Term* a) { return select_all(p, a[0], a[1], Mode::Select, true); }
+Term bif_ets_select3(Process* p, Term* a) { return select_limited(p, a[0], a[1], a[2], false); }
+Term bif_ets_select_reverse3(Process* p, Term* a) { return select_limited(p, a[0], a[1], a[2], true); }
+Term bif_ets_select_count(Process* p, Term* a) { return select_all(p, a[0], a[1], Mode::Count, false); }
+Term bif_ets_internal_select_delete(Process* p, Term* a) { return select_all(p, a[0], a[1], Mode::Delete, false); }
+Term bif_ets_select_replace(Process* p, Term* a) { return select_all(p, a[0], a[1], Mode::Replace, false); }
+
+Term bif_ets_match_spec_compile(Process* p, Term* a) {
+    MatchSpec* ms = nullptr;
+    Term r = compile_spec(p, a[0], &ms);
+    return r ? r : p->badarg();
+}
+
+Term bif_ets_is_compiled_ms(Process*, Term* a) { return make_bool(spec_of(a[0]) != nullptr); }
+
+Term bif_ets_match_spec_run_r(Process* p, Term* a) {
+    MatchSpec* ms = spec_of(a[1]);
+    if (!ms) return p->badarg();
+    NoActions actions;
+    Term acc = a[2];
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) {
+        Term obj = car(l);
+        MatchSpec::Result r = ms->run(p, &obj, 1, actions);
+        if (r.matched) acc = cons(p, r.message, acc);
+    }
+    if (!is_nil(l)) return p->badarg();
+    return acc;
+}
+
+}  // namespace beamlet::bif

@@ -1,0 +1,363 @@
+// ets/table.cpp — the storage of an ETS table (see table.hpp).
+#include "ets/table.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+#include "vm/copy.hpp"
+#include "vm/magic.hpp"
+#include "vm/term_hash.hpp"
+
+namespace beamlet::ets {
+
+using namespace vm;
+
+namespace {
+
+constexpr Word INITIAL_BUCKETS = 16;
+
+std::uint64_t monotonic_ns() {
+    return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now().time_since_epoch())
+                             .count());
+}
+
+}  // namespace
+
+// ---- objects ------------------------------------------------------------------------------------
+
+DbObject* DbObject::create(Term tuple, std::uint32_t hash) {
+    Word words = term_size_words(tuple);
+    void* mem = std::malloc(offsetof(DbObject, data) + words * sizeof(Term));
+    if (!mem) throw std::bad_alloc();
+    auto* o = new (mem) DbObject();
+    o->hash = hash;
+    o->words = words;
+    Term* hp = o->data;
+    o->tuple = copy_term(tuple, &hp, &o->off_heap_first);
+    return o;
+}
+
+void DbObject::destroy(DbObject* o) {
+    for (Term* obj = o->off_heap_first; obj;) {
+        Term* next = reinterpret_cast<Term*>(obj[4]);
+        release_off_heap(obj);
+        obj = next;
+    }
+    o->~DbObject();
+    std::free(o);
+}
+
+std::uint32_t key_hash(Term key) {
+    if (!is_boxed(key) && !is_list(key)) {
+        // An immediate: mix its word (Murmur3's finaliser).
+        std::uint64_t x = key;
+        x ^= x >> 33;
+        x *= 0xff51afd7ed558ccdULL;
+        x ^= x >> 33;
+        x *= 0xc4ceb9fe1a85ec53ULL;
+        x ^= x >> 33;
+        return std::uint32_t(x);
+    }
+    return make_hash2(key);
+}
+
+bool KeyLess::operator()(Term a, Term b) const {
+    if (is_small(a) && is_small(b)) return SWord(a) < SWord(b);
+    return compare_terms(a, b) < 0;
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+
+Table::Table(Kind kind, Access access_, Word keypos) : access(access_), m_kind(kind), m_keypos(keypos) {
+    if (is_hash()) m_buckets.assign(INITIAL_BUCKETS, nullptr);
+}
+
+Table::~Table() {
+    clear();
+    free_fragment(heir_fragment);
+}
+
+Word Table::memory_words() const {
+    // The objects, their headers, and the index (OTP counts the same parts).
+    constexpr Word object_overhead = (offsetof(DbObject, data) + sizeof(Word) - 1) / sizeof(Word);
+    Word index = is_hash() ? m_buckets.size() : m_size * 5;
+    return 40 + index + m_words + m_size * object_overhead;
+}
+
+DbObject* Table::find_in_chain(Term key, std::uint32_t hash) const {
+    for (DbObject* o = m_buckets[bucket_of(hash)]; o; o = o->next)
+        if (o->hash == hash && terms_exact_equal(o->element(m_keypos), key)) return o;
+    return nullptr;
+}
+
+DbObject* Table::find(Term key) const {
+    if (!is_hash()) {
+        auto it = m_tree.find(key);
+        return it == m_tree.end() ? nullptr : it->second;
+    }
+    DbObject* found = nullptr;
+    for_key(key, [&](DbObject* o) {
+        if (!found) found = o;
+    });
+    return found;
+}
+
+bool Table::contains(Term key) const { return find(key) != nullptr; }
+
+bool Table::insert(Term t, bool only_new) {
+    Term key = tuple_element(t, m_keypos - 1);
+    if (!is_hash()) {
+        auto it = m_tree.find(key);
+        if (it != m_tree.end()) {
+            if (only_new) return false;
+            DbObject* old = it->second;
+            DbObject* n = DbObject::create(t, 0);
+            // The new object's key orders the same; the tree's key must point into it.
+            const_cast<Term&>(it->first) = n->element(m_keypos);
+            it->second = n;
+            m_words += n->words - old->words;
+            DbObject::destroy(old);
+            return true;
+        }
+        DbObject* n = DbObject::create(t, 0);
+        m_tree.emplace(n->element(m_keypos), n);
+        ++m_size;
+        m_words += n->words;
+        return true;
+    }
+
+    std::uint32_t h = key_hash(key);
+    DbObject** link = &m_buckets[bucket_of(h)];
+    // The run of objects with this key (adjacent in the chain), its live ones first checked.
+    DbObject** run_end = nullptr;  // the link after the run's last object
+    DbObject* live = nullptr;
+    for (DbObject** l = link; *l; l = &(*l)->next) {
+        DbObject* o = *l;
+        bool same = o->hash == h && terms_exact_equal(o->element(m_keypos), key);
+        if (same) {
+            run_end = &o->next;
+            if (o->deleted) continue;
+            if (!live) live = o;
+            if (m_kind == Kind::Bag && compare_terms_exact(o->tuple, t) == 0) {
+                return !only_new;  // an equal object is there already
+            }
+        } else if (run_end) {
+            break;
+        }
+    }
+    if (live && only_new) return false;
+    if (live && m_kind == Kind::Set) {
+        replace(live, t);
+        return true;
+    }
+    DbObject* n = DbObject::create(t, h);
+    DbObject** at = run_end ? run_end : link;
+    n->next = *at;
+    *at = n;
+    ++m_size;
+    m_words += n->words;
+    maybe_grow();
+    return true;
+}
+
+DbObject* Table::replace(DbObject* o, Term t) {
+    DbObject* n = DbObject::create(t, o->hash);
+    m_words += n->words - o->words;
+    if (!is_hash()) {
+        auto it = m_tree.find(o->element(m_keypos));
+        const_cast<Term&>(it->first) = n->element(m_keypos);
+        it->second = n;
+    } else {
+        for (DbObject** l = &m_buckets[bucket_of(o->hash)]; *l; l = &(*l)->next)
+            if (*l == o) {
+                n->next = o->next;
+                *l = n;
+                break;
+            }
+    }
+    DbObject::destroy(o);
+    return n;
+}
+
+void Table::unlink(DbObject* o) {
+    for (DbObject** l = &m_buckets[bucket_of(o->hash)]; *l; l = &(*l)->next)
+        if (*l == o) {
+            *l = o->next;
+            return;
+        }
+}
+
+void Table::erase(DbObject* o) {
+    --m_size;
+    m_words -= o->words;
+    if (!is_hash()) {
+        m_tree.erase(o->element(m_keypos));
+        DbObject::destroy(o);
+    } else if (fixed()) {
+        o->deleted = true;  // purged at the last unfix
+        m_has_deleted = true;
+    } else {
+        unlink(o);
+        DbObject::destroy(o);
+    }
+}
+
+Word Table::erase(Term key) {
+    std::vector<DbObject*> gone;
+    for_key(key, [&](DbObject* o) { gone.push_back(o); });
+    for (DbObject* o : gone) erase(o);
+    return gone.size();
+}
+
+Word Table::erase_object(Term t) {
+    std::vector<DbObject*> gone;
+    for_key(tuple_element(t, m_keypos - 1), [&](DbObject* o) {
+        if (compare_terms_exact(o->tuple, t) == 0) gone.push_back(o);
+    });
+    for (DbObject* o : gone) erase(o);
+    return gone.size();
+}
+
+void Table::clear() {
+    if (!is_hash()) {
+        for (auto& [k, o] : m_tree) DbObject::destroy(o);
+        m_tree.clear();
+    } else {
+        for (DbObject*& head : m_buckets) {
+            for (DbObject* o = head; o;) {
+                DbObject* next = o->next;
+                if (fixed() && !o->deleted) {
+                    o->deleted = true;
+                    m_has_deleted = true;
+                } else if (!fixed()) {
+                    DbObject::destroy(o);
+                }
+                o = next;
+            }
+            if (!fixed()) head = nullptr;
+        }
+    }
+    m_size = 0;
+    m_words = 0;
+}
+
+void Table::maybe_grow() {
+    if (m_size <= m_buckets.size() || fixed()) return;
+    std::vector<DbObject*> buckets(m_buckets.size() * 2, nullptr);
+    std::vector<DbObject**> tails(buckets.size());
+    for (Word i = 0; i < buckets.size(); ++i) tails[i] = &buckets[i];
+    // Chains keep their order, so runs of equal keys stay together and in insertion order.
+    for (DbObject* head : m_buckets)
+        for (DbObject* o = head; o;) {
+            DbObject* next = o->next;
+            Word b = o->hash & (buckets.size() - 1);
+            o->next = nullptr;
+            *tails[b] = o;
+            tails[b] = &o->next;
+            o = next;
+        }
+    m_buckets.swap(buckets);
+}
+
+void Table::purge_deleted() {
+    if (!m_has_deleted) return;
+    for (DbObject*& head : m_buckets)
+        for (DbObject** l = &head; *l;) {
+            DbObject* o = *l;
+            if (o->deleted) {
+                *l = o->next;
+                DbObject::destroy(o);
+            } else {
+                l = &o->next;
+            }
+        }
+    m_has_deleted = false;
+}
+
+// ---- traversal ----------------------------------------------------------------------------------
+
+Term Table::first_key() const {
+    if (!is_hash()) return m_tree.empty() ? 0 : m_tree.begin()->first;
+    Term key = 0;
+    walk_all([&](DbObject* o) {
+        key = o->element(m_keypos);
+        return false;
+    });
+    return key;
+}
+
+Term Table::last_key() const {
+    if (!is_hash()) return m_tree.empty() ? 0 : m_tree.rbegin()->first;
+    return first_key();
+}
+
+Term Table::next_key(Term key, bool* missing) const {
+    if (!is_hash()) {
+        auto it = m_tree.upper_bound(key);
+        return it == m_tree.end() ? 0 : it->first;
+    }
+    std::uint32_t h = key_hash(key);
+    DbObject* o = find_in_chain(key, h);
+    if (!o) {
+        *missing = true;
+        return 0;
+    }
+    // Past this key's run, then on through the chain and the following buckets.
+    while (o && o->hash == h && terms_exact_equal(o->element(m_keypos), key)) o = o->next;
+    for (Word b = bucket_of(h);;) {
+        for (; o; o = o->next)
+            if (!o->deleted) return o->element(m_keypos);
+        if (++b >= m_buckets.size()) return 0;
+        o = m_buckets[b];
+    }
+}
+
+Term Table::prev_key(Term key, bool* missing) const {
+    if (!is_hash()) {
+        auto it = m_tree.lower_bound(key);
+        if (it == m_tree.begin()) return 0;
+        return std::prev(it)->first;
+    }
+    return next_key(key, missing);
+}
+
+// ---- safe_fixtable ------------------------------------------------------------------------------
+
+void Table::fix(Term pid) {
+    if (m_fixations.empty()) fixed_since = monotonic_ns();
+    for (auto& [p, n] : m_fixations)
+        if (p == pid) {
+            ++n;
+            return;
+        }
+    m_fixations.insert(m_fixations.begin(), {pid, 1});
+}
+
+void Table::unfix(Term pid) {
+    for (auto it = m_fixations.begin(); it != m_fixations.end(); ++it)
+        if (it->first == pid) {
+            if (--it->second == 0) m_fixations.erase(it);
+            break;
+        }
+    if (m_fixations.empty()) {
+        purge_deleted();
+        maybe_grow();
+    }
+}
+
+void Table::unfix_all(Term pid) {
+    for (auto it = m_fixations.begin(); it != m_fixations.end(); ++it)
+        if (it->first == pid) {
+            m_fixations.erase(it);
+            break;
+        }
+    if (m_fixations.empty()) {
+        purge_deleted();
+        maybe_grow();
+    }
+}
+
+}  // namespace beamlet::ets

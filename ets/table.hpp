@@ -1,0 +1,198 @@
+// ets/table.hpp — an ETS table: its objects, kept off every process heap, and its lock.
+//
+// Each object is one allocation (DbObject) holding a copy of the tuple, made once on insert and
+// copied out on every read, as OTP's DbTerm. A set, bag or duplicate_bag keeps its objects in a
+// chained hash table (objects of equal key adjacent, in insertion order); an ordered_set in a
+// balanced tree ordered by Erlang's term order, where 1 and 1.0 are the same key.
+//
+// Concurrency: one reader-writer lock per table (no global lock: tables never contend with one
+// another, and readers of one table run in parallel). Callers take it through ReadGuard and
+// WriteGuard; every method below expects the right one held. A table fixed by safe_fixtable
+// neither resizes nor unlinks deleted objects (they stay as "pseudo-deleted" until the last
+// unfix), so first/next visit every object once while others insert and delete, as in OTP.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <shared_mutex>
+#include <vector>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+#include "vm/term_order.hpp"
+
+namespace beamlet::vm {
+struct MagicHandle;
+}
+
+namespace beamlet::ets {
+
+using vm::Term;
+using vm::Word;
+
+enum class Kind : std::uint8_t { Set, OrderedSet, Bag, DuplicateBag };
+enum class Access : std::uint8_t { Public, Protected, Private };
+
+// One stored object: a tuple and the heap words it points into.
+struct DbObject {
+    DbObject* next = nullptr;      // hash chain
+    Term* off_heap_first = nullptr;  // RefcBins and magic refs inside the copy
+    Term tuple = 0;
+    std::uint32_t hash = 0;
+    bool deleted = false;          // pseudo-deleted while the table is fixed
+    Word words = 0;                // heap words of the copy (a read's allocation)
+    Term data[1];
+
+    static DbObject* create(Term tuple, std::uint32_t hash);
+    static void destroy(DbObject* o);
+    Term element(Word pos) const { return vm::tuple_element(tuple, pos - 1); }  // 1-based
+};
+
+// The hash of a key, consistent with exact equality (=:=) for hash tables.
+std::uint32_t key_hash(Term key);
+
+// Term order for the ordered_set (1 == 1.0).
+struct KeyLess {
+    bool operator()(Term a, Term b) const;
+};
+
+class Table {
+public:
+    Table(Kind kind, Access access, Word keypos);
+    ~Table();
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
+
+    // ---- configuration (fixed at creation, or changed under the write lock) ----
+    Kind kind() const { return m_kind; }
+    bool is_hash() const { return m_kind != Kind::OrderedSet; }
+    Word keypos() const { return m_keypos; }
+    Access access = Access::Protected;
+    Term name = 0;                 // the atom given to ets:new
+    bool named = false;
+    bool read_concurrency = false, write_concurrency = false, compressed = false;
+    bool decentralized_counters = false;
+    std::atomic<Term> owner{0};
+    Term heir = 0;                 // a pid, or 0 for none
+    Term heir_data = 0;            // the heir's data, a copy in [heir_fragment]
+    vm::HeapFragment* heir_fragment = nullptr;
+    vm::MagicHandle* handle = nullptr;  // the tid's handle (the table lives as long as it)
+    Word tid_id[3] = {0, 0, 0};    // the tid's reference ids
+    std::atomic<bool> dead{false};
+
+    mutable std::shared_mutex lock;
+
+    // ---- objects (lock held) ----
+    Word size() const { return m_size; }
+    Word memory_words() const;
+    // Object [t] (a tuple with at least keypos elements) stored by the table's rule: a set
+    // replaces the object of its key, a bag adds it unless an equal object is there, a
+    // duplicate_bag always adds it. [only_new]: nothing if the key is present; false then.
+    bool insert(Term t, bool only_new = false);
+    // Whether [key] has an object.
+    bool contains(Term key) const;
+    // Calls [fn(obj)] for each object of [key] in insertion order.
+    template <typename Fn>
+    void for_key(Term key, Fn&& fn) const;
+    // The first object of [key] (for set/ordered_set: the object), or null.
+    DbObject* find(Term key) const;
+    // Removes every object of [key]; how many went.
+    Word erase(Term key);
+    // Removes the objects exactly equal to [t]; how many went.
+    Word erase_object(Term t);
+    // Removes [o] (an object of this table).
+    void erase(DbObject* o);
+    // Replaces [o] by a copy of [t] (same key); returns the new object.
+    DbObject* replace(DbObject* o, Term t);
+    void clear();
+
+    // ---- traversal (lock held) ----
+    // The key of the first/last object, or 0 for an empty table. A hash table's last is its
+    // first and its prev is its next (as in OTP).
+    Term first_key() const;
+    Term last_key() const;
+    // The key after/before [key]; 0 at the end, and [*missing] set if [key] is not in a hash
+    // table (badarg in OTP). An ordered_set steps from any key, present or not.
+    Term next_key(Term key, bool* missing) const;
+    Term prev_key(Term key, bool* missing) const;
+
+    // A hash table's buckets: 0..bucket_count()-1, each a chain (slot/2 and continuations).
+    Word bucket_count() const { return m_buckets.size(); }
+    template <typename Fn>
+    void for_bucket(Word i, Fn&& fn) const {
+        for (DbObject* o = m_buckets[i]; o; o = o->next)
+            if (!o->deleted) fn(o);
+    }
+    // An ordered_set's objects in key order: from the first key after (or at, [inclusive])
+    // [from] (0: the start), or backwards ([reverse]) from the last key before [from].
+    // [fn(obj)] returns false to stop.
+    template <typename Fn>
+    void walk_tree(Term from, bool inclusive, bool reverse, Fn&& fn) const;
+    // Every object, in traversal order; [fn(obj)] returns false to stop.
+    template <typename Fn>
+    void walk_all(Fn&& fn) const {
+        if (is_hash()) {
+            for (Word i = 0; i < m_buckets.size(); ++i)
+                for (DbObject* o = m_buckets[i]; o; o = o->next)
+                    if (!o->deleted && !fn(o)) return;
+        } else {
+            walk_tree(0, true, false, fn);
+        }
+    }
+
+    // ---- safe_fixtable (lock held for writing) ----
+    void fix(Term pid);
+    void unfix(Term pid);      // one of [pid]'s fixations
+    void unfix_all(Term pid);  // all of them (the process exited)
+    bool fixed() const { return !m_fixations.empty(); }
+    const std::vector<std::pair<Term, Word>>& fixations() const { return m_fixations; }
+    std::uint64_t fixed_since = 0;   // monotonic time of the first fixation (ns)
+
+private:
+    Word bucket_of(std::uint32_t hash) const { return hash & (m_buckets.size() - 1); }
+    DbObject* find_in_chain(Term key, std::uint32_t hash) const;
+    void unlink(DbObject* o);
+    void maybe_grow();
+    void purge_deleted();
+
+    Kind m_kind;
+    Word m_keypos;
+    Word m_size = 0;
+    Word m_words = 0;          // the objects' heap words
+    std::vector<DbObject*> m_buckets;
+    bool m_has_deleted = false;
+    std::map<Term, DbObject*, KeyLess> m_tree;
+    std::vector<std::pair<Term, Word>> m_fixations;  // {pid, count}, the newest first
+};
+
+template <typename Fn>
+void Table::for_key(Term key, Fn&& fn) const {
+    if (!is_hash()) {
+        auto it = m_tree.find(key);
+        if (it != m_tree.end()) fn(it->second);
+        return;
+    }
+    std::uint32_t h = key_hash(key);
+    for (DbObject* o = find_in_chain(key, h); o; o = o->next) {
+        if (o->hash != h || !vm::terms_exact_equal(o->element(m_keypos), key)) break;
+        if (!o->deleted) fn(o);
+    }
+}
+
+template <typename Fn>
+void Table::walk_tree(Term from, bool inclusive, bool reverse, Fn&& fn) const {
+    if (!reverse) {
+        auto it = from == 0 ? m_tree.begin() : (inclusive ? m_tree.lower_bound(from) : m_tree.upper_bound(from));
+        for (; it != m_tree.end(); ++it)
+            if (!fn(it->second)) return;
+    } else {
+        auto it = from == 0 ? m_tree.end() : (inclusive ? m_tree.upper_bound(from) : m_tree.lower_bound(from));
+        while (it != m_tree.begin()) {
+            --it;
+            if (!fn(it->second)) return;
+        }
+    }
+}
+
+}  // namespace beamlet::ets
