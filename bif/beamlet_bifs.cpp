@@ -86,6 +86,13 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     return main->id;
 }
 
+// beamlet:shutdown(): init's answer to the main process's exit, once the logger's output is
+// written: the run ends (tools/boot.cpp reports how main ended).
+Term bif_beamlet_shutdown(Process* p, Term*) {
+    p->vm.schedulers->stop();
+    return atoms::ok;
+}
+
 Term bif_beamlet_schedulers(Process* p, Term*) { return make_small(p->vm.schedulers->count()); }
 Term bif_beamlet_scheduler_id(Process*, Term*) { return make_small(Schedulers::current_index() + 1); }
 

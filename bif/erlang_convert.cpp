@@ -1,4 +1,5 @@
 // bif/erlang_convert.cpp — conversions between atoms, lists, integers, floats and binaries.
+#include <cstdio>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -163,6 +164,46 @@ Term bif_atom_to_list(Process* p, Term* a) {
     if (!is_atom(a[0])) return p->badarg();
     return utf8_to_list(p, atom_text(a[0]));
 }
+// pid_to_list/1, ref_to_list/1, fun_to_list/1: the printed form, as ~w shows it.
+Term bif_pid_to_list(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    return bytes_to_list(p, write_term(a[0]));
+}
+Term bif_ref_to_list(Process* p, Term* a) {
+    if (!is_ref(a[0])) return p->badarg();
+    return bytes_to_list(p, write_term(a[0]));
+}
+Term bif_fun_to_list(Process* p, Term* a) {
+    if (!is_fun(a[0])) return p->badarg();
+    return bytes_to_list(p, write_term(a[0]));
+}
+
+// list_to_pid("<0.N.0>"): the local pid N (whether or not it exists).
+Term bif_list_to_pid(Process* p, Term* a) {
+    std::string s;
+    if (!list_to_bytes(a[0], &s)) return p->badarg();
+    unsigned long long node = 0, number = 0, serial = 0;
+    char tail = 0;
+    if (std::sscanf(s.c_str(), "<%llu.%llu.%llu>%c", &node, &number, &serial, &tail) != 3 || node != 0 || serial != 0)
+        return p->badarg();
+    if (s != "<0." + std::to_string(number) + ".0>") return p->badarg();
+    return make_pid(Word(number));
+}
+
+// list_to_ref("#Ref<0.A.B.C>").
+Term bif_list_to_ref(Process* p, Term* a) {
+    std::string s;
+    if (!list_to_bytes(a[0], &s)) return p->badarg();
+    unsigned long long node = 0, i2 = 0, i1 = 0, i0 = 0;
+    if (std::sscanf(s.c_str(), "#Ref<%llu.%llu.%llu.%llu>", &node, &i2, &i1, &i0) != 4 || node != 0) return p->badarg();
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = Word(i0);
+    hp[2] = Word(i1);
+    hp[3] = Word(i2);
+    return make_boxed(hp);
+}
+
 Term bif_list_to_atom(Process* p, Term* a) {
     std::string name;
     if (!chars_to_utf8(a[0], &name)) return p->badarg();

@@ -244,6 +244,73 @@ Term bif_universaltime0(Process* p, Term*) {
     return make_tuple_on(p, {date_of(p, tm), time_of(p, tm)});
 }
 
+namespace {
+
+// {{Y, M, D}, {H, Mi, S}} as a struct tm (fields unchecked beyond their types); false if the
+// term does not have that shape or a field is out of range.
+bool datetime_of(Term t, std::tm* out) {
+    if (!is_tuple(t) || tuple_arity(t) != 2) return false;
+    Term d = tuple_element(t, 0), c = tuple_element(t, 1);
+    if (!is_tuple(d) || tuple_arity(d) != 3 || !is_tuple(c) || tuple_arity(c) != 3) return false;
+    SWord v[6];
+    for (int i = 0; i < 3; ++i) {
+        if (!is_small(tuple_element(d, i)) || !is_small(tuple_element(c, i))) return false;
+        v[i] = small_value(tuple_element(d, i));
+        v[3 + i] = small_value(tuple_element(c, i));
+    }
+    static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (v[0] < 0 || v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > days[v[1] - 1]) return false;
+    bool leap = (v[0] % 4 == 0 && v[0] % 100 != 0) || v[0] % 400 == 0;
+    if (v[1] == 2 && v[2] == 29 && !leap) return false;
+    if (v[3] < 0 || v[3] > 23 || v[4] < 0 || v[4] > 59 || v[5] < 0 || v[5] > 59) return false;
+    *out = std::tm{};
+    out->tm_year = int(v[0] - 1900);
+    out->tm_mon = int(v[1] - 1);
+    out->tm_mday = int(v[2]);
+    out->tm_hour = int(v[3]);
+    out->tm_min = int(v[4]);
+    out->tm_sec = int(v[5]);
+    return true;
+}
+
+Term datetime_term(Process* p, const std::tm& tm) { return make_tuple_on(p, {date_of(p, tm), time_of(p, tm)}); }
+
+}  // namespace
+
+Term bif_universaltime_to_localtime(Process* p, Term* a) {
+    std::tm tm;
+    if (!datetime_of(a[0], &tm)) return p->badarg();
+    std::time_t t = timegm(&tm);
+    std::tm local{};
+    localtime_r(&t, &local);
+    return datetime_term(p, local);
+}
+
+Term bif_localtime_to_universaltime(Process* p, Term* a) {
+    std::tm tm;
+    if (!datetime_of(a[0], &tm)) return p->badarg();
+    if (a[1] != atoms::true_ && a[1] != atoms::false_ && a[1] != atoms::undefined) return p->badarg();
+    tm.tm_isdst = a[1] == atoms::true_ ? 1 : a[1] == atoms::false_ ? 0 : -1;
+    std::time_t t = mktime(&tm);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    return datetime_term(p, utc);
+}
+
+Term bif_universaltime_to_posixtime(Process* p, Term* a) {
+    std::tm tm;
+    if (!datetime_of(a[0], &tm)) return p->badarg();
+    return make_integer(p, std::int64_t(timegm(&tm)));
+}
+
+Term bif_posixtime_to_universaltime(Process* p, Term* a) {
+    if (!is_small(a[0])) return p->badarg();
+    std::time_t t = std::time_t(small_value(a[0]));
+    std::tm utc{};
+    if (!gmtime_r(&t, &utc)) return p->badarg();
+    return datetime_term(p, utc);
+}
+
 // erlang:statistics/1 for runtime and wall_clock ({Total, SinceLastCall} in milliseconds, the
 // "since last call" per calling process as OTP keeps it per scheduler) and run_queue.
 Term bif_statistics1(Process* p, Term* a) {

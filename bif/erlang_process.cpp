@@ -1,4 +1,5 @@
 // bif/erlang_process.cpp — spawn, links, monitors, exit/2, registry, process_info and timers.
+#include <cctype>
 #include <algorithm>
 
 #include "bif/bifs.hpp"
@@ -202,7 +203,10 @@ Term bif_unlink(Process* p, Term* a) {
     return atoms::true_;
 }
 
-Term bif_monitor(Process* p, Term* a) {
+namespace {
+
+// monitor/2,3: [alias] and [tag] come from monitor/3's options.
+Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     if (a[0] != atoms::process) return p->badarg();
     Term target = a[1], name = 0;
     std::shared_ptr<Process> other;
@@ -220,12 +224,17 @@ Term bif_monitor(Process* p, Term* a) {
     }
     Word id[3];
     new_ref_id(p, id);
+    if (alias) {
+        id[2] = pid_number(p->id);
+        std::lock_guard guard(p->lock);
+        p->aliases.push_back(ProcessAlias{{id[0], id[1], id[2]}, *alias});
+    }
     Term ref = make_ref_term(p, id);
     bool added = false;
     if (other && other.get() != p) {
         std::lock_guard guard(other->lock);
         if (!other->exiting) {
-            other->monitored_by.push_back(MonitorEntry{{id[0], id[1], id[2]}, p->id, name});
+            other->monitored_by.push_back(MonitorEntry{{id[0], id[1], id[2]}, p->id, name, tag});
             added = true;
         }
     } else if (other.get() == p) {
@@ -233,14 +242,94 @@ Term bif_monitor(Process* p, Term* a) {
     }
     if (added) {
         std::lock_guard guard(p->lock);
-        p->monitors.push_back(MonitorEntry{{id[0], id[1], id[2]}, other->id, name});
+        p->monitors.push_back(MonitorEntry{{id[0], id[1], id[2]}, other->id, name, tag});
         return ref;
     }
     // No such process: an immediate {'DOWN', Ref, process, Item, noproc}.
     Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
-    Term msg = make_tuple_on(p, {atoms::DOWN, ref, atoms::process, item, atoms::noproc});
+    Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atoms::process, item, atoms::noproc});
     p->vm.send_message(p, p->id, msg);
     return ref;
+}
+
+bool alias_mode(Term t, AliasMode* out) {
+    if (t == atom("explicit_unalias")) *out = AliasMode::ExplicitUnalias;
+    else if (t == atom("demonitor")) *out = AliasMode::Demonitor;
+    else if (t == atom("reply_demonitor")) *out = AliasMode::ReplyDemonitor;
+    else return false;
+    return true;
+}
+
+// Deactivates alias [id] of [p] (with [only_demonitor]: only one made by monitor/3 with
+// {alias, demonitor} or reply_demonitor); true if it was active.
+bool remove_alias(Process* p, const Word id[3], bool only_demonitor) {
+    std::lock_guard guard(p->lock);
+    for (auto it = p->aliases.begin(); it != p->aliases.end(); ++it)
+        if (std::equal(it->ref_id, it->ref_id + 3, id)) {
+            if (only_demonitor && it->mode == AliasMode::ExplicitUnalias) return false;
+            p->aliases.erase(it);
+            return true;
+        }
+    return false;
+}
+
+}  // namespace
+
+Term bif_monitor(Process* p, Term* a) { return monitor(p, a, nullptr, 0); }
+
+Term bif_monitor3(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_alias, "alias");
+    BEAMLET_CACHED_ATOM(am_tag, "tag");
+    AliasMode mode;
+    bool alias = false;
+    Term tag = 0;
+    Term l = a[2];
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
+        if (tuple_element(o, 0) == am_alias) {
+            if (!alias_mode(tuple_element(o, 1), &mode)) return p->badarg();
+            alias = true;
+        } else if (tuple_element(o, 0) == am_tag && !is_boxed(tuple_element(o, 1)) && !is_list(tuple_element(o, 1))) {
+            tag = tuple_element(o, 1);
+        } else {
+            return p->badarg();
+        }
+    }
+    if (!is_nil(l)) return p->badarg();
+    return monitor(p, a, alias ? &mode : nullptr, tag);
+}
+
+Term bif_alias0(Process* p, Term*) {
+    Word id[3];
+    new_ref_id(p, id);
+    id[2] = pid_number(p->id);
+    std::lock_guard guard(p->lock);
+    p->aliases.push_back(ProcessAlias{{id[0], id[1], id[2]}, AliasMode::ExplicitUnalias});
+    return make_ref_term(p, id);
+}
+
+Term bif_alias1(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_reply, "reply");
+    AliasMode mode = AliasMode::ExplicitUnalias;
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) {
+        if (car(l) == am_reply) mode = AliasMode::ReplyDemonitor;
+        else if (car(l) != atom("explicit_unalias")) return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
+    Word id[3];
+    new_ref_id(p, id);
+    id[2] = pid_number(p->id);
+    std::lock_guard guard(p->lock);
+    p->aliases.push_back(ProcessAlias{{id[0], id[1], id[2]}, mode});
+    return make_ref_term(p, id);
+}
+
+Term bif_unalias(Process* p, Term* a) {
+    Word id[3];
+    if (!ref_id_of(a[0], id)) return p->badarg();
+    return make_bool(remove_alias(p, id, false));
 }
 
 namespace {
@@ -292,6 +381,7 @@ bool flush_down(Process* p, Term ref) {
 Term bif_demonitor1(Process* p, Term* a) {
     Word id[3];
     if (!ref_id_of(a[0], id)) return p->badarg();
+    remove_alias(p, id, true);
     remove_monitor(p, id);
     return atoms::true_;
 }
@@ -308,6 +398,7 @@ Term bif_demonitor2(Process* p, Term* a) {
         else if (car(l) == am_info) info = true;
         else return p->badarg();
     }
+    remove_alias(p, id, true);
     bool active = remove_monitor(p, id);
     bool flushed = flush && flush_down(p, a[0]);
     if (!info) return atoms::true_;
@@ -338,7 +429,6 @@ Term bif_exit2(Process* p, Term* a) {
 
 Term bif_process_flag(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_trap_exit, "trap_exit");
-    BEAMLET_CACHED_ATOM(am_priority, "priority");
     if (a[0] == am_trap_exit) {
         if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
         std::lock_guard guard(p->lock);
@@ -346,7 +436,42 @@ Term bif_process_flag(Process* p, Term* a) {
         p->trap_exit = a[1] == atoms::true_;
         return old;
     }
-    if (a[0] == am_priority) return atom("normal");
+    // Flags whose values are kept (and reported back) without changing how the process runs.
+    struct Kept {
+        const char* name;
+        const char* initial;  // an atom, or digits for an integer
+        bool (*valid)(Term);
+    };
+    static const Kept kept[] = {
+        {"priority", "normal", [](Term v) { return v == atom("low") || v == atom("normal") || v == atom("high") || v == atom("max"); }},
+        {"message_queue_data", "on_heap", [](Term v) { return v == atom("on_heap") || v == atom("off_heap"); }},
+        {"sensitive", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
+        {"save_calls", "0", [](Term v) { return is_small(v) && small_value(v) >= 0 && small_value(v) <= 10000; }},
+        {"min_heap_size", "233", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
+        {"min_bin_vheap_size", "46422", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
+        {"fullsweep_after", "65535", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
+        {"max_heap_size", "0", [](Term v) { return (is_small(v) && small_value(v) >= 0) || is_map(v); }},
+        {"error_handler", "error_handler", [](Term v) { return is_atom(v); }},
+        {"async_dist", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
+    };
+    if (is_atom(a[0])) {
+        const std::string& name = atom_text(a[0]);
+        for (const Kept& k : kept) {
+            if (name != k.name) continue;
+            if (!k.valid(a[1])) return p->badarg();
+            Term old = std::isdigit(static_cast<unsigned char>(k.initial[0])) ? make_small(std::atol(k.initial)) : atom(k.initial);
+            for (auto& [f, v] : p->kept_flags)
+                if (f == a[0]) {
+                    old = v;
+                    v = a[1];
+                    return old;
+                }
+            // Stored values are immediates or kept alive by the flag list's copy on the heap:
+            // only immediates are accepted for storage; a map (max_heap_size) is reported as 0.
+            p->kept_flags.emplace_back(a[0], is_map(a[1]) ? make_small(0) : a[1]);
+            return old;
+        }
+    }
     return p->badarg();
 }
 

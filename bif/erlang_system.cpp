@@ -232,6 +232,9 @@ Term bif_nodes1(Process* p, Term* a) {
     return NIL;
 }
 Term bif_is_alive(Process*, Term*) { return atoms::false_; }
+
+// io:printable_range/0: the +pc setting, latin1 by default as on OTP.
+Term bif_io_printable_range(Process*, Term*) { return atom("latin1"); }
 Term bif_get_cookie(Process*, Term*) { return atom("nocookie"); }
 
 // ---- os ----

@@ -72,6 +72,16 @@ struct MonitorEntry {
     Word ref_id[3];
     Term other;
     Term name = 0;  // monitor by registered name: the name (the DOWN message says {Name, Node})
+    Term tag = 0;   // monitor/3's {tag, Tag} (an immediate): the DOWN message's first element
+};
+
+// An alias (erlang:alias/0,1, monitor/3's alias option): a reference that delivers messages to
+// the process that made it while active. Alias references carry that process's pid number in
+// their third id word, so a send finds the owner without a table.
+enum class AliasMode : std::uint8_t { ExplicitUnalias, Demonitor, ReplyDemonitor };
+struct ProcessAlias {
+    Word ref_id[3];
+    AliasMode mode;
 };
 
 struct Process {
@@ -123,6 +133,7 @@ struct Process {
     std::vector<Term> links;                  // pids
     std::vector<MonitorEntry> monitors;       // monitors this process holds on others
     std::vector<MonitorEntry> monitored_by;   // monitors others hold on this process
+    std::vector<ProcessAlias> aliases;        // active aliases (refs others may send to)
     Term registered_name = 0;
     bool trap_exit = false;
     std::uint64_t timer_seq = 0;              // identifies the armed receive timeout
@@ -140,6 +151,9 @@ struct Process {
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
     // Where its I/O goes (erlang:group_leader/0,2): inherited at spawn; set by other processes.
     std::atomic<Term> group_leader{0};
+    // process_flag/2 settings beamlet keeps but does not act on (priority, message_queue_data,
+    // min_heap_size, ...): {Flag, Value}, owner-only.
+    std::vector<std::pair<Term, Term>> kept_flags;
     // It owns (or has fixed) an ETS table: its exit must run Vm::ets_exit_hook.
     std::atomic<bool> ets_user{false};
     bool ever_ran = false;                    // it has been scheduled in at least once

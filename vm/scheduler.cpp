@@ -246,15 +246,29 @@ void Schedulers::run_one(int index, Process* p) {
     }
 }
 
+namespace {
+bool has_exited(Process* q) {
+    std::lock_guard guard(q->lock);
+    return q->state == ProcessState::Exited;
+}
+}  // namespace
+
 void Schedulers::finish(Process* p, Term reason) {
     m_vm.do_exit(p, reason);
     trace_scheduling(p, SchedEvent::OutExited);
     Process* main = m_main.load(std::memory_order_acquire);
-    if (p == main || (p == m_boot && !main)) {
-        std::lock_guard lock(m_sleep_mutex);
-        m_stop.store(true);
-        m_sleep_cv.notify_all();
+    if (p == main && !has_exited(m_boot)) {
+        // init writes out what the logger holds, then calls beamlet:shutdown/0 (stop()).
+        m_vm.send_message(nullptr, m_boot->id, atom("$beamlet_main_exited"));
+    } else if (p == main || (p == m_boot && (!main || has_exited(main)))) {
+        stop();
     }
+}
+
+void Schedulers::stop() {
+    std::lock_guard lock(m_sleep_mutex);
+    m_stop.store(true);
+    m_sleep_cv.notify_all();
 }
 
 void Schedulers::after_thread_progress(std::uint64_t value, std::function<void()> fn) {

@@ -39,6 +39,8 @@ public:
     // Names the process whose exit ends run_until_exit (erl's -eval process; beamlet's
     // init:boot/1 starts it once the system processes are up).
     void set_main(Process* p) { m_main.store(p, std::memory_order_release); }
+    // Ends run_until_exit: the schedulers finish their current slices and return.
+    void stop();
     // The index of the scheduler running on this thread, or -1.
     static int current_index();
     // Wakes a sleeping scheduler so that it recomputes its timer deadline.

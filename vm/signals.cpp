@@ -3,6 +3,7 @@
 // Every signal travels through the receiver's inbox, so that signals and messages from one
 // sender stay in order (OTP's signal queue). Senders only touch the receiver under its lock;
 // the receiver handles signals on its own scheduler thread (process_signals), before it runs.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -222,6 +223,25 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         named = whereis(tuple_element(dest, 0));
         to = named.get();
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+    } else if (is_ref(dest)) {
+        // An alias: delivered only while the owner keeps it active.
+        const Term* r = boxed_ptr(dest);
+        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        Word owner = r[3];
+        if (!owner) return true;
+        std::shared_ptr<Process> target = lookup_process(make_pid(owner));
+        if (!target) return true;
+        {
+            std::lock_guard guard(target->lock);
+            auto& v = target->aliases;
+            auto it = std::find_if(v.begin(), v.end(), [&](const ProcessAlias& a) {
+                return a.ref_id[0] == r[1] && a.ref_id[1] == r[2] && a.ref_id[2] == r[3];
+            });
+            if (it == v.end()) return true;
+            if (it->mode == AliasMode::ReplyDemonitor) v.erase(it);  // the first reply ends it
+        }
+        named = std::move(target);
+        to = named.get();
     } else {
         return false;
     }
@@ -338,6 +358,41 @@ void Vm::process_signals(Process* p) {
     }
 }
 
+void Vm::report_crash(Process* p, Term reason) {
+    // {log, error, Format, [Pid, Reason], Meta} to the logger process, as erts sends it; built
+    // on the dying process's heap (it is still ours) and copied by the send.
+    std::shared_ptr<Process> logger = whereis(atoms::logger);
+    if (!logger) {
+        if (!g_print_term_hook) return;
+        std::string text = "=ERROR REPORT==== " + timestamp_now() + " ===\nError in process " +
+                           g_print_term_hook(p->id, 1) + " with exit value:\n" + g_print_term_hook(reason, 1) + "\n\n";
+        std::fputs(text.c_str(), stderr);
+        return;
+    }
+    static const char format[] = "Error in process ~p with exit value:~n~p~n";
+    Term fmt = NIL;
+    for (std::size_t i = sizeof format - 1; i-- > 0;) fmt = make_cons_on(p->alloc(2), make_small(format[i]), fmt);
+    Term args = make_cons_on(p->alloc(2), reason, NIL);
+    args = make_cons_on(p->alloc(2), p->id, args);
+    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+    Term el = map_from_pairs(p, {{atom("tag"), atoms::error}, {atom("emulator"), atoms::true_}});
+    Term gl = p->group_leader.load();
+    Term meta = map_from_pairs(p, {{atom("error_logger"), el},
+                                   {atom("pid"), p->id},
+                                   {atom("gl"), gl ? gl : p->id},
+                                   {atom("time"), make_small(micros)}});
+    Term* hp = p->alloc(6);
+    hp[0] = make_arityval(5);
+    hp[1] = atom("log");
+    hp[2] = atoms::error;
+    hp[3] = fmt;
+    hp[4] = args;
+    hp[5] = meta;
+    send_message(nullptr, logger->id, make_boxed(hp));
+}
+
 void Vm::do_exit(Process* p, Term reason) {
     // The table holds the last reference: keep the process alive until this function is done.
     std::shared_ptr<Process> keep = lookup_process(p->id);
@@ -362,12 +417,8 @@ void Vm::do_exit(Process* p, Term reason) {
         if (name) g_trace_hooks->process_event(p, atoms::unregister, name);
     }
 
-    // The crash report, as OTP's error logger prints it for an uncaught error.
-    if (p->exception.cls == atoms::error && !p->is_main && g_print_term_hook) {
-        std::string text = "=ERROR REPORT==== " + timestamp_now() + " ===\nError in process " +
-                           g_print_term_hook(p->id, 1) + " with exit value:\n" + g_print_term_hook(reason, 1) + "\n\n";
-        std::fputs(text.c_str(), stderr);
-    }
+    // The crash report of an uncaught error, which OTP's emulator hands to the logger.
+    if (p->exception.cls == atoms::error && !p->is_main) report_crash(p, reason);
 
     // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
     // 'DOWN', as in OTP) or are deleted.
@@ -384,7 +435,7 @@ void Vm::do_exit(Process* p, Term reason) {
         Term name_tuple[3] = {make_arityval(2), m.name, atoms::nonode_at_nohost};
         if (m.name) who = make_boxed(name_tuple);
         Message msg;
-        msg.fragment = make_tuple_fragment({atoms::DOWN, ref, atoms::process, who, reason}, &msg.term);
+        msg.fragment = make_tuple_fragment({m.tag ? m.tag : atoms::DOWN, ref, atoms::process, who, reason}, &msg.term);
         msg.from = p->id;
         send_signal(watcher.get(), msg);
     }

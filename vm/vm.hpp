@@ -128,6 +128,8 @@ struct Vm {
     // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
     // table removal, the crash report. Owner thread only.
     void do_exit(Process* p, Term reason);
+    // The report of [p]'s uncaught error: to the logger process, or stderr before it runs.
+    void report_crash(Process* p, Term reason);
     // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms] (NO_TIMEOUT:
     // never; the receive is still marked as armed).
     void start_receive_timer(Process* p, std::uint64_t timeout_ms);

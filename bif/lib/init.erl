@@ -15,12 +15,30 @@ boot(Module) ->
     User = beamlet_io_server:start(user, 1),
     group_leader(User, self()),
     _ = beamlet_io_server:start(standard_error, 2),
+    start_logger(),
     _ = beamlet:start_main(Module),
     loop().
+
+%% OTP's logger, as the kernel application starts it: the logger process, the primary
+%% configuration, the supervisor of handler processes and the default handler (logger_std_h on
+%% standard_io). application:get_env/2,3 reads the ac_tab table, which application_controller
+%% owns on OTP; beamlet has no applications, so the table stays empty (every key at its default).
+start_logger() ->
+    Self = self(),
+    AC = spawn_link(fun() -> application_controller(Self) end),
+    receive {AC, started} -> ok end,
+    {ok, _} = logger_server:start_link(),
+    ok = logger:internal_init_logger(),
+    {ok, _} = logger_sup:start_link(),
+    ok = logger:add_handlers(kernel).
 
 loop() ->
     receive
         {stop, Status} -> do_stop(Status);
+        '$beamlet_main_exited' ->
+            flush_logger(),
+            beamlet:shutdown(),
+            loop();
         {From, Ref, get_status} when is_pid(From) ->
             From ! {Ref, {started, started}},
             loop();
@@ -29,8 +47,53 @@ loop() ->
 
 %% Everything written before the stop request goes out, then the VM halts.
 do_stop(Status) ->
+    flush_logger(),
     _ = catch io:request(user, getopts),
     erlang:halt(Status).
+
+%% A stand-in for OTP's application_controller: beamlet loads no applications, but OTP's
+%% libraries read and write application environments (application:get_env/2,3 read ac_tab
+%% directly; set_env/unset_env call the controller). Other requests get {error, Reason}.
+application_controller(Init) ->
+    register(application_controller, self()),
+    ac_tab = ets:new(ac_tab, [set, public, named_table, {read_concurrency, true}]),
+    Init ! {self(), started},
+    application_controller_loop().
+
+application_controller_loop() ->
+    receive
+        {'$gen_call', From, Request} ->
+            gen_reply(From, application_request(Request)),
+            application_controller_loop();
+        _ ->
+            application_controller_loop()
+    end.
+
+application_request({set_env, App, Key, Val, _Opts}) ->
+    true = ets:insert(ac_tab, {{env, App, Key}, Val}),
+    ok;
+application_request({set_env, Config, _Opts}) when is_list(Config) ->
+    _ = [ets:insert(ac_tab, {{env, App, K}, V}) || {App, Env} <- Config, {K, V} <- Env],
+    ok;
+application_request({unset_env, App, Key, _Opts}) ->
+    true = ets:delete(ac_tab, {env, App, Key}),
+    ok;
+application_request(which_applications) -> [];
+application_request({which_applications, _}) -> [];
+application_request(loaded_applications) -> [];
+application_request(info) -> [{loaded, []}, {loading, []}, {started, []}, {start_p_false, []},
+                              {running, []}, {starting, []}];
+application_request(Other) -> {error, {not_supported, Other}}.
+
+gen_reply({To, Tag}, Reply) when is_pid(To) ->
+    To ! {Tag, Reply},
+    ok;
+gen_reply(_, _) -> ok.
+
+%% The default handler writes from its own process: wait for what it holds.
+flush_logger() ->
+    _ = catch logger_std_h:filesync(default),
+    ok.
 
 stop() -> stop(0).
 
