@@ -149,6 +149,12 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_options.code_path.push_back(library_dir());
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
     m_vm.set_code_path(m_options.code_path);
+    // Library modules are interpreted under the JIT unless BEAMLET_JIT_LIBRARIES=1 (see Vm).
+    const char* jit_libraries = std::getenv("BEAMLET_JIT_LIBRARIES");
+    if (!jit_libraries || std::string(jit_libraries) != "1") {
+        m_vm.interpreted_dirs.push_back(fs::path(library_dir()).string() + "/");
+        m_vm.interpreted_dirs.push_back(fs::path(std::getenv("BEAMLET_OTP_LIB") ? std::getenv("BEAMLET_OTP_LIB") : BEAMLET_OTP_LIB_DIR).string() + "/");
+    }
     if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     bif::register_bifs(m_vm);
     m_vm.module_loader = [this](Term module) { return load(module); };

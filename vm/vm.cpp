@@ -1,6 +1,7 @@
 // vm/vm.cpp — Vm: export table, module installation, message sending, output.
 #include "vm/vm.hpp"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <chrono>
@@ -143,7 +144,10 @@ std::unique_ptr<Module> Vm::prepare_module(const GenericModule& code, std::strin
         return nullptr;
     }
     std::unique_ptr<Module> mod = std::move(threaded.value());
-    if (code_engine) {
+    bool library = std::any_of(interpreted_dirs.begin(), interpreted_dirs.end(), [&](const std::string& dir) {
+        return code.source_path.starts_with(dir);
+    });
+    if (code_engine && !library) {
         // Native code; if it cannot be compiled the module still runs, interpreted.
         std::string jit_error = code_engine->compile(*mod, code, layout);
         if (!jit_error.empty())

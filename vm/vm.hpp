@@ -180,6 +180,10 @@ struct Vm {
     // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),
     // on [p]'s thread; installed by bif/erlang_process.cpp.
     std::function<void(Process* p, Term from, Term request)> info_request_hook;
+    // Modules loaded from these directories (OTP's and beamlet's libraries) stay with the
+    // interpreter under the JIT engine: compiling them all at boot would cost seconds, and the
+    // threaded code lets interpreted and native modules call each other freely.
+    std::vector<std::string> interpreted_dirs;
     // Run by do_exit for a process that owned or fixed an ETS table (set by the ETS layer).
     void (*ets_exit_hook)(Process* p) = nullptr;
     std::unique_ptr<TimerService> timers;
