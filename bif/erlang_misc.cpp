@@ -443,6 +443,16 @@ void display_term(Term t, std::string& out) {
 }
 }  // namespace
 
+// erlang:display_string/1: a string, as is, on the emulator's standard error (OTP's logger
+// prints with it before its handlers run).
+Term bif_display_string(Process* p, Term* a) {
+    std::string bytes;
+    if (!list_to_bytes(a[0], &bytes) && !iolist_to_bytes(a[0], &bytes)) return p->badarg();
+    p->vm.flush_stdout();
+    std::fwrite(bytes.data(), 1, bytes.size(), stderr);
+    return atoms::true_;
+}
+
 Term bif_display(Process* p, Term* a) {
     std::string out;
     display_term(a[0], out);

@@ -230,20 +230,29 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
         p->aliases.push_back(ProcessAlias{{id[0], id[1], id[2]}, *alias});
     }
     Term ref = make_ref_term(p, id);
+    if (other.get() == p) return ref;  // monitoring oneself: the monitor can never fire
     bool added = false;
-    if (other && other.get() != p) {
-        std::lock_guard guard(other->lock);
-        if (!other->exiting) {
-            other->monitored_by.push_back(MonitorEntry{{id[0], id[1], id[2]}, p->id, name, tag});
-            added = true;
+    if (other) {
+        // Ours first: the target's exit delivers 'DOWN' only for a monitor its watcher holds.
+        {
+            std::lock_guard guard(p->lock);
+            p->monitors.push_back(MonitorEntry{{id[0], id[1], id[2]}, other->id, name, tag});
         }
-    } else if (other.get() == p) {
-        return ref;  // monitoring oneself: the monitor can never fire
-    }
-    if (added) {
+        {
+            std::lock_guard guard(other->lock);
+            if (!other->exiting) {
+                other->monitored_by.push_back(MonitorEntry{{id[0], id[1], id[2]}, p->id, name, tag});
+                added = true;
+            }
+        }
+        if (added) return ref;
         std::lock_guard guard(p->lock);
-        p->monitors.push_back(MonitorEntry{{id[0], id[1], id[2]}, other->id, name, tag});
-        return ref;
+        auto& v = p->monitors;
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (std::equal(it->ref_id, it->ref_id + 3, id)) {
+                v.erase(it);
+                break;
+            }
     }
     // No such process: an immediate {'DOWN', Ref, process, Item, noproc}.
     Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;

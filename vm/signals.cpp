@@ -231,6 +231,7 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         if (!owner) return true;
         std::shared_ptr<Process> target = lookup_process(make_pid(owner));
         if (!target) return true;
+        MonitorEntry demonitored{};
         {
             std::lock_guard guard(target->lock);
             auto& v = target->aliases;
@@ -238,8 +239,28 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
                 return a.ref_id[0] == r[1] && a.ref_id[1] == r[2] && a.ref_id[2] == r[3];
             });
             if (it == v.end()) return true;
-            if (it->mode == AliasMode::ReplyDemonitor) v.erase(it);  // the first reply ends it
+            if (it->mode == AliasMode::ReplyDemonitor) {
+                // The first reply ends the alias and its monitor.
+                v.erase(it);
+                auto& mons = target->monitors;
+                for (auto m = mons.begin(); m != mons.end(); ++m)
+                    if (m->ref_id[0] == r[1] && m->ref_id[1] == r[2] && m->ref_id[2] == r[3]) {
+                        demonitored = *m;
+                        mons.erase(m);
+                        break;
+                    }
+            }
         }
+        if (demonitored.other)
+            if (std::shared_ptr<Process> watched = lookup_process(demonitored.other)) {
+                std::lock_guard guard(watched->lock);
+                auto& v = watched->monitored_by;
+                for (auto it = v.begin(); it != v.end(); ++it)
+                    if (std::equal(it->ref_id, it->ref_id + 3, demonitored.ref_id)) {
+                        v.erase(it);
+                        break;
+                    }
+            }
         named = std::move(target);
         to = named.get();
     } else {
@@ -437,7 +458,24 @@ void Vm::do_exit(Process* p, Term reason) {
         Message msg;
         msg.fragment = make_tuple_fragment({m.tag ? m.tag : atoms::DOWN, ref, atoms::process, who, reason}, &msg.term);
         msg.from = p->id;
-        send_signal(watcher.get(), msg);
+        // The watcher's monitor ends as the message is queued, under its lock: a demonitor
+        // either finds the message (and can flush it) or prevents it.
+        bool enqueue = false, delivered = false;
+        {
+            std::lock_guard guard(watcher->lock);
+            auto& v = watcher->monitors;
+            auto it = std::find_if(v.begin(), v.end(), [&](const MonitorEntry& e) {
+                return std::equal(e.ref_id, e.ref_id + 3, m.ref_id);
+            });
+            if (it != v.end() && watcher->state != ProcessState::Exited) {
+                v.erase(it);
+                watcher->inbox.push_back(msg);
+                enqueue = wake_locked(watcher.get());
+                delivered = true;
+            }
+        }
+        if (!delivered) free_fragment(msg.fragment);
+        if (enqueue) schedulers->enqueue(watcher.get());
     }
     // Monitors this process held are dropped from their targets.
     for (const MonitorEntry& m : monitors) {

@@ -16,6 +16,7 @@ boot(Module) ->
     group_leader(User, self()),
     _ = beamlet_io_server:start(standard_error, 2),
     start_logger(),
+    load_boot_modules(),
     _ = beamlet:start_main(Module),
     loop().
 
@@ -57,8 +58,21 @@ do_stop(Status) ->
 application_controller(Init) ->
     register(application_controller, self()),
     ac_tab = ets:new(ac_tab, [set, public, named_table, {read_concurrency, true}]),
+    load_app_env(kernel),
     Init ! {self(), started},
     application_controller_loop().
+
+%% The env of App's .app file (kernel's sets logger_level to notice, for one).
+load_app_env(App) ->
+    case code:where_is_file(atom_to_list(App) ++ ".app") of
+        non_existing -> ok;
+        File ->
+            {ok, Bin} = beamlet:read_file(File),
+            {ok, Tokens, _} = erl_scan:string(binary_to_list(Bin)),
+            {ok, {application, App, Props}} = erl_parse:parse_term(Tokens),
+            _ = [ets:insert(ac_tab, {{env, App, K}, V}) || {K, V} <- proplists:get_value(env, Props, [])],
+            ok
+    end.
 
 application_controller_loop() ->
     receive
@@ -89,6 +103,23 @@ gen_reply({To, Tag}, Reply) when is_pid(To) ->
     To ! {Tag, Reply},
     ok;
 gen_reply(_, _) -> ok.
+
+%% The library modules erl -noshell has loaded once it has booted (OTP 25), so that trace
+%% patterns on them match from the start as on erl. Modules of erl's boot that are about
+%% distribution, sockets, ports and the shell are left out: beamlet has none of these.
+load_boot_modules() ->
+    _ = [code:ensure_loaded(M) || M <- boot_modules()],
+    ok.
+
+boot_modules() ->
+    [application, application_controller, application_master, atomics, binary, counters,
+     erl_anno, erl_eval, erl_features, erl_internal, erl_lint, erl_parse, erl_scan,
+     erl_tracer, error_handler, error_logger, ets, file, filename, gb_sets, gb_trees, gen,
+     gen_event, gen_server, io_lib, lists, logger, logger_backend, logger_config,
+     logger_filters, logger_formatter, logger_h_common, logger_handler_watcher, logger_olp,
+     logger_proxy, logger_server, logger_simple_h, logger_std_h, logger_sup, maps, orddict,
+     ordsets, os, otp_internal, persistent_term, proc_lib, proplists, queue, rand, string,
+     supervisor, supervisor_bridge, unicode, unicode_util].
 
 %% The default handler writes from its own process: wait for what it holds.
 flush_logger() ->
