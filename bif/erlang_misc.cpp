@@ -582,6 +582,18 @@ Term bif_make_fun(Process* p, Term* a) {
 namespace beamlet::bif {
 using namespace vm;
 
+// erlang:fun_info_mfa/1: {Module, Name, Arity} of a fun (proc_lib's initial calls).
+Term bif_fun_info_mfa(Process* p, Term* a) {
+    Term fun = a[0];
+    if (!is_fun(fun)) return p->badarg();
+    if (is_export_fun(fun)) {
+        const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun)[1]);
+        return make_tuple_on(p, {e->module, e->function, make_small(SWord(e->arity))});
+    }
+    const FunEntry* fe = reinterpret_cast<const FunEntry*>(boxed_ptr(fun)[1]);
+    return make_tuple_on(p, {fe->module_name, fe->function, make_small(SWord(fe->user_arity()))});
+}
+
 // erlang:fun_info/2 for the items that have a meaning here.
 Term bif_fun_info(Process* p, Term* a) {
     Term fun = a[0], item = a[1];

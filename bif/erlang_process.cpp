@@ -309,6 +309,30 @@ Term bif_monitor3(Process* p, Term* a) {
     return monitor(p, a, alias ? &mode : nullptr, tag);
 }
 
+// erlang:hibernate(M, F, A): the stack is discarded and the process waits for a message, then
+// calls M:F(A) (returning from it ends the process).
+Term bif_hibernate(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1]) || !is_proper_list(a[2])) return p->badarg();
+    // One frame [no return address][M][F][A] stays, for beamlet:hibernate_wake/0.
+    p->stop = p->hend - 4;
+    p->stop[0] = 0;
+    std::copy(a, a + 3, p->stop + 1);
+    p->discard_stack = true;
+    p->ip = hibernate_code(p->vm);
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
+// The end of a hibernation: apply(M, F, A) from hibernate's frame, on an empty stack.
+Term bif_beamlet_hibernate_wake(Process* p, Term* x) {
+    std::copy(p->stop + 1, p->stop + 4, x);
+    p->stop = p->hend;
+    p->discard_stack = true;
+    p->ip = p->vm.exports.get(atoms::erlang, atom("apply"), 3)->address();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
 Term bif_alias0(Process* p, Term*) {
     Word id[3];
     new_ref_id(p, id);
@@ -587,9 +611,12 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     BEAMLET_CACHED_ATOM(am_memory, "memory");
     BEAMLET_CACHED_ATOM(am_garbage_collection, "garbage_collection");
     BEAMLET_CACHED_ATOM(am_suspending, "suspending");
+    BEAMLET_CACHED_ATOM(am_current_stacktrace, "current_stacktrace");
     p->fetch_inbox();
     Term v;
-    if (item == am_current_function) {
+    if (item == am_current_function && in_hibernate_code(p->ip)) {
+        v = make_tuple_on(p, {atoms::erlang, atom("hibernate"), make_small(3)});
+    } else if (item == am_current_function) {
         const Module* m = p->vm.module_containing(p->ip);
         const FunctionInfo* f = m ? m->function_at(p->ip) : nullptr;
         v = f ? make_tuple_on(p, {m->name, f->name, make_small(SWord(f->arity))}) : atoms::undefined;
@@ -646,12 +673,15 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
         v = make_small(p->reductions);
     } else if (item == am_memory) {
         v = make_small(SWord(p->heap_size_words * 8 + 1000));
-    } else if (item == am_error_handler) {
-        v = atoms::error_handler;
-    } else if (item == am_priority) {
-        v = atom("normal");
+    } else if (item == am_error_handler || item == am_priority) {
+        v = item == am_priority ? atom("normal") : atoms::error_handler;
+        for (auto& [f, value] : p->kept_flags)
+            if (f == item) v = value;
     } else if (item == am_group_leader) {
-        v = p->id;
+        Term gl = p->group_leader.load();
+        v = gl ? gl : p->id;
+    } else if (item == am_current_stacktrace) {
+        v = current_stacktrace(p);
     } else if (item == am_garbage_collection) {
         v = NIL;
     } else if (item == am_suspending) {

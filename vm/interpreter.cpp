@@ -9,6 +9,7 @@
 // after a return), E (stack top, = y frame), HTOP (heap top), reds (reductions left).
 #include "vm/interpreter.hpp"
 
+#include <mutex>
 #include <cmath>
 #include <cstring>
 
@@ -131,6 +132,22 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
     return list_from(p, frames.data(), frames.size());
 }
 
+Term stacktrace_of(Process* p) {
+    std::vector<Term> frames;
+    auto add = [&](const Word* at, bool is_return_address) {
+        const Module* m = p->vm.module_containing(at);
+        const FunctionInfo* fi = m ? m->function_at(at) : nullptr;
+        if (!fi) return;
+        const Word* where = is_return_address ? at - 1 : at;
+        frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
+    };
+    add(p->ip, false);
+    if (p->cp) add(p->cp, true);
+    for (const Term* s = p->stop; s < p->hend && frames.size() < 8; ++s)
+        if (is_header(*s) && *s != 0) add(reinterpret_cast<const Word*>(*s), true);
+    return list_from(p, frames.data(), frames.size());
+}
+
 // The {badarity, {Fun, Args}} and similar reasons.
 Term make_tagged(Process* p, Term tag, Term value) { return make_tuple2(p, tag, value); }
 
@@ -196,6 +213,29 @@ static const Word* trap_resume_code() {
     static const Word code[1] = {op_word(Op::i_trap_resume)};
     return code;
 }
+
+// erlang:hibernate/3's code: loop_rec (no message: to wait) x3; call_ext_only 0
+// beamlet:hibernate_wake/0, which calls M:F(A) from the one frame on the stack; wait (back to
+// loop_rec). The woken process calls M:F(A) with the message still in its queue.
+static Word g_hibernate_code[8];
+
+const Word* hibernate_code(Vm& vm) {
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        Word* code = g_hibernate_code;
+        code[0] = op_word(Op::loop_rec);
+        code[1] = reinterpret_cast<Word>(&code[6]);
+        code[2] = 3 * sizeof(Term);
+        code[3] = op_word(Op::call_ext_only);
+        code[4] = 0;
+        code[5] = reinterpret_cast<Word>(vm.exports.get(atom("beamlet"), atom("hibernate_wake"), 0));
+        code[6] = op_word(Op::wait);
+        code[7] = reinterpret_cast<Word>(&code[0]);
+    });
+    return g_hibernate_code;
+}
+
+bool in_hibernate_code(const Word* ip) { return ip >= g_hibernate_code && ip < g_hibernate_code + 8; }
 
 Word op_word(Op op) {
     if (!g_labels) execute(nullptr, nullptr);
@@ -352,6 +392,12 @@ call_ext_common: {
         SWAPIN();
         if (r == THE_NON_VALUE) {
             if (p->exception.cls == 0) {
+                if (p->discard_stack) {
+                    // erlang:hibernate/3: the BIF replaced the stack; nothing to return to.
+                    p->discard_stack = false;
+                    cp = normal_exit_code();  // returning from M:F(A) ends the process
+                    JUMP(p->ip);
+                }
                 // Trapped: into Erlang code (apply/2,3), a call to p->ip, or into a
                 // continuation that runs when the process is resumed.
                 if (variant == 0) cp = I + 3;
@@ -409,6 +455,7 @@ op_i_normal_exit:
     p->exited = true;
     p->exit_reason = atoms::normal;
     p->ip = I;
+    p->reductions += CONTEXT_REDS - reds;
     return RunResult::Exited;
 
 op_i_apply_bif: {
@@ -1503,6 +1550,7 @@ handle_error: {
     if (!catch_word) {
         p->exited = true;
         p->ip = I;
+        p->reductions += CONTEXT_REDS - reds;
         return RunResult::Exited;
     }
     E = frame;
@@ -1524,6 +1572,7 @@ context_switch:
     p->cp = cp;
     p->arity = live;
     p->saved_x.assign(x, x + live);
+    p->reductions += CONTEXT_REDS - reds;
     return RunResult::Yield;
 
 trap_suspend:
@@ -1533,6 +1582,7 @@ trap_suspend:
     p->cp = cp;
     p->arity = 0;
     p->saved_x.clear();
+    p->reductions += CONTEXT_REDS - reds;
     if (p->suspend_for == SuspendFor::Nothing) return RunResult::Yield;  // may continue at once
     return RunResult::Suspended;
 
@@ -1541,6 +1591,7 @@ wait:
     p->ip = I;
     p->cp = cp;
     p->arity = 0;
+    p->reductions += CONTEXT_REDS - reds;
     return RunResult::Wait;
 
 #undef FUN_CALL_LAST_IF_TAIL
@@ -1558,5 +1609,7 @@ wait:
 #undef BIF_FAILED
 #undef GUARD_FAIL
 }
+
+Term current_stacktrace(Process* p) { return stacktrace_of(p); }
 
 }  // namespace beamlet::vm

@@ -42,4 +42,12 @@ void prepare_call_address(Process* p, const Word* address, const std::vector<Ter
 // The threaded-code word of [op] (its handler address).
 Word op_word(Op op);
 
+// erlang:hibernate/3's wait-then-apply code, and whether [ip] is in it.
+const Word* hibernate_code(Vm& vm);
+bool in_hibernate_code(const Word* ip);
+
+// process_info(P, current_stacktrace) for [p], not running (or asking about itself): the
+// frames of its code position, continuation and stack, at most 8.
+Term current_stacktrace(Process* p);
+
 }  // namespace beamlet::vm

@@ -118,7 +118,7 @@ struct Process {
     const Word* cp = nullptr;
     Word arity = 0;                   // live x registers saved in [saved_x]
     std::vector<Term> saved_x;
-    int reductions = 0;               // total, for process_info
+    std::int64_t reductions = 0;      // total, for process_info
     bool exited = false;
     Term exit_reason = 0;
 
@@ -146,6 +146,7 @@ struct Process {
     MessageQueue queue;                       // messages taken from the inbox, with the save pointer
     Term pending_exit = 0;                    // an exit signal decided that this process dies
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
+    bool discard_stack = false;               // erlang:hibernate/3 trapped: the stack was replaced
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
