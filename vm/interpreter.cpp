@@ -122,10 +122,17 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         } else {
             add_code_frame(I, false);
         }
-    } else if (m) {
+    } else if (m && !exc.bif_tail_call) {
         add_code_frame(I, false);
     }
-    if (cp) add_code_frame(cp, true);
+    // cp, unless it is the return address saved in the current frame (then the stack has it).
+    const Term* first_saved = nullptr;
+    for (const Term* s = E; s < p->hend; ++s)
+        if (is_header(*s) && *s != 0) {
+            first_saved = s;
+            break;
+        }
+    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) add_code_frame(cp, true);
     for (const Term* s = E; s < p->hend && int(frames.size()) < MAX_DEPTH; ++s)
         if (is_header(*s) && *s != 0) add_code_frame(reinterpret_cast<const Word*>(*s), true);
     if (frames.size() > std::size_t(MAX_DEPTH)) frames.resize(MAX_DEPTH);
@@ -142,7 +149,13 @@ Term stacktrace_of(Process* p) {
         frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
     };
     add(p->ip, false);
-    if (p->cp) add(p->cp, true);
+    const Term* first_saved = nullptr;
+    for (const Term* s = p->stop; s < p->hend; ++s)
+        if (is_header(*s) && *s != 0) {
+            first_saved = s;
+            break;
+        }
+    if (p->cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == p->cp)) add(p->cp, true);
     for (const Term* s = p->stop; s < p->hend && frames.size() < 8; ++s)
         if (is_header(*s) && *s != 0) add(reinterpret_cast<const Word*>(*s), true);
     return list_from(p, frames.data(), frames.size());
@@ -411,6 +424,7 @@ call_ext_common: {
             p->exception.bif_module = e->module;
             p->exception.bif_function = e->function;
             p->exception.bif_args.assign(x, x + e->arity);
+            p->exception.bif_tail_call = variant != 0;
             goto handle_error;
         }
         x[0] = r;

@@ -40,6 +40,9 @@ struct PendingException {
     std::vector<Term> bif_args;
     // Raised on purpose by erlang:error/exit/throw/raise: no frame for the BIF itself.
     bool raised_by_bif = false;
+    // The failing BIF was called in tail position (call_ext_only/last): the calling function's
+    // frame is gone, as in OTP's stack traces.
+    bool bif_tail_call = false;
     // error/2's argument list, shown in place of the arity of the first frame.
     Term frame_args = THE_NON_VALUE;
     bool trace_built = false;

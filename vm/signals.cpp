@@ -439,7 +439,8 @@ void Vm::do_exit(Process* p, Term reason) {
     }
 
     // The crash report of an uncaught error, which OTP's emulator hands to the logger.
-    if (p->exception.cls == atoms::error && !p->is_main) report_crash(p, reason);
+    if ((p->exception.cls == atoms::error || p->exception.cls == atoms::throw_) && !p->is_main)
+        report_crash(p, reason);
 
     // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
     // 'DOWN', as in OTP) or are deleted.
