@@ -53,6 +53,9 @@ request({get_chars, Prompt, N}, S) -> request({get_chars, latin1, Prompt, N}, S)
 request({get_line, Prompt}, S) -> request({get_line, latin1, Prompt}, S);
 request({get_until, Prompt, M, F, A}, S) -> request({get_until, latin1, Prompt, M, F, A}, S);
 request({setopts, Opts}, S) when is_list(Opts) -> setopts(Opts, S);
+%% standard_error has no input side: only its encoding (OTP's standard_error answers so).
+request(getopts, #state{fd = 2} = S) ->
+    {[{encoding, S#state.encoding}], S};
 request(getopts, S) ->
     {[{binary, S#state.mode =:= binary}, {encoding, S#state.encoding}], S};
 request({get_geometry, _}, S) -> {{error, enotsup}, S};
