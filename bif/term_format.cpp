@@ -1570,6 +1570,7 @@ std::string print_term(Term t, int column, int line_length, int depth, bool stri
 // The shortest round-trip digits come from std::to_chars; the choice between fixed and
 // scientific notation mirrors to_chars() in OTP's erts/emulator/ryu/to_chars.h.
 std::string float_to_shortest(double v) {
+    if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf");  // never made by Erlang code
     char buf[64];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
     std::string_view sci(buf, std::size_t(end - buf));

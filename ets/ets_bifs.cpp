@@ -44,16 +44,34 @@ Term am_end_of_table() {
 void destroy_table_handle(MagicHandle* h) { delete static_cast<Table*>(h->data); }
 void destroy_spec_handle(MagicHandle* h) { delete static_cast<MatchSpec*>(h->data); }
 
-struct Registry {
+}  // namespace
+}  // namespace beamlet::bif
+
+// A VM's tables: names to tables, and every table (each holding a reference to its handle).
+struct beamlet::ets::Registry {
     std::shared_mutex mutex;
     std::unordered_map<Term, Table*> names;
-    std::vector<Table*> tables;  // each holds a reference to its handle
+    std::vector<Table*> tables;
+
+    ~Registry() {
+        for (Table* t : tables) {
+            {
+                std::unique_lock lock(t->lock);
+                t->dead.store(true);
+                for (auto f : std::vector(t->fixations())) t->unfix_all(f.first);
+                t->clear();
+            }
+            t->handle->release();
+        }
+    }
 };
 
-Registry& registry() {
-    static Registry r;
-    return r;
-}
+namespace beamlet::bif {
+namespace {
+
+using ets::Registry;
+
+Registry& registry(Vm& vm) { return *static_cast<Registry*>(vm.ets_registry.get()); }
 
 // A table reached from a term: keeps its handle referenced while a BIF uses it.
 class TableRef {
@@ -67,7 +85,7 @@ public:
     Table* get() const { return m_table; }
 
     // The table [id] names (a tid or a name), or false.
-    bool resolve(Term id) {
+    bool resolve(Vm& vm, Term id) {
         if (is_magic_ref(id)) {
             MagicHandle* h = magic_handle(id);
             if (h->destructor != destroy_table_handle) return false;
@@ -75,7 +93,7 @@ public:
             return true;
         }
         if (!is_atom(id)) return false;
-        Registry& r = registry();
+        Registry& r = registry(vm);
         std::shared_lock lock(r.mutex);
         auto it = r.names.find(id);
         if (it == r.names.end()) return false;
@@ -115,7 +133,7 @@ bool delete_table(Table* t) {
         for (auto f : std::vector(t->fixations())) t->unfix_all(f.first);
         t->clear();
     }
-    Registry& r = registry();
+    Registry& r = *t->registry;
     {
         std::unique_lock lock(r.mutex);
         if (t->named) {
@@ -146,7 +164,7 @@ bool allowed(const Process* p, const Table* t, Need need) {
 template <typename Fn>
 Term with_table(Process* p, Term id, Need need, Fn&& fn) {
     TableRef ref;
-    if (!ref.resolve(id)) return p->badarg();
+    if (!ref.resolve(p->vm, id)) return p->badarg();
     Table* t = ref.get();
     if (need == Need::Read) {
         std::shared_lock lock(t->lock);
@@ -443,7 +461,7 @@ Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
 Term select_limited(Process* p, Term id, Term source, Term limit, bool reverse) {
     if (!is_pos_small(limit)) return p->badarg();
     TableRef ref;
-    if (!ref.resolve(id)) return p->badarg();
+    if (!ref.resolve(p->vm, id)) return p->badarg();
     MatchSpec* ms = nullptr;
     Term ms_ref = compile_spec(p, source, &ms);
     if (!ms_ref) return p->badarg();
@@ -621,7 +639,7 @@ void owner_exited(Process* dying) {
     Term pid = dying->id;
     std::vector<Table*> mine;
     {
-        Registry& r = registry();
+        Registry& r = registry(dying->vm);
         std::shared_lock lock(r.mutex);
         for (Table* t : r.tables) {
             t->handle->add_ref();
@@ -674,7 +692,10 @@ void owner_exited(Process* dying) {
 
 }  // namespace
 
-void install_ets(Vm& vm) { vm.ets_exit_hook = owner_exited; }
+void install_ets(Vm& vm) {
+    vm.ets_registry = std::make_shared<Registry>();
+    vm.ets_exit_hook = owner_exited;
+}
 
 // ---- creating and deleting ----------------------------------------------------------------------
 
@@ -697,7 +718,8 @@ Term bif_ets_new(Process* p, Term* a) {
     h->destructor = destroy_table_handle;
     h->data = t;
     t->handle = h;
-    Registry& r = registry();
+    Registry& r = registry(p->vm);
+    t->registry = &r;
     {
         std::unique_lock lock(r.mutex);
         if (o.named) {
@@ -716,7 +738,7 @@ Term bif_ets_new(Process* p, Term* a) {
 
 Term bif_ets_delete1(Process* p, Term* a) {
     TableRef ref;
-    if (!ref.resolve(a[0])) return p->badarg();
+    if (!ref.resolve(p->vm, a[0])) return p->badarg();
     Table* t = ref.get();
     {
         std::shared_lock lock(t->lock);
@@ -729,7 +751,7 @@ Term bif_ets_delete1(Process* p, Term* a) {
 Term bif_ets_whereis(Process* p, Term* a) {
     if (!is_atom(a[0])) return p->badarg();
     TableRef ref;
-    if (!ref.resolve(a[0]) || ref.get()->dead.load()) return atoms::undefined;
+    if (!ref.resolve(p->vm, a[0]) || ref.get()->dead.load()) return atoms::undefined;
     return tid_term(p, ref.get());
 }
 
@@ -738,7 +760,7 @@ Term bif_ets_internal_request_all(Process* p, Term*) {
     Term ref = new_ref(p);
     Term list = NIL;
     {
-        Registry& r = registry();
+        Registry& r = registry(p->vm);
         std::shared_lock lock(r.mutex);
         for (auto it = r.tables.rbegin(); it != r.tables.rend(); ++it) list = cons(p, table_id(p, *it), list);
     }
@@ -1042,7 +1064,7 @@ Term bif_ets_slot(Process* p, Term* a) {
 
 Term bif_ets_info1(Process* p, Term* a) {
     TableRef ref;
-    if (!ref.resolve(a[0])) {
+    if (!ref.resolve(p->vm, a[0])) {
         if (is_atom(a[0]) || (is_magic_ref(a[0]) && magic_handle(a[0])->destructor == destroy_table_handle))
             return atoms::undefined;
         return p->badarg();
@@ -1063,7 +1085,7 @@ Term bif_ets_info1(Process* p, Term* a) {
 
 Term bif_ets_info2(Process* p, Term* a) {
     TableRef ref;
-    if (!ref.resolve(a[0])) {
+    if (!ref.resolve(p->vm, a[0])) {
         if (!is_atom(a[0]) && !is_magic_ref(a[0])) return p->badarg();
         return atoms::undefined;
     }
@@ -1097,9 +1119,9 @@ Term bif_ets_give_away(Process* p, Term* a) {
 Term bif_ets_rename(Process* p, Term* a) {
     if (!is_atom(a[1])) return p->badarg();
     TableRef ref;
-    if (!ref.resolve(a[0])) return p->badarg();
+    if (!ref.resolve(p->vm, a[0])) return p->badarg();
     Table* t = ref.get();
-    Registry& r = registry();
+    Registry& r = registry(p->vm);
     std::unique_lock rlock(r.mutex);
     std::unique_lock lock(t->lock);
     if (t->dead.load() || !allowed(p, t, Need::Write)) return p->badarg();

@@ -31,6 +31,8 @@ namespace beamlet::ets {
 using vm::Term;
 using vm::Word;
 
+struct Registry;  // a VM's tables (ets/ets_bifs.cpp)
+
 enum class Kind : std::uint8_t { Set, OrderedSet, Bag, DuplicateBag };
 enum class Access : std::uint8_t { Public, Protected, Private };
 
@@ -80,6 +82,7 @@ public:
     vm::MagicHandle* handle = nullptr;  // the tid's handle (the table lives as long as it)
     Word tid_id[3] = {0, 0, 0};    // the tid's reference ids
     std::atomic<bool> dead{false};
+    Registry* registry = nullptr;  // the VM's registry that lists it
 
     mutable std::shared_mutex lock;
 

@@ -429,10 +429,32 @@ private:
         if (building()) *dest = value;
     }
 
+    // Well-formed UTF-8: shortest forms, no surrogates, at most U+10FFFF.
+    static bool valid_utf8(const std::uint8_t* s, std::size_t n) {
+        for (std::size_t i = 0; i < n;) {
+            std::uint32_t c = s[i];
+            std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+            if (!len || i + len > n) return false;
+            std::uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+            for (std::size_t k = 1; k < len; ++k) {
+                if ((s[i + k] & 0xC0) != 0x80) return false;
+                cp = (cp << 6) | (s[i + k] & 0x3F);
+            }
+            static const std::uint32_t min_of[] = {0, 0, 0x80, 0x800, 0x10000};
+            if (cp < min_of[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+            i += len;
+        }
+        return true;
+    }
+
     void atom_from(const std::uint8_t* text, std::size_t n, bool utf8, Term* dest) {
         if (!text) return;
         std::string name;
         if (utf8) {
+            if (!valid_utf8(text, n)) {
+                m_r.fail();
+                return;
+            }
             name.assign(reinterpret_cast<const char*>(text), n);
         } else {
             for (std::size_t i = 0; i < n; ++i) {
@@ -518,7 +540,12 @@ private:
             if (!b) return;
             std::uint64_t bits = 0;
             for (int i = 0; i < 8; ++i) bits = (bits << 8) | b[i];
-            return float_term(std::bit_cast<double>(bits), dest);
+            double v = std::bit_cast<double>(bits);
+            if (!std::isfinite(v)) {  // Erlang has no NaN or infinity
+                m_r.fail();
+                return;
+            }
+            return float_term(v, dest);
         }
         case FLOAT_EXT: {
             const std::uint8_t* b = m_r.take(31);
@@ -527,7 +554,7 @@ private:
             text = text.c_str();
             char* end = nullptr;
             double v = std::strtod(text.c_str(), &end);
-            if (end == text.c_str()) {
+            if (end == text.c_str() || !std::isfinite(v)) {
                 m_r.fail();
                 return;
             }

@@ -184,6 +184,8 @@ struct Vm {
     // interpreter under the JIT engine: compiling them all at boot would cost seconds, and the
     // threaded code lets interpreted and native modules call each other freely.
     std::vector<std::string> interpreted_dirs;
+    // The ETS layer's state (its registry of tables), owned here so that it ends with the VM.
+    std::shared_ptr<void> ets_registry;
     // Run by do_exit for a process that owned or fixed an ETS table (set by the ETS layer).
     void (*ets_exit_hook)(Process* p) = nullptr;
     std::unique_ptr<TimerService> timers;
