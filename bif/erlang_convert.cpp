@@ -106,6 +106,33 @@ bool parse_erlang_float(const std::string& s, double* out) {
 
 // [d] with [decimals] digits after the point, rounding exact ties away from zero as OTP does
 // (printf rounds them to even: 0.5 -> "0" where OTP gives "1").
+std::string fixed_ties_away(double d, int decimals);
+
+// float_to_list(F, [{decimals, N}]) as OTP's sys_double_to_chars_fast: the integer and
+// fractional parts apart, the fraction scaled by 10^N in double arithmetic and rounded half
+// up (so 0.15 gives "0.2" and 2.675 gives "2.67", as on OTP); exact printing beyond its range.
+std::string fixed_decimals(double d, int decimals) {
+    double a = std::fabs(d);
+    if (decimals > 18 || a >= 9007199254740992.0) return fixed_ties_away(d, decimals);
+    std::uint64_t int_part = std::uint64_t(a);
+    std::uint64_t scale = 1;
+    for (int i = 0; i < decimals; ++i) scale *= 10;
+    double scaled = (a - double(int_part)) * double(scale);
+    std::uint64_t frac = std::uint64_t(scaled);
+    if (scaled - double(frac) >= 0.5) ++frac;
+    if (frac >= scale) {
+        ++int_part;
+        frac -= scale;
+    }
+    std::string out = std::signbit(d) ? "-" : "";
+    out += std::to_string(int_part);
+    if (decimals > 0) {
+        std::string f = std::to_string(frac);
+        out += "." + std::string(std::size_t(decimals) - f.size(), '0') + f;
+    }
+    return out;
+}
+
 std::string fixed_ties_away(double d, int decimals) {
     std::vector<char> wide(std::size_t(decimals) + 400);
     std::snprintf(wide.data(), wide.size(), "%.*f", decimals + 41, d);
@@ -146,7 +173,8 @@ bool format_float_opts(double d, Term opts, std::string* out) {
         return true;
     }
     if (decimals >= 0) {
-        std::string s = fixed_ties_away(d, decimals);
+        std::string s = fixed_decimals(d, decimals);
+        if (s.size() > 255) return false;  // OTP formats into a 256-byte buffer: badarg beyond
         if (compact && s.find('.') != std::string::npos) {
             while (s.size() > 1 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
         }
@@ -279,6 +307,65 @@ Term bif_list_to_integer2(Process* p, Term* a) {
     auto t = parse_integer(p, s, int(small_value(a[1])));
     return t ? *t : p->badarg();
 }
+namespace {
+
+// The characters of proper list [l] as a byte string (only bytes are meaningful to the number
+// parsers; anything larger stops them), and the list cells, so the rest can be returned.
+bool list_prefix_chars(Term l, std::string* out, std::vector<Term>* cells) {
+    for (; is_list(l); l = cdr(l)) {
+        Term c = car(l);
+        if (!is_small(c) || small_value(c) < 0) return false;
+        out->push_back(small_value(c) < 256 ? char(small_value(c)) : '\0');
+        cells->push_back(l);
+    }
+    return is_nil(l);
+}
+
+Term rest_at(const std::vector<Term>& cells, std::size_t i) { return i < cells.size() ? cells[i] : NIL; }
+
+}  // namespace
+
+// string:list_to_integer/1: {Integer, Rest} for a leading [+-]digits, or {error, Reason}.
+Term bif_string_list_to_integer(Process* p, Term* a) {
+    std::string s;
+    std::vector<Term> cells;
+    if (!list_prefix_chars(a[0], &s, &cells)) return make_tuple_on(p, {atoms::error, atom("not_a_list")});
+    std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    std::size_t j = i;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+    if (j == i) return make_tuple_on(p, {atoms::error, atom("no_integer")});
+    auto v = parse_integer(p, s.substr(0, j), 10);
+    if (!v) return make_tuple_on(p, {atoms::error, atom("no_integer")});
+    return make_tuple_on(p, {*v, rest_at(cells, j)});
+}
+
+// string:list_to_float/1: {Float, Rest} for a leading [+-]digits.digits[e[+-]digits].
+Term bif_string_list_to_float(Process* p, Term* a) {
+    std::string s;
+    std::vector<Term> cells;
+    if (!list_prefix_chars(a[0], &s, &cells)) return make_tuple_on(p, {atoms::error, atom("not_a_list")});
+    auto digits = [&](std::size_t k) {
+        while (k < s.size() && s[k] >= '0' && s[k] <= '9') ++k;
+        return k;
+    };
+    std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    std::size_t j = digits(i);
+    // A comma works as the decimal point too, as in OTP.
+    if (j == i || j >= s.size() || (s[j] != '.' && s[j] != ',')) return make_tuple_on(p, {atoms::error, atom("no_float")});
+    s[j] = '.';
+    std::size_t k = digits(j + 1);
+    if (k == j + 1) return make_tuple_on(p, {atoms::error, atom("no_float")});
+    if (k < s.size() && (s[k] == 'e' || s[k] == 'E')) {
+        std::size_t e = k + 1;
+        if (e < s.size() && (s[e] == '+' || s[e] == '-')) ++e;
+        std::size_t f = digits(e);
+        if (f > e) k = f;
+    }
+    double d;
+    if (!parse_erlang_float(s.substr(0, k), &d)) return make_tuple_on(p, {atoms::error, atom("no_float")});
+    return make_tuple_on(p, {make_float_on(p->alloc(FLOAT_WORDS), d), rest_at(cells, k)});
+}
+
 Term bif_binary_to_integer1(Process* p, Term* a) {
     std::string s;
     if (!binary_bytes(a[0], &s)) return p->badarg();
@@ -319,7 +406,10 @@ Term bif_float_to_binary2(Process* p, Term* a) {
 Term bif_list_to_float(Process* p, Term* a) {
     std::string s;
     double d;
-    if (!list_to_bytes(a[0], &s) || !parse_erlang_float(s, &d)) return p->badarg();
+    if (!list_to_bytes(a[0], &s)) return p->badarg();
+    // OTP's conversion takes a comma for the decimal point too ("1,5" is 1.5).
+    if (std::size_t comma = s.find(','); comma != std::string::npos && s.find('.') == std::string::npos) s[comma] = '.';
+    if (!parse_erlang_float(s, &d)) return p->badarg();
     return make_float_on(p->alloc(FLOAT_WORDS), d);
 }
 Term bif_binary_to_float(Process* p, Term* a) {

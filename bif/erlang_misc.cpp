@@ -337,11 +337,26 @@ Term bif_statistics1(Process* p, Term* a) {
 }
 Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(false)); }
 Term bif_system_time1(Process* p, Term* a) { return time_in(p, a[0], false); }
+// erlang:time_offset/0,1: OS system time minus monotonic time.
+Term bif_time_offset0(Process* p, Term*) { return make_integer(p, now_ns(false) - now_ns(true)); }
+Term bif_time_offset1(Process* p, Term* a) {
+    std::int64_t ups = units_per_second(a[0]);
+    if (!ups) return p->badarg();
+    return make_integer(p, convert_units(now_ns(false) - now_ns(true), 1000000000, ups));
+}
+
 Term bif_convert_time_unit(Process* p, Term* a) {
-    auto v = integer_to_int64(a[0]);
     std::int64_t from = units_per_second(a[1]), to = units_per_second(a[2]);
-    if (!v || !from || !to) return p->badarg();
-    return make_integer(p, convert_units(*v, from, to));
+    if (!is_integer(a[0]) || !from || !to) return p->badarg();
+    // floor(Value * To / From), at any size.
+    mpz_t v;
+    mpz_init(v);
+    integer_to_mpz(a[0], v);
+    mpz_mul_si(v, v, long(to));
+    mpz_fdiv_q_ui(v, v, static_cast<unsigned long>(from));
+    Term r = mpz_to_integer(p, v);
+    mpz_clear(v);
+    return r;
 }
 
 Term bif_unique_integer0(Process* p, Term*) {

@@ -233,6 +233,17 @@ Term bif_nodes1(Process* p, Term* a) {
 }
 Term bif_is_alive(Process*, Term*) { return atoms::false_; }
 
+// The dynamic-trace tag BIFs (DTrace/SystemTap tags): beamlet has no dynamic tracing, so
+// there is never a tag, as on an OTP built without it.
+Term bif_dt_spread_tag(Process*, Term*) { return NIL; }
+Term bif_dt_restore_tag(Process*, Term*) { return atoms::true_; }
+Term bif_dt_get_tag(Process*, Term*) { return atoms::undefined; }
+Term bif_dt_put_tag(Process*, Term*) { return atoms::undefined; }
+Term bif_dt_tag_data_identity(Process*, Term* a) { return a[0]; }
+
+// file:native_name_encoding/0: file names are UTF-8 here (OTP's default on Linux).
+Term bif_file_native_name_encoding(Process*, Term*) { return atom("utf8"); }
+
 // io:printable_range/0: the +pc setting, latin1 by default as on OTP.
 Term bif_io_printable_range(Process*, Term*) { return atom("latin1"); }
 Term bif_get_cookie(Process*, Term*) { return atom("nocookie"); }

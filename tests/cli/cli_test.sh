@@ -96,7 +96,18 @@ expect_clean_failure "FOR1 size 0" "zero_size.beam: bad BEAM file size 0" run ze
 expect_clean_failure "misnamed .beam" "misnamed.beam: file contains module loader_sample" run misnamed.beam
 expect_clean_failure "unsupported opcode" "unsupported opcode 27 (m_plus)" run opcode/loader_sample.beam
 expect_clean_failure "dis of a garbage .beam" "text.beam: not a BEAM file" dis text.beam
-expect_clean_failure "erlc failure" "broken.erl: erlc failed" run broken.erl
+# erlc's own diagnostics come first (on stderr, never stdout), then beamlet's one line.
+checks=$((checks + 1))
+run_beamlet run broken.erl
+if [ $status -eq 0 ] || [ $status -ge 124 ]; then
+  fail "erlc failure: exit status $status"
+elif [ -s "$work/stdout" ]; then
+  fail "erlc failure: output on stdout: $(cat "$work/stdout")"
+elif [[ "$(tail -n 1 "$work/stderr")" != "beamlet: "*"broken.erl: erlc failed"* ]]; then
+  fail "erlc failure: last stderr line is not beamlet's: $err"
+elif ! grep -q "syntax error before" "$work/stderr"; then
+  fail "erlc failure: erlc's diagnostic is missing: $err"
+fi
 
 # An uncaught error: the message and stack trace on stderr, earlier output kept.
 checks=$((checks + 1))

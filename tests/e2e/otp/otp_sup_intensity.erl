@@ -60,12 +60,16 @@ init(outer) ->
     {ok, {#{strategy => one_for_one, intensity => 5, period => 3600}, [Inner]}}.
 
 start_worker(Id) ->
+    %% The child reports before start_worker returns, so reports arrive in start order.
+    Parent = self(),
     Pid = spawn_link(fun() ->
                              process_flag(trap_exit, true),
                              register(Id, self()),
                              sup_test_main ! {started, Id},
+                             Parent ! {self(), up},
                              worker(Id)
                      end),
+    receive {Pid, up} -> ok end,
     {ok, Pid}.
 
 worker(Id) ->

@@ -47,11 +47,15 @@ init([]) ->
     {ok, {Flags, [#{id => Id, start => {?MODULE, start_worker, [Id]}} || Id <- [a, b, c, d]]}}.
 
 start_worker(Id) ->
+    %% The child reports before start_worker returns, so reports arrive in start order.
+    Parent = self(),
     Pid = spawn_link(fun() ->
                              process_flag(trap_exit, true),
                              sup_test_main ! {started, Id},
+                             Parent ! {self(), up},
                              worker(Id)
                      end),
+    receive {Pid, up} -> ok end,
     {ok, Pid}.
 
 worker(Id) ->
