@@ -15,6 +15,7 @@ boot(Module) ->
     User = beamlet_io_server:start(user, 1),
     group_leader(User, self()),
     _ = beamlet_io_server:start(standard_error, 2),
+    _ = beamlet_file_server:start(),
     start_logger(),
     load_boot_modules(),
     _ = beamlet:start_main(Module),

@@ -36,7 +36,6 @@ main() ->
       "1 bsl 100.",
       "atom_to_list(hello) ++ \" world\".",
       "In + 1.",
-      "receive after 0 -> timeout end.",
       "A = 1, A = 2.",
       "undefined_function_here(1).",
       "lists:nosuchfun().",

@@ -43,9 +43,6 @@ main() ->
     t(error_utf16_lone, fun() -> unicode:characters_to_list(<<16#dc, 0, 0, $a>>, utf16) end),
     t(error_utf32_big, fun() -> unicode:characters_to_list(<<0, 16#11, 0, 0>>, utf32) end),
     t(error_in_deep, fun() -> unicode:characters_to_list(["ok", [<<"x", 16#80>>, "rest"]]) end),
-    t(incomplete_then_more, fun() ->
-        {incomplete, L, R} = unicode:characters_to_list(<<"x", 16#e2, 16#82>>),
-        {L, R, unicode:characters_to_list([R, <<16#ac>>])} end),
     t(badarg_atom, fun() -> unicode:characters_to_list(foo) end),
     t(badarg_tuple, fun() -> unicode:characters_to_binary([{a}]) end),
     t(badarg_enc, fun() -> unicode:characters_to_binary("a", bogus) end),

@@ -1,0 +1,203 @@
+// bif/file_bifs.cpp — beamlet:file_request/1: the file operations behind beamlet's file server
+// (bif/lib/beamlet_file_server.erl), which answers OTP's file module in place of OTP's
+// file_server and prim_file: {get_cwd}, {read_file, F}, {write_file, F, Bin}, {make_dir, D},
+// {del_dir, D}, {delete, F}, {rename, From, To}, {list_dir, D}, {read_file_info, F}. Results
+// and POSIX error atoms are OTP's.
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <dirent.h>
+
+#include "bif/bifs.hpp"
+#include "vm/binary.hpp"
+#include "vm/bignum.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+// A file name: a flat list of characters (UTF-8 encoded) or a binary.
+bool name_arg(Term t, std::string* out) {
+    if (is_binary(t)) {
+        BitView v = bit_view(t);
+        out->resize(v.size_bytes());
+        copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(out->data()), 0, v.bit_size);
+        return out->find('\0') == std::string::npos;
+    }
+    for (; is_list(t); t = cdr(t)) {
+        Term c = car(t);
+        if (!is_small(c) || small_value(c) < 0) return false;
+        auto v = std::uint32_t(small_value(c));
+        if (v < 0x80) out->push_back(char(v));
+        else if (v < 0x800) {
+            out->push_back(char(0xC0 | (v >> 6)));
+            out->push_back(char(0x80 | (v & 0x3F)));
+        } else if (v < 0x10000) {
+            out->push_back(char(0xE0 | (v >> 12)));
+            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
+            out->push_back(char(0x80 | (v & 0x3F)));
+        } else {
+            out->push_back(char(0xF0 | (v >> 18)));
+            out->push_back(char(0x80 | ((v >> 12) & 0x3F)));
+            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
+            out->push_back(char(0x80 | (v & 0x3F)));
+        }
+    }
+    return is_nil(t) && out->find('\0') == std::string::npos;
+}
+
+// The POSIX error atom OTP uses for [err].
+Term posix_atom(int err) {
+    switch (err) {
+    case ENOENT: return atom("enoent");
+    case EEXIST: return atom("eexist");
+    case EACCES: return atom("eacces");
+    case EPERM: return atom("eperm");
+    case ENOTDIR: return atom("enotdir");
+    case EISDIR: return atom("eisdir");
+    case ENOTEMPTY: return atom("eexist");  // OTP reports a non-empty directory so
+    case ENOSPC: return atom("enospc");
+    case EROFS: return atom("erofs");
+    case EXDEV: return atom("exdev");
+    case EBUSY: return atom("ebusy");
+    case EINVAL: return atom("einval");
+    case ENAMETOOLONG: return atom("enametoolong");
+    case ELOOP: return atom("eloop");
+    default: return atom("eio");
+    }
+}
+
+Term error_of(Process* p, int err) { return make_tuple_on(p, {atoms::error, posix_atom(err)}); }
+
+// A UTF-8 string as a list of code points (file names come back as lists).
+Term chars_of(Process* p, const std::string& s) {
+    std::vector<std::uint32_t> cps;
+    for (std::size_t i = 0; i < s.size();) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::uint32_t cp = c;
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        if (len > 1 && i + len <= s.size()) {
+            cp = c & (0x7F >> len);
+            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        } else {
+            len = 1;
+        }
+        cps.push_back(cp);
+        i += len;
+    }
+    Term l = NIL;
+    for (auto it = cps.rbegin(); it != cps.rend(); ++it) l = make_cons_on(p->alloc(2), make_small(SWord(*it)), l);
+    return l;
+}
+
+// {{Y, M, D}, {H, Mi, S}} in local time.
+Term local_datetime(Process* p, std::time_t t) {
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    Term date = make_tuple_on(p, {make_small(tm.tm_year + 1900), make_small(tm.tm_mon + 1), make_small(tm.tm_mday)});
+    Term time = make_tuple_on(p, {make_small(tm.tm_hour), make_small(tm.tm_min), make_small(tm.tm_sec)});
+    return make_tuple_on(p, {date, time});
+}
+
+// The owner's permission bit [user_bit] (OTP reports access as the owner's).
+bool access_ok(const struct stat& st, mode_t user_bit) { return (st.st_mode & user_bit) != 0; }
+
+Term file_info(Process* p, const struct stat& st) {
+    Term type = S_ISREG(st.st_mode)   ? atom("regular")
+                : S_ISDIR(st.st_mode) ? atom("directory")
+                : S_ISLNK(st.st_mode) ? atom("symlink")
+                : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? atom("device")
+                                                              : atom("other");
+    bool r = access_ok(st, S_IRUSR), w = access_ok(st, S_IWUSR);
+    Term access = r && w ? atom("read_write") : r ? atom("read") : w ? atom("write") : atom("none");
+    Term* hp = p->alloc(15);
+    hp[0] = make_arityval(14);
+    hp[1] = atom("file_info");
+    hp[2] = make_integer(p, std::int64_t(st.st_size));
+    hp[3] = type;
+    hp[4] = access;
+    hp[5] = local_datetime(p, st.st_atime);
+    hp[6] = local_datetime(p, st.st_mtime);
+    hp[7] = local_datetime(p, st.st_ctime);
+    hp[8] = make_integer(p, std::int64_t(st.st_mode));
+    hp[9] = make_integer(p, std::int64_t(st.st_nlink));
+    hp[10] = make_integer(p, std::int64_t(major(st.st_dev)));
+    hp[11] = make_integer(p, std::int64_t(minor(st.st_dev)));
+    hp[12] = make_integer(p, std::int64_t(st.st_ino));
+    hp[13] = make_integer(p, std::int64_t(st.st_uid));
+    hp[14] = make_integer(p, std::int64_t(st.st_gid));
+    return make_boxed(hp);
+}
+
+}  // namespace
+
+Term bif_beamlet_file_request(Process* p, Term* a) {
+    Term req = a[0];
+    if (!is_tuple(req) || tuple_arity(req) == 0 || !is_atom(tuple_element(req, 0))) return p->badarg();
+    const std::string& op = atom_text(tuple_element(req, 0));
+    Word n = tuple_arity(req);
+    std::string f1, f2;
+    if (op == "get_cwd" && n == 1) {
+        char buf[4096];
+        if (!getcwd(buf, sizeof buf)) return error_of(p, errno);
+        return make_tuple_on(p, {atoms::ok, chars_of(p, buf)});
+    }
+    if (n >= 2 && !name_arg(tuple_element(req, 1), &f1)) return make_tuple_on(p, {atoms::error, atom("einval")});
+    if (op == "read_file" && n == 2) {
+        std::ifstream in(f1, std::ios::binary);
+        struct stat st{};
+        if (stat(f1.c_str(), &st) != 0) return error_of(p, errno);
+        if (S_ISDIR(st.st_mode)) return error_of(p, EISDIR);
+        if (!in) return error_of(p, errno ? errno : EACCES);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        return make_tuple_on(p, {atoms::ok, make_binary(p, bytes)});
+    }
+    if (op == "write_file" && n == 3) {
+        std::string bytes;
+        if (!iolist_to_bytes(tuple_element(req, 2), &bytes)) return p->badarg();
+        std::ofstream out(f1, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            struct stat st{};
+            if (stat(f1.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return error_of(p, EISDIR);
+            return error_of(p, errno ? errno : EACCES);
+        }
+        out.write(bytes.data(), std::streamsize(bytes.size()));
+        return out ? atoms::ok : error_of(p, errno ? errno : EIO);
+    }
+    if (op == "make_dir" && n == 2) return mkdir(f1.c_str(), 0777) == 0 ? atoms::ok : error_of(p, errno);
+    if (op == "del_dir" && n == 2) return rmdir(f1.c_str()) == 0 ? atoms::ok : error_of(p, errno);
+    if (op == "delete" && n == 2) return unlink(f1.c_str()) == 0 ? atoms::ok : error_of(p, errno);
+    if (op == "rename" && n == 3) {
+        if (!name_arg(tuple_element(req, 2), &f2)) return make_tuple_on(p, {atoms::error, atom("einval")});
+        return std::rename(f1.c_str(), f2.c_str()) == 0 ? atoms::ok : error_of(p, errno);
+    }
+    if (op == "list_dir" && n == 2) {
+        DIR* d = opendir(f1.c_str());
+        if (!d) return error_of(p, errno);
+        Term l = NIL;
+        while (struct dirent* e = readdir(d)) {
+            std::string name = e->d_name;
+            if (name == "." || name == "..") continue;
+            l = make_cons_on(p->alloc(2), chars_of(p, name), l);
+        }
+        closedir(d);
+        return make_tuple_on(p, {atoms::ok, l});
+    }
+    if ((op == "read_file_info" || op == "read_link_info") && n >= 2) {
+        struct stat st{};
+        int r = op == "read_file_info" ? stat(f1.c_str(), &st) : lstat(f1.c_str(), &st);
+        if (r != 0) return error_of(p, errno);
+        return make_tuple_on(p, {atoms::ok, file_info(p, st)});
+    }
+    return make_tuple_on(p, {atoms::error, atom("enotsup")});
+}
+
+}  // namespace beamlet::bif
