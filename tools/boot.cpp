@@ -1,6 +1,8 @@
 // tools/boot.cpp — wires Vm, loader, BIFs and scheduler; runs MOD:main().
 #include "tools/boot.hpp"
 
+#include <csignal>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include "bif/bifs.hpp"
@@ -244,6 +247,42 @@ std::string frame_text(Term frame) {
 
 }  // namespace
 
+namespace {
+
+// SIGTERM and SIGINT, taken by one thread with sigwait (the other threads block them): SIGTERM
+// asks init to stop (init:stop/0: the logger's and the io servers' output is written, exit
+// status 0, as erl's signal handler does); SIGINT writes what is buffered and exits with 130.
+// [init] is the pid of init while the run lasts; 0 after it, when a signal just exits.
+std::atomic<Term> g_signal_init{0};
+
+void start_signal_thread(Vm& vm) {
+    static std::once_flag once;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);  // inherited by the schedulers started later
+    std::call_once(once, [&vm, set] {
+        std::thread([&vm, set] {
+            for (;;) {
+                int sig = 0;
+                if (sigwait(&set, &sig) != 0) continue;
+                Term init = g_signal_init.load();
+                if (sig == SIGTERM && init) {
+                    Term stop[3] = {make_arityval(2), atom("stop"), make_small(0)};
+                    vm.send_message(nullptr, init, make_boxed(stop));
+                    continue;
+                }
+                if (init) vm.flush_stdout();
+                std::fflush(stdout);
+                std::_Exit(sig == SIGINT ? 130 : 143);
+            }
+        }).detach();
+    });
+}
+
+}  // namespace
+
 int Runtime::run_main(Term module) {
     std::string error = load(module);
     if (!error.empty()) {
@@ -263,8 +302,10 @@ int Runtime::run_main(Term module) {
         std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "init:boot/1 is missing" : boot_error.c_str());
         return 1;
     }
+    start_signal_thread(m_vm);
     Schedulers schedulers(m_vm, m_options.schedulers);
     std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+    g_signal_init.store(init->id);
     init->initial_call[0] = atoms::init;
     init->initial_call[1] = atom("boot");
     init->initial_call[2] = make_small(1);
@@ -272,6 +313,7 @@ int Runtime::run_main(Term module) {
     m_vm.add_process(init);
     schedulers.enqueue(init.get());
     schedulers.run_until_exit(init.get());
+    g_signal_init.store(0);
     std::shared_ptr<Process> main = m_vm.main_process;
     if (!main) {
         m_vm.flush_stdout();

@@ -138,6 +138,33 @@ run_beamlet compare "$uncaught_erl"
 grep -q "^interp " "$work/stdout" && grep -q "^jit " "$work/stdout" || fail "compare: no per-engine lines: $(cat "$work/stdout")"
 grep -q "outputs identical" "$work/stdout" || fail "compare: outputs differ: $(cat "$work/stdout")"
 
+# Streaming output: a line printed before a long sleep is on stdout while the program runs
+# (flushed when the schedulers go idle), and stays there whatever ends the VM: SIGTERM stops it
+# as init:stop/0 does (status 0), SIGINT with status 130, SIGKILL with 137.
+cat >"$work/sleeper.erl" <<'ERL'
+-module(sleeper).
+-export([main/0]).
+main() -> io:format("started~n"), timer:sleep(60000), io:format("never~n").
+ERL
+for sig in TERM:0 INT:130 KILL:137; do
+  checks=$((checks + 1))
+  name=${sig%%:*} want=${sig##*:}
+  (cd "$work" && exec "$beamlet" run sleeper.erl >"$work/stream.out" 2>"$work/stream.err") &
+  pid=$!
+  for _ in $(seq 1 200); do grep -q started "$work/stream.out" 2>/dev/null && break; sleep 0.05; done
+  if ! grep -q started "$work/stream.out"; then
+    fail "streaming ($name): 'started' not on stdout while the program runs"
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    continue
+  fi
+  kill -"$name" $pid
+  wait $pid
+  got=$?
+  [ "$got" -eq "$want" ] || fail "streaming ($name): exit status $got, expected $want"
+  [ "$(cat "$work/stream.out")" = "started" ] || fail "streaming ($name): stdout is '$(cat "$work/stream.out")'"
+done
+
 # Usage errors: no target, no subcommand.
 for args in "run" ""; do
   checks=$((checks + 1))

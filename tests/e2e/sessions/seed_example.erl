@@ -4,7 +4,6 @@
 -module(seed_example).
 -export([main/0]).
 main() ->
-    _ = lists:seq(1, 2),
     Self = self(),
     Tracer = spawn(fun F() -> receive stop -> Self ! stopped; M -> Self ! {got, M}, F() end end),
     S = trace:session_create(my_session, Tracer, []),
