@@ -775,10 +775,21 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     vm.send_message(p, from, make_boxed(reply_words));
 }
 
+// process_info about oneself first handles the signals that have arrived (as OTP does), so
+// that a link whose exit signal is in is already gone; an exit it decides takes effect as the
+// BIF returns.
+namespace {
+void handle_own_signals(Process* p) {
+    p->vm.process_signals(p);
+    if (p->pending_exit) p->yield_requested = true;
+}
+}  // namespace
+
 Term bif_process_info2(Process* p, Term* a) {
     if (!is_pid(a[0]) || !valid_items(a[1])) return p->badarg();
     if (a[0] == p->id) {
         BEAMLET_CACHED_ATOM(am_running, "running");
+        handle_own_signals(p);
         bool bad;
         Term v = info_answer(p, a[1], am_running, &bad);
         return bad ? p->badarg() : v;
@@ -791,6 +802,7 @@ Term bif_process_info1(Process* p, Term* a) {
     Term items = info_all_items(p);
     if (a[0] == p->id) {
         BEAMLET_CACHED_ATOM(am_running, "running");
+        handle_own_signals(p);
         bool bad;
         return info_answer(p, items, am_running, &bad);
     }
