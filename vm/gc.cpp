@@ -211,7 +211,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 
 }  // namespace
 
-void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
+Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     Word used_before = p->heap_used_words();
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
@@ -307,6 +307,7 @@ void garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
         Word after = Word(p->htop - p->heap);
         g_trace_hooks->garbage_collection(p, true, major, heap_used > after ? heap_used - after : 0);
     }
+    return std::max<Word>(1, (Word(p->htop - p->heap) + stack_used) / 10);
 }
 
 }  // namespace beamlet::vm

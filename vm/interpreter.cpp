@@ -96,7 +96,9 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         Term info = NIL;
         if (exc.bif_module == atoms::erlang) {
             // [{error_info, #{module => erl_erts_errors}}], as OTP 25 adds for erlang BIFs.
-            Term map = map_from_pairs(p, {{atoms::module, atom("erl_erts_errors")}});
+            std::vector<std::pair<Term, Term>> pairs{{atoms::module, atom("erl_erts_errors")}};
+            if (exc.error_cause) pairs.emplace_back(atom("cause"), exc.error_cause);
+            Term map = map_from_pairs(p, std::move(pairs));
             Term pair = make_tuple2(p, atoms::error_info, map);
             info = list_from(p, &pair, 1);
         }
@@ -321,7 +323,7 @@ static RunResult execute(Process* p, Registers* regs) {
     do {                                                         \
         if (Word(E - HTOP) < Word(need) || p->mbuf_words > p->heap_size_words) { \
             SWAPOUT();                                           \
-            garbage_collect(p, x, (nlive), (need));              \
+            reds -= int(std::min<Word>(garbage_collect(p, x, (nlive), (need)), CONTEXT_REDS)); \
             SWAPIN();                                            \
         }                                                        \
     } while (0)
@@ -1314,13 +1316,25 @@ op_wait_timeout: {
 }
 
 op_recv_marker_reserve:
-    REG(I[1]) = make_small(0);
+    REG(I[1]) = make_small(SWord(p->queue.reserve_marker()));
     NEXT(2);
-op_recv_marker_bind:
+op_recv_marker_bind: {
+    Term marker = SRC(I[1]), ref = SRC(I[2]);
+    if (is_small(marker) && is_ref(ref))
+        p->queue.bind_marker(Word(small_value(marker)), reinterpret_cast<const Word*>(boxed_ptr(ref) + 1));
     NEXT(3);
-op_recv_marker_clear:
-op_recv_marker_use:
+}
+op_recv_marker_clear: {
+    Term ref = SRC(I[1]);
+    if (is_ref(ref)) p->queue.clear_marker(reinterpret_cast<const Word*>(boxed_ptr(ref) + 1));
     NEXT(2);
+}
+op_recv_marker_use: {
+    // The messages still in the inbox came after the marker: they are looked at in any case.
+    Term ref = SRC(I[1]);
+    if (is_ref(ref)) p->queue.use_marker(reinterpret_cast<const Word*>(boxed_ptr(ref) + 1));
+    NEXT(2);
+}
 
     // ================================================================ maps
 op_put_map_assoc:

@@ -54,6 +54,16 @@ public:
     template <typename Pred>
     bool remove_first_if(Pred pred, Message* out);
     std::size_t size() const { return m_size; }
+
+    // Receive markers (OTP's recv_marker_* instructions): a marker reserved just before a
+    // request's reference is made remembers where the queue ends; bound to the reference, it
+    // lets the receive of the reply start there, skipping the older messages, which cannot
+    // hold the new reference. A marker is a small slot number; slots are reused oldest first.
+    Word reserve_marker();
+    void bind_marker(Word marker, const Word ref_id[3]);
+    // Moves the save pointer to the marker bound to [ref_id], if any.
+    void use_marker(const Word ref_id[3]);
+    void clear_marker(const Word ref_id[3]);
     // Calls [fn(message)] for each message, first to last.
     template <typename Fn>
     void for_each(Fn fn) const {
@@ -66,11 +76,25 @@ private:
         Node* next;
     };
     void unlink(Node** link);
+    // The node whose [next] field [link] is.
+    static Node* node_of_link(Node** link) {
+        return reinterpret_cast<Node*>(reinterpret_cast<char*>(link) - offsetof(Node, next));
+    }
+    struct Marker {
+        Node* after;  // the last message when it was reserved (null: from the first)
+        Word ref_id[3];
+        bool in_use, bound;
+    };
+    Marker* bound_marker(const Word ref_id[3]);
+    static constexpr Word MARKERS = 4;
 
     Node* m_first = nullptr;
     Node** m_last = &m_first;   // the link where the next message goes
     Node** m_save = &m_first;   // the link to the current message of a receive
     std::size_t m_size = 0;
+    Marker m_markers[MARKERS] = {};
+    Word m_markers_in_use = 0;
+    Word m_next_marker = 0;
 };
 
 template <typename Pred>

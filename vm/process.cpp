@@ -11,6 +11,13 @@
 
 namespace beamlet::vm {
 
+Term keep_monitor_tag(Term tag, std::shared_ptr<HeapFragment>* heap) {
+    if (!is_boxed(tag) && !is_list(tag)) return tag;
+    Term kept;
+    heap->reset(copy_to_fragment(tag, &kept), free_fragment);
+    return kept;
+}
+
 Process::Process(Vm& vm_, Word pid_number) : vm(vm_), id(make_pid(pid_number)) {
     heap_size_words = next_heap_size_words(MIN_HEAP_SIZE_WORDS);
     heap = static_cast<Term*>(std::malloc(heap_size_words * sizeof(Term)));
@@ -115,6 +122,11 @@ Term Process::raise(Term cls, Term reason) {
 
 Term Process::error(Term reason) { return raise(atoms::error, reason); }
 Term Process::badarg() { return error(atoms::badarg); }
+Term Process::badarg(Term cause) {
+    error(atoms::badarg);
+    exception.error_cause = cause;
+    return THE_NON_VALUE;
+}
 Term Process::badarith() { return error(atoms::badarith); }
 
 }  // namespace beamlet::vm

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -43,6 +44,8 @@ struct PendingException {
     // The failing BIF was called in tail position (call_ext_only/last): the calling function's
     // frame is gone, as in OTP's stack traces.
     bool bif_tail_call = false;
+    // The failing BIF's error_info cause (badopt, ...), an atom; 0 if none.
+    Term error_cause = 0;
     // error/2's argument list, shown in place of the arity of the first frame.
     Term frame_args = THE_NON_VALUE;
     bool trace_built = false;
@@ -75,8 +78,12 @@ struct MonitorEntry {
     Word ref_id[3];
     Term other;
     Term name = 0;  // monitor by registered name: the name (the DOWN message says {Name, Node})
-    Term tag = 0;   // monitor/3's {tag, Tag} (an immediate): the DOWN message's first element
+    Term tag = 0;   // monitor/3's {tag, Tag}: the DOWN message's first element
+    std::shared_ptr<HeapFragment> tag_heap;  // a boxed tag lives here (both ends share it)
 };
+
+// [tag] as a MonitorEntry keeps it: immediates as they are, others copied into [heap].
+Term keep_monitor_tag(Term tag, std::shared_ptr<HeapFragment>* heap);
 
 // An alias (erlang:alias/0,1, monitor/3's alias option): a reference that delivers messages to
 // the process that made it while active. Alias references carry that process's pid number in
@@ -222,6 +229,8 @@ struct Process {
     Term raise(Term cls, Term reason);
     Term error(Term reason);
     Term badarg();
+    // badarg with a cause in the error_info OTP's erl_erts_errors reads (an atom).
+    Term badarg(Term cause);
     Term badarith();
 
     // Words currently used on the heap and in fragments.
@@ -232,7 +241,8 @@ struct Process {
 // Runs a garbage collection on [p] so that [need_words] words are free between htop and stop:
 // a minor one (young data, promoting what survived before) or, every fullsweep_after minor
 // ones, when the old heap is full, or when [major] is set, a major one over everything.
-// The roots are x[0..live), the stack and the process's own fields.
-void garbage_collect(Process* p, Term* x_regs, Word live, Word need_words, bool major = false);
+// The roots are x[0..live), the stack and the process's own fields. Returns what it cost in
+// reductions, as OTP counts it: one for every ten live words moved.
+Word garbage_collect(Process* p, Term* x_regs, Word live, Word need_words, bool major = false);
 
 }  // namespace beamlet::vm

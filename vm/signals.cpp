@@ -119,11 +119,11 @@ bool Vm::wake_locked(Process* p) {
     return true;
 }
 
-std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fun, Term args, bool link,
-                                   bool monitor, Word monitor_ref[3], Word fullsweep_after) {
+std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fun, Term args,
+                                   const SpawnOptions& opts, Word monitor_ref[3]) {
     auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
     Process* c = child.get();
-    c->fullsweep_after = fullsweep_after;
+    c->fullsweep_after = opts.fullsweep_after;
     c->group_leader.store(parent ? parent->group_leader.load(std::memory_order_relaxed) : default_group_leader.load(),
                           std::memory_order_relaxed);
     // Arguments (and the fun) are copied into the child's fresh heap.
@@ -142,7 +142,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         c->initial_call[2] = make_small(SWord(entry->arity));
     } else {
         c->initial_call[0] = atoms::erlang;
-        c->initial_call[1] = atom("apply");
+        c->initial_call[1] = atoms::apply;
         c->initial_call[2] = make_small(2);
     }
     if (entry) {
@@ -156,15 +156,18 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun_copy)[1]);
         prepare_call(c, e, argv);
     }
-    if (parent && link) {
+    if (parent && opts.link) {
         c->links.push_back(parent->id);
         std::lock_guard guard(parent->lock);
         parent->links.push_back(c->id);
     }
-    if (parent && monitor) {
+    if (parent && opts.monitor) {
         Word n = next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-        MonitorEntry watcher{{n & 0x3FFFF, n >> 18, 0}, c->id};
-        MonitorEntry watched{{n & 0x3FFFF, n >> 18, 0}, parent->id};
+        MonitorEntry watcher{{n & 0x3FFFF, n >> 18, 0}, c->id, 0, 0, nullptr};
+        if (opts.request_ref) std::copy(opts.request_ref, opts.request_ref + 3, watcher.ref_id);
+        if (opts.monitor_tag) watcher.tag = keep_monitor_tag(opts.monitor_tag, &watcher.tag_heap);
+        MonitorEntry watched = watcher;
+        watched.other = parent->id;
         c->monitored_by.push_back(watched);
         {
             std::lock_guard guard(parent->lock);
@@ -178,7 +181,13 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         Term apply_cells[4];
         Term mfa_words[4] = {make_arityval(3), c->initial_call[0], c->initial_call[1], args};
         if (!entry) mfa_words[3] = make_cons_on(apply_cells, fun, make_cons_on(apply_cells + 2, NIL, NIL));
-        g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words), parent && link);
+        g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words), parent && opts.link);
+    }
+    if (parent && opts.reply_tag) {
+        // spawn_request's success reply, queued before the child can send anything.
+        Term ref_words[REF_WORDS];
+        Term reply[5] = {make_arityval(4), opts.reply_tag, ref_on(ref_words, opts.request_ref), atoms::ok, c->id};
+        send_message(parent, parent->id, make_boxed(reply));
     }
     c->state = ProcessState::Runnable;
     add_process(child);

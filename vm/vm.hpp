@@ -101,12 +101,27 @@ struct Vm {
 
     // ---- processes and signals (vm/signals.cpp) ----
 
+    // How a new process is tied to its parent (spawn_opt, spawn_request).
+    struct SpawnOptions {
+        bool link = false;
+        bool monitor = false;
+        Term monitor_tag = 0;               // {monitor, [{tag, T}]}: the DOWN message's first element
+        const Word* request_ref = nullptr;  // spawn_request's ReqId: the monitor's reference
+        Term reply_tag = 0;                 // {Tag, ReqId, ok, Pid} to the parent before the child runs
+        Word fullsweep_after = 65535;
+    };
     // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
     // [fun] with [args] when [entry] is null; links/monitors it to [parent] as asked. The new
     // process is runnable at once. [monitor_ref] receives the monitor reference id.
     std::shared_ptr<Process> spawn(Process* parent, const Export* entry, Term fun, Term args,
-                                   bool link, bool monitor, Word monitor_ref[3] = nullptr,
-                                   Word fullsweep_after = 65535);
+                                   const SpawnOptions& opts, Word monitor_ref[3] = nullptr);
+    std::shared_ptr<Process> spawn(Process* parent, const Export* entry, Term fun, Term args,
+                                   bool link, bool monitor) {
+        SpawnOptions opts;
+        opts.link = link;
+        opts.monitor = monitor;
+        return spawn(parent, entry, fun, args, opts);
+    }
     // Sends [msg] from [sender] to [dest] (a pid or a registered name): copies it into a
     // fragment and enqueues it. False if [dest] is an unregistered name or not a pid (badarg).
     bool send_message(Process* sender, Term dest, Term msg);

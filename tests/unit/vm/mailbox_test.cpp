@@ -1,5 +1,5 @@
 // tests/unit/vm/mailbox_test.cpp — MessageQueue: arrival order, the save pointer of a selective
-// receive, take_current and remove_first_if at every position.
+// receive, take_current and remove_first_if at every position, receive markers.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -253,6 +253,78 @@ TEST(MessageQueue, SizeCountsAppendsAndRemovals) {
     while (q.current()) q.take_current();
     EXPECT_EQ(q.size(), 0u);
     EXPECT_TRUE(contents(q).empty());
+}
+
+// ---- receive markers ----
+
+const Word REF_A[3] = {1, 2, 3};
+const Word REF_B[3] = {4, 5, 6};
+
+TEST(MessageQueue, UsedMarkerStartsAfterTheMessagesBeforeIt) {
+    MessageQueue q;
+    fill(q, 3);
+    q.bind_marker(q.reserve_marker(), REF_A);
+    q.push_back(message(4));
+    q.use_marker(REF_A);
+    EXPECT_EQ(current(q), 4);
+    q.clear_marker(REF_A);
+    q.reset_save();
+    q.use_marker(REF_A);  // cleared: no effect
+    EXPECT_EQ(current(q), 1);
+}
+
+TEST(MessageQueue, MarkerOnAnEmptyQueueStartsAtTheFirstMessage) {
+    MessageQueue q;
+    q.bind_marker(q.reserve_marker(), REF_A);
+    fill(q, 2);
+    q.use_marker(REF_A);
+    EXPECT_EQ(current(q), 1);
+}
+
+TEST(MessageQueue, MarkerFollowsRemovalOfTheMessageBeforeIt) {
+    MessageQueue q;
+    fill(q, 3);
+    q.bind_marker(q.reserve_marker(), REF_A);
+    q.push_back(message(4));
+    // Message 3 (the marker's) goes, then message 1.
+    q.skip();
+    q.skip();
+    EXPECT_EQ(small_value(q.take_current().term), 3);
+    EXPECT_EQ(small_value(q.take_current().term), 1);
+    q.use_marker(REF_A);
+    EXPECT_EQ(current(q), 4);
+    // Every message before the marker gone: it starts at the first.
+    q.reset_save();
+    EXPECT_EQ(small_value(q.take_current().term), 2);
+    q.use_marker(REF_A);
+    EXPECT_EQ(current(q), 4);
+    EXPECT_EQ(contents(q), (std::vector<SWord>{4}));
+}
+
+TEST(MessageQueue, UnknownOrUnboundMarkersLeaveTheSavePointer) {
+    MessageQueue q;
+    fill(q, 2);
+    Word m = q.reserve_marker();
+    q.use_marker(REF_A);  // reserved, never bound
+    EXPECT_EQ(current(q), 1);
+    q.bind_marker(m, REF_A);
+    q.use_marker(REF_B);
+    EXPECT_EQ(current(q), 1);
+    q.bind_marker(99, REF_B);  // no such marker
+    q.use_marker(REF_B);
+    EXPECT_EQ(current(q), 1);
+}
+
+TEST(MessageQueue, MarkersAreReusedOldestFirstWhenAllAreTaken) {
+    MessageQueue q;
+    std::vector<Word> taken;
+    for (int i = 0; i < 4; ++i) taken.push_back(q.reserve_marker());
+    q.bind_marker(taken[0], REF_A);
+    q.push_back(message(1));
+    Word again = q.reserve_marker();  // all four in use: the oldest is taken over
+    EXPECT_EQ(again, taken[0]);
+    q.use_marker(REF_A);  // its old binding is gone
+    EXPECT_EQ(current(q), 1);
 }
 
 }  // namespace
