@@ -854,7 +854,13 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
         BEAMLET_CACHED_ATOM(am_waiting, "waiting");
         BEAMLET_CACHED_ATOM(am_runnable, "runnable");
         bool bad;
-        Term status = p->woken_from_wait ? am_waiting : am_runnable;
+        BEAMLET_CACHED_ATOM(am_suspended, "suspended");
+        bool suspended;
+        {
+            std::lock_guard guard(p->lock);
+            suspended = !p->suspenders.empty();
+        }
+        Term status = suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
         Term value = info_answer(p, what, status, &bad);
         if (!bad) reply_words[2] = value;
     }
@@ -893,6 +899,66 @@ Term bif_process_info1(Process* p, Term* a) {
         return info_answer(p, items, am_running, &bad);
     }
     return request_process_info(p, a, a[0], items, atoms::undefined);
+}
+
+// ---- suspend_process / resume_process ------------------------------------------------------
+
+// erlang:suspend_process(Pid, Opts): Opts are asynchronous, {asynchronous, ReplyTag} and
+// unless_suspending. Suspending takes effect at once here (the target's scheduler parks it
+// when it next looks), so the asynchronous reply is sent as the call returns.
+Term bif_suspend_process2(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_asynchronous, "asynchronous");
+    BEAMLET_CACHED_ATOM(am_unless_suspending, "unless_suspending");
+    BEAMLET_CACHED_ATOM(am_suspended, "suspended");
+    bool asynchronous = false, unless_suspending = false;
+    Term reply_tag = 0;
+    Term l = a[1];
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (o == am_asynchronous) {
+            asynchronous = true;
+        } else if (o == am_unless_suspending) {
+            unless_suspending = true;
+        } else if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == am_asynchronous) {
+            asynchronous = true;
+            reply_tag = tuple_element(o, 1);
+        } else {
+            return p->badarg(atom("badopt"));
+        }
+    }
+    if (!is_nil(l)) return p->badarg(atom("badopt"));
+    if (!is_pid(a[0]) || a[0] == p->id) return p->badarg();
+    std::shared_ptr<Process> target = p->vm.lookup_process(a[0]);
+    auto reply = [&](Term what) {
+        if (reply_tag) p->vm.send_message(p, p->id, make_tuple_on(p, {reply_tag, what}));
+    };
+    if (!target) {
+        if (!asynchronous) return p->badarg();
+        reply(atoms::badarg);
+        return atoms::true_;
+    }
+    bool already = unless_suspending &&
+                   std::find(p->suspending.begin(), p->suspending.end(), a[0]) != p->suspending.end() && [&] {
+                       std::lock_guard guard(target->lock);
+                       for (const auto& e : target->suspenders)
+                           if (e.first == p->id) return true;
+                       return false;
+                   }();
+    if (!already) p->vm.suspend(p, target.get());
+    reply(am_suspended);
+    return make_bool(!already);
+}
+
+Term bif_suspend_process1(Process* p, Term* a) {
+    Term args[2] = {a[0], NIL};
+    return bif_suspend_process2(p, args);
+}
+
+Term bif_resume_process1(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    std::shared_ptr<Process> target = p->vm.lookup_process(a[0]);
+    if (!target || !p->vm.unsuspend(p->id, target.get())) return p->badarg();
+    return atoms::true_;
 }
 
 // ---- timers ---------------------------------------------------------------------------------

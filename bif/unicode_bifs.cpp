@@ -4,8 +4,9 @@
 //
 // Chardata is walked without recursion. On a bad character the result is {error, Converted,
 // Rest}, where Rest is the input from the bad element on: the innermost remaining list (or
-// binary), wrapped in the remaining tails of each enclosing list, as OTP builds it. A binary
-// that ends inside a UTF-8 sequence, at the very end of the input, is {incomplete, ...}.
+// binary), wrapped in the remaining tails of each enclosing list, as OTP builds it. A UTF-8
+// sequence may go on in the next binary of the input (OTP joins them); one still unfinished
+// at the very end of the input is {incomplete, Converted, Bytes}.
 #include <string>
 #include <vector>
 
@@ -82,18 +83,23 @@ public:
 
     Status run(Term data, std::vector<std::uint32_t>& out) {
         m_out = &out;
-        if (is_binary(data)) return binary(data, true);
+        if (is_binary(data)) return finish(binary(data));
         if (!is_list(data) && !is_nil(data)) return Status::Badarg;
         Term l = data;
         while (true) {
             if (is_nil(l)) {
-                if (m_tails.empty()) return Status::Ok;
+                if (m_tails.empty()) return finish(Status::Ok);
                 l = m_tails.back();
                 m_tails.pop_back();
                 continue;
             }
             if (!is_list(l)) return Status::Badarg;
             Term e = car(l);
+            if (!m_pending.empty() && (is_small(e) || is_big(e))) {
+                // A sequence cut short by a character: the error is at its bytes.
+                Term* hp = m_p->alloc(4);
+                return error_at(make_cons_on(hp, make_binary(m_p, m_pending), make_cons_on(hp + 2, l, NIL)));
+            }
             if (is_small(e)) {
                 SWord c = small_value(e);
                 if (m_latin1 ? (c < 0 || c > 255) : !valid_code_point(c)) return error_at(l);
@@ -103,9 +109,8 @@ public:
                 m_tails.push_back(cdr(l));
                 l = e;
             } else if (is_binary(e)) {
-                bool last = is_nil(cdr(l)) && all_tails_empty();
                 m_tails.push_back(cdr(l));
-                Status s = binary(e, last);
+                Status s = binary(e);
                 if (s != Status::Ok) return s;
                 m_tails.pop_back();
                 l = cdr(l);
@@ -121,10 +126,11 @@ public:
     Term rest() const { return m_rest; }
 
 private:
-    bool all_tails_empty() const {
-        for (Term t : m_tails)
-            if (!is_nil(t)) return false;
-        return true;
+    // The end of the input: a sequence still unfinished makes it incomplete.
+    Status finish(Status s) {
+        if (s != Status::Ok || m_pending.empty()) return s;
+        m_rest = make_binary(m_p, m_pending);
+        return Status::Incomplete;
     }
 
     // The rest of the input when [innermost] (a list cell or a binary) is where it stopped.
@@ -135,17 +141,41 @@ private:
         return Status::Error;
     }
 
-    Status binary(Term bin, bool last) {
+    // An error in bytes joined from two binaries: OTP's rest is the joined bytes, followed by
+    // the rest of the list they were in, inside only the enclosing lists that go on.
+    Status joined_error_at(const std::string& bytes) {
+        Term r = make_binary(m_p, bytes);
+        if (!m_tails.empty()) {
+            Term tail = m_tails.back();
+            m_tails.pop_back();
+            if (!is_nil(tail)) {
+                Term* hp = m_p->alloc(4);
+                r = make_cons_on(hp, r, make_cons_on(hp + 2, tail, NIL));
+            }
+        }
+        for (std::size_t i = m_tails.size(); i-- > 0;)
+            if (!is_nil(m_tails[i])) r = make_cons_on(m_p->alloc(2), r, m_tails[i]);
+        m_rest = r;
+        return Status::Error;
+    }
+
+    Status binary(Term bin) {
         BitView v = bit_view(bin);
         if (v.bit_size % 8) return Status::Badarg;
         std::string copy;
         const std::uint8_t* bytes = v.aligned_bytes();
-        if (!v.is_aligned()) {
-            copy.resize(v.size_bytes());
-            copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(copy.data()), 0, v.bit_size);
-            bytes = reinterpret_cast<const std::uint8_t*>(copy.data());
-        }
         std::size_t n = v.size_bytes();
+        bool joined = !m_pending.empty();
+        if (!v.is_aligned() || joined) {
+            // The bytes of an unfinished sequence come first.
+            copy = std::move(m_pending);
+            m_pending.clear();
+            std::size_t at = copy.size();
+            copy.resize(at + n);
+            copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(copy.data() + at), 0, v.bit_size);
+            bytes = reinterpret_cast<const std::uint8_t*>(copy.data());
+            n = copy.size();
+        }
         if (m_latin1) {
             for (std::size_t i = 0; i < n; ++i) m_out->push_back(bytes[i]);
             return Status::Ok;
@@ -159,13 +189,13 @@ private:
                 i += std::size_t(len);
                 continue;
             }
-            Term tail = make_sub_binary(m_p, bin, i * 8, (n - i) * 8);
-            if (len < 0 && last) {
-                m_rest = tail;
-                return Status::Incomplete;
+            if (len < 0) {  // may go on in the next binary
+                m_pending.assign(reinterpret_cast<const char*>(bytes + i), n - i);
+                return Status::Ok;
             }
+            if (joined) return joined_error_at(std::string(reinterpret_cast<const char*>(bytes + i), n - i));
             // Inside a list, the list's tail after this binary is on m_tails already.
-            return error_at(tail);
+            return error_at(make_sub_binary(m_p, bin, i * 8, (n - i) * 8));
         }
         return Status::Ok;
     }
@@ -174,6 +204,7 @@ private:
     bool m_latin1;
     std::vector<std::uint32_t>* m_out = nullptr;
     std::vector<Term> m_tails;
+    std::string m_pending;  // an unfinished UTF-8 sequence at the end of the last binary
     Term m_rest = NIL;
 };
 

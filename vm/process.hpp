@@ -151,12 +151,17 @@ struct Process {
     bool exiting = false;                     // do_exit has started: no new links/monitors
     bool woken_from_wait = false;             // a signal woke it from a receive (for status)
     bool resume_pending = false;              // resumed before the scheduler parked it
+    // erlang:suspend_process/2: who suspends this process, and how many times each. While
+    // any does, the process runs no code; it still handles its signals (a kill, process_info).
+    std::vector<std::pair<Term, Word>> suspenders;
+    bool parked = false;                      // Waiting only because it is suspended
 
     // ---- owner-only state ----
     MessageQueue queue;                       // messages taken from the inbox, with the save pointer
     Term pending_exit = 0;                    // an exit signal decided that this process dies
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
     bool discard_stack = false;               // erlang:hibernate/3 trapped: the stack was replaced
+    std::vector<Term> suspending;             // processes this one has suspended (undone at exit)
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with

@@ -139,21 +139,44 @@ void trace_scheduling(Process* p, SchedEvent event) {
 }
 }  // namespace
 
+namespace {
+bool is_suspended(Process* p) {
+    std::lock_guard guard(p->lock);
+    return !p->suspenders.empty();
+}
+}  // namespace
+
 void Schedulers::run_one(int index, Process* p) {
     p->scheduler_index = index;
+    // A suspended process (erlang:suspend_process/2) only handles its signals, without
+    // being scheduled in, and is parked until the last resume or the next signal.
+    bool suspended = is_suspended(p);
     // Scheduled in before its signals are handled, as in OTP: a process killed while it
     // waited is switched in, then exits.
-    trace_scheduling(p, SchedEvent::In);
+    if (!suspended) trace_scheduling(p, SchedEvent::In);
     m_vm.process_signals(p);
     if (p->pending_exit) {
+        if (suspended) trace_scheduling(p, SchedEvent::In);
         finish(p, p->pending_exit);
         return;
     }
+    bool park;
     {
         std::lock_guard guard(p->lock);
-        p->state = ProcessState::Running;
-        p->woken_from_wait = false;
+        park = !p->suspenders.empty();
+        if (park) {
+            p->parked = true;
+            p->state = ProcessState::Waiting;
+        } else {
+            p->state = ProcessState::Running;
+            p->woken_from_wait = false;
+        }
     }
+    if (park) {
+        if (!suspended) trace_scheduling(p, SchedEvent::Out);
+        return;
+    }
+    if (suspended) trace_scheduling(p, SchedEvent::In);
     if (p->gc_requested) {
         p->gc_requested = false;
         garbage_collect(p, p->saved_x.data(), p->arity, 0, true);

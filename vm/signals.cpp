@@ -116,6 +116,7 @@ bool Vm::wake_locked(Process* p) {
     if (p->state != ProcessState::Waiting) return false;
     p->state = ProcessState::Runnable;
     p->woken_from_wait = true;
+    p->parked = false;
     return true;
 }
 
@@ -423,6 +424,36 @@ void Vm::report_crash(Process* p, Term reason) {
     send_message(nullptr, logger->id, make_boxed(hp));
 }
 
+void Vm::suspend(Process* by, Process* target) {
+    {
+        std::lock_guard guard(target->lock);
+        auto& v = target->suspenders;
+        auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == by->id; });
+        if (it != v.end()) ++it->second;
+        else v.emplace_back(by->id, 1);
+    }
+    if (std::find(by->suspending.begin(), by->suspending.end(), target->id) == by->suspending.end())
+        by->suspending.push_back(target->id);
+}
+
+bool Vm::unsuspend(Term by, Process* target, bool all) {
+    bool enqueue = false;
+    {
+        std::lock_guard guard(target->lock);
+        auto& v = target->suspenders;
+        auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == by; });
+        if (it == v.end()) return false;
+        if (all || --it->second == 0) v.erase(it);
+        if (v.empty() && target->parked) {
+            target->parked = false;
+            target->state = ProcessState::Runnable;
+            enqueue = true;
+        }
+    }
+    if (enqueue) schedulers->enqueue(target);
+    return true;
+}
+
 void Vm::do_exit(Process* p, Term reason) {
     // The table holds the last reference: keep the process alive until this function is done.
     std::shared_ptr<Process> keep = lookup_process(p->id);
@@ -454,6 +485,11 @@ void Vm::do_exit(Process* p, Term reason) {
     // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
     // 'DOWN', as in OTP) or are deleted.
     if (p->ets_user.load(std::memory_order_relaxed) && ets_exit_hook) ets_exit_hook(p);
+
+    // Its suspensions of other processes end with it (OTP).
+    for (Term pid : p->suspending)
+        if (std::shared_ptr<Process> target = lookup_process(pid)) unsuspend(p->id, target.get(), true);
+    p->suspending.clear();
 
     for (Term pid : links) send_exit(p->id, pid, reason, true);
     for (const MonitorEntry& m : monitored_by) {

@@ -168,6 +168,11 @@ struct Vm {
     std::vector<Term> process_ids() const;
     std::size_t process_count() const;
 
+    // erlang:suspend_process/resume_process: [by] adds (drops) one suspension of [target].
+    // unsuspend returns false if [by] holds none. A suspended process is parked by its
+    // scheduler; the last resume makes it runnable again.
+    void suspend(Process* by, Process* target);
+    bool unsuspend(Term by, Process* target, bool all = false);
     // Makes a process suspended by a trapping BIF runnable (any thread).
     void resume_suspended(Process* p);
     // Traps the calling BIF: [p] is suspended until thread progress passes a point after now,

@@ -44,6 +44,35 @@ main() ->
     exit(W, kill),
     receive {'DOWN', M, process, W, Why} -> io:format("killed while suspended: ~p~n", [Why]) end,
     io:format("suspend a dead process: ~p~n", [reason(fun() -> erlang:suspend_process(W) end)]),
+    io:format("asynchronous, dead: ~p~n", [erlang:suspend_process(W, [asynchronous])]),
+    io:format("{asynchronous, Tag}, dead: ~p~n", [erlang:suspend_process(W, [{asynchronous, t}])]),
+    receive {t, R1} -> io:format("  reply: ~p~n", [R1]) end,
+
+    %% unless_suspending: no second suspension by the same process
+    W2 = spawn(fun() -> worker(Self, 0) end),
+    ping(W2),
+    io:format("unless_suspending: ~p~n", [erlang:suspend_process(W2, [unless_suspending])]),
+    io:format("again: ~p~n", [erlang:suspend_process(W2, [unless_suspending])]),
+    io:format("again, {asynchronous, Tag}: ~p~n",
+              [erlang:suspend_process(W2, [unless_suspending, {asynchronous, t2}])]),
+    receive {t2, R2} -> io:format("  reply: ~p~n", [R2]) end,
+    io:format("bad options: ~p ~p~n", [reason(fun() -> erlang:suspend_process(W2, [bad]) end),
+                                       reason(fun() -> erlang:suspend_process(W2, x) end)]),
+    io:format("not a pid: ~p ~p~n", [reason(fun() -> erlang:suspend_process(x) end),
+                                     reason(fun() -> erlang:resume_process(x) end)]),
+
+    %% A suspension ends with the process that made it; another's resume is refused.
+    Other = spawn(fun() -> erlang:suspend_process(W2), Self ! done, receive stop -> ok end end),
+    receive done -> ok end,
+    io:format("resume of another's suspension: ~p~n",
+              [reason(fun() -> erlang:resume_process(W2), erlang:resume_process(W2) end)]),
+    io:format("still suspended by the other: ~p~n", [status(W2)]),
+    Mo = monitor(process, Other),
+    Other ! stop,
+    receive {'DOWN', Mo, process, Other, _} -> ok end,
+    wait_status(W2, waiting),
+    W2 ! {bump, Self},
+    io:format("the other gone, the worker runs: ~p~n", [receive {bumped, B} -> B end]),
     ok.
 
 reason(F) ->
