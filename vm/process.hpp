@@ -162,6 +162,7 @@ struct Process {
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
     bool discard_stack = false;               // erlang:hibernate/3 trapped: the stack was replaced
     std::vector<Term> suspending;             // processes this one has suspended (undone at exit)
+    std::vector<int> open_files;              // prim_file's descriptors (closed at exit)
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with

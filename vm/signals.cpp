@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include <unistd.h>
+
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
@@ -490,6 +492,9 @@ void Vm::do_exit(Process* p, Term reason) {
     for (Term pid : p->suspending)
         if (std::shared_ptr<Process> target = lookup_process(pid)) unsuspend(p->id, target.get(), true);
     p->suspending.clear();
+    // Its open files close with it (prim_file's descriptors belong to their opener).
+    for (int fd : p->open_files) ::close(fd);
+    p->open_files.clear();
 
     for (Term pid : links) send_exit(p->id, pid, reason, true);
     for (const MonitorEntry& m : monitored_by) {
