@@ -706,6 +706,7 @@ Term bif_ets_new(Process* p, Term* a) {
     t->name = a[0];
     t->named = o.named;
     t->read_concurrency = o.rc;
+    if (o.rc) t->lock.use_reader_groups();
     t->write_concurrency = o.wc;
     t->compressed = o.compressed;
     t->decentralized_counters = o.dc;

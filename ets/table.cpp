@@ -51,6 +51,15 @@ void DbObject::destroy(DbObject* o) {
 }
 
 std::uint32_t key_hash(Term key) {
+    if (is_small(key)) {
+        // The integer with its high bits folded into the low ones (as Java's HashMap spreads
+        // hash codes): consecutive keys fill consecutive buckets, so walking a range of keys
+        // walks the bucket array in order instead of missing the cache at every lookup.
+        auto v = std::uint64_t(small_value(key));
+        v ^= v >> 32;
+        v ^= v >> 16;
+        return std::uint32_t(v);
+    }
     if (!is_boxed(key) && !is_list(key)) {
         // An immediate: mix its word (Murmur3's finaliser).
         std::uint64_t x = key;
@@ -62,11 +71,6 @@ std::uint32_t key_hash(Term key) {
         return std::uint32_t(x);
     }
     return make_hash2(key);
-}
-
-bool KeyLess::operator()(Term a, Term b) const {
-    if (is_small(a) && is_small(b)) return SWord(a) < SWord(b);
-    return compare_terms(a, b) < 0;
 }
 
 // ---- the table ----------------------------------------------------------------------------------
@@ -94,10 +98,7 @@ DbObject* Table::find_in_chain(Term key, std::uint32_t hash) const {
 }
 
 DbObject* Table::find(Term key) const {
-    if (!is_hash()) {
-        auto it = m_tree.find(key);
-        return it == m_tree.end() ? nullptr : it->second;
-    }
+    if (!is_hash()) return m_index.find(key);
     DbObject* found = nullptr;
     for_key(key, [&](DbObject* o) {
         if (!found) found = o;
@@ -110,20 +111,13 @@ bool Table::contains(Term key) const { return find(key) != nullptr; }
 bool Table::insert(Term t, bool only_new) {
     Term key = tuple_element(t, m_keypos - 1);
     if (!is_hash()) {
-        auto it = m_tree.find(key);
-        if (it != m_tree.end()) {
+        if (DbObject* old = m_index.find(key)) {
             if (only_new) return false;
-            DbObject* old = it->second;
-            DbObject* n = DbObject::create(t, 0);
-            // The new object's key orders the same; the tree's key must point into it.
-            const_cast<Term&>(it->first) = n->element(m_keypos);
-            it->second = n;
-            m_words += n->words - old->words;
-            DbObject::destroy(old);
+            replace(old, t);
             return true;
         }
         DbObject* n = DbObject::create(t, 0);
-        m_tree.emplace(n->element(m_keypos), n);
+        m_index.insert(n->element(m_keypos), n);
         ++m_size;
         m_words += n->words;
         return true;
@@ -167,9 +161,8 @@ DbObject* Table::replace(DbObject* o, Term t) {
     DbObject* n = DbObject::create(t, o->hash);
     m_words += n->words - o->words;
     if (!is_hash()) {
-        auto it = m_tree.find(o->element(m_keypos));
-        const_cast<Term&>(it->first) = n->element(m_keypos);
-        it->second = n;
+        // The new object's key orders the same; the index's key must point into it.
+        m_index.replace(o->element(m_keypos), n->element(m_keypos), n);
     } else {
         for (DbObject** l = &m_buckets[bucket_of(o->hash)]; *l; l = &(*l)->next)
             if (*l == o) {
@@ -194,7 +187,7 @@ void Table::erase(DbObject* o) {
     --m_size;
     m_words -= o->words;
     if (!is_hash()) {
-        m_tree.erase(o->element(m_keypos));
+        m_index.erase(o->element(m_keypos));
         DbObject::destroy(o);
     } else if (fixed()) {
         o->deleted = true;  // purged at the last unfix
@@ -223,8 +216,8 @@ Word Table::erase_object(Term t) {
 
 void Table::clear() {
     if (!is_hash()) {
-        for (auto& [k, o] : m_tree) DbObject::destroy(o);
-        m_tree.clear();
+        for (auto at = m_index.first(); at.valid(); at = m_index.next(at)) DbObject::destroy(m_index.object(at));
+        m_index.clear();
     } else {
         for (DbObject*& head : m_buckets) {
             for (DbObject* o = head; o;) {
@@ -280,7 +273,7 @@ void Table::purge_deleted() {
 // ---- traversal ----------------------------------------------------------------------------------
 
 Term Table::first_key() const {
-    if (!is_hash()) return m_tree.empty() ? 0 : m_tree.begin()->first;
+    if (!is_hash()) return m_index.empty() ? 0 : m_index.key(m_index.first());
     Term key = 0;
     walk_all([&](DbObject* o) {
         key = o->element(m_keypos);
@@ -290,14 +283,14 @@ Term Table::first_key() const {
 }
 
 Term Table::last_key() const {
-    if (!is_hash()) return m_tree.empty() ? 0 : m_tree.rbegin()->first;
+    if (!is_hash()) return m_index.empty() ? 0 : m_index.key(m_index.last());
     return first_key();
 }
 
 Term Table::next_key(Term key, bool* missing) const {
     if (!is_hash()) {
-        auto it = m_tree.upper_bound(key);
-        return it == m_tree.end() ? 0 : it->first;
+        auto at = m_index.upper_bound(key);
+        return at.valid() ? m_index.key(at) : 0;
     }
     std::uint32_t h = key_hash(key);
     DbObject* o = find_in_chain(key, h);
@@ -317,9 +310,9 @@ Term Table::next_key(Term key, bool* missing) const {
 
 Term Table::prev_key(Term key, bool* missing) const {
     if (!is_hash()) {
-        auto it = m_tree.lower_bound(key);
-        if (it == m_tree.begin()) return 0;
-        return std::prev(it)->first;
+        auto at = m_index.lower_bound(key);
+        at = at.valid() ? m_index.prev(at) : m_index.last();
+        return at.valid() ? m_index.key(at) : 0;
     }
     return next_key(key, missing);
 }

@@ -14,10 +14,10 @@
 
 #include <atomic>
 #include <cstdint>
-#include <map>
-#include <shared_mutex>
 #include <vector>
 
+#include "ets/ordered_index.hpp"
+#include "ets/table_lock.hpp"
 #include "vm/heap.hpp"
 #include "vm/term.hpp"
 #include "vm/term_order.hpp"
@@ -55,10 +55,6 @@ struct DbObject {
 std::uint32_t key_hash(Term key);
 
 // Term order for the ordered_set (1 == 1.0).
-struct KeyLess {
-    bool operator()(Term a, Term b) const;
-};
-
 class Table {
 public:
     Table(Kind kind, Access access, Word keypos);
@@ -84,7 +80,7 @@ public:
     std::atomic<bool> dead{false};
     Registry* registry = nullptr;  // the VM's registry that lists it
 
-    mutable std::shared_mutex lock;
+    mutable TableLock lock;
 
     // ---- objects (lock held) ----
     Word size() const { return m_size; }
@@ -165,15 +161,14 @@ private:
     Word m_words = 0;          // the objects' heap words
     std::vector<DbObject*> m_buckets;
     bool m_has_deleted = false;
-    std::map<Term, DbObject*, KeyLess> m_tree;
+    OrderedIndex m_index;  // ordered_set
     std::vector<std::pair<Term, Word>> m_fixations;  // {pid, count}, the newest first
 };
 
 template <typename Fn>
 void Table::for_key(Term key, Fn&& fn) const {
     if (!is_hash()) {
-        auto it = m_tree.find(key);
-        if (it != m_tree.end()) fn(it->second);
+        if (DbObject* o = m_index.find(key)) fn(o);
         return;
     }
     std::uint32_t h = key_hash(key);
@@ -186,15 +181,15 @@ void Table::for_key(Term key, Fn&& fn) const {
 template <typename Fn>
 void Table::walk_tree(Term from, bool inclusive, bool reverse, Fn&& fn) const {
     if (!reverse) {
-        auto it = from == 0 ? m_tree.begin() : (inclusive ? m_tree.lower_bound(from) : m_tree.upper_bound(from));
-        for (; it != m_tree.end(); ++it)
-            if (!fn(it->second)) return;
+        auto at = from == 0 ? m_index.first() : inclusive ? m_index.lower_bound(from) : m_index.upper_bound(from);
+        for (; at.valid(); at = m_index.next(at))
+            if (!fn(m_index.object(at))) return;
     } else {
-        auto it = from == 0 ? m_tree.end() : (inclusive ? m_tree.upper_bound(from) : m_tree.lower_bound(from));
-        while (it != m_tree.begin()) {
-            --it;
-            if (!fn(it->second)) return;
-        }
+        // From the last key <= [from] (inclusive) or < [from], down.
+        auto at = from == 0 ? m_index.last() : inclusive ? m_index.upper_bound(from) : m_index.lower_bound(from);
+        if (from != 0) at = at.valid() ? m_index.prev(at) : m_index.last();
+        for (; at.valid(); at = m_index.prev(at))
+            if (!fn(m_index.object(at))) return;
     }
 }
 
