@@ -1,5 +1,8 @@
 // vm/scheduler.cpp — the scheduler threads: run queues, stealing, sleeping, timers.
 #include "vm/scheduler.hpp"
+
+#include <ctime>
+
 #include "vm/stdio.hpp"
 
 #include "vm/atom_table.hpp"
@@ -10,6 +13,21 @@
 namespace beamlet::vm {
 
 namespace {
+
+// The monotonic clock as of its last tick: a memory read, where a precise reading costs a
+// hardware counter read. Same time base as Clock (CLOCK_MONOTONIC), at most one tick behind.
+Clock::time_point coarse_now() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return Clock::time_point(std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec));
+}
+
+Clock::duration coarse_resolution() {
+    timespec ts{};
+    clock_getres(CLOCK_MONOTONIC_COARSE, &ts);
+    return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
 thread_local int t_scheduler_index = -1;
 }
 
@@ -343,7 +361,18 @@ void Schedulers::loop(int index) {
         m_vm.thread_progress->update(progress_index);
         if (m_progress_waiting.load(std::memory_order_relaxed)) resume_progress_waiters();
         std::optional<Clock::time_point> next_deadline;
-        if (m_vm.timers->any()) next_deadline = m_vm.timers->fire_due(Clock::now());
+        if (m_vm.timers->any()) {
+            // Most rounds no timer is near: the coarse clock tells, and the precise one (and
+            // the timer lock) is only for the rounds when one may be due.
+            static const Clock::duration tick = coarse_resolution();
+            Clock::time_point earliest = m_vm.timers->earliest();
+            if (coarse_now() + tick < earliest) {
+                next_deadline = earliest;
+            } else {
+                Clock::time_point now = Clock::now();
+                next_deadline = now < earliest ? std::optional(earliest) : m_vm.timers->fire_due(now);
+            }
+        }
         // Processes woken lazily wait a few runs, and never past the point where this
         // scheduler runs out of work (another one may steal its last job just before take).
         Scheduler& self = *m_scheds[std::size_t(index)];

@@ -22,7 +22,7 @@ void TimerService::arm_receive_timeout(Term pid, std::uint64_t seq, std::uint64_
         auto [slot, fresh] = m_receive_by_pid.try_emplace(pid);
         if (!fresh) m_queue.erase(slot->second);  // the process's previous receive is over
         slot->second = m_queue.emplace(when, Entry{true, pid, seq, NIL, nullptr, 0});
-        m_count.store(m_queue.size(), std::memory_order_relaxed);
+        queue_changed();
     }
     if (earliest && m_vm.schedulers) m_vm.schedulers->notify_timer();
 }
@@ -37,7 +37,7 @@ void TimerService::arm_message(Term dest, Term msg, HeapFragment* fragment, std:
         earliest = m_queue.empty() || when < m_queue.begin()->first;
         auto it = m_queue.emplace(when, Entry{false, dest, 0, msg, fragment, key});
         m_by_ref[key] = it;
-        m_count.store(m_queue.size(), std::memory_order_relaxed);
+        queue_changed();
     }
     if (earliest && m_vm.schedulers) m_vm.schedulers->notify_timer();
 }
@@ -51,7 +51,7 @@ std::optional<std::int64_t> TimerService::cancel(const Word ref_id[3]) {
     if (it->second.fragment) HeapFragment::destroy(it->second.fragment);
     m_queue.erase(it);
     m_by_ref.erase(found);
-    m_count.store(m_queue.size(), std::memory_order_relaxed);
+    queue_changed();
     return left < 0 ? 0 : left;
 }
 
@@ -69,6 +69,12 @@ std::optional<Clock::time_point> TimerService::next_deadline() const {
     return m_queue.begin()->first;
 }
 
+void TimerService::queue_changed() {
+    m_count.store(m_queue.size(), std::memory_order_relaxed);
+    m_earliest.store(m_queue.empty() ? Clock::duration::max().count() : m_queue.begin()->first.time_since_epoch().count(),
+                     std::memory_order_relaxed);
+}
+
 std::optional<Clock::time_point> TimerService::fire_due(Clock::time_point now) {
     for (;;) {
         Entry e;
@@ -81,7 +87,7 @@ std::optional<Clock::time_point> TimerService::fire_due(Clock::time_point now) {
             if (!e.is_receive) m_by_ref.erase(e.ref_key);
             else m_receive_by_pid.erase(e.target);
             m_queue.erase(it);
-            m_count.store(m_queue.size(), std::memory_order_relaxed);
+            queue_changed();
         }
         if (e.is_receive) {
             std::shared_ptr<Process> p = m_vm.lookup_process(e.target);

@@ -37,6 +37,9 @@ public:
     std::optional<Clock::time_point> fire_due(Clock::time_point now);
     // True when any timer is armed (a cheap check before reading the clock).
     bool any() const { return m_count.load(std::memory_order_relaxed) != 0; }
+    // The earliest deadline, read without the lock (Clock::time_point::max() if none): a
+    // scheduler takes the lock only when a timer is due.
+    Clock::time_point earliest() const { return Clock::time_point(Clock::duration(m_earliest.load(std::memory_order_relaxed))); }
     // The next deadline without firing anything.
     std::optional<Clock::time_point> next_deadline() const;
 
@@ -60,7 +63,11 @@ private:
     // A process has at most one receive timeout armed: arming another replaces it, so a
     // process that loops in receive ... after keeps one entry, not one per iteration.
     std::unordered_map<Term, Queue::iterator> m_receive_by_pid;
+    // After any change to m_queue (lock held): its size and first deadline for the lock-free reads.
+    void queue_changed();
+
     std::atomic<std::size_t> m_count{0};  // m_queue.size(), readable without the lock
+    std::atomic<Clock::rep> m_earliest{Clock::duration::max().count()};
 };
 
 }  // namespace beamlet::vm
