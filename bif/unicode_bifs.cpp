@@ -93,7 +93,16 @@ public:
                 m_tails.pop_back();
                 continue;
             }
-            if (!is_list(l)) return Status::Badarg;
+            if (!is_list(l)) {
+                // A binary may end an improper list (chardata allows it).
+                if (!is_binary(l)) return Status::Badarg;
+                m_tails.push_back(NIL);
+                Status s = binary(l);
+                if (s != Status::Ok) return s;
+                m_tails.pop_back();
+                l = NIL;
+                continue;
+            }
             Term e = car(l);
             if (!m_pending.empty() && (is_small(e) || is_big(e))) {
                 // A sequence cut short by a character: the error is at its bytes.

@@ -1548,7 +1548,13 @@ op_bs_create_bin: {
         if (I[1]) GUARD_FAIL(I[1]);
         goto handle_error;
     }
-    REG(I[5]) = r;
+    // [alloc] words must be free after the binary: the compiler drops the test_heap of the
+    // instructions that follow (a put_list of the new binary, say). The binary waits in the
+    // first dead x register while a collection may run.
+    Word live = I[3];
+    x[live] = r;
+    ENSURE_HEAP(I[2], live + 1);
+    REG(I[5]) = x[live];
     NEXT(8 + n);
 }
 

@@ -1,0 +1,532 @@
+// bif/re_bifs.cpp — the BIFs of OTP's re module (version/0, compile/1,2, run/2,3,
+// internal_run/4, inspect/2) over PCRE2, as OTP's are over PCRE. re.beam (split/replace and
+// the rest) is OTP's own, running on these.
+//
+// A compiled pattern is OTP's shape, {re_pattern, Groups, Unicode, UseCRLF, Bin}; Bin holds
+// what compiled it (options and source), and the PCRE2 code itself lives in a VM-wide cache
+// keyed by that binary, so a pattern compiled once is never compiled again, and a pattern sent
+// to another process or stored in ETS stays valid. Offsets are in bytes, as in OTP.
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bif/bifs.hpp"
+#include "vm/binary.hpp"
+#include "vm/bignum.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+// What a pattern is compiled with: PCRE2 compile flags, newline and \R conventions.
+struct CompileSpec {
+    std::uint32_t flags = 0;
+    std::uint32_t newline = PCRE2_NEWLINE_LF;  // OTP's default
+    std::uint32_t bsr = PCRE2_BSR_UNICODE;
+    bool operator==(const CompileSpec&) const = default;
+};
+
+// re:run's options beyond compiling.
+enum class CaptureSet { All, AllButFirst, First, None, AllNames, Listed };
+enum class CaptureType { Index, List, Binary };
+struct RunSpec {
+    CompileSpec compile;
+    bool compile_options = false;  // any compile option given (not allowed with a compiled RE)
+    bool newline_given = false;
+    std::uint32_t match_flags = 0;
+    bool global = false, report_errors = false;
+    std::size_t offset = 0;
+    CaptureSet capture = CaptureSet::All;
+    Term capture_list = NIL;
+    CaptureType type = CaptureType::Index;
+    std::uint32_t match_limit = 0, depth_limit = 0;  // 0: PCRE2's default
+};
+
+// ---- the pattern cache -----------------------------------------------------------------------
+
+struct CodeDeleter {
+    void operator()(pcre2_code* c) const { pcre2_code_free(c); }
+};
+
+struct PatternCache {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::shared_ptr<pcre2_code>> codes;
+};
+
+PatternCache& cache() {
+    static PatternCache* c = new PatternCache();  // never destroyed: schedulers may still match at exit
+    return *c;
+}
+
+// The binary of a compiled pattern: "BLRE", the spec, then the source.
+std::string pattern_key(const CompileSpec& spec, const std::string& source) {
+    std::string key = "BLRE";
+    for (std::uint32_t v : {spec.flags, spec.newline, spec.bsr}) key.append(reinterpret_cast<const char*>(&v), sizeof v);
+    return key + source;
+}
+
+bool parse_key(const std::string& key, CompileSpec* spec, std::string* source) {
+    constexpr std::size_t header = 4 + 3 * sizeof(std::uint32_t);
+    if (key.size() < header || key.compare(0, 4, "BLRE") != 0) return false;
+    std::uint32_t v[3];
+    std::memcpy(v, key.data() + 4, sizeof v);
+    *spec = CompileSpec{v[0], v[1], v[2]};
+    *source = key.substr(header);
+    return true;
+}
+
+struct CompileError {
+    std::string message;
+    std::size_t offset = 0;
+};
+
+std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& source, CompileError* error) {
+    std::string key = pattern_key(spec, source);
+    PatternCache& c = cache();
+    {
+        std::lock_guard lock(c.mutex);
+        auto it = c.codes.find(key);
+        if (it != c.codes.end()) return it->second;
+    }
+    pcre2_compile_context* context = pcre2_compile_context_create(nullptr);
+    pcre2_set_newline(context, spec.newline);
+    pcre2_set_bsr(context, spec.bsr);
+    int code;
+    PCRE2_SIZE at;
+    pcre2_code* compiled = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(), spec.flags, &code,
+                                         &at, context);
+    pcre2_compile_context_free(context);
+    if (!compiled) {
+        PCRE2_UCHAR text[256];
+        pcre2_get_error_message(code, text, sizeof text);
+        *error = {reinterpret_cast<const char*>(text), at};
+        return nullptr;
+    }
+    std::shared_ptr<pcre2_code> shared(compiled, CodeDeleter{});
+    std::lock_guard lock(c.mutex);
+    if (c.codes.size() > 4096) c.codes.clear();  // a bound for programs that build patterns at run time
+    return c.codes.emplace(key, shared).first->second;
+}
+
+std::uint32_t capture_count(const pcre2_code* code) {
+    std::uint32_t n = 0;
+    pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &n);
+    return n;
+}
+
+// ---- terms -------------------------------------------------------------------------------------
+
+void put_utf8(std::uint32_t c, std::string& out) {
+    if (c < 0x80) {
+        out.push_back(char(c));
+    } else if (c < 0x800) {
+        out.push_back(char(0xC0 | (c >> 6)));
+        out.push_back(char(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(char(0xE0 | (c >> 12)));
+        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(char(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(char(0xF0 | (c >> 18)));
+        out.push_back(char(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(char(0x80 | (c & 0x3F)));
+    }
+}
+
+// Subjects and patterns: iodata, or (with [unicode]) chardata, as bytes.
+bool text_of(Term t, bool unicode, std::string* out) {
+    if (!unicode) return iolist_to_bytes(t, out);
+    std::vector<Term> stack{t};
+    while (!stack.empty()) {
+        Term x = stack.back();
+        stack.pop_back();
+        if (is_binary(x)) {
+            std::string bytes;
+            if (!iolist_to_bytes(x, &bytes)) return false;
+            *out += bytes;
+        } else if (is_list(x)) {
+            stack.push_back(cdr(x));
+            stack.push_back(car(x));
+        } else if (is_small(x)) {
+            SWord c = small_value(x);
+            if (c < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return false;
+            put_utf8(std::uint32_t(c), *out);
+        } else if (!is_nil(x)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool is_compiled(Term re) {
+    return is_tuple(re) && tuple_arity(re) == 5 && tuple_element(re, 0) == atom("re_pattern") &&
+           is_binary(tuple_element(re, 4));
+}
+
+Term compiled_term(Process* p, const CompileSpec& spec, const std::string& source, const pcre2_code* code) {
+    bool crlf = spec.newline == PCRE2_NEWLINE_CRLF || spec.newline == PCRE2_NEWLINE_ANY ||
+                spec.newline == PCRE2_NEWLINE_ANYCRLF;
+    return make_tuple_on(p, {atom("re_pattern"), make_small(SWord(capture_count(code))),
+                             make_small((spec.flags & PCRE2_UTF) != 0), make_small(crlf),
+                             make_binary(p, pattern_key(spec, source))});
+}
+
+// ---- options -------------------------------------------------------------------------------
+
+bool newline_of(Term t, std::uint32_t* out) {
+    if (t == atom("cr")) *out = PCRE2_NEWLINE_CR;
+    else if (t == atom("lf")) *out = PCRE2_NEWLINE_LF;
+    else if (t == atom("crlf")) *out = PCRE2_NEWLINE_CRLF;
+    else if (t == atom("anycrlf")) *out = PCRE2_NEWLINE_ANYCRLF;
+    else if (t == atom("any")) *out = PCRE2_NEWLINE_ANY;
+    else if (t == atom("nul")) *out = PCRE2_NEWLINE_NUL;
+    else return false;
+    return true;
+}
+
+// A compile option [o] into [spec]; false if [o] is not one.
+bool compile_option(Term o, CompileSpec* spec) {
+    static const std::pair<const char*, std::uint32_t> flags[] = {
+        {"unicode", PCRE2_UTF},          {"anchored", PCRE2_ANCHORED},
+        {"caseless", PCRE2_CASELESS},    {"dollar_endonly", PCRE2_DOLLAR_ENDONLY},
+        {"dotall", PCRE2_DOTALL},        {"extended", PCRE2_EXTENDED},
+        {"firstline", PCRE2_FIRSTLINE},  {"multiline", PCRE2_MULTILINE},
+        {"no_auto_capture", PCRE2_NO_AUTO_CAPTURE}, {"dupnames", PCRE2_DUPNAMES},
+        {"ungreedy", PCRE2_UNGREEDY},    {"no_start_optimize", PCRE2_NO_START_OPTIMIZE},
+        {"ucp", PCRE2_UCP},              {"never_utf", PCRE2_NEVER_UTF},
+    };
+    if (is_atom(o)) {
+        for (const auto& [name, flag] : flags)
+            if (o == atom(name)) {
+                spec->flags |= flag;
+                return true;
+            }
+        if (o == atom("bsr_anycrlf")) spec->bsr = PCRE2_BSR_ANYCRLF;
+        else if (o == atom("bsr_unicode")) spec->bsr = PCRE2_BSR_UNICODE;
+        else return false;
+        return true;
+    }
+    if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("newline"))
+        return newline_of(tuple_element(o, 1), &spec->newline);
+    return false;
+}
+
+bool capture_set(Term t, RunSpec* spec) {
+    if (t == atom("all")) spec->capture = CaptureSet::All;
+    else if (t == atom("all_but_first")) spec->capture = CaptureSet::AllButFirst;
+    else if (t == atom("first")) spec->capture = CaptureSet::First;
+    else if (t == atom("none")) spec->capture = CaptureSet::None;
+    else if (t == atom("all_names")) spec->capture = CaptureSet::AllNames;
+    else if (is_list(t) || is_nil(t)) {
+        for (Term l = t; !is_nil(l); l = cdr(l)) {
+            if (!is_list(l)) return false;
+            Term e = car(l);
+            if (!(is_small(e) && small_value(e) >= 0) && !is_atom(e) && !is_list(e) && !is_binary(e)) return false;
+        }
+        spec->capture = CaptureSet::Listed;
+        spec->capture_list = t;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool run_options(Term opts, RunSpec* spec) {
+    Term l = opts;
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (compile_option(o, &spec->compile)) {
+            spec->compile_options = true;
+            if (is_tuple(o)) spec->newline_given = true;
+            // anchored is a run option as well: it applies to this match either way.
+            if (o == atom("anchored")) spec->match_flags |= PCRE2_ANCHORED;
+            continue;
+        }
+        if (o == atom("global")) spec->global = true;
+        else if (o == atom("notbol")) spec->match_flags |= PCRE2_NOTBOL;
+        else if (o == atom("noteol")) spec->match_flags |= PCRE2_NOTEOL;
+        else if (o == atom("notempty")) spec->match_flags |= PCRE2_NOTEMPTY;
+        else if (o == atom("notempty_atstart")) spec->match_flags |= PCRE2_NOTEMPTY_ATSTART;
+        else if (o == atom("report_errors")) spec->report_errors = true;
+        else if (is_tuple(o) && tuple_arity(o) == 2) {
+            Term k = tuple_element(o, 0), v = tuple_element(o, 1);
+            if (k == atom("offset") && is_small(v) && small_value(v) >= 0) spec->offset = std::size_t(small_value(v));
+            else if (k == atom("match_limit") && is_small(v) && small_value(v) >= 0) spec->match_limit = std::uint32_t(small_value(v));
+            else if (k == atom("match_limit_recursion") && is_small(v) && small_value(v) >= 0)
+                spec->depth_limit = std::uint32_t(small_value(v));
+            else if (k == atom("capture") && capture_set(v, spec)) continue;
+            else return false;
+        } else if (is_tuple(o) && tuple_arity(o) == 3 && tuple_element(o, 0) == atom("capture")) {
+            if (!capture_set(tuple_element(o, 1), spec)) return false;
+            Term type = tuple_element(o, 2);
+            if (type == atom("index")) spec->type = CaptureType::Index;
+            else if (type == atom("list")) spec->type = CaptureType::List;
+            else if (type == atom("binary")) spec->type = CaptureType::Binary;
+            else return false;
+        } else {
+            return false;
+        }
+    }
+    return is_nil(l);
+}
+
+// ---- matching --------------------------------------------------------------------------------
+
+// A UTF-8 (or byte) string as a list of characters.
+Term chars_list(Process* p, const char* s, std::size_t n, bool unicode) {
+    std::vector<std::uint32_t> cps;
+    for (std::size_t i = 0; i < n;) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::uint32_t cp = c;
+        std::size_t len = !unicode || c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        if (len > 1 && i + len <= n) {
+            cp = c & (0x7F >> len);
+            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        } else {
+            len = 1;
+        }
+        cps.push_back(cp);
+        i += len;
+    }
+    Term l = NIL;
+    for (auto it = cps.rbegin(); it != cps.rend(); ++it) l = make_cons_on(p->alloc(2), make_small(SWord(*it)), l);
+    return l;
+}
+
+// The group numbers a capture spec asks for, in order; -1 for a name or number the pattern
+// does not have. False if the spec is malformed.
+bool capture_groups(Process* p, const pcre2_code* code, const RunSpec& spec, std::vector<long>* out) {
+    std::uint32_t groups = capture_count(code);
+    switch (spec.capture) {
+    case CaptureSet::All:
+        for (std::uint32_t i = 0; i <= groups; ++i) out->push_back(long(i));
+        return true;
+    case CaptureSet::AllButFirst:
+        for (std::uint32_t i = 1; i <= groups; ++i) out->push_back(long(i));
+        return true;
+    case CaptureSet::First:
+        out->push_back(0);
+        return true;
+    case CaptureSet::None:
+        return true;
+    case CaptureSet::AllNames: {
+        // The name table is sorted by name, as all_names wants them.
+        std::uint32_t count = 0, entry = 0;
+        PCRE2_SPTR table = nullptr;
+        pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &count);
+        pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &entry);
+        pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &table);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const unsigned char* e = table + i * entry;
+            out->push_back(long((e[0] << 8) | e[1]));
+        }
+        return true;
+    }
+    case CaptureSet::Listed:
+        for (Term l = spec.capture_list; is_list(l); l = cdr(l)) {
+            Term e = car(l);
+            if (is_small(e)) {
+                out->push_back(small_value(e) <= long(groups) ? long(small_value(e)) : -1);
+                continue;
+            }
+            std::string name;
+            if (is_atom(e)) name = atom_text(e);
+            else if (!text_of(e, true, &name)) return false;
+            int n = pcre2_substring_number_from_name(code, reinterpret_cast<PCRE2_SPTR>(name.c_str()));
+            out->push_back(n > 0 ? long(n) : -1);
+        }
+        return true;
+    }
+    (void)p;
+    return true;
+}
+
+// One match's captures as the spec wants them.
+Term captured(Process* p, const std::string& subject, const PCRE2_SIZE* ovector, int pairs,
+              const std::vector<long>& groups, const RunSpec& spec, bool unicode) {
+    std::vector<Term> items;
+    for (long g : groups) {
+        bool set = g >= 0 && g < pairs && ovector[2 * g] != PCRE2_UNSET;
+        std::size_t start = set ? ovector[2 * g] : 0, end = set ? ovector[2 * g + 1] : 0;
+        switch (spec.type) {
+        case CaptureType::Index:
+            items.push_back(set ? make_tuple_on(p, {make_small(SWord(start)), make_small(SWord(end - start))})
+                                : make_tuple_on(p, {make_small(-1), make_small(0)}));
+            break;
+        case CaptureType::Binary:
+            items.push_back(make_binary(p, std::string_view(subject).substr(start, end - start)));
+            break;
+        case CaptureType::List:
+            items.push_back(chars_list(p, subject.data() + start, end - start, unicode));
+            break;
+        }
+    }
+    Term l = NIL;
+    for (auto it = items.rbegin(); it != items.rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
+}
+
+// How far the next global match starts after an empty match at [at] failed to extend: one
+// character (a CRLF pair when newlines are CRLF-ish).
+std::size_t step_past(const std::string& s, std::size_t at, bool unicode, std::uint32_t newline) {
+    bool crlf = newline == PCRE2_NEWLINE_CRLF || newline == PCRE2_NEWLINE_ANY || newline == PCRE2_NEWLINE_ANYCRLF;
+    if (crlf && at + 1 < s.size() && s[at] == '\r' && s[at + 1] == '\n') return at + 2;
+    std::size_t next = at + 1;
+    if (unicode)
+        while (next < s.size() && (static_cast<unsigned char>(s[next]) & 0xC0) == 0x80) ++next;
+    return next;
+}
+
+Term run(Process* p, Term subject_term, Term re, Term opts) {
+    RunSpec spec;
+    if (!run_options(opts, &spec)) return p->badarg();
+    CompileSpec compile_spec = spec.compile;
+    std::string source;
+    if (is_compiled(re)) {
+        std::string key;
+        if (!iolist_to_bytes(tuple_element(re, 4), &key) || !parse_key(key, &compile_spec, &source)) return p->badarg();
+        // A compiled pattern takes no compile options but unicode (which it must have) and a
+        // newline convention (recompiled with it).
+        CompileSpec given = spec.compile;
+        if ((given.flags & ~(PCRE2_UTF | PCRE2_ANCHORED)) != 0) return p->badarg();
+        if ((given.flags & PCRE2_UTF) && !(compile_spec.flags & PCRE2_UTF)) return p->badarg();
+        if (spec.newline_given) compile_spec.newline = given.newline;
+    } else {
+        if (!text_of(re, (compile_spec.flags & PCRE2_UTF) != 0, &source)) return p->badarg();
+    }
+    bool unicode = (compile_spec.flags & PCRE2_UTF) != 0;
+    std::string subject;
+    if (!text_of(subject_term, unicode, &subject)) return p->badarg();
+    if (spec.offset > subject.size()) return p->badarg();
+    CompileError error;
+    std::shared_ptr<pcre2_code> code = compile(compile_spec, source, &error);
+    if (!code) {
+        if (!spec.report_errors) return p->badarg();
+        Term where = make_tuple_on(p, {bytes_to_list(p, error.message), make_small(SWord(error.offset))});
+        return make_tuple_on(p, {atoms::error, make_tuple_on(p, {atom("compile"), where})});
+    }
+    std::vector<long> groups;
+    if (!capture_groups(p, code.get(), spec, &groups)) return p->badarg();
+
+    pcre2_match_context* context = pcre2_match_context_create(nullptr);
+    if (spec.match_limit) pcre2_set_match_limit(context, spec.match_limit);
+    if (spec.depth_limit) pcre2_set_depth_limit(context, spec.depth_limit);
+    pcre2_match_data* data = pcre2_match_data_create_from_pattern(code.get(), nullptr);
+    std::vector<Term> matches;
+    std::size_t at = spec.offset;
+    std::uint32_t extra = 0;  // after an empty match: not empty again at the same place
+    Term result = atom("nomatch");
+    bool failed = false;
+    Term failure = 0;
+    while (true) {
+        int rc = pcre2_match(code.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), at,
+                             spec.match_flags | extra, data, context);
+        if (rc == PCRE2_ERROR_NOMATCH) {
+            if (extra && at < subject.size()) {
+                at = step_past(subject, at, unicode, compile_spec.newline);
+                extra = 0;
+                continue;
+            }
+            break;
+        }
+        if (rc < 0) {
+            failed = true;
+            if (rc == PCRE2_ERROR_MATCHLIMIT) failure = atom("match_limit");
+            else if (rc == PCRE2_ERROR_DEPTHLIMIT) failure = atom("match_limit_recursion");
+            else failure = atoms::badarg;  // invalid UTF-8, an offset inside a character, ...
+            break;
+        }
+        const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data);
+        int pairs = int(pcre2_get_ovector_count(data));
+        matches.push_back(captured(p, subject, ovector, pairs, groups, spec, unicode));
+        if (!spec.global) break;
+        std::size_t start = ovector[0], end = ovector[1];
+        if (end == start) {
+            if (end >= subject.size()) break;
+            extra = PCRE2_NOTEMPTY_ATSTART | PCRE2_ANCHORED;
+        } else {
+            extra = 0;
+        }
+        at = end;
+    }
+    pcre2_match_data_free(data);
+    pcre2_match_context_free(context);
+    if (failed) {
+        if (failure == atoms::badarg) return p->badarg();
+        if (!spec.report_errors) return atom("nomatch");
+        return make_tuple_on(p, {atoms::error, failure});
+    }
+    if (matches.empty()) return result;
+    if (spec.capture == CaptureSet::None) return atom("match");
+    Term captures;
+    if (spec.global) {
+        captures = NIL;
+        for (auto it = matches.rbegin(); it != matches.rend(); ++it) captures = make_cons_on(p->alloc(2), *it, captures);
+    } else {
+        captures = matches.front();
+    }
+    return make_tuple_on(p, {atom("match"), captures});
+}
+
+Term compile_bif(Process* p, Term re, Term opts) {
+    CompileSpec spec;
+    Term l = opts;
+    for (; is_list(l); l = cdr(l))
+        if (!compile_option(car(l), &spec)) return p->badarg();
+    if (!is_nil(l)) return p->badarg();
+    std::string source;
+    if (!text_of(re, (spec.flags & PCRE2_UTF) != 0, &source)) return p->badarg();
+    CompileError error;
+    std::shared_ptr<pcre2_code> code = compile(spec, source, &error);
+    if (!code)
+        return make_tuple_on(p, {atoms::error, make_tuple_on(p, {bytes_to_list(p, error.message), make_small(SWord(error.offset))})});
+    return make_tuple_on(p, {atoms::ok, compiled_term(p, spec, source, code.get())});
+}
+
+}  // namespace
+
+Term bif_re_version(Process* p, Term*) {
+    char version[64];
+    pcre2_config(PCRE2_CONFIG_VERSION, version);
+    return make_binary(p, std::string_view(version));
+}
+
+Term bif_re_compile1(Process* p, Term* a) { return compile_bif(p, a[0], NIL); }
+Term bif_re_compile2(Process* p, Term* a) { return compile_bif(p, a[0], a[1]); }
+Term bif_re_run2(Process* p, Term* a) { return run(p, a[0], a[1], NIL); }
+Term bif_re_run3(Process* p, Term* a) { return run(p, a[0], a[1], a[2]); }
+Term bif_re_internal_run4(Process* p, Term* a) { return run(p, a[0], a[1], a[2]); }
+
+// re:inspect(MP, namelist): {namelist, Names}, the group names in order.
+Term bif_re_inspect(Process* p, Term* a) {
+    if (!is_compiled(a[0]) || a[1] != atom("namelist")) return p->badarg();
+    std::string key, source;
+    CompileSpec spec;
+    if (!iolist_to_bytes(tuple_element(a[0], 4), &key) || !parse_key(key, &spec, &source)) return p->badarg();
+    CompileError error;
+    std::shared_ptr<pcre2_code> code = compile(spec, source, &error);
+    if (!code) return p->badarg();
+    std::uint32_t count = 0, entry = 0;
+    PCRE2_SPTR table = nullptr;
+    pcre2_pattern_info(code.get(), PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(code.get(), PCRE2_INFO_NAMEENTRYSIZE, &entry);
+    pcre2_pattern_info(code.get(), PCRE2_INFO_NAMETABLE, &table);
+    Term names = NIL;
+    for (std::uint32_t i = count; i-- > 0;) {
+        const char* name = reinterpret_cast<const char*>(table + i * entry + 2);
+        names = make_cons_on(p->alloc(2), make_binary(p, std::string_view(name)), names);
+    }
+    return make_tuple_on(p, {atom("namelist"), names});
+}
+
+}  // namespace beamlet::bif

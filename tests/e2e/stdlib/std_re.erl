@@ -1,0 +1,62 @@
+-module(std_re).
+-export([main/0]).
+
+%% OTP's re module over beamlet's PCRE2 BIFs: run/2,3 (captures by index, list and binary,
+%% global matching with empty matches, named groups, offsets, anchoring, unicode), compile/2
+%% and compiled patterns (also sent to another process), split/2,3, replace/3,4, errors.
+t(Name, F) ->
+    R = try F() catch C:E -> {C, E} end,
+    io:format("~p: ~p~n", [Name, R]).
+
+main() ->
+    t(simple, fun() -> re:run("hello world", "o w") end),
+    t(nomatch, fun() -> re:run("hello", "xyz") end),
+    t(groups, fun() -> re:run("abc123def", "([a-z]+)([0-9]+)") end),
+    t(list, fun() -> re:run("abc123def", "([a-z]+)([0-9]+)", [{capture, all, list}]) end),
+    t(binary, fun() -> re:run(<<"abc123def">>, "([a-z]+)([0-9]+)", [{capture, all_but_first, binary}]) end),
+    t(first, fun() -> re:run("abc123", "[0-9]+", [{capture, first, list}]) end),
+    t(none, fun() -> re:run("abc123", "[0-9]+", [{capture, none}]) end),
+    t(global, fun() -> re:run("a1b22c333", "[0-9]+", [global, {capture, all, list}]) end),
+    t(global_empty, fun() -> re:run("ab", "x*", [global]) end),
+    t(global_star, fun() -> re:run("aa", "a*", [global, {capture, all, list}]) end),
+    t(unset_group, fun() -> re:run("ac", "(a)(b)?(c)", [{capture, all, list}]) end),
+    t(unset_index, fun() -> re:run("ac", "(a)(b)?(c)") end),
+    t(named, fun() -> re:run("2024-06-01", "(?<y>\\d+)-(?<m>\\d+)-(?<d>\\d+)", [{capture, [d, "m", y], list}]) end),
+    t(all_names, fun() -> re:run("2024-06-01", "(?<y>\\d+)-(?<m>\\d+)-(?<d>\\d+)", [{capture, all_names, binary}]) end),
+    t(missing_name, fun() -> re:run("ab", "(?<x>a)", [{capture, [x, nope, 5], index}]) end),
+    t(offset, fun() -> re:run("abcabc", "abc", [{offset, 1}]) end),
+    t(anchored, fun() -> re:run("xabc", "abc", [anchored]) end),
+    t(caseless, fun() -> re:run("HeLLo", "hello", [caseless, {capture, all, list}]) end),
+    t(multiline, fun() -> re:run("a\nb\nc", "^b$", [multiline]) end),
+    t(dotall, fun() -> {re:run("a\nb", "a.b"), re:run("a\nb", "a.b", [dotall])} end),
+    t(unicode_list, fun() -> re:run("héllo wörld", "w(.)rld", [unicode, {capture, all, list}]) end),
+    t(unicode_index, fun() -> re:run("héllo", "l+", [unicode]) end),
+    t(unicode_binary, fun() -> re:run(<<"h\xc3\xa9llo"/utf8>>, <<"\xc3\xa9"/utf8>>, [unicode, {capture, all, binary}]) end),
+    t(compile, fun() -> {ok, MP} = re:compile("(\\w+)@(\\w+)"), {element(1, MP), element(2, MP), re:run("me@home", MP, [{capture, all_but_first, list}])} end),
+    t(compile_error, fun() -> element(1, re:compile("(unclosed")) end),
+    t(run_bad_pattern, fun() -> re:run("x", "(") end),
+    t(run_bad_pattern_reported, fun() -> element(1, re:run("x", "(", [report_errors])) end),
+    t(compiled_elsewhere, fun() ->
+        {ok, MP} = re:compile("b+"),
+        Self = self(),
+        spawn(fun() -> Self ! {r, re:run("abbbc", MP)} end),
+        receive {r, R} -> R end end),
+    t(inspect, fun() -> {ok, MP} = re:compile("(?<b>x)(?<a>y)"), re:inspect(MP, namelist) end),
+    t(split, fun() -> re:split("a,b,,c", ",") end),
+    t(split_list, fun() -> re:split("a1b22c", "[0-9]+", [{return, list}]) end),
+    t(split_trim, fun() -> re:split("a,b,,", ",", [trim, {return, list}]) end),
+    t(split_parts, fun() -> re:split("a,b,c,d", ",", [{parts, 2}, {return, list}]) end),
+    t(split_group, fun() -> re:split("a1b2c", "([0-9])", [{return, list}]) end),
+    t(replace, fun() -> re:replace("hello world", "o", "0", [global, {return, list}]) end),
+    t(replace_first, fun() -> re:replace("hello world", "o", "0", [{return, binary}]) end),
+    t(replace_groups, fun() -> re:replace("john smith", "(\\w+) (\\w+)", "\\2, \\1", [{return, list}]) end),
+    t(replace_amp, fun() -> re:replace("abc", "b", "[&]", [{return, list}]) end),
+    t(replace_unicode, fun() -> re:replace("añb", "ñ", "n", [unicode, {return, list}]) end),
+    t(bad_subject, fun() -> re:run(an_atom, "a") end),
+    t(bad_option, fun() -> re:run("a", "a", [bogus]) end),
+    t(match_limit, fun() -> re:run("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "(a+)+$", [{match_limit, 100}, report_errors]) end),
+    t(match_limit_quiet, fun() -> re:run("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "(a+)+$", [{match_limit, 100}]) end),
+    t(crlf_global, fun() -> re:run("a\r\nb", "$", [global, multiline, {newline, crlf}]) end),
+    t(mp_unicode_mismatch, fun() -> {ok, MP} = re:compile("a"), re:run("a", MP, [unicode]) end),
+    t(mp_compile_option, fun() -> {ok, MP} = re:compile("a"), re:run("a", MP, [caseless]) end),
+    ok.
