@@ -4,6 +4,7 @@
 
 #include "bif/bifs.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
@@ -960,6 +961,76 @@ Term bif_resume_process1(Process* p, Term* a) {
     if (!target || !p->vm.unsuspend(p->id, target.get())) return p->badarg();
     return atoms::true_;
 }
+
+// ---- system_monitor -------------------------------------------------------------------------
+
+namespace {
+
+// The current setting, {Pid, Options} in OTP's order, or undefined.
+Term system_monitor_setting(Process* p) {
+    Vm::SystemMonitor& m = p->vm.system_monitor;
+    Term pid = m.pid.load();
+    if (!pid) return atoms::undefined;
+    std::vector<Term> opts;
+    if (m.busy_dist_port) opts.push_back(atom("busy_dist_port"));
+    if (m.busy_port) opts.push_back(atom("busy_port"));
+    auto limit = [&](const char* name, std::uint64_t v) {
+        if (v) opts.push_back(make_tuple_on(p, {atom(name), make_integer(p, std::int64_t(v))}));
+    };
+    limit("large_heap", m.large_heap_words.load());
+    limit("long_schedule", m.long_schedule_ms.load());
+    limit("long_gc", m.long_gc_ms.load());
+    Term list = NIL;
+    for (auto it = opts.rbegin(); it != opts.rend(); ++it) list = make_cons_on(p->alloc(2), *it, list);
+    return make_tuple_on(p, {pid, list});
+}
+
+// Sets the monitor to [pid] with [opts] (no options: off); the old setting, or badarg.
+Term set_system_monitor(Process* p, Term pid, Term opts) {
+    if (!is_pid(pid) || !is_proper_list(opts)) return p->badarg();
+    bool busy_port = false, busy_dist_port = false;
+    std::uint64_t long_gc = 0, long_schedule = 0, large_heap = 0;
+    for (Term l = opts; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (o == atom("busy_port")) {
+            busy_port = true;
+        } else if (o == atom("busy_dist_port")) {
+            busy_dist_port = true;
+        } else if (is_tuple(o) && tuple_arity(o) == 2 && is_small(tuple_element(o, 1)) && small_value(tuple_element(o, 1)) >= 0) {
+            auto v = std::uint64_t(small_value(tuple_element(o, 1)));
+            Term k = tuple_element(o, 0);
+            if (k == atom("long_gc")) long_gc = std::max<std::uint64_t>(v, 1);
+            else if (k == atom("long_schedule")) long_schedule = std::max<std::uint64_t>(v, 1);
+            else if (k == atom("large_heap")) large_heap = std::max<std::uint64_t>(v, 1);
+            else return p->badarg();
+        } else {
+            return p->badarg();
+        }
+    }
+    Term old = system_monitor_setting(p);
+    Vm::SystemMonitor& m = p->vm.system_monitor;
+    std::lock_guard guard(m.mutex);
+    bool on = is_list(opts);
+    m.busy_port = on && busy_port;
+    m.busy_dist_port = on && busy_dist_port;
+    m.long_gc_ms.store(on ? long_gc : 0);
+    m.long_schedule_ms.store(on ? long_schedule : 0);
+    m.large_heap_words.store(on ? large_heap : 0);
+    m.pid.store(on ? pid : 0);
+    return old;
+}
+
+}  // namespace
+
+Term bif_system_monitor0(Process* p, Term*) { return system_monitor_setting(p); }
+
+Term bif_system_monitor1(Process* p, Term* a) {
+    if (a[0] == atoms::undefined) return set_system_monitor(p, p->id, NIL);
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2) return set_system_monitor(p, tuple_element(a[0], 0), tuple_element(a[0], 1));
+    return p->badarg();
+}
+
+Term bif_system_monitor2(Process* p, Term* a) { return set_system_monitor(p, a[0], a[1]); }
 
 // ---- timers ---------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 // heap fragments into a fresh block; literals (and any other memory) are left where they are.
 // The block is then resized so that about half of it is free, as OTP's grow/shrink policy does.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -14,6 +15,7 @@
 #include "vm/magic.hpp"
 #include "vm/process.hpp"
 #include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
 
 namespace beamlet::vm {
 
@@ -211,7 +213,21 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 
 }  // namespace
 
+namespace {
+Word collect(Process* p, Term* x, Word live, Word need_words, bool major);
+}
+
 Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
+    if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed)) return collect(p, x, live, need_words, major);
+    auto start = std::chrono::steady_clock::now();
+    Word reds = collect(p, x, live, need_words, major);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    p->vm.monitor_gc(p, std::uint64_t(ms));
+    return reds;
+}
+
+namespace {
+Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     Word used_before = p->heap_used_words();
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
@@ -309,5 +325,7 @@ Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
     }
     return std::max<Word>(1, (Word(p->htop - p->heap) + stack_used) / 10);
 }
+
+}  // namespace
 
 }  // namespace beamlet::vm

@@ -179,6 +179,19 @@ static RunResult execute(Process* p, Registers* regs);
 // Loads the module of [e] through the code path; false if that failed.
 static bool load_module_of(Process* p, const Export* e) { return p->vm.ensure_loaded(e->module).empty(); }
 
+// The undefined_function/3 of [p]'s own error handler (process_flag(error_handler, M)), loaded
+// on demand; null for OTP's default handler, which the VM does itself.
+static const Export* custom_error_handler(Process* p, const Export* e) {
+    for (const auto& [flag, value] : p->kept_flags) {
+        if (flag != atoms::error_handler) continue;
+        if (value == atoms::error_handler || value == e->module) return nullptr;
+        const Export* h = p->vm.exports.get(value, atom("undefined_function"), 3);
+        if (h->address() == h->trampoline && !p->vm.ensure_loaded(value).empty()) return nullptr;
+        return h->address() == h->trampoline ? nullptr : h;
+    }
+    return nullptr;
+}
+
 // Runs and clears the continuation of a trapped BIF.
 static Term run_continuation(Process* p, Term* x) {
     BifContinuation cont = std::move(p->continuation);
@@ -505,13 +518,41 @@ op_i_apply_bif: {
 }
 
 op_i_call_error_handler: {
-    // The export trampoline of a function whose module is not loaded (yet).
+    // The export trampoline of a function whose module is not loaded (yet), or that its
+    // module does not have: what OTP's error_handler:undefined_function/3 does. A process
+    // with its own error_handler flag has that module's undefined_function/3 called instead.
     const Export* e = reinterpret_cast<const Export*>(I[1]);
-    SWAPOUT();
-    bool loaded = load_module_of(p, e);
-    SWAPIN();
-    const Word* target = e->address();
-    if (loaded && target != I) JUMP(target);
+    const Export* handler = custom_error_handler(p, e);
+    if (!handler) {
+        SWAPOUT();
+        bool loaded = load_module_of(p, e);
+        SWAPIN();
+        const Word* target = e->address();
+        if (loaded && target != I) JUMP(target);
+        // A loaded module may take calls to functions it lacks: M:'$handle_undefined_function'(F, Args).
+        if (loaded) handler = p->vm.exports.find(e->module, atom("$handle_undefined_function"), 2);
+        if (handler && handler->address() == handler->trampoline) handler = nullptr;
+    }
+    if (handler) {
+        Word arity = e->arity;
+        ENSURE_HEAP(2 * arity, arity);
+        Term args = NIL;
+        for (Word i = arity; i-- > 0;) {
+            HTOP[0] = x[i];
+            HTOP[1] = args;
+            args = make_list(HTOP);
+            HTOP += 2;
+        }
+        if (handler->arity == 2) {
+            x[0] = e->function;
+            x[1] = args;
+        } else {
+            x[0] = e->module;
+            x[1] = e->function;
+            x[2] = args;
+        }
+        JUMP(handler->address());
+    }
     p->error(atoms::undef);
     p->exception.bif_module = e->module;
     p->exception.bif_function = e->function;

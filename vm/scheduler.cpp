@@ -1,6 +1,7 @@
 // vm/scheduler.cpp — the scheduler threads: run queues, stealing, sleeping, timers.
 #include "vm/scheduler.hpp"
 
+#include <chrono>
 #include <ctime>
 
 #include "vm/stdio.hpp"
@@ -158,6 +159,18 @@ void trace_scheduling(Process* p, SchedEvent event) {
 }  // namespace
 
 namespace {
+// {M, F, A} of the function holding [ip], built in [words]; undefined if none.
+Term current_mfa(Vm& vm, const Word* ip, Term words[4]) {
+    const Module* m = ip ? vm.module_containing(ip) : nullptr;
+    const FunctionInfo* fi = m ? m->function_at(ip) : nullptr;
+    if (!fi) return atom("undefined");
+    words[0] = make_arityval(3);
+    words[1] = m->name;
+    words[2] = fi->name;
+    words[3] = make_small(SWord(fi->arity));
+    return make_boxed(words);
+}
+
 bool is_suspended(Process* p) {
     std::lock_guard guard(p->lock);
     return !p->suspenders.empty();
@@ -202,7 +215,17 @@ void Schedulers::run_one(int index, Process* p) {
     // call_time does not count time scheduled out.
     bool accounting = !p->call_accounting.empty() && g_trace_hooks;
     if (accounting) g_trace_hooks->schedule_break(p, false);
+    // long_schedule (erlang:system_monitor/2): how long it ran, from which function to which.
+    bool timed = m_vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed) != 0;
+    Term in_words[4], out_words[4];
+    Term in = timed ? current_mfa(m_vm, p->ip, in_words) : 0;
+    auto started = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     RunResult r = run_process(p, m_scheds[std::size_t(index)]->regs);
+    if (timed) {
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+        Term out = r == RunResult::Exited ? atom("undefined") : current_mfa(m_vm, p->ip, out_words);
+        m_vm.monitor_schedule(p, std::uint64_t(ms), in, out);
+    }
     p->ever_ran = true;
     if (accounting || !p->call_accounting.empty()) g_trace_hooks->schedule_break(p, true);
     if (r != RunResult::Exited) trace_scheduling(p, SchedEvent::Out);

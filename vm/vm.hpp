@@ -208,6 +208,19 @@ struct Vm {
     std::shared_ptr<void> ets_registry;
     // Run by do_exit for a process that owned or fixed an ETS table (set by the ETS layer).
     void (*ets_exit_hook)(Process* p) = nullptr;
+
+    // erlang:system_monitor/2: who gets {monitor, Pid, Event, Info} messages, and for what
+    // (0: off). Read without a lock by the collector and the schedulers; written under [mutex].
+    struct SystemMonitor {
+        std::mutex mutex;
+        std::atomic<Term> pid{0};
+        std::atomic<std::uint64_t> long_gc_ms{0}, long_schedule_ms{0}, large_heap_words{0};
+        std::atomic<bool> busy_port{false}, busy_dist_port{false};
+    } system_monitor;
+    // After a collection of [p] that took [ms]: the long_gc and large_heap events.
+    void monitor_gc(Process* p, std::uint64_t ms);
+    // After [p] ran for [ms] from [in] to [out] (its current function then): long_schedule.
+    void monitor_schedule(Process* p, std::uint64_t ms, Term in, Term out);
     std::unique_ptr<TimerService> timers;
 
     // Standard input and output (vm/stdio.hpp); write_stdout/flush_stdout are fd 1's.
