@@ -4,6 +4,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
+#include "vm/utf8.hpp"
 #include "vm/vm.hpp"
 
 #include <initializer_list>
@@ -40,6 +41,9 @@ bool list_to_bytes(vm::Term t, std::string* out);
 bool iolist_to_bytes(vm::Term t, std::string* out);
 // A list of the bytes of [s] (as integers), allocated on [p].
 vm::Term bytes_to_list(vm::Process* p, std::string_view s, vm::Term tail = vm::NIL);
+// The characters of UTF-8 text [s] as a list (a byte that starts no valid sequence stands for
+// itself), allocated on [p].
+vm::Term utf8_to_list(vm::Process* p, std::string_view s);
 // Continues the calling BIF in Erlang: [e] is called with the arguments the BIF got (its x
 // registers, unchanged) and returns to the BIF's caller. The BIF returns what this returns.
 inline vm::Term tail_call_erlang(vm::Process* p, const vm::Export* e) {

@@ -19,52 +19,14 @@ using namespace vm;
 
 namespace {
 
-// Latin-1 bytes of a char list (0..255) encoded as UTF-8, for atom names.
+// The characters of a char list encoded as UTF-8, for atom names.
 bool chars_to_utf8(Term t, std::string* out) {
     for (; is_list(t); t = cdr(t)) {
         Term c = car(t);
-        if (!is_small(c) || small_value(c) < 0) return false;
-        SWord v = small_value(c);
-        if (v < 0x80) out->push_back(char(v));
-        else if (v < 0x800) {
-            out->push_back(char(0xC0 | (v >> 6)));
-            out->push_back(char(0x80 | (v & 0x3F)));
-        } else if (v < 0x10000) {
-            out->push_back(char(0xE0 | (v >> 12)));
-            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
-            out->push_back(char(0x80 | (v & 0x3F)));
-        } else if (v <= 0x10FFFF) {
-            out->push_back(char(0xF0 | (v >> 18)));
-            out->push_back(char(0x80 | ((v >> 12) & 0x3F)));
-            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
-            out->push_back(char(0x80 | (v & 0x3F)));
-        } else return false;
+        if (!is_small(c) || small_value(c) < 0 || small_value(c) > 0x10FFFF) return false;
+        put_utf8(std::uint32_t(small_value(c)), *out);
     }
     return is_nil(t);
-}
-
-// The code points of UTF-8 [s] as a list.
-Term utf8_to_list(Process* p, std::string_view s) {
-    std::vector<std::uint32_t> cps;
-    for (std::size_t i = 0; i < s.size();) {
-        unsigned char c = s[i];
-        std::uint32_t cp;
-        int n;
-        if (c < 0x80) { cp = c; n = 1; }
-        else if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; n = 2; }
-        else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; n = 3; }
-        else { cp = c & 0x07; n = 4; }
-        for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
-        cps.push_back(cp);
-        i += n;
-    }
-    Term* hp = p->alloc(2 * cps.size());
-    Term l = NIL;
-    for (std::size_t i = cps.size(); i-- > 0;) {
-        l = make_cons_on(hp, make_small(cps[i]), l);
-        hp += 2;
-    }
-    return l;
 }
 
 bool binary_bytes(Term t, std::string* out) {

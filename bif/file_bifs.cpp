@@ -43,21 +43,7 @@ bool name_arg(Term t, std::string* out) {
     for (; is_list(t); t = cdr(t)) {
         Term c = car(t);
         if (!is_small(c) || small_value(c) < 0) return false;
-        auto v = std::uint32_t(small_value(c));
-        if (v < 0x80) out->push_back(char(v));
-        else if (v < 0x800) {
-            out->push_back(char(0xC0 | (v >> 6)));
-            out->push_back(char(0x80 | (v & 0x3F)));
-        } else if (v < 0x10000) {
-            out->push_back(char(0xE0 | (v >> 12)));
-            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
-            out->push_back(char(0x80 | (v & 0x3F)));
-        } else {
-            out->push_back(char(0xF0 | (v >> 18)));
-            out->push_back(char(0x80 | ((v >> 12) & 0x3F)));
-            out->push_back(char(0x80 | ((v >> 6) & 0x3F)));
-            out->push_back(char(0x80 | (v & 0x3F)));
-        }
+        put_utf8(std::uint32_t(small_value(c)), *out);
     }
     return is_nil(t) && out->find('\0') == std::string::npos;
 }
@@ -97,26 +83,8 @@ Term posix_atom(int err) {
 
 Term error_of(Process* p, int err) { return make_tuple_on(p, {atoms::error, posix_atom(err)}); }
 
-// A UTF-8 string as a list of code points (file names come back as lists).
-Term chars_of(Process* p, const std::string& s) {
-    std::vector<std::uint32_t> cps;
-    for (std::size_t i = 0; i < s.size();) {
-        auto c = static_cast<unsigned char>(s[i]);
-        std::uint32_t cp = c;
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
-        if (len > 1 && i + len <= s.size()) {
-            cp = c & (0x7F >> len);
-            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-        } else {
-            len = 1;
-        }
-        cps.push_back(cp);
-        i += len;
-    }
-    Term l = NIL;
-    for (auto it = cps.rbegin(); it != cps.rend(); ++it) l = make_cons_on(p->alloc(2), make_small(SWord(*it)), l);
-    return l;
-}
+// A file name as a list of code points (file names come back as lists).
+Term chars_of(Process* p, const std::string& s) { return utf8_to_list(p, s); }
 
 // {{Y, M, D}, {H, Mi, S}} in local time.
 Term local_datetime(Process* p, std::time_t t) {

@@ -125,24 +125,6 @@ std::uint32_t capture_count(const pcre2_code* code) {
 
 // ---- terms -------------------------------------------------------------------------------------
 
-void put_utf8(std::uint32_t c, std::string& out) {
-    if (c < 0x80) {
-        out.push_back(char(c));
-    } else if (c < 0x800) {
-        out.push_back(char(0xC0 | (c >> 6)));
-        out.push_back(char(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-        out.push_back(char(0xE0 | (c >> 12)));
-        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(char(0x80 | (c & 0x3F)));
-    } else {
-        out.push_back(char(0xF0 | (c >> 18)));
-        out.push_back(char(0x80 | ((c >> 12) & 0x3F)));
-        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(char(0x80 | (c & 0x3F)));
-    }
-}
-
 // Subjects and patterns: iodata, or (with [unicode]) chardata, as bytes.
 bool text_of(Term t, bool unicode, std::string* out) {
     if (!unicode) return iolist_to_bytes(t, out);
@@ -282,25 +264,9 @@ bool run_options(Term opts, RunSpec* spec) {
 
 // ---- matching --------------------------------------------------------------------------------
 
-// A UTF-8 (or byte) string as a list of characters.
+// A capture as a list: characters of UTF-8 text, or bytes.
 Term chars_list(Process* p, const char* s, std::size_t n, bool unicode) {
-    std::vector<std::uint32_t> cps;
-    for (std::size_t i = 0; i < n;) {
-        auto c = static_cast<unsigned char>(s[i]);
-        std::uint32_t cp = c;
-        std::size_t len = !unicode || c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
-        if (len > 1 && i + len <= n) {
-            cp = c & (0x7F >> len);
-            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-        } else {
-            len = 1;
-        }
-        cps.push_back(cp);
-        i += len;
-    }
-    Term l = NIL;
-    for (auto it = cps.rbegin(); it != cps.rend(); ++it) l = make_cons_on(p->alloc(2), make_small(SWord(*it)), l);
-    return l;
+    return unicode ? utf8_to_list(p, std::string_view(s, n)) : bytes_to_list(p, std::string_view(s, n));
 }
 
 // The group numbers a capture spec asks for, in order; -1 for a name or number the pattern

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bif/bifs.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
@@ -1655,23 +1656,7 @@ std::string chars_to_latin1_output(std::u32string_view chars) {
 std::string chars_to_utf8(std::u32string_view chars) {
     std::string out;
     out.reserve(chars.size());
-    for (char32_t c : chars) {
-        if (c < 0x80) {
-            out.push_back(char(c));
-        } else if (c < 0x800) {
-            out.push_back(char(0xC0 | (c >> 6)));
-            out.push_back(char(0x80 | (c & 0x3F)));
-        } else if (c < 0x10000) {
-            out.push_back(char(0xE0 | (c >> 12)));
-            out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
-            out.push_back(char(0x80 | (c & 0x3F)));
-        } else {
-            out.push_back(char(0xF0 | (c >> 18)));
-            out.push_back(char(0x80 | ((c >> 12) & 0x3F)));
-            out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
-            out.push_back(char(0x80 | (c & 0x3F)));
-        }
-    }
+    for (char32_t c : chars) vm::put_utf8(std::uint32_t(c), out);
     return out;
 }
 

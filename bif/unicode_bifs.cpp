@@ -12,6 +12,7 @@
 
 #include "bif/bifs.hpp"
 #include "vm/binary.hpp"
+#include "vm/utf8.hpp"
 
 namespace beamlet::bif {
 
@@ -22,59 +23,6 @@ namespace {
 enum class Status { Ok, Error, Incomplete, Badarg };
 
 bool valid_code_point(std::int64_t c) { return c >= 0 && c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF); }
-
-void put_utf8(std::uint32_t c, std::string& out) {
-    if (c < 0x80) {
-        out.push_back(char(c));
-    } else if (c < 0x800) {
-        out.push_back(char(0xC0 | (c >> 6)));
-        out.push_back(char(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-        out.push_back(char(0xE0 | (c >> 12)));
-        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(char(0x80 | (c & 0x3F)));
-    } else {
-        out.push_back(char(0xF0 | (c >> 18)));
-        out.push_back(char(0x80 | ((c >> 12) & 0x3F)));
-        out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(char(0x80 | (c & 0x3F)));
-    }
-}
-
-// Decodes one UTF-8 character at [p] (n bytes left): its length, 0 if invalid, -1 if the
-// bytes are a valid but unfinished start of one.
-int utf8_char(const std::uint8_t* p, std::size_t n, std::uint32_t* out) {
-    std::uint8_t b = p[0];
-    int len;
-    std::uint32_t c;
-    if (b < 0x80) {
-        *out = b;
-        return 1;
-    } else if (b >= 0xC2 && b <= 0xDF) {
-        len = 2;
-        c = b & 0x1F;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        len = 3;
-        c = b & 0x0F;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        len = 4;
-        c = b & 0x07;
-    } else {
-        return 0;
-    }
-    for (int i = 1; i < len; ++i) {
-        if (std::size_t(i) >= n) {
-            // Unfinished: valid so far? (the second byte's range rules out overlong forms)
-            return -1;
-        }
-        if ((p[i] & 0xC0) != 0x80) return 0;
-        c = (c << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *out = c;
-    return len;
-}
 
 // Converts chardata [data] in encoding [latin1 ? latin-1 : UTF-8] to code points in [out].
 class Converter {
@@ -192,7 +140,7 @@ private:
         std::size_t i = 0;
         while (i < n) {
             std::uint32_t c;
-            int len = utf8_char(bytes + i, n - i, &c);
+            int len = utf8_decode(bytes + i, n - i, &c);
             if (len > 0) {
                 m_out->push_back(c);
                 i += std::size_t(len);
@@ -261,6 +209,22 @@ Term convert(Process* p, Term* a, bool to_binary) {
 }
 
 }  // namespace
+
+Term utf8_to_list(Process* p, std::string_view s) {
+    std::vector<std::uint32_t> chars;
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(s.data());
+    for (std::size_t i = 0; i < s.size();) {
+        std::uint32_t c;
+        int len = utf8_decode(bytes + i, s.size() - i, &c);
+        if (len <= 0) {
+            c = bytes[i];
+            len = 1;
+        }
+        chars.push_back(c);
+        i += std::size_t(len);
+    }
+    return char_list(p, chars);
+}
 
 Term bif_unicode_characters_to_binary(Process* p, Term* a) { return convert(p, a, true); }
 Term bif_unicode_characters_to_list(Process* p, Term* a) { return convert(p, a, false); }

@@ -18,6 +18,7 @@
 #include "vm/module.hpp"
 #include "vm/process.hpp"
 #include "vm/term_order.hpp"
+#include "vm/utf8.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
@@ -429,29 +430,11 @@ private:
         if (building()) *dest = value;
     }
 
-    // Well-formed UTF-8: shortest forms, no surrogates, at most U+10FFFF.
-    static bool valid_utf8(const std::uint8_t* s, std::size_t n) {
-        for (std::size_t i = 0; i < n;) {
-            std::uint32_t c = s[i];
-            std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-            if (!len || i + len > n) return false;
-            std::uint32_t cp = len == 1 ? c : c & (0x7F >> len);
-            for (std::size_t k = 1; k < len; ++k) {
-                if ((s[i + k] & 0xC0) != 0x80) return false;
-                cp = (cp << 6) | (s[i + k] & 0x3F);
-            }
-            static const std::uint32_t min_of[] = {0, 0, 0x80, 0x800, 0x10000};
-            if (cp < min_of[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-            i += len;
-        }
-        return true;
-    }
-
     void atom_from(const std::uint8_t* text, std::size_t n, bool utf8, Term* dest) {
         if (!text) return;
         std::string name;
         if (utf8) {
-            if (!valid_utf8(text, n)) {
+            if (!utf8_valid(text, n)) {
                 m_r.fail();
                 return;
             }

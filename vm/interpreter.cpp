@@ -85,6 +85,22 @@ Term list_from(Process* p, const Term* items, Word n) {
     return list;
 }
 
+// Calls [fn] with each return address of [p]'s call chain, innermost first: [cp], unless it is
+// the one saved in the current frame (then the stack has it), and those saved on the stack
+// from [E] up (raw code pointers among the terms: primary tag 00, never zero).
+template <typename Fn>
+void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
+    const Term* first_saved = nullptr;
+    for (const Term* s = E; s < p->hend; ++s)
+        if (is_header(*s) && *s != 0) {
+            first_saved = s;
+            break;
+        }
+    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) fn(cp);
+    for (const Term* s = first_saved; s && s < p->hend; ++s)
+        if (is_header(*s) && *s != 0) fn(reinterpret_cast<const Word*>(*s));
+}
+
 // Builds the stacktrace list for the pending exception of [p]: the failing BIF (if any), the
 // function at [I], the continuation [cp] and the frames on the stack, at most 8 as in OTP.
 Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x) {
@@ -127,16 +143,9 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
     } else if (m && !exc.bif_tail_call) {
         add_code_frame(I, false);
     }
-    // cp, unless it is the return address saved in the current frame (then the stack has it).
-    const Term* first_saved = nullptr;
-    for (const Term* s = E; s < p->hend; ++s)
-        if (is_header(*s) && *s != 0) {
-            first_saved = s;
-            break;
-        }
-    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) add_code_frame(cp, true);
-    for (const Term* s = E; s < p->hend && int(frames.size()) < MAX_DEPTH; ++s)
-        if (is_header(*s) && *s != 0) add_code_frame(reinterpret_cast<const Word*>(*s), true);
+    walk_return_addresses(p, E, cp, [&](const Word* at) {
+        if (int(frames.size()) < MAX_DEPTH) add_code_frame(at, true);
+    });
     if (frames.size() > std::size_t(MAX_DEPTH)) frames.resize(MAX_DEPTH);
     return list_from(p, frames.data(), frames.size());
 }
@@ -151,15 +160,9 @@ Term stacktrace_of(Process* p) {
         frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
     };
     add(p->ip, false);
-    const Term* first_saved = nullptr;
-    for (const Term* s = p->stop; s < p->hend; ++s)
-        if (is_header(*s) && *s != 0) {
-            first_saved = s;
-            break;
-        }
-    if (p->cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == p->cp)) add(p->cp, true);
-    for (const Term* s = p->stop; s < p->hend && frames.size() < 8; ++s)
-        if (is_header(*s) && *s != 0) add(reinterpret_cast<const Word*>(*s), true);
+    walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
+        if (frames.size() < 8) add(at, true);
+    });
     return list_from(p, frames.data(), frames.size());
 }
 
