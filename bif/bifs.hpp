@@ -39,6 +39,10 @@ void register_bifs(vm::Vm& vm);
 bool list_to_bytes(vm::Term t, std::string* out);
 // [t] as bytes if it is an iolist (bytes, binaries, nested lists) or a binary.
 bool iolist_to_bytes(vm::Term t, std::string* out);
+// seq_trace's system flags and info (bif/seq_trace_bifs.cpp).
+vm::Term set_sequential_tracer(vm::Process* p, vm::Term tracer);
+vm::Term reset_seq_trace(vm::Process* p);
+vm::Term sequential_tracer_info(vm::Process* p);
 // A list of the bytes of [s] (as integers), allocated on [p].
 vm::Term bytes_to_list(vm::Process* p, std::string_view s, vm::Term tail = vm::NIL);
 // The characters of UTF-8 text [s] as a list (a byte that starts no valid sequence stands for

@@ -9,6 +9,7 @@
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/term_order.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/trace_hooks.hpp"
@@ -760,6 +761,8 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
         v = make_small(p->reductions);
     } else if (item == am_memory) {
         v = make_small(SWord(p->heap_size_words * 8 + 1000));
+    } else if (item == atom("sequential_trace_token")) {
+        v = current_seq_token(p);
     } else if (item == am_error_handler || item == am_priority) {
         v = item == am_priority ? atom("normal") : atoms::error_handler;
         for (auto& [f, value] : p->kept_flags)

@@ -135,8 +135,7 @@ Term bif_system_info(Process* p, Term* a) {
     if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("wordsize") &&
         (tuple_element(item, 1) == atom("internal") || tuple_element(item, 1) == atom("external")))
         return make_small(8);
-    if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("sequential_tracer"))
-        return pair(p, atom("sequential_tracer"), atoms::false_);
+    if (name == "sequential_tracer") return sequential_tracer_info(p);
     return p->badarg();
 }
 
@@ -223,6 +222,8 @@ Term bif_system_flag(Process* p, Term* a) {
     if (name == "scheduler_wall_time") return atoms::false_;
     if (name == "system_logger") return p->id;
     if (name == "time_offset") return atom("final");
+    if (name == "sequential_tracer") return set_sequential_tracer(p, a[1]);
+    if (name == "reset_seq_trace") return reset_seq_trace(p);
     return p->badarg();
 }
 

@@ -14,6 +14,7 @@
 #include "vm/mailbox.hpp"
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::tracing {
@@ -137,6 +138,50 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
     m.from = event.tracee;
     // send_signal frees the fragment when the tracer has exited meanwhile.
     return vm.send_signal(to, m, true) ? DeliveryResult::Delivered : DeliveryResult::TracerGone;
+}
+
+bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Term to, Term msg) {
+    Process* dest = vm.find_process(tracer);
+    if (!dest) return false;
+    Word seq = seq_flags(token);
+    std::uint32_t ts_flags = 0;
+    if (seq & SEQ_TIMESTAMP) ts_flags |= TRACE_TS_NOW;
+    if (seq & SEQ_STRICT_MONOTONIC) ts_flags |= TRACE_TS_STRICT;
+    if (seq & SEQ_MONOTONIC) ts_flags |= TRACE_TS_MONO;
+    Timestamp ts = read_timestamp(vm, ts_flags);
+    Term label = seq_label(token);
+    // {seq_trace, Label, {Kind, {LastCnt, Serial}, From, To, Msg}[, Ts]}
+    Word size = (ts.kind == Timestamp::Kind::None ? 4 : 5) + 6 + 3 + ts.words() + term_size_words(label) +
+                term_size_words(from) + term_size_words(to) + term_size_words(msg);
+    HeapFragment* frag = HeapFragment::create(size, true);
+    Term* hp = frag->data;
+    Term* outer = hp;
+    hp += ts.kind == Timestamp::Kind::None ? 4 : 5;
+    Term* info = hp;
+    hp += 6;
+    Term* serial = hp;
+    hp += 3;
+    serial[0] = make_arityval(2);
+    serial[1] = make_small(SWord(seq_lastcnt(token)));
+    serial[2] = make_small(SWord(seq_serial(token)));
+    info[0] = make_arityval(5);
+    info[1] = kind;
+    info[2] = make_boxed(serial);
+    info[3] = copy_term(from, &hp, &frag->off_heap_first);
+    info[4] = copy_term(to, &hp, &frag->off_heap_first);
+    info[5] = copy_term(msg, &hp, &frag->off_heap_first);
+    outer[0] = make_arityval(ts.kind == Timestamp::Kind::None ? 3 : 4);
+    outer[1] = atom("seq_trace");
+    outer[2] = copy_term(label, &hp, &frag->off_heap_first);
+    outer[3] = make_boxed(info);
+    if (ts.kind != Timestamp::Kind::None) {
+        outer[4] = ts.write(hp);
+        hp += ts.words();
+    }
+    frag->used_words = Word(hp - frag->data);
+    Message m{make_boxed(outer), frag};
+    m.from = from;
+    return vm.send_signal(dest, m, true);
 }
 
 bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent& event) {

@@ -45,6 +45,12 @@ DeliveryResult deliver(vm::Vm& vm, vm::Tracer tracer, std::uint32_t flags, const
 // session's flags off [tracee] with it (OTP's trace_status -> remove). True if delivered.
 bool deliver_for(vm::Vm& vm, vm::Process* tracee, const vm::TracerRef& ref, const TraceEvent& event);
 
+// A seq_trace event {seq_trace, Label, {Kind, {LastCnt, Serial}, From, To, Msg}[, Ts]} for
+// [token] to the system tracer [tracer] (a pid), with the token's timestamp; false if the
+// tracer is gone.
+bool deliver_seq_trace(vm::Vm& vm, vm::Term tracer, vm::Term token, vm::Term kind, vm::Term from, vm::Term to,
+                       vm::Term msg);
+
 // cpu_timestamp: `timestamp` reads the scheduler thread's CPU time instead of the wall clock
 // (a node-global switch, as in OTP).
 void set_cpu_timestamp(bool on);

@@ -4,6 +4,7 @@
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_stats.hpp"
 #include "tracing/call_trace.hpp"
+#include "tracing/delivery.hpp"
 #include "tracing/events.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
@@ -76,6 +77,14 @@ void TracingHooks::message_queued(Process* p, const Message& m) { trace_receive(
 void TracingHooks::receive_timeout(Process* p) { trace_receive_timeout(m_vm, p); }
 
 void TracingHooks::scheduled(Process* p, SchedEvent event) { trace_sched(m_vm, p, event); }
+
+void TracingHooks::seq_trace_event(Term tracer, Term token, Term kind, Term from, Term to, Term msg) {
+    // A system tracer that is gone is forgotten, as OTP clears it.
+    if (!deliver_seq_trace(m_vm, tracer, token, kind, from, to, msg)) {
+        Term expected = tracer;
+        m_vm.seq_tracer.compare_exchange_strong(expected, 0);
+    }
+}
 
 void TracingHooks::garbage_collection(Process* p, bool end, bool major, Word words) {
     trace_gc(m_vm, p, end, major, words);

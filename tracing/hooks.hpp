@@ -28,6 +28,8 @@ public:
     void receive_timeout(vm::Process* p) override;
     void scheduled(vm::Process* p, vm::SchedEvent event) override;
     void garbage_collection(vm::Process* p, bool end, bool major, vm::Word words) override;
+    void seq_trace_event(vm::Term tracer, vm::Term token, vm::Term kind, vm::Term from, vm::Term to,
+                         vm::Term msg) override;
 
 private:
     vm::Vm& m_vm;

@@ -195,6 +195,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
         k = offset(k);
         v = offset(v);
     }
+    p->seq_token = offset(p->seq_token);
     // The off-heap list mixes binaries of both heaps: move only the links into this block.
     auto moved = [&](Term* bin) {
         return (bin >= old_lo && bin < old_hi) ? reinterpret_cast<Term*>(reinterpret_cast<char*>(bin) + delta_bytes) : bin;
@@ -263,6 +264,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
         gc.copy_root(&k);
         gc.copy_root(&v);
     }
+    gc.copy_root(&p->seq_token);
     gc.scan(to_space, old_scan_start);
 
     // Off-heap binaries: those copied were relinked by the scan; those on an old heap that was

@@ -31,6 +31,11 @@ struct Message {
     SignalKind kind = SignalKind::Message;
     Term from = 0;
     bool linked = false;
+    // seq_trace: the sender's token, in [fragment] (NIL: a process without one sent it, which
+    // clears the receiver's token; 0: sent by the runtime, which leaves it), and the reset
+    // epoch it belongs to (seq_trace:reset_trace/0 voids older tokens).
+    Term seq_token = 0;
+    Word seq_epoch = 0;
 };
 
 class MessageQueue {

@@ -7,6 +7,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/magic.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
@@ -95,7 +96,12 @@ void Process::queue_message(const Message& m) {
         g_trace_hooks->message_queued(this, m);
 }
 
-void Process::remove_message() { adopt_fragment(queue.take_current()); }
+void Process::remove_message() {
+    Message m = queue.take_current();
+    // seq_trace: a message from a process with a token, or without one while we hold one.
+    if (m.seq_token != 0 && (m.seq_token != NIL || seq_token != NIL)) seq_trace_receive(this, m);
+    adopt_fragment(m);
+}
 
 void Process::adopt_fragment(const Message& m) {
     if (HeapFragment* f = m.fragment) {

@@ -163,6 +163,11 @@ struct Process {
     bool discard_stack = false;               // erlang:hibernate/3 trapped: the stack was replaced
     std::vector<Term> suspending;             // processes this one has suspended (undone at exit)
     std::vector<int> open_files;              // prim_file's descriptors (closed at exit)
+    // seq_trace (vm/seq_trace.*): the token, [] or {Flags, Label, Serial, From, LastCnt} on
+    // this heap (a GC root), the Lamport clock and the serial of the last token received, and
+    // the reset epoch they belong to.
+    Term seq_token = NIL;
+    Word seq_clock = 0, seq_lastcnt = 0, seq_epoch = 0;
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with

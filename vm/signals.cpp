@@ -18,6 +18,7 @@
 #include "vm/map.hpp"
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
@@ -278,9 +279,20 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     } else {
         return false;
     }
+    // seq_trace: a sender with a token ticks its clock and the message carries the token.
+    Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, to ? to->id : dest, msg) : NIL) : 0;
     if (!to) return true;  // sending to a dead process succeeds silently
     Message m;
-    m.fragment = copy_to_fragment(msg, &m.term);
+    if (token == NIL || token == 0) {
+        m.fragment = copy_to_fragment(msg, &m.term);
+    } else {
+        Term both[3] = {make_arityval(2), msg, token};
+        m.fragment = copy_to_fragment(make_boxed(both), &m.term);
+        m.seq_token = tuple_element(m.term, 1);
+        m.seq_epoch = sender->seq_epoch;
+        m.term = tuple_element(m.term, 0);
+    }
+    if (token != 0 && !m.seq_token) m.seq_token = token;
     m.from = sender ? sender->id : 0;
     send_signal(to, m);
     return true;
@@ -296,14 +308,24 @@ void Vm::send_link_event(Term from, Process* to, bool linked) {
     send_signal(to, m);
 }
 
-void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked) {
+void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_token, Word seq_epoch) {
     std::shared_ptr<Process> to = lookup_process(to_pid);
     if (!to) return;
     Message m;
     m.kind = SignalKind::Exit;
     m.from = from;
     m.linked = linked;
-    m.fragment = copy_to_fragment(reason, &m.term);
+    if (seq_token == 0 || seq_token == NIL) {
+        m.fragment = copy_to_fragment(reason, &m.term);
+        m.seq_token = seq_token;
+    } else {
+        // The token travels with the signal, into the 'EXIT' message it may become.
+        Term both[3] = {make_arityval(2), reason, seq_token};
+        m.fragment = copy_to_fragment(make_boxed(both), &m.term);
+        m.seq_token = tuple_element(m.term, 1);
+        m.seq_epoch = seq_epoch;
+        m.term = tuple_element(m.term, 0);
+    }
     send_signal(to.get(), m);
 }
 
@@ -346,12 +368,26 @@ void Vm::process_signals(Process* p) {
                 p->pending_exit = atoms::killed;
                 free_fragment(s.fragment);
             } else if (p->trap_exit) {
-                // {'EXIT', From, Reason} as a message, after the messages already queued.
+                // {'EXIT', From, Reason} as a message, after the messages already queued; it
+                // carries the signal's seq_trace token.
                 Term msg;
-                HeapFragment* frag = make_tuple_fragment({atoms::EXIT, s.from, reason}, &msg);
+                HeapFragment* frag;
+                Term token = 0;
+                if (s.seq_token == 0 || s.seq_token == NIL) {
+                    frag = make_tuple_fragment({atoms::EXIT, s.from, reason}, &msg);
+                    token = s.seq_token;
+                } else {
+                    Term exit_words[4] = {make_arityval(3), atoms::EXIT, s.from, reason};
+                    Term both;
+                    frag = make_tuple_fragment({make_boxed(exit_words), s.seq_token}, &both);
+                    msg = tuple_element(both, 0);
+                    token = tuple_element(both, 1);
+                }
                 free_fragment(s.fragment);
                 Message exit_message{msg, frag};
                 exit_message.from = s.from;
+                exit_message.seq_token = token;
+                exit_message.seq_epoch = s.seq_epoch;
                 p->queue_message(exit_message);
             } else if (reason != atoms::normal || s.from == p->id) {
                 // The reason must outlive the fragment: keep the fragment with the process.
@@ -571,7 +607,15 @@ void Vm::do_exit(Process* p, Term reason) {
     for (int fd : p->open_files) ::close(fd);
     p->open_files.clear();
 
-    for (Term pid : links) send_exit(p->id, pid, reason, true);
+    for (Term pid : links) {
+        // With a seq_trace token, each exit signal is a traced send of {'EXIT', Pid, Reason}.
+        Term token = 0;
+        if (p->seq_token != NIL) {
+            Term exit_words[4] = {make_arityval(3), atoms::EXIT, p->id, reason};
+            token = seq_trace_send(p, pid, make_boxed(exit_words));
+        }
+        send_exit(p->id, pid, reason, true, token, p->seq_epoch);
+    }
     for (const MonitorEntry& m : monitored_by) {
         std::shared_ptr<Process> watcher = lookup_process(m.other);
         if (!watcher) continue;

@@ -152,6 +152,13 @@ public:
     // is the need at the start and what was reclaimed at the end. Called from inside the GC:
     // [p]'s heap must not be touched.
     virtual void garbage_collection(Process* p, bool end, bool major, Word words) = 0;
+
+    // ---- seq_trace (vm/seq_trace.cpp) ----
+    // {seq_trace, Label, {Kind, {LastCnt, Serial}, From, To, Msg}[, Ts]} for [token] to the
+    // system tracer [tracer]; [kind] is send, 'receive' or print (then [to] is []).
+    virtual void seq_trace_event(Term tracer, Term token, Term kind, Term from, Term to, Term msg) {
+        (void)tracer, (void)token, (void)kind, (void)from, (void)to, (void)msg;
+    }
 };
 
 // Set at boot; null when tracing is not wired (unit tests of vm/ alone).

@@ -130,8 +130,9 @@ struct Vm {
     // is put in a run queue a little later, by this scheduler (Schedulers::wake_later), so that
     // a tracer takes a batch of messages per run instead of one.
     bool send_signal(Process* to, Message signal, bool lazy_wake = false);
-    // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason).
-    void send_exit(Term from, Term to_pid, Term reason, bool linked);
+    // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason), with
+    // the sender's seq_trace token [seq_token] (0: none, as for signals from the runtime).
+    void send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_token = 0, Word seq_epoch = 0);
     // Tells [to], if it is traced for procs, that [from] linked to it ([linked]) or unlinked
     // from it: its getting_linked / getting_unlinked event comes when it handles the signal.
     void send_link_event(Term from, Process* to, bool linked);
@@ -208,6 +209,11 @@ struct Vm {
     std::shared_ptr<void> ets_registry;
     // Run by do_exit for a process that owned or fixed an ETS table (set by the ETS layer).
     void (*ets_exit_hook)(Process* p) = nullptr;
+
+    // seq_trace: the system tracer (a pid; 0 for none) and the reset epoch
+    // (seq_trace:reset_trace/0 voids the tokens of older epochs, in processes and in queues).
+    std::atomic<Term> seq_tracer{0};
+    std::atomic<Word> seq_epoch{0};
 
     // erlang:system_monitor/2: who gets {monitor, Pid, Event, Info} messages, and for what
     // (0: off). Read without a lock by the collector and the schedulers; written under [mutex].

@@ -1,0 +1,86 @@
+// vm/seq_trace.cpp — sequential tracing's token (see seq_trace.hpp).
+#include "vm/seq_trace.hpp"
+
+#include <algorithm>
+
+#include "vm/atom_table.hpp"
+#include "vm/process.hpp"
+#include "vm/term_order.hpp"
+#include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+// Serials wrap at 27 bits, as OTP's (they stay small integers on every platform).
+constexpr Word SERIAL_MASK = (Word(1) << 27) - 1;
+
+void emit(Process* p, Term token, Term kind, Term from, Term to, Term msg) {
+    Term tracer = p->vm.seq_tracer.load(std::memory_order_acquire);
+    if (!tracer || !g_trace_hooks) return;
+    g_trace_hooks->seq_trace_event(tracer, token, kind, from, to, msg);
+}
+
+}  // namespace
+
+Term make_seq_token(Process* p, Word flags, Term label, Word serial, Term from, Word lastcnt) {
+    Term* hp = p->alloc(6);
+    hp[0] = make_arityval(5);
+    hp[1] = make_small(SWord(flags));
+    hp[2] = label;
+    hp[3] = make_small(SWord(serial & SERIAL_MASK));
+    hp[4] = from;
+    hp[5] = make_small(SWord(lastcnt & SERIAL_MASK));
+    return make_boxed(hp);
+}
+
+Term current_seq_token(Process* p) {
+    Word epoch = p->vm.seq_epoch.load(std::memory_order_acquire);
+    if (p->seq_epoch != epoch) {
+        p->seq_token = NIL;
+        p->seq_clock = p->seq_lastcnt = 0;
+        p->seq_epoch = epoch;
+    }
+    return p->seq_token;
+}
+
+Term seq_trace_send(Process* sender, Term to, Term msg) {
+    Term token = current_seq_token(sender);
+    if (token == NIL) return NIL;
+    sender->seq_clock = (sender->seq_clock + 1) & SERIAL_MASK;
+    token = make_seq_token(sender, seq_flags(token), seq_label(token), sender->seq_clock, sender->id,
+                           sender->seq_lastcnt);
+    sender->seq_token = token;
+    if (seq_flags(token) & SEQ_SEND) emit(sender, token, atoms::send, sender->id, to, msg);
+    return token;
+}
+
+void seq_trace_receive(Process* p, const Message& m) {
+    if (m.seq_token == 0) return;  // from the runtime: the receiver's token stays
+    Term token = m.seq_token;
+    if (token != NIL && m.seq_epoch != p->vm.seq_epoch.load(std::memory_order_acquire)) token = NIL;
+    current_seq_token(p);
+    if (token == NIL) {
+        p->seq_token = NIL;
+        return;
+    }
+    // The token lives in the message's fragment, which joins this heap: a GC root from here.
+    p->seq_token = token;
+    p->seq_lastcnt = seq_serial(token);
+    p->seq_clock = std::max(p->seq_clock, seq_serial(token));
+    if (seq_flags(token) & SEQ_RECEIVE) emit(p, token, atoms::receive, tuple_element(token, 3), p->id, m.term);
+}
+
+bool seq_trace_print(Process* p, Term label, bool match_label, Term info) {
+    Term token = current_seq_token(p);
+    if (token == NIL || !(seq_flags(token) & SEQ_PRINT)) return false;
+    if (match_label && !terms_exact_equal(label, seq_label(token))) return false;
+    p->seq_clock = (p->seq_clock + 1) & SERIAL_MASK;
+    token = make_seq_token(p, seq_flags(token), seq_label(token), p->seq_clock, p->id, p->seq_lastcnt);
+    p->seq_token = token;
+    emit(p, token, atom("print"), p->id, NIL, info);
+    return true;
+}
+
+}  // namespace beamlet::vm

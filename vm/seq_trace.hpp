@@ -1,0 +1,53 @@
+// vm/seq_trace.hpp — sequential tracing's token: how it travels with messages, its serials
+// (OTP's Lamport clock), and the events it makes (delivered by the tracing layer through
+// TraceHooks::seq_trace_event to the system tracer).
+//
+// The token is [] or {Flags, Label, Serial, From, LastCnt}. A send by a process with a token
+// takes the next serial of its clock and carries the token; a receive that takes a message
+// adopts the message's token (or drops its own for a message sent without one), moving its
+// clock past the token's serial. A process without a token pays one comparison per send and
+// per receive.
+#pragma once
+
+#include "vm/mailbox.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct Process;
+
+// The token's flag bits (OTP's).
+enum : Word {
+    SEQ_SEND = 1,
+    SEQ_RECEIVE = 2,
+    SEQ_PRINT = 4,
+    SEQ_TIMESTAMP = 8,
+    SEQ_STRICT_MONOTONIC = 16,
+    SEQ_MONOTONIC = 32,
+};
+
+// The elements of a token tuple.
+inline Word seq_flags(Term token) { return Word(small_value(tuple_element(token, 0))); }
+inline Term seq_label(Term token) { return tuple_element(token, 1); }
+inline Word seq_serial(Term token) { return Word(small_value(tuple_element(token, 2))); }
+inline Word seq_lastcnt(Term token) { return Word(small_value(tuple_element(token, 4))); }
+
+// A token tuple on [p]'s heap.
+Term make_seq_token(Process* p, Word flags, Term label, Word serial, Term from, Word lastcnt);
+
+// [p]'s token as of now: [] once seq_trace:reset_trace/0 has voided it.
+Term current_seq_token(Process* p);
+
+// [sender] (with a token) sends [msg] to [to]: its clock ticks, its token takes the new serial,
+// the send event goes out; returns the token the message carries.
+Term seq_trace_send(Process* sender, Term to, Term msg);
+
+// [p] takes message [m] out of its queue: it adopts the message's token (receive event), or
+// drops its own for a message sent without one.
+void seq_trace_receive(Process* p, const Message& m);
+
+// seq_trace:print/1,2: a print event when [p] has a token (and [label], if given, is its
+// label); false if nothing was printed.
+bool seq_trace_print(Process* p, Term label, bool match_label, Term info);
+
+}  // namespace beamlet::vm
