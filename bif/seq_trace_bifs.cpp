@@ -8,68 +8,17 @@ namespace beamlet::bif {
 
 using namespace vm;
 
-namespace {
 
-// The flag bit of token component [type], or 0 if [type] is not a flag.
-Word flag_of(Term type) {
-    if (type == atoms::send) return SEQ_SEND;
-    if (type == atoms::receive) return SEQ_RECEIVE;
-    if (type == atom("print")) return SEQ_PRINT;
-    if (type == atom("timestamp")) return SEQ_TIMESTAMP;
-    if (type == atom("strict_monotonic_timestamp")) return SEQ_STRICT_MONOTONIC;
-    if (type == atom("monotonic_timestamp")) return SEQ_MONOTONIC;
-    return 0;
-}
-
-bool is_serial_value(Term t) {
-    return is_tuple(t) && tuple_arity(t) == 2 && is_small(tuple_element(t, 0)) && small_value(tuple_element(t, 0)) >= 0 &&
-           is_small(tuple_element(t, 1)) && small_value(tuple_element(t, 1)) >= 0;
-}
-
-}  // namespace
-
-// erlang:seq_trace(Component, Value): sets one component, making a token if there is none
-// ({0, 0, 0, self(), LastCnt}); returns the component's old value. sequential_trace_token
-// with [] clears the token and returns it.
+// erlang:seq_trace(Component, Value): vm/seq_trace.cpp's seq_trace_set.
 Term bif_erlang_seq_trace(Process* p, Term* a) {
-    Term type = a[0], value = a[1];
-    Term token = current_seq_token(p);
-    if (type == atom("sequential_trace_token")) {
-        if (value != NIL) return p->badarg();
-        p->seq_token = NIL;
-        return token;
-    }
-    Word flag = flag_of(type);
-    bool is_label = type == atom("label"), is_serial = type == atom("serial");
-    bool boolean = value == atoms::true_ || value == atoms::false_;
-    if (flag ? !boolean : is_serial ? !is_serial_value(value) : !is_label) return p->badarg();
-    Word flags = token == NIL ? 0 : seq_flags(token);
-    Term label = token == NIL ? make_small(0) : seq_label(token);
-    Word serial = token == NIL ? 0 : seq_serial(token);
-    Word lastcnt = token == NIL ? p->seq_lastcnt : seq_lastcnt(token);
-    Term from = token == NIL ? p->id : tuple_element(token, 3);
-    Term old;
-    if (flag) {
-        old = make_bool(flags & flag);
-        flags = value == atoms::true_ ? flags | flag : flags & ~flag;
-    } else if (is_label) {
-        old = label;
-        label = value;
-    } else {
-        old = make_tuple_on(p, {make_small(SWord(lastcnt)), make_small(SWord(serial))});
-        lastcnt = Word(small_value(tuple_element(value, 0)));
-        serial = Word(small_value(tuple_element(value, 1)));
-        p->seq_lastcnt = lastcnt;
-        p->seq_clock = serial;
-    }
-    p->seq_token = make_seq_token(p, flags, label, serial, from, lastcnt);
-    return old;
+    Term old = seq_trace_set(p, a[0], a[1]);
+    return old ? old : p->badarg();
 }
 
 // erlang:seq_trace_info(Component): {Component, Value}, or [] without a token.
 Term bif_erlang_seq_trace_info(Process* p, Term* a) {
     Term type = a[0];
-    Word flag = flag_of(type);
+    Word flag = seq_flag_of(type);
     bool is_label = type == atom("label"), is_serial = type == atom("serial");
     if (!flag && !is_label && !is_serial) return p->badarg();
     Term token = current_seq_token(p);

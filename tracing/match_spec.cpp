@@ -15,6 +15,7 @@
 #include "vm/copy.hpp"
 #include "vm/map.hpp"
 #include "vm/process.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/term_order.hpp"
 #include "vm/vm.hpp"
 
@@ -779,9 +780,12 @@ private:
             return make_small(SWord(old));
         }
         case Action::GetTcw: return make_small(SWord(g_trace_control_word.load()));
-        case Action::IsSeqTrace: return atoms::false_;
-        case Action::GetSeqToken: return NIL;
-        case Action::SetSeqToken: return atoms::true_;
+        case Action::IsSeqTrace: return make_bool(m_p && current_seq_token(m_p) != NIL);
+        case Action::GetSeqToken: return m_p ? current_seq_token(m_p) : NIL;
+        case Action::SetSeqToken:
+            // As seq_trace:set_token/2, but true or 'EXIT'; only when tracing for real.
+            if (!m_p || !m_actions.live()) return atoms::true_;
+            return seq_trace_set(m_p, a[0], a[1]) ? atoms::true_ : atoms::EXIT;
         case Action::Self: return m_p->id;
         case Action::None: break;
         }

@@ -83,4 +83,55 @@ bool seq_trace_print(Process* p, Term label, bool match_label, Term info) {
     return true;
 }
 
+Word seq_flag_of(Term type) {
+    if (type == atoms::send) return SEQ_SEND;
+    if (type == atoms::receive) return SEQ_RECEIVE;
+    if (type == atom("print")) return SEQ_PRINT;
+    if (type == atom("timestamp")) return SEQ_TIMESTAMP;
+    if (type == atom("strict_monotonic_timestamp")) return SEQ_STRICT_MONOTONIC;
+    if (type == atom("monotonic_timestamp")) return SEQ_MONOTONIC;
+    return 0;
+}
+
+Term seq_trace_set(Process* p, Term type, Term value) {
+    Term token = current_seq_token(p);
+    if (type == atom("sequential_trace_token")) {
+        if (value != NIL) return 0;
+        p->seq_token = NIL;
+        return token;
+    }
+    Word flag = seq_flag_of(type);
+    bool is_label = type == atom("label"), is_serial = type == atom("serial");
+    bool boolean = value == atoms::true_ || value == atoms::false_;
+    bool serial_value = is_tuple(value) && tuple_arity(value) == 2 && is_small(tuple_element(value, 0)) &&
+                        small_value(tuple_element(value, 0)) >= 0 && is_small(tuple_element(value, 1)) &&
+                        small_value(tuple_element(value, 1)) >= 0;
+    if (flag ? !boolean : is_serial ? !serial_value : !is_label) return 0;
+    Word flags = token == NIL ? 0 : seq_flags(token);
+    Term label = token == NIL ? make_small(0) : seq_label(token);
+    Word serial = token == NIL ? 0 : seq_serial(token);
+    Word lastcnt = token == NIL ? p->seq_lastcnt : seq_lastcnt(token);
+    Term from = token == NIL ? p->id : tuple_element(token, 3);
+    Term old;
+    if (flag) {
+        old = make_bool(flags & flag);
+        flags = value == atoms::true_ ? flags | flag : flags & ~flag;
+    } else if (is_label) {
+        old = label;
+        label = value;
+    } else {
+        Term* hp = p->alloc(3);
+        hp[0] = make_arityval(2);
+        hp[1] = make_small(SWord(lastcnt));
+        hp[2] = make_small(SWord(serial));
+        old = make_boxed(hp);
+        lastcnt = Word(small_value(tuple_element(value, 0)));
+        serial = Word(small_value(tuple_element(value, 1)));
+        p->seq_lastcnt = lastcnt;
+        p->seq_clock = serial;
+    }
+    p->seq_token = make_seq_token(p, flags, label, serial, from, lastcnt);
+    return old;
+}
+
 }  // namespace beamlet::vm

@@ -46,6 +46,14 @@ Term seq_trace_send(Process* sender, Term to, Term msg);
 // drops its own for a message sent without one.
 void seq_trace_receive(Process* p, const Message& m);
 
+// The flag bit of token component [type] (send, 'receive', print, the timestamps), or 0.
+Word seq_flag_of(Term type);
+
+// erlang:seq_trace(Component, Value), also the {set_seq_token, C, V} match-spec action:
+// sets one component of [p]'s token (making one, {0, 0, 0, self(), LastCnt}, if it has
+// none); returns the component's old value, or 0 for a bad component or value.
+Term seq_trace_set(Process* p, Term type, Term value);
+
 // seq_trace:print/1,2: a print event when [p] has a token (and [label], if given, is its
 // label); false if nothing was printed.
 bool seq_trace_print(Process* p, Term label, bool match_label, Term info);
