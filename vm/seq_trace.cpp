@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
 #include "vm/process.hpp"
 #include "vm/term_order.hpp"
 #include "vm/trace_hooks.hpp"
@@ -132,6 +133,32 @@ Term seq_trace_set(Process* p, Term type, Term value) {
     }
     p->seq_token = make_seq_token(p, flags, label, serial, from, lastcnt);
     return old;
+}
+
+namespace {
+// [token] copied onto [p]'s heap.
+Term copy_token_to(Process* p, Term token) {
+    Word size = term_size_words(token);
+    Term* hp = p->alloc(size);
+    return copy_term(token, &hp, &p->off_heap_first);
+}
+
+// [p] takes [token], sent by [from] with [msg]: OTP's receive rule, with its event.
+void adopt(Process* p, Term token, Term from, Term msg) {
+    p->seq_token = token;
+    p->seq_lastcnt = seq_serial(token);
+    p->seq_clock = std::max(p->seq_clock, seq_serial(token));
+    if (seq_flags(token) & SEQ_RECEIVE) emit(p, token, atoms::receive, from, p->id, msg);
+}
+}  // namespace
+
+void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply) {
+    Term token = seq_trace_send(parent, child->id, request);
+    if (token == NIL) return;
+    child->seq_epoch = parent->seq_epoch;
+    adopt(child, copy_token_to(child, token), parent->id, request);
+    Term answer = seq_trace_send(child, parent->id, reply);
+    adopt(parent, copy_token_to(parent, answer), child->id, reply);
 }
 
 }  // namespace beamlet::vm

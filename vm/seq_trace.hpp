@@ -54,6 +54,12 @@ Word seq_flag_of(Term type);
 // none); returns the component's old value, or 0 for a bad component or value.
 Term seq_trace_set(Process* p, Term type, Term value);
 
+// [parent] (with a token) spawned [child], which is not running yet. OTP 25 spawns through a
+// spawn_request signal that the child takes with the token, and a spawn_reply it sends back:
+// both are traced sends ([request] and [reply] are those messages), and the child starts with
+// the token.
+void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply);
+
 // seq_trace:print/1,2: a print event when [p] has a token (and [label], if given, is its
 // label); false if nothing was printed.
 bool seq_trace_print(Process* p, Term label, bool match_label, Term info);

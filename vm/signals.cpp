@@ -187,11 +187,32 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         if (!entry) mfa_words[3] = make_cons_on(apply_cells, fun, make_cons_on(apply_cells + 2, NIL, NIL));
         g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words), parent && opts.link);
     }
+    if (parent && parent->seq_token != NIL && current_seq_token(parent) != NIL) {
+        // {spawn_request, Ref, Parent, GroupLeader, MFA, Opts, ReplyTag, Args} and
+        // {ReplyTag, Ref, ok, Child}, as OTP 25 spawns and seq_trace reports it.
+        Word n = next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+        Word fresh[3] = {n & 0x3FFFF, n >> 18, 0};
+        const Word* ref_id = opts.request_ref ? opts.request_ref : fresh;
+        Term ref_words[REF_WORDS];
+        Term ref = ref_on(ref_words, ref_id);
+        Term mfa[4] = {make_arityval(3), c->initial_call[0], c->initial_call[1], c->initial_call[2]};
+        Term opt_cells[4];
+        Term opt_list = NIL;
+        if (opts.monitor) opt_list = make_cons_on(opt_cells, atom("monitor"), opt_list);
+        if (opts.link) opt_list = make_cons_on(opt_cells + 2, atom("link"), opt_list);
+        Term apply_cells[4];
+        Term call_args = entry ? args : make_cons_on(apply_cells, fun, make_cons_on(apply_cells + 2, NIL, NIL));
+        Term tag = opts.reply_tag ? opts.reply_tag : atom("spawn_reply");
+        Term request[9] = {make_arityval(8), atom("spawn_request"), ref, parent->id, c->group_leader.load(),
+                           make_boxed(mfa), opt_list, tag, call_args};
+        Term reply[5] = {make_arityval(4), tag, ref, atoms::ok, c->id};
+        seq_trace_spawn(parent, c, make_boxed(request), make_boxed(reply));
+    }
     if (parent && opts.reply_tag) {
         // spawn_request's success reply, queued before the child can send anything.
         Term ref_words[REF_WORDS];
         Term reply[5] = {make_arityval(4), opts.reply_tag, ref_on(ref_words, opts.request_ref), atoms::ok, c->id};
-        send_message(parent, parent->id, make_boxed(reply));
+        send_message(nullptr, parent->id, make_boxed(reply));  // the runtime's, as in OTP: no send event
     }
     c->state = ProcessState::Runnable;
     add_process(child);
