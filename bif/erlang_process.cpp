@@ -762,7 +762,7 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     } else if (item == am_memory) {
         v = make_small(SWord(p->heap_size_words * 8 + 1000));
     } else if (item == atom("sequential_trace_token")) {
-        v = current_seq_token(p);
+        v = seq_token_copy(p);
     } else if (item == am_error_handler || item == am_priority) {
         v = item == am_priority ? atom("normal") : atoms::error_handler;
         for (auto& [f, value] : p->kept_flags)

@@ -781,7 +781,7 @@ private:
         }
         case Action::GetTcw: return make_small(SWord(g_trace_control_word.load()));
         case Action::IsSeqTrace: return make_bool(m_p && current_seq_token(m_p) != NIL);
-        case Action::GetSeqToken: return m_p ? current_seq_token(m_p) : NIL;
+        case Action::GetSeqToken: return m_p ? seq_token_copy(m_p) : NIL;
         case Action::SetSeqToken:
             // As seq_trace:set_token/2, but true or 'EXIT'; only when tracing for real.
             if (!m_p || !m_actions.live()) return atoms::true_;

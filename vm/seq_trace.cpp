@@ -46,13 +46,30 @@ Term current_seq_token(Process* p) {
     return p->seq_token;
 }
 
+namespace {
+// The next serial of [p]'s clock, written into its token in place: the token tuple is the
+// process's alone (readers get copies, messages carry copies), and what changes is immediates.
+Term tick(Process* p, Term token) {
+    p->seq_clock = (p->seq_clock + 1) & SERIAL_MASK;
+    Term* t = boxed_ptr(token);
+    t[3] = make_small(SWord(p->seq_clock));
+    t[4] = p->id;
+    t[5] = make_small(SWord(p->seq_lastcnt & SERIAL_MASK));
+    return token;
+}
+}  // namespace
+
+Term seq_token_copy(Process* p) {
+    Term token = current_seq_token(p);
+    if (token == NIL) return NIL;
+    return make_seq_token(p, seq_flags(token), seq_label(token), seq_serial(token), tuple_element(token, 3),
+                          seq_lastcnt(token));
+}
+
 Term seq_trace_send(Process* sender, Term to, Term msg) {
     Term token = current_seq_token(sender);
     if (token == NIL) return NIL;
-    sender->seq_clock = (sender->seq_clock + 1) & SERIAL_MASK;
-    token = make_seq_token(sender, seq_flags(token), seq_label(token), sender->seq_clock, sender->id,
-                           sender->seq_lastcnt);
-    sender->seq_token = token;
+    tick(sender, token);
     if (seq_flags(token) & SEQ_SEND) emit(sender, token, atoms::send, sender->id, to, msg);
     return token;
 }
@@ -77,9 +94,7 @@ bool seq_trace_print(Process* p, Term label, bool match_label, Term info) {
     Term token = current_seq_token(p);
     if (token == NIL || !(seq_flags(token) & SEQ_PRINT)) return false;
     if (match_label && !terms_exact_equal(label, seq_label(token))) return false;
-    p->seq_clock = (p->seq_clock + 1) & SERIAL_MASK;
-    token = make_seq_token(p, seq_flags(token), seq_label(token), p->seq_clock, p->id, p->seq_lastcnt);
-    p->seq_token = token;
+    tick(p, token);
     emit(p, token, atom("print"), p->id, NIL, info);
     return true;
 }

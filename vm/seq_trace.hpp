@@ -35,8 +35,10 @@ inline Word seq_lastcnt(Term token) { return Word(small_value(tuple_element(toke
 // A token tuple on [p]'s heap.
 Term make_seq_token(Process* p, Word flags, Term label, Word serial, Term from, Word lastcnt);
 
-// [p]'s token as of now: [] once seq_trace:reset_trace/0 has voided it.
+// [p]'s token as of now: [] once seq_trace:reset_trace/0 has voided it. The tuple is the
+// process's own, updated in place: what Erlang code gets is seq_token_copy's.
 Term current_seq_token(Process* p);
+Term seq_token_copy(Process* p);
 
 // [sender] (with a token) sends [msg] to [to]: its clock ticks, its token takes the new serial,
 // the send event goes out; returns the token the message carries.

@@ -307,11 +307,14 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     if (token == NIL || token == 0) {
         m.fragment = copy_to_fragment(msg, &m.term);
     } else {
-        Term both[3] = {make_arityval(2), msg, token};
-        m.fragment = copy_to_fragment(make_boxed(both), &m.term);
-        m.seq_token = tuple_element(m.term, 1);
+        // The message and a copy of the token, in one fragment.
+        Word msg_words = term_size_words(msg), token_words = term_size_words(token);
+        m.fragment = HeapFragment::create(msg_words + token_words);
+        Term* hp = m.fragment->data;
+        m.term = copy_term(msg, &hp, &m.fragment->off_heap_first);
+        m.seq_token = copy_term(token, &hp, &m.fragment->off_heap_first);
+        m.fragment->used_words = msg_words + token_words;
         m.seq_epoch = sender->seq_epoch;
-        m.term = tuple_element(m.term, 0);
     }
     if (token != 0 && !m.seq_token) m.seq_token = token;
     m.from = sender ? sender->id : 0;
