@@ -51,7 +51,10 @@ main() ->
     io:format("gen_statem after replace_state: ~p~n", [sys:get_state(S)]),
     ok = sys:terminate(S, normal),
 
+    %% sys:terminate/2 returns once the server has answered, which it does before it exits.
+    M = monitor(process, P),
     ok = sys:terminate(sys_srv, normal),
+    receive {'DOWN', M, process, P, _} -> ok end,
     io:format("terminated: ~p~n", [whereis(sys_srv)]),
     ok.
 
