@@ -55,6 +55,32 @@ void free_fragment(HeapFragment* f) {
 
 namespace {
 
+// [m] carries a copy of [term] and, when it is a token tuple, a copy of the seq_trace [token]
+// (of reset epoch [epoch]) in the same fragment; NIL and 0 tokens are kept as they are.
+void fill_with_token(Message& m, Term term, Term token, Word epoch) {
+    m.seq_token = token;
+    if (token == 0 || token == NIL) {
+        m.fragment = copy_to_fragment(term, &m.term);
+        return;
+    }
+    Word term_words = term_size_words(term), token_words = term_size_words(token);
+    m.fragment = HeapFragment::create(term_words + token_words);
+    Term* hp = m.fragment->data;
+    m.term = copy_term(term, &hp, &m.fragment->off_heap_first);
+    m.seq_token = copy_term(token, &hp, &m.fragment->off_heap_first);
+    m.fragment->used_words = term_words + token_words;
+    m.seq_epoch = epoch;
+}
+
+// Drops the monitor entry with reference [ref_id] from [v], if there is one.
+void erase_monitor(std::vector<MonitorEntry>& v, const Word ref_id[3]) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+        if (std::equal(it->ref_id, it->ref_id + 3, ref_id)) {
+            v.erase(it);
+            return;
+        }
+}
+
 // A term built in its own fragment from a small tuple of [elements] (copied).
 HeapFragment* make_tuple_fragment(std::initializer_list<Term> elements, Term* out) {
     Word size = 1 + elements.size();
@@ -288,12 +314,7 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         if (demonitored.other)
             if (std::shared_ptr<Process> watched = lookup_process(demonitored.other)) {
                 std::lock_guard guard(watched->lock);
-                auto& v = watched->monitored_by;
-                for (auto it = v.begin(); it != v.end(); ++it)
-                    if (std::equal(it->ref_id, it->ref_id + 3, demonitored.ref_id)) {
-                        v.erase(it);
-                        break;
-                    }
+                erase_monitor(watched->monitored_by, demonitored.ref_id);
             }
         named = std::move(target);
         to = named.get();
@@ -304,19 +325,7 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, to ? to->id : dest, msg) : NIL) : 0;
     if (!to) return true;  // sending to a dead process succeeds silently
     Message m;
-    if (token == NIL || token == 0) {
-        m.fragment = copy_to_fragment(msg, &m.term);
-    } else {
-        // The message and a copy of the token, in one fragment.
-        Word msg_words = term_size_words(msg), token_words = term_size_words(token);
-        m.fragment = HeapFragment::create(msg_words + token_words);
-        Term* hp = m.fragment->data;
-        m.term = copy_term(msg, &hp, &m.fragment->off_heap_first);
-        m.seq_token = copy_term(token, &hp, &m.fragment->off_heap_first);
-        m.fragment->used_words = msg_words + token_words;
-        m.seq_epoch = sender->seq_epoch;
-    }
-    if (token != 0 && !m.seq_token) m.seq_token = token;
+    fill_with_token(m, msg, token, sender ? sender->seq_epoch : 0);
     m.from = sender ? sender->id : 0;
     send_signal(to, m);
     return true;
@@ -339,17 +348,8 @@ void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_to
     m.kind = SignalKind::Exit;
     m.from = from;
     m.linked = linked;
-    if (seq_token == 0 || seq_token == NIL) {
-        m.fragment = copy_to_fragment(reason, &m.term);
-        m.seq_token = seq_token;
-    } else {
-        // The token travels with the signal, into the 'EXIT' message it may become.
-        Term both[3] = {make_arityval(2), reason, seq_token};
-        m.fragment = copy_to_fragment(make_boxed(both), &m.term);
-        m.seq_token = tuple_element(m.term, 1);
-        m.seq_epoch = seq_epoch;
-        m.term = tuple_element(m.term, 0);
-    }
+    // The token travels with the signal, into the 'EXIT' message it may become.
+    fill_with_token(m, reason, seq_token, seq_epoch);
     send_signal(to.get(), m);
 }
 
@@ -676,12 +676,7 @@ void Vm::do_exit(Process* p, Term reason) {
         std::shared_ptr<Process> target = lookup_process(m.other);
         if (!target) continue;
         std::lock_guard guard(target->lock);
-        auto& v = target->monitored_by;
-        for (auto it = v.begin(); it != v.end(); ++it)
-            if (std::equal(it->ref_id, it->ref_id + 3, m.ref_id)) {
-                v.erase(it);
-                break;
-            }
+        erase_monitor(target->monitored_by, m.ref_id);
     }
     // Pending info requests get 'undefined', as if the process had been dead already.
     std::vector<Message> rest;
