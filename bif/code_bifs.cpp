@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bif/bifs.hpp"
+#include "nif/nif.hpp"
 #include "tracing/code_change.hpp"
 #include "vm/binary.hpp"
 #include "vm/code_permission.hpp"
@@ -120,6 +121,7 @@ Term bif_purge_module(Process* p, Term* a) {
     Term name = a[0];
     return p->vm.trap_until_permission(p, [name](Process* q, Term*) -> Term {
         bool purged = q->vm.purge_module(name);
+        if (purged) nif::module_purged(q->vm, name);
         q->vm.code_permission->release(q);
         return purged ? atoms::true_ : q->badarg();
     });

@@ -141,15 +141,7 @@ Term bif_node1(Process* p, Term* a) {
     return atoms::nonode_at_nohost;
 }
 
-Term new_ref(Process* p) {
-    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-    Term* hp = p->alloc(REF_WORDS);
-    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
-    hp[1] = n & 0x3FFFF;
-    hp[2] = n >> 18;
-    hp[3] = 0;
-    return make_boxed(hp);
-}
+Term new_ref(Process* p) { return p->new_ref(); }
 
 Term bif_make_ref(Process* p, Term*) { return new_ref(p); }
 

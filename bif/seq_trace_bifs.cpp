@@ -2,6 +2,8 @@
 // unchanged on them): erlang:seq_trace/2, seq_trace_info/1, seq_trace_print/1,2, and the
 // sequential_tracer and reset_seq_trace system flags. The token itself is vm/seq_trace.*.
 #include "bif/bifs.hpp"
+#include "bif/trace_bifs.hpp"
+#include "tracing/process_flags.hpp"
 #include "vm/seq_trace.hpp"
 
 namespace beamlet::bif {
@@ -33,12 +35,23 @@ Term bif_erlang_seq_trace_print1(Process* p, Term* a) { return make_bool(seq_tra
 
 Term bif_erlang_seq_trace_print2(Process* p, Term* a) { return make_bool(seq_trace_print(p, a[0], true, a[1])); }
 
-// system_flag(sequential_tracer, Tracer): a pid or false; the old one (false if none).
+// system_flag(sequential_tracer, Tracer): a pid, a tracer module {Module, State} (its
+// enabled(trace_status, State, undefined) must answer trace) or false; the old one (false if
+// none).
 Term set_sequential_tracer(Process* p, Term tracer) {
-    if (tracer != atoms::false_ && !is_pid(tracer)) return p->badarg();
-    if (is_pid(tracer) && !p->vm.find_process(tracer)) return p->badarg();
-    Term old = p->vm.seq_tracer.exchange(tracer == atoms::false_ ? 0 : tracer, std::memory_order_acq_rel);
-    return old ? old : atoms::false_;
+    Term word = 0;
+    if (is_pid(tracer)) {
+        if (!p->vm.find_process(tracer)) return p->badarg();
+        word = tracer;
+    } else if (is_tuple(tracer) && tuple_arity(tracer) == 2 && is_atom(tuple_element(tracer, 0))) {
+        Tracer t = module_tracer(p->vm, tuple_element(tracer, 0), tuple_element(tracer, 1));
+        if (!t || !tracing::tracer_alive(p->vm, t)) return p->badarg();
+        word = t.word();
+    } else if (tracer != atoms::false_) {
+        return p->badarg();
+    }
+    Term old = p->vm.seq_tracer.exchange(word, std::memory_order_acq_rel);
+    return old ? tracing::tracer_term(p, Tracer::from_word(old)) : atoms::false_;
 }
 
 // system_flag(reset_seq_trace, true): every token, in processes and in queues, is void from
@@ -51,7 +64,13 @@ Term reset_seq_trace(Process* p) {
 
 Term sequential_tracer_info(Process* p) {
     Term t = p->vm.seq_tracer.load(std::memory_order_acquire);
-    return make_tuple_on(p, {atom("sequential_tracer"), t ? t : atoms::false_});
+    // A tracer module that answers remove to trace_status is dropped when read (OTP's
+    // erts_get_system_seq_tracer).
+    if (t && is_small(t) && !tracing::tracer_alive(p->vm, Tracer::from_word(t))) {
+        p->vm.seq_tracer.compare_exchange_strong(t, 0, std::memory_order_acq_rel);
+        t = 0;
+    }
+    return make_tuple_on(p, {atom("sequential_tracer"), t ? tracing::tracer_term(p, Tracer::from_word(t)) : atoms::false_});
 }
 
 }  // namespace beamlet::bif

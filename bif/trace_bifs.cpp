@@ -4,6 +4,9 @@
 // tracing's staged-change driver.
 #include "bif/trace_bifs.hpp"
 
+#include "tracing/native_tracers.hpp"
+#include "tracing/tracer_module.hpp"
+
 #include <algorithm>
 #include <memory>
 
@@ -74,6 +77,33 @@ std::shared_ptr<Process> process_of(Process* p, Term pid, Process** out) {
 
 }  // namespace
 
+Tracer module_tracer(Vm& vm, Term module, Term state) {
+    if (!is_atom(module) || !tracing::tracer_module_usable(vm, module)) return Tracer();
+    return Tracer::module(tracing::intern_tracer_module(module, state));
+}
+
+bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const char* bif) {
+    // As OTP's erlang:trace/3 and trace_pattern/3: a tracer module that is not loaded yet is
+    // loaded by calling its enabled/3 once (beamlet_internal:trace_after_load/4), then the
+    // BIF runs again.
+    for (Term l = a[arity - 1]; is_list(l); l = cdr(l)) {
+        Term f = car(l);
+        if (!is_tuple(f) || tuple_arity(f) != 3 || tuple_element(f, 0) != key || !is_atom(tuple_element(f, 1))) continue;
+        Term module = tuple_element(f, 1);
+        if (p->vm.find_module(module) || tracing::find_native_tracer(module)) return false;
+        static const Export* retry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_after_load"), 4);
+        Term args = list_of(p, a, arity);
+        a[0] = module;
+        a[1] = tuple_element(f, 2);
+        a[2] = atom(bif);
+        a[3] = args;
+        p->ip = retry->address();
+        p->exception = PendingException{};
+        return true;
+    }
+    return false;
+}
+
 // ---- process flags ------------------------------------------------------------------------------
 
 Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Term flag_list) {
@@ -99,9 +129,15 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
         if (f == am_cpu_timestamp) {
             cpu_ts = true;
         } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_tracer) {
-            // Sessions have a fixed tracer; {tracer, Module, State} is a tracer module.
+            // Sessions have a fixed tracer.
             if (session->tracer || !is_pid(tuple_element(f, 1))) return p->badarg();
             tracer = Tracer::process(tuple_element(f, 1));
+            tracer_given = true;
+        } else if (is_tuple(f) && tuple_arity(f) == 3 && tuple_element(f, 0) == am_tracer) {
+            // {tracer, Module, State}: a tracer module.
+            if (session->tracer) return p->badarg();
+            tracer = module_tracer(p->vm, tuple_element(f, 1), tuple_element(f, 2));
+            if (!tracer) return p->badarg();
             tracer_given = true;
         } else if (std::uint32_t bit = tracing::process_flag_bit(f)) {
             flags |= bit;
@@ -150,7 +186,10 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
     return make_small(count);
 }
 
-Term bif_trace3(Process* p, Term* a) { return trace_processes(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
+Term bif_trace3(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 3, atom("tracer"), "trace")) return THE_NON_VALUE;
+    return trace_processes(p, &tracing::legacy_session(), a[0], a[1], a[2]);
+}
 
 // ---- function patterns --------------------------------------------------------------------------
 
@@ -281,11 +320,16 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
         else if (f == am_call_memory) memory = true;
         else if (f == am_meta) {
             meta = true;
-            meta_tracer = session->tracer ? session->tracer.pid() : p->id;
+            meta_tracer = session->tracer ? session->tracer.word() : p->id;
         } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_meta && !session->tracer &&
                    is_pid(tuple_element(f, 1))) {
             meta = true;
             meta_tracer = tuple_element(f, 1);
+        } else if (is_tuple(f) && tuple_arity(f) == 3 && tuple_element(f, 0) == am_meta && !session->tracer) {
+            Tracer t = module_tracer(p->vm, tuple_element(f, 1), tuple_element(f, 2));
+            if (!t) return p->badarg();
+            meta = true;
+            meta_tracer = t.word();
         } else {
             return p->badarg();
         }
@@ -353,7 +397,10 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
 }
 
 Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], NIL); }
-Term bif_trace_pattern3(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
+Term bif_trace_pattern3(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 3, atom("meta"), "trace_pattern")) return THE_NON_VALUE;
+    return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], a[2]);
+}
 
 // ---- trace_info ---------------------------------------------------------------------------------
 
@@ -385,7 +432,7 @@ Term process_info_item(Process* p, TraceSession* session, Term what, Term item) 
         }
     }
     if (item == am_flags) return make_tuple_on(p, {am_flags, tracing::process_flag_list(p, flags)});
-    if (item == am_tracer) return make_tuple_on(p, {am_tracer, flags ? tracer.info_term() : NIL});
+    if (item == am_tracer) return make_tuple_on(p, {am_tracer, flags ? tracing::tracer_term(p, tracer) : NIL});
     return p->badarg();
 }
 
@@ -412,7 +459,7 @@ Term on_load_info(Process* p, TraceSession* session, Term item) {
         if (flags & (tracing::BPF_LOCAL_TRACE | tracing::BPF_GLOBAL_TRACE)) spec = o.ms ? o.ms->source() : NIL;
         if (flags & tracing::BPF_META_TRACE) {
             meta_spec = o.meta_ms ? o.meta_ms->source() : NIL;
-            meta = o.meta_tracer;
+            meta = is_small(o.meta_tracer) ? tracing::tracer_term(p, Tracer::from_word(o.meta_tracer)) : o.meta_tracer;
         }
         spec = copy_term_to(p, spec);
         meta_spec = copy_term_to(p, meta_spec);
@@ -469,7 +516,8 @@ Term function_info(Process* p, TraceSession* session, Term what, Term item) {
             if (d->ms && (fl & tracing::BPF_LOCAL_TRACE)) local_spec = d->ms->source();
             if (d->ms && (fl & tracing::BPF_GLOBAL_TRACE)) global_spec = d->ms->source();
             if (d->meta_ms) meta_spec = d->meta_ms->source();
-            if (Term t = d->meta_tracer.load(std::memory_order_relaxed)) meta_tracer = t;
+            if (Term t = d->meta_tracer.load(std::memory_order_relaxed))
+                meta_tracer = is_small(t) ? tracing::tracer_term(p, Tracer::from_word(t)) : t;
             has_bp = true;
             time = d->time;
             memory = d->memory;

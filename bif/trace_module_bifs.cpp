@@ -85,11 +85,21 @@ void ensure_cleaner(Process* p) {
 // undefined). The strong handle {Ref, {Name, Id}} holds a magic reference: when its last copy
 // is garbage collected, the session is destroyed.
 Term bif_trace_session_create(Process* p, Term* a) {
-    Term name = a[0], tracer = a[1];
+    Term name = a[0], tracer_term = a[1];
     if (!is_atom(name) || !is_nil(a[2])) return p->badarg();
-    if (tracer != atoms::undefined && (!is_pid(tracer) || !p->vm.lookup_process(tracer))) return p->badarg();
+    Tracer tracer;
+    if (is_pid(tracer_term)) {
+        if (!p->vm.lookup_process(tracer_term)) return p->badarg();
+        tracer = Tracer::process(tracer_term);
+    } else if (is_tuple(tracer_term) && tuple_arity(tracer_term) == 2) {
+        // A tracer module {Module, State}.
+        tracer = module_tracer(p->vm, tuple_element(tracer_term, 0), tuple_element(tracer_term, 1));
+        if (!tracer) return p->badarg();
+    } else if (tracer_term != atoms::undefined) {
+        return p->badarg();
+    }
     ensure_cleaner(p);
-    TraceSession* s = tracing::create_session(name, is_pid(tracer) ? Tracer::process(tracer) : Tracer());
+    TraceSession* s = tracing::create_session(name, tracer);
     Word id[3];
     Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
     id[0] = n & 0x3FFFF;

@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -503,9 +504,15 @@ private:
                             std::to_string(number) + " (" + opcode_name(number) + ")");
             Op op = BEAM_NUMBER_TO_OP[number];
             const OpInfo& info = op_info(op);
-            if (op == Op::on_load || op == Op::nif_start)
-                return fail("module " + atom_text(m_mod.name) + ": " + where() + "unsupported opcode " +
-                            std::to_string(number) + " (" + std::string(info.name) + ")");
+            if (op == Op::nif_start) continue;  // any function may become a NIF
+            if (op == Op::on_load) {
+                // It opens the body of the on_load function: the last func_info names it.
+                auto f = std::find_if(m_mod.instrs.rbegin(), m_mod.instrs.rend(),
+                                      [](const GenericInstr& g) { return g.op == Op::func_info; });
+                if (f == m_mod.instrs.rend()) return fail("chunk Code: " + where() + "on_load outside a function");
+                m_mod.on_load_function = m_mod.operand(*f, 1).value;
+                continue;
+            }
             GenericInstr in{op, std::uint32_t(m_mod.operands.size()), 0};
             for (std::size_t i = 0; i < info.arity(); ++i)
                 if (!read_operand(code)) return fail("chunk Code: " + where() + std::string(info.name) + ": " + m_error);

@@ -20,6 +20,7 @@
 #include "bif/term_format.hpp"
 #include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
+#include "nif/nif.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/hooks.hpp"
 #include "vm/atom_table.hpp"
@@ -160,6 +161,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     }
     if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     bif::register_bifs(m_vm);
+    nif::install(m_vm);
     m_vm.module_loader = [this](Term module) { return load(module); };
     m_vm.module_parser = [this](std::span<const std::uint8_t> bytes, const std::string& path) {
         return loader::load_beam(bytes, path, m_vm.exports);
@@ -290,7 +292,11 @@ int Runtime::run_main(Term module) {
         return 1;
     }
     Export* entry = m_vm.exports.find(module, atoms::main, 0);
-    if (!entry || entry->address() == entry->trampoline) {
+    // A module with an on_load function publishes its exports once that has run (on the
+    // first call, from the main process).
+    const Module* code = m_vm.find_module(module);
+    bool on_load = code && code->on_load_function && entry;
+    if (!entry || (entry->address() == entry->trampoline && !on_load)) {
         std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
         return 1;
     }

@@ -13,6 +13,7 @@
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_stats.hpp"
 #include "tracing/delivery.hpp"
+#include "tracing/tracer_module.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
@@ -24,17 +25,6 @@ namespace beamlet::tracing {
 using namespace vm;
 
 namespace {
-
-// A small tuple in a C++ array: [n] elements after the header.
-template <std::size_t N>
-struct StackTuple {
-    Term words[N + 1];
-    explicit StackTuple(std::initializer_list<Term> elements) {
-        words[0] = make_arityval(N);
-        std::copy(elements.begin(), elements.end(), words + 1);
-    }
-    Term term() { return make_boxed(words); }
-};
 
 Term heap_tuple(Process* p, std::initializer_list<Term> elems) {
     Term* hp = p->alloc(elems.size() + 1);
@@ -114,6 +104,7 @@ DeliveryResult send_call(Vm& vm, Hit& h, Tracer tracer, std::uint32_t flags, Ter
     }
     StackTuple<3> mfa({h.module, h.function, what});
     TraceEvent e{h.p->id, atoms::call, {mfa.term(), 0}, extra == atoms::true_ ? 0 : extra};
+    e.enabled_checked = true;  // call_trace asked a tracer module already
     return deliver(vm, tracer, meta ? (TRACE_TS_NOW | (flags & TRACE_SCHEDULER_ID)) : flags, e);
 }
 
@@ -128,6 +119,16 @@ std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, T
     std::uint32_t flags = meta ? 0 : ref.flags;
     Tracer tracer = meta ? meta_tracer : ref.tracer;
     if (!tracer || tracer == Tracer::process(p->id)) return 0;  // a process tracing itself gets nothing
+    if (tracer.is_module()) {
+        // A tracer module is asked first, before the match spec runs (OTP's erts_call_trace):
+        // trace_status, then enabled_call.
+        static const Term am_trace_status = atom("trace_status");
+        auto* t = static_cast<const TracerModule*>(tracer.descriptor());
+        TracerVerdict v = tracer_enabled(vm, t, TracerKind::Default, am_trace_status, p->id);
+        if (v == TracerVerdict::Trace) v = tracer_enabled(vm, t, TracerKind::Call, atoms::call, p->id);
+        if (v == TracerVerdict::Remove && !meta) drop_session(p, session);
+        if (v != TracerVerdict::Trace) return 0;
+    }
     MatchSpec::Result r{true, atoms::true_, 0};
     if (ms) {
         TraceActions actions(vm, session);
@@ -199,11 +200,11 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
             meta_slot.compare_exchange_strong(meta_tracer, NIL, std::memory_order_relaxed);
             meta_tracer = NIL;
         }
-        if (is_pid(meta_tracer)) {
+        if (is_pid(meta_tracer) || is_small(meta_tracer)) {  // a process or a tracer module
             bool sent = false;
             std::uint32_t ignored = 0;
             std::uint32_t ms_flags =
-                call_trace(vm, h, session, d.meta_ms, ref, Tracer::process(meta_tracer), &sent, &ignored);
+                call_trace(vm, h, session, d.meta_ms, ref, Tracer::from_word(meta_tracer), &sent, &ignored);
             push_return_frame(h, session, ms_flags, meta_tracer);
         }
     }
@@ -225,7 +226,7 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
 bool frame_tracer(Process* p, const TraceSession* session, Term word, TracerRef* out) {
     if (!session->alive.load(std::memory_order_acquire)) return false;
     if (word != atoms::true_) {
-        *out = TracerRef{const_cast<TraceSession*>(session), Tracer::process(word), TRACE_TS_NOW};
+        *out = TracerRef{const_cast<TraceSession*>(session), Tracer::from_word(word), TRACE_TS_NOW};
         return true;
     }
     *out = process_trace_ref(p, session);

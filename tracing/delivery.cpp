@@ -8,6 +8,7 @@
 
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
+#include "tracing/tracer_module.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
@@ -92,7 +93,28 @@ Timestamp read_timestamp(Vm& vm, std::uint32_t flags) {
 void set_cpu_timestamp(bool on) { g_cpu_timestamp.store(on, std::memory_order_relaxed); }
 bool cpu_timestamp() { return g_cpu_timestamp.load(std::memory_order_relaxed); }
 
+// A tracer module's enabled/3, then trace/5 with the event's fourth element as the trace term,
+// its fifth as extra and the match spec's message as match_spec_result.
+DeliveryResult deliver_to_module(Vm& vm, const TracerModule* t, std::uint32_t flags, const TraceEvent& event) {
+    TracerKind kind = tracer_kind_of(event.tag);
+    if (!event.enabled_checked) {
+        switch (tracer_enabled(vm, t, kind, event.tag, event.tracee)) {
+        case TracerVerdict::Trace: break;
+        case TracerVerdict::Discard: return DeliveryResult::Discarded;
+        case TracerVerdict::Remove: return DeliveryResult::TracerGone;
+        }
+    }
+    TracerOpts opts;
+    opts.extra = event.data[1];
+    opts.match_spec_result = event.extra;
+    opts.flags = flags;
+    Term term = event.data[0] ? event.data[0] : NIL;
+    return tracer_trace(vm, t, kind, event.tag, event.tracee, term, opts) ? DeliveryResult::Delivered
+                                                                          : DeliveryResult::TracerGone;
+}
+
 DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEvent& event) {
+    if (tracer.is_module()) return deliver_to_module(vm, static_cast<const TracerModule*>(tracer.descriptor()), flags, event);
     // A session created without a tracer (undefined) traces into nothing.
     if (tracer.is_none() || tracer.pid() == event.tracee) return DeliveryResult::Discarded;
     if (!tracer.is_process()) return DeliveryResult::TracerGone;
@@ -141,6 +163,22 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
 }
 
 bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Term to, Term msg) {
+    if (Tracer t = Tracer::from_word(tracer); t.is_module()) {
+        // trace(seq_trace, State, Label, {Kind, {LastCnt, Serial}, From, To, Msg}, Opts), the
+        // label in the tracee's place (OTP's erl_tracer interface).
+        static const Term am_seq_trace = atom("seq_trace");
+        auto* tm = static_cast<const TracerModule*>(t.descriptor());
+        Term label = seq_label(token);
+        if (tracer_enabled(vm, tm, TracerKind::Default, am_seq_trace, label) != TracerVerdict::Trace) return true;
+        Word seq = seq_flags(token);
+        StackTuple<2> serial({make_small(SWord(seq_lastcnt(token))), make_small(SWord(seq_serial(token)))});
+        StackTuple<5> info({kind, serial.term(), from, to, msg});
+        TracerOpts opts;
+        if (seq & SEQ_TIMESTAMP) opts.flags |= TRACE_TS_NOW;
+        else if (seq & SEQ_STRICT_MONOTONIC) opts.flags |= TRACE_TS_STRICT;
+        else if (seq & SEQ_MONOTONIC) opts.flags |= TRACE_TS_MONO;
+        return tracer_trace(vm, tm, TracerKind::Default, am_seq_trace, label, info.term(), opts);
+    }
     Process* dest = vm.find_process(tracer);
     if (!dest) return false;
     Word seq = seq_flags(token);

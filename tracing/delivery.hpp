@@ -10,7 +10,9 @@
 // happened; trace_delivered only has to wait for events being generated on other threads.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 
 #include "vm/term.hpp"
 #include "vm/trace_hooks.hpp"
@@ -22,6 +24,17 @@ struct Vm;
 
 namespace beamlet::tracing {
 
+// A small tuple in a C++ array (event terms are built off-heap; delivery copies them).
+template <std::size_t N>
+struct StackTuple {
+    vm::Term words[N + 1];
+    explicit StackTuple(std::initializer_list<vm::Term> elements) {
+        words[0] = vm::make_arityval(N);
+        std::copy(elements.begin(), elements.end(), words + 1);
+    }
+    vm::Term term() { return vm::make_boxed(words); }
+};
+
 // One trace event: the elements of the message after {trace, Tracee, ...}. The terms may live
 // anywhere (a heap, a literal area, a C++ stack array): delivery copies them.
 struct TraceEvent {
@@ -29,6 +42,7 @@ struct TraceEvent {
     vm::Term tag;               // call, send, 'receive', spawn, in, gc_minor_start, ...
     vm::Term data[2] = {0, 0};  // the elements after the tag (0: absent)
     vm::Term extra = 0;         // a match spec's {message, X} value (0: none)
+    bool enabled_checked = false;  // a tracer module's enabled/3 already said trace
 };
 
 enum class DeliveryResult : std::uint8_t {

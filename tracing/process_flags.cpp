@@ -6,6 +6,9 @@
 // without the lock.
 #include "tracing/process_flags.hpp"
 
+#include "tracing/tracer_module.hpp"
+#include "vm/copy.hpp"
+
 #include <algorithm>
 
 #include "tracing/sessions.hpp"
@@ -126,9 +129,28 @@ Term process_flag_list(Process* p, std::uint32_t flags) {
     return l;
 }
 
-bool tracer_alive(Vm& vm, Tracer tracer) {
+bool tracer_alive(Vm& vm, Tracer tracer, Term tracee) {
     if (tracer.is_process()) return vm.find_process(tracer.pid()) != nullptr;
+    if (tracer.is_module()) {
+        static const Term am_trace_status = atom("trace_status");
+        auto* t = static_cast<const TracerModule*>(tracer.descriptor());
+        return tracer_enabled(vm, t, TracerKind::Default, am_trace_status, tracee) == TracerVerdict::Trace;
+    }
     return false;
+}
+
+Term tracer_term(Process* p, Tracer tracer) {
+    if (tracer.is_process()) return tracer.pid();
+    if (!tracer.is_module()) return NIL;
+    auto* t = static_cast<const TracerModule*>(tracer.descriptor());
+    Term state = tracer_module_state(t);
+    Word n = term_size_words(state);
+    Term* hp = p->alloc(n + 3);
+    Term* body = hp + 3;
+    hp[0] = make_arityval(2);
+    hp[1] = tracer_module_name(t);
+    hp[2] = n ? copy_term(state, &body, &p->off_heap_first) : state;
+    return make_boxed(hp);
 }
 
 bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
@@ -137,7 +159,7 @@ bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer,
     // (when turning flags off too, if a tracer was named). Liveness is checked without p->lock
     // held: the process table lock is taken before process locks elsewhere.
     Tracer current = process_trace_ref(p, session).tracer;
-    bool current_alive = current && (current == Tracer::process(p->id) || tracer_alive(vm, current));
+    bool current_alive = current && (current == Tracer::process(p->id) || tracer_alive(vm, current, p->id));
     if (current && current != tracer && current_alive && (on || tracer_given)) return false;
     std::lock_guard guard(p->lock);
     auto& refs = p->trace_refs;
@@ -184,7 +206,7 @@ TracerRef process_trace_ref(Process* p, const TraceSession* session) {
 
 TracerRef live_trace_ref(Vm& vm, Process* p, const TraceSession* session) {
     TracerRef r = process_trace_ref(p, session);
-    if (r.tracer && r.tracer != Tracer::process(p->id) && !tracer_alive(vm, r.tracer)) {
+    if (r.tracer && r.tracer != Tracer::process(p->id) && !tracer_alive(vm, r.tracer, p->id)) {
         drop_session(p, session);  // a dead tracer's flags are removed (OTP's trace_status)
         return TracerRef{nullptr, Tracer(), 0};
     }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "vm/atom_table.hpp"
 #include "vm/process.hpp"
 #include "vm/trace_hooks.hpp"
 
@@ -51,9 +52,12 @@ void for_each_ref(vm::Process* p, std::uint32_t flags, Fn&& fn);
 // Drops [session]'s flags on [p]: its tracer is gone (OTP's trace_status -> remove).
 void drop_session(vm::Process* p, const vm::TraceSession* session);
 
-// Whether [tracer] can receive events: a live process. A tracer process never traces itself:
-// [tracee]'s events to itself are discarded (OTP's erl_tracer answers discard).
-bool tracer_alive(vm::Vm& vm, vm::Tracer tracer);
+// Whether [tracer] can receive events: a live process, or a tracer module whose
+// enabled(trace_status, State, [tracee]) does not answer remove. A tracer process never traces
+// itself: [tracee]'s events to itself are discarded (OTP's erl_tracer answers discard).
+bool tracer_alive(vm::Vm& vm, vm::Tracer tracer, vm::Term tracee = vm::atoms::undefined);
+// The term trace_info reports for [tracer]: the pid, {Module, State} (on [p]'s heap), or [].
+vm::Term tracer_term(vm::Process* p, vm::Tracer tracer);
 
 // [child] inherits from [parent] (set_on_spawn, set_on_first_spawn) and gets the sessions'
 // new-process flags. [parent] may be null.

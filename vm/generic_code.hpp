@@ -78,6 +78,7 @@ struct GenericModule {
     Word function_count = 0;
     std::uint8_t md5[16] = {};
     Term attributes = NIL;
+    Term on_load_function = 0;   // -on_load(F/0): F (0: none)
     Term compile_info = NIL;
 
     const Operand& operand(const GenericInstr& in, std::uint32_t i) const {

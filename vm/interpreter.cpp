@@ -484,6 +484,7 @@ op_return_:
 
 op_i_normal_exit:
     SWAPOUT();
+    p->return_value = x[0];
     p->exited = true;
     p->exit_reason = atoms::normal;
     p->ip = I;
@@ -520,6 +521,24 @@ op_i_apply_bif: {
     DISPATCH();
 }
 
+op_i_call_nif: {
+    // A function bound to a NIF: I is its first instruction, its arguments are in x0...
+    const CodeInfo* ci = CodeInfo::from_code(I);
+    SWAPOUT();
+    Term r = g_nif_call(p, ci, x);
+    SWAPIN();
+    if (r == THE_NON_VALUE) {
+        p->exception.bif_module = ci->module;
+        p->exception.bif_function = ci->function;
+        p->exception.bif_args.assign(x, x + ci->arity);
+        goto handle_error;
+    }
+    x[0] = r;
+    I = cp;
+    cp = nullptr;
+    DISPATCH();
+}
+
 op_i_call_error_handler: {
     // The export trampoline of a function whose module is not loaded (yet), or that its
     // module does not have: what OTP's error_handler:undefined_function/3 does. A process
@@ -532,8 +551,18 @@ op_i_call_error_handler: {
         SWAPIN();
         const Word* target = e->address();
         if (loaded && target != I) JUMP(target);
+        // Its on_load function is still to run (or running): beamlet_internal runs it, then
+        // makes the call.
+        if (const Module* m = loaded ? p->vm.find_module(e->module) : nullptr;
+            m && (m->on_load_pending.load(std::memory_order_acquire) || m->on_load_running.load(std::memory_order_acquire))) {
+            static const Export* run = p->vm.exports.get(atom("beamlet_internal"), atom("on_load_then_apply"), 3);
+            SWAPOUT();
+            p->vm.ensure_loaded(run->module);
+            SWAPIN();
+            handler = run;
+        }
         // A loaded module may take calls to functions it lacks: M:'$handle_undefined_function'(F, Args).
-        if (loaded) handler = p->vm.exports.find(e->module, atom("$handle_undefined_function"), 2);
+        if (loaded && !handler) handler = p->vm.exports.find(e->module, atom("$handle_undefined_function"), 2);
         if (handler && handler->address() == handler->trampoline) handler = nullptr;
     }
     if (handler) {

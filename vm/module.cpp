@@ -9,6 +9,11 @@ namespace beamlet::vm {
 
 std::atomic<unsigned> g_active_code_ix{0};
 TraceHooks* g_trace_hooks = nullptr;
+NifCallFn g_nif_call = nullptr;
+
+void TraceHooks::write_entry_word(const CodeInfo* ci, Word word) {
+    std::atomic_ref<Word>(*const_cast<Word*>(ci->code())).store(word, std::memory_order_release);
+}
 
 const FunctionInfo* Module::function_at(const Word* p) const {
     if (!contains(p)) return nullptr;

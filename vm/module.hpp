@@ -70,6 +70,11 @@ struct Export {
     bool is_bif() const { return bif != nullptr; }
 };
 
+// Calls the NIF bound to the function of [ci] with [p]'s x registers (the i_call_nif
+// instruction; set by the NIF layer). The result, or THE_NON_VALUE after p->raise().
+using NifCallFn = Term (*)(Process* p, const CodeInfo* ci, Term* x);
+extern NifCallFn g_nif_call;
+
 // The active code index (0 or 1): which Export::addresses entry running code uses.
 extern std::atomic<unsigned> g_active_code_ix;
 inline const Word* Export::address() const {
@@ -106,6 +111,13 @@ struct Module {
     Term attributes = NIL;
     Term compile_info = NIL;
     std::string source_path;
+    // -on_load(F/0): the function to run before the module's exports are published (0: none),
+    // and whether it is still to run (the exports stay undefined until it returns ok).
+    Term on_load_function = 0;
+    std::atomic<bool> on_load_pending{false};
+    std::atomic<bool> on_load_running{false};
+    // It calls erlang:load_nif/2: its functions may become NIFs (it runs interpreted).
+    bool loads_nifs = false;
 
     bool contains(const Word* p) const { return p >= code.get() && p < code.get() + code_size_words; }
     // The function whose code contains [p], or null.

@@ -29,6 +29,37 @@ Process::Process(Vm& vm_, Word pid_number) : vm(vm_), id(make_pid(pid_number)) {
     high_water = heap;
 }
 
+Term Process::new_ref() {
+    Word n = vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    Term* hp = alloc(REF_WORDS);
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = n & 0x3FFFF;
+    hp[2] = n >> 18;
+    hp[3] = 0;
+    return make_boxed(hp);
+}
+
+void Process::reset_heap() {
+    for (Term* bin = off_heap_first; bin;) {
+        Term* next = reinterpret_cast<Term*>(bin[4]);
+        release_off_heap(bin);
+        bin = next;
+    }
+    off_heap_first = nullptr;
+    for (HeapFragment* f = mbuf; f;) {
+        HeapFragment* next = f->next;
+        HeapFragment::destroy(f);
+        f = next;
+    }
+    mbuf = nullptr;
+    mbuf_words = 0;
+    htop = heap;
+    stop = hend;
+    high_water = heap;
+    if (old_heap) old_htop = old_heap;
+    dictionary.clear();
+}
+
 Process::~Process() {
     // Releases the off-heap binaries still referenced from the heap and fragments.
     for (Term* bin = off_heap_first; bin;) {

@@ -131,6 +131,7 @@ struct Process {
     std::int64_t reductions = 0;      // total, for process_info
     bool exited = false;
     Term exit_reason = 0;
+    Term return_value = 0;            // what the outermost call returned (a normal exit)
 
     // ---- exception raised by an op or a BIF, consumed by the interpreter's error path ----
     PendingException exception;
@@ -180,6 +181,7 @@ struct Process {
     std::atomic<bool> ets_user{false};
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
+    const Word* on_load_entry = nullptr;      // an on_load function it claimed (bif/nif_bifs.cpp)
     SuspendFor suspend_for = SuspendFor::Nothing;
     std::uint64_t progress_value = 0;         // SuspendFor::ThreadProgress
 
@@ -235,6 +237,11 @@ struct Process {
         return alloc_fragment(n);
     }
     Term* alloc_fragment(Word n);
+    // A new reference (make_ref/0), allocated like alloc().
+    Term new_ref();
+    // Empties the heap, its fragments and off-heap references, the stack and the dictionary:
+    // for a detached process whose terms are all dead (a NIF environment, a tracer context).
+    void reset_heap();
 
     // Raises [cls]:[reason]; returns THE_NON_VALUE for the caller to propagate.
     Term raise(Term cls, Term reason);

@@ -49,22 +49,27 @@ inline constexpr std::uint32_t TRACE_TIMESTAMPS = TRACE_TS_NOW | TRACE_TS_MONO |
 // The flags that schedule-in/out events need.
 inline constexpr std::uint32_t TRACE_SCHEDULING = TRACE_RUNNING | TRACE_EXITING | TRACE_RUNNING_PROCS;
 
-// Who receives a session's events for a process. Today a local process; a tracer module
-// ({Module, State}) will be the other representation of the same word (a pointer to its
-// description), so a Tracer stays one word that can be published atomically.
+// Who receives a session's events for a process: a local process (its pid), or a tracer
+// module {Module, State} (tracing/tracer_module.hpp), whose interned descriptor the word holds
+// as a small integer. Either way a Tracer is one word that is also a valid term (it can sit in
+// a stack frame or a breakpoint's meta-tracer slot) and can be published atomically.
 class Tracer {
 public:
     constexpr Tracer() = default;
     static constexpr Tracer process(Term pid) { return Tracer(pid); }
+    static Tracer module(const void* descriptor) {
+        return Tracer(Word(make_small(SWord(reinterpret_cast<Word>(descriptor)))));
+    }
     static constexpr Tracer from_word(Word w) { return Tracer(w); }
 
     bool is_none() const { return m_word == 0; }
     bool is_process() const { return is_pid(m_word); }
+    bool is_module() const { return is_small(m_word); }
     // The tracer process's pid (is_process()).
     Term pid() const { return m_word; }
+    // The tracer module's descriptor (is_module()).
+    const void* descriptor() const { return reinterpret_cast<const void*>(Word(small_value(m_word))); }
     Word word() const { return m_word; }
-    // The term trace_info reports: the pid, or [] for none.
-    Term info_term() const { return is_none() ? NIL : m_word; }
     explicit operator bool() const { return !is_none(); }
     bool operator==(const Tracer&) const = default;
 
@@ -120,6 +125,11 @@ public:
     virtual void schedule_break(Process* p, bool out) = 0;
     // [module] is about to be published: no process can run its code yet (on_load patterns).
     virtual void module_loading(Module& module) = 0;
+    // The function of [ci] starts with [word] from now on (a NIF was bound to it): written
+    // where a breakpoint will go on, when the function carries one. Under the code
+    // modification permission.
+    virtual void replace_entry_word(const CodeInfo* ci, Word word) { write_entry_word(ci, word); }
+    static void write_entry_word(const CodeInfo* ci, Word word);
 
     // ---- process and message events; each is called only when the process's
     // all_trace_flags has the event's flag (or for inheritance, the flags it inherits) ----

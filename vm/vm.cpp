@@ -147,7 +147,13 @@ std::unique_ptr<Module> Vm::prepare_module(const GenericModule& code, std::strin
     bool library = std::any_of(interpreted_dirs.begin(), interpreted_dirs.end(), [&](const std::string& dir) {
         return code.source_path.starts_with(dir);
     });
-    if (code_engine && !library) {
+    // A module that loads NIFs runs interpreted: its NIFs take over functions through their
+    // first threaded instruction, which native local calls would jump past (nif/nif.cpp).
+    mod->loads_nifs = std::any_of(code.imports.begin(), code.imports.end(), [](const ImportEntry& i) {
+        return i.module == atoms::erlang && i.function == atom("load_nif") && i.arity == 2;
+    });
+    mod->on_load_function = code.on_load_function;
+    if (code_engine && !library && !mod->loads_nifs) {
         // Native code; if it cannot be compiled the module still runs, interpreted.
         std::string jit_error = code_engine->compile(*mod, code, layout);
         if (!jit_error.empty())
@@ -180,8 +186,20 @@ Module* Vm::publish_module(std::unique_ptr<Module> mod) {
         previous = std::move(slot);
         slot = std::move(mod);
     }
-    // Exports of the previous version that this one lacks become undefined.
     if (previous) {
+        std::lock_guard lock(m_modules_mutex);
+        m_old_modules[m->name] = std::move(previous);
+    }
+    code_generation.fetch_add(1, std::memory_order_acq_rel);
+    // With an on_load function, the exports wait for it (finish_on_load).
+    if (m->on_load_function) m->on_load_pending.store(true, std::memory_order_release);
+    else publish_exports(m);
+    return m;
+}
+
+void Vm::publish_exports(Module* m) {
+    // Exports of the previous version that this one lacks become undefined.
+    if (Module* previous = find_old_module(m->name)) {
         for (FunctionInfo& fi : previous->functions) {
             Export* e = fi.export_entry;
             if (!e || e->is_bif()) continue;
@@ -201,11 +219,42 @@ Module* Vm::publish_module(std::unique_ptr<Module> mod) {
         }
         set_export_address(e, address);
     }
-    if (previous) {
-        std::lock_guard lock(m_modules_mutex);
-        m_old_modules[m->name] = std::move(previous);
+    code_generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+Vm::OnLoadClaim Vm::claim_on_load(Term name, const Word** entry) {
+    Module* m = find_module(name);
+    if (!m || !m->on_load_function) return OnLoadClaim::None;
+    bool expected = true;
+    if (!m->on_load_pending.compare_exchange_strong(expected, false, std::memory_order_acq_rel))
+        return m->on_load_running.load(std::memory_order_acquire) ? OnLoadClaim::Running : OnLoadClaim::None;
+    m->on_load_running.store(true, std::memory_order_release);
+    for (const FunctionInfo& fi : m->functions)
+        if (fi.name == m->on_load_function && fi.arity == 0) *entry = m->code_info(fi)->code();
+    return *entry ? OnLoadClaim::Claimed : OnLoadClaim::None;
+}
+
+bool Vm::finish_on_load(Term name, bool keep) {
+    Module* m = find_module(name);
+    if (!m || !m->on_load_running.load(std::memory_order_acquire)) return false;
+    if (keep) {
+        publish_exports(m);
+        m->on_load_running.store(false, std::memory_order_release);
+        return true;
     }
-    return m;
+    // The module is not loaded after all: the previous code (if any) is current again.
+    std::lock_guard lock(m_modules_mutex);
+    auto it = m_modules.find(name);
+    m_purged_modules.push_back(std::move(it->second));
+    m_modules.erase(it);
+    auto old = m_old_modules.find(name);
+    if (old != m_old_modules.end()) {
+        m_modules[name] = std::move(old->second);
+        m_old_modules.erase(old);
+    }
+    m->on_load_running.store(false, std::memory_order_release);
+    code_generation.fetch_add(1, std::memory_order_acq_rel);
+    return true;
 }
 
 Module* Vm::install_module(const GenericModule& code, std::string* error) {
@@ -229,6 +278,7 @@ bool Vm::delete_module(Term name) {
     }
     for (FunctionInfo& fi : current->functions)
         if (fi.export_entry && !fi.export_entry->is_bif()) set_export_address(fi.export_entry, fi.export_entry->trampoline);
+    code_generation.fetch_add(1, std::memory_order_acq_rel);
     std::lock_guard lock(m_modules_mutex);
     m_old_modules[name] = std::move(current);
     return true;
@@ -242,6 +292,7 @@ bool Vm::purge_module(Term name) {
     // messages or tables (OTP checks literal areas and copies them out; beamlet keeps the memory).
     m_purged_modules.push_back(std::move(it->second));
     m_old_modules.erase(it);
+    code_generation.fetch_add(1, std::memory_order_acq_rel);
     return true;
 }
 

@@ -76,6 +76,15 @@ struct Vm {
     // (the caller has checked there was no old code left), exports point at the new code and
     // those it no longer has become undefined. on_load trace patterns are applied first.
     Module* publish_module(std::unique_ptr<Module> module);
+    // Points [module]'s exports at its code (publish_module does it, or finish_on_load).
+    void publish_exports(Module* module);
+    // A module with an on_load function waits for it: the first caller claims the run and
+    // gets the function's code in [*entry]; later callers learn that it is running.
+    enum class OnLoadClaim { None, Claimed, Running };
+    OnLoadClaim claim_on_load(Term name, const Word** entry);
+    // The claimed on_load function of [name] returned: [keep] (it returned ok) publishes the
+    // exports; otherwise the module is unloaded and its previous code is current again.
+    bool finish_on_load(Term name, bool keep);
     // prepare_module + publish_module for a module that is not loaded yet.
     Module* install_module(const GenericModule& code, std::string* error);
     // erlang:delete_module: the current code becomes old code and its exports undefined;
@@ -235,6 +244,9 @@ struct Vm {
     void flush_stdout();
 
     std::atomic<Word> next_pid{0};
+    // Moves whenever some module's code changes (loaded, deleted, purged, on_load done):
+    // tracer modules re-resolve their callbacks then.
+    std::atomic<Word> code_generation{0};
     std::atomic<Word> next_ref{0};
     std::atomic<std::int64_t> next_unique{1};
     // Wall-clock microseconds, strictly increasing across calls (erlang:now/0 and trace

@@ -1,7 +1,7 @@
 %% bif/lib/beamlet_internal.erl — Erlang halves of BIFs that wait for a reply (process_info/2
 %% on another process sends it a request signal and continues here).
 -module(beamlet_internal).
--export([await_reply/1, trace_cleaner/0]).
+-export([await_reply/1, trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4]).
 
 await_reply(Ref) ->
     receive
@@ -16,3 +16,43 @@ trace_cleaner() ->
             _ = trace:session_destroy(Weak),
             trace_cleaner()
     end.
+
+%% Runs Mod's -on_load function if it is still to run: ok when the module is (now) loaded,
+%% {error, on_load_failure} when the function did not return ok (the module is then
+%% unloaded, as OTP's code server does). A caller that finds it running waits for it.
+run_on_load(Mod) ->
+    case beamlet:on_load_claim(Mod) of
+        claimed ->
+            Res = try erlang:call_on_load_function(Mod)
+                  catch Class:Reason:Stack -> {Class, Reason, Stack}
+                  end,
+            Keep = Res =:= ok,
+            erlang:finish_after_on_load(Mod, Keep),
+            case Keep of
+                true ->
+                    ok;
+                false ->
+                    error_logger:warning_msg("The on_load function for module ~s returned:~n~P\n",
+                                             [Mod, Res, 10]),
+                    {error, on_load_failure}
+            end;
+        running ->
+            receive after 1 -> ok end,
+            run_on_load(Mod);
+        none ->
+            ok
+    end.
+
+%% A call to Mod:F(Args) reached a module whose on_load function has not run yet.
+on_load_then_apply(Mod, F, Args) ->
+    case run_on_load(Mod) of
+        ok -> erlang:apply(Mod, F, Args);
+        _ -> erlang:raise(error, undef, [{Mod, F, Args, []}])
+    end.
+
+%% erlang:trace/3 and trace_pattern/3 naming a tracer module that is not loaded: as OTP's
+%% erlang.erl does, call its enabled/3 once (which loads it, running its on_load function),
+%% then try again.
+trace_after_load(Module, State, Bif, Args) ->
+    _ = Module:enabled(trace_status, erlang:self(), State),
+    erlang:apply(erlang, Bif, Args).

@@ -136,7 +136,11 @@ load_from(Mod, File) ->
 
 load_binary(Mod, File, Bin) when is_atom(Mod), is_binary(Bin) ->
     case beamlet:load_binary(Mod, to_list(File), Bin) of
-        {module, Mod} -> {module, Mod};
+        {module, Mod} ->
+            case beamlet_internal:run_on_load(Mod) of
+                ok -> {module, Mod};
+                Error -> Error
+            end;
         {error, not_purged} = E ->
             logger:error("Loading of ~ts failed: not_purged~n", [to_list(File)]),
             E;

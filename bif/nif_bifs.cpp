@@ -1,0 +1,87 @@
+// bif/nif_bifs.cpp — erlang:load_nif/2 and the on_load protocol (erlang:call_on_load_function/1,
+// erlang:finish_after_on_load/2, beamlet:on_load_claim/1) that bif/lib/beamlet_internal.erl
+// drives when a module with -on_load(F/0) is loaded.
+#include <memory>
+#include <string>
+
+#include "bif/bifs.hpp"
+#include "nif/nif.hpp"
+#include "vm/code_permission.hpp"
+#include "vm/copy.hpp"
+#include "vm/heap.hpp"
+#include "vm/module.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+// A flat list of bytes as a string (load_nif's path: OTP accepts a character list).
+bool string_arg(Term t, std::string* out) {
+    out->clear();
+    for (; is_list(t); t = cdr(t)) {
+        Term c = car(t);
+        if (!is_small(c) || small_value(c) < 0 || small_value(c) > 255) return false;
+        out->push_back(char(small_value(c)));
+    }
+    return is_nil(t);
+}
+
+}  // namespace
+
+// erlang:load_nif(Path, LoadInfo): loads Path ++ ".so" into the calling module, under the code
+// modification permission (its functions' first instructions change).
+Term bif_load_nif(Process* p, Term* a) {
+    // The caller's module: the call instruction (p->ip), or through apply its continuation.
+    const Module* m = p->vm.module_containing(p->ip);
+    if (!m && p->cp) m = p->vm.module_containing(p->cp);
+    if (!m) return p->badarg();
+    Term module = m->name;
+    std::string path;
+    if (!string_arg(a[0], &path)) return p->badarg();
+    // The load info outlives this call's heap (the wait for the permission may GC it).
+    Term info;
+    std::shared_ptr<HeapFragment> info_heap(copy_to_fragment(a[1], &info), free_fragment);
+    return p->vm.trap_until_permission(p, [module, path, info, info_heap](Process* q, Term*) -> Term {
+        Term r = nif::load_nif(q, module, path, info);
+        q->vm.code_permission->release(q);
+        return r;
+    });
+}
+
+// beamlet:on_load_claim(Module): claimed (the caller runs the on_load function), running
+// (another process does), or none (there is none to run).
+Term bif_on_load_claim(Process* p, Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    const Word* entry = nullptr;
+    switch (p->vm.claim_on_load(a[0], &entry)) {
+    case Vm::OnLoadClaim::Claimed:
+        p->on_load_entry = entry;
+        return atom("claimed");
+    case Vm::OnLoadClaim::Running: return atom("running");
+    case Vm::OnLoadClaim::None: break;
+    }
+    return atom("none");
+}
+
+// erlang:call_on_load_function(Module): calls the on_load function the caller claimed; its
+// result is this call's result.
+Term bif_call_on_load_function(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !p->on_load_entry) return p->badarg();
+    const Module* m = p->vm.find_module(a[0]);
+    if (!m || !m->contains(p->on_load_entry)) return p->badarg();
+    p->ip = p->on_load_entry;
+    p->on_load_entry = nullptr;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;  // trap: the on_load function runs, returning to our caller
+}
+
+// erlang:finish_after_on_load(Module, Keep): publishes the module's exports (Keep) or unloads it.
+Term bif_finish_after_on_load(Process* p, Term* a) {
+    if (!is_atom(a[0]) || (a[1] != atoms::true_ && a[1] != atoms::false_)) return p->badarg();
+    if (!p->vm.finish_on_load(a[0], a[1] == atoms::true_)) return p->badarg();
+    return atoms::true_;
+}
+
+}  // namespace beamlet::bif

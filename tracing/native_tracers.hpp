@@ -1,0 +1,21 @@
+// tracing/native_tracers.hpp — tracer modules written in C++ against the erl_tracer
+// interface: registered under a module name, used when no NIF or Erlang module of that name
+// provides the callbacks. beamlet ships beamlet_file_tracer (tracing/native_tracers.cpp).
+#pragma once
+
+#include "tracing/tracer_module.hpp"
+
+namespace beamlet::tracing {
+
+struct NativeTracer {
+    virtual ~NativeTracer() = default;
+    // enabled/3 for every kind (trace_status included).
+    virtual TracerVerdict enabled(vm::Term state, vm::Term tag, vm::Term tracee) const = 0;
+    // trace/5: the terms are only valid during the call.
+    virtual void trace(vm::Term state, vm::Term tag, vm::Term tracee, vm::Term term, const TracerOpts& opts) const = 0;
+};
+
+// The native tracer registered as [module], or null.
+const NativeTracer* find_native_tracer(vm::Term module);
+
+}  // namespace beamlet::tracing
