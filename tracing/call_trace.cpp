@@ -237,6 +237,7 @@ bool frame_tracer(Process* p, const TraceSession* session, Term word, TracerRef*
 // frame, or through the process's ref (a dead tracer drops its flags).
 void frame_event(Vm& vm, Process* p, const TracerRef& to, bool meta, Term tag, Term a, Term b) {
     TraceEvent e{p->id, tag, {a, b}};
+    e.enabled_checked = true;  // a tracer module was asked at the call (OTP asks no more)
     if (meta) deliver(vm, to.tracer, to.flags, e);
     else deliver_for(vm, p, to, e);
 }
