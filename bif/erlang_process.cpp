@@ -494,7 +494,10 @@ bool flush_down(Process* p, Term ref) {
                    terms_exact_equal(tuple_element(m, 1), ref);
         },
         &removed);
-    if (found) p->adopt_fragment(removed);
+    if (found) {
+        p->message_count.fetch_sub(1, std::memory_order_relaxed);
+        p->adopt_fragment(removed);
+    }
     return found;
 }
 }  // namespace

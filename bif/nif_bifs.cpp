@@ -6,6 +6,9 @@
 
 #include "bif/bifs.hpp"
 #include "nif/nif.hpp"
+#include "tracing/tracer_module.hpp"
+#include "vm/bignum.hpp"
+#include "vm/map.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
@@ -82,6 +85,21 @@ Term bif_finish_after_on_load(Process* p, Term* a) {
     if (!is_atom(a[0]) || (a[1] != atoms::true_ && a[1] != atoms::false_)) return p->badarg();
     if (!p->vm.finish_on_load(a[0], a[1] == atoms::true_)) return p->badarg();
     return atoms::true_;
+}
+
+// beamlet:tracer_module_stats(): #{enabled_calls, trace_calls, failures} of tracer modules
+// (NIF, Erlang and native) since the VM started.
+Term bif_beamlet_tracer_module_stats(Process* p, Term*) {
+    tracing::TracerModuleStats s = tracing::tracer_module_stats();
+    return map_from_pairs(p, {{atom("enabled_calls"), make_integer(p, SWord(s.enabled_calls))},
+                              {atom("trace_calls"), make_integer(p, SWord(s.trace_calls))},
+                              {atom("failures"), make_integer(p, SWord(s.failures))}});
+}
+
+// erlang:is_builtin(M, F, A): whether M:F/A is implemented in C++.
+Term bif_is_builtin(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2]) || small_value(a[2]) < 0) return p->badarg();
+    return make_bool(p->vm.find_bif(a[0], a[1], Word(small_value(a[2]))) != nullptr);
 }
 
 }  // namespace beamlet::bif

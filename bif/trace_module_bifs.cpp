@@ -6,11 +6,14 @@
 #include "bif/bifs.hpp"
 #include "bif/trace_bifs.hpp"
 #include "tracing/breakpoints.hpp"
+#include "tracing/delivery.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "tracing/staged_change.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/magic.hpp"
+#include "vm/map.hpp"
+#include "vm/bignum.hpp"
 
 namespace beamlet::bif {
 
@@ -79,14 +82,82 @@ void ensure_cleaner(Process* p) {
     p->vm.trace_cleaner.store(p->vm.spawn(nullptr, entry, NIL, NIL, false, false)->id);
 }
 
+// beamlet's overload options (trace:session_create/3's Opts, beamlet:trace_limits/2):
+// {max_rate, {Max, Milliseconds}}, {max_queue, Length}, {on_overload, pause | stop}.
+bool parse_limits(Term opts, TraceLimits* out) {
+    BEAMLET_CACHED_ATOM(am_max_rate, "max_rate");
+    BEAMLET_CACHED_ATOM(am_max_queue, "max_queue");
+    BEAMLET_CACHED_ATOM(am_on_overload, "on_overload");
+    BEAMLET_CACHED_ATOM(am_pause, "pause");
+    BEAMLET_CACHED_ATOM(am_stop, "stop");
+    auto positive = [](Term t) { return is_small(t) && small_value(t) > 0; };
+    for (; is_list(opts); opts = cdr(opts)) {
+        Term o = car(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2) return false;
+        Term key = tuple_element(o, 0), v = tuple_element(o, 1);
+        if (key == am_max_rate && is_tuple(v) && tuple_arity(v) == 2 && positive(tuple_element(v, 0)) &&
+            positive(tuple_element(v, 1))) {
+            out->rate_max = std::uint64_t(small_value(tuple_element(v, 0)));
+            out->rate_ms = std::uint64_t(small_value(tuple_element(v, 1)));
+        } else if (key == am_max_queue && positive(v) && small_value(v) <= 0x7FFFFFFF) {
+            out->max_queue = std::uint32_t(small_value(v));
+        } else if (key == am_on_overload && (v == am_pause || v == am_stop)) {
+            out->stop = v == am_stop;
+        } else {
+            return false;
+        }
+    }
+    return is_nil(opts);
+}
+
+// The session a handle names, or the legacy session for the atom legacy.
+TraceSession* limited_session(Term handle) {
+    BEAMLET_CACHED_ATOM(am_legacy, "legacy");
+    if (handle == am_legacy) return &tracing::legacy_session();
+    return session_of(handle);
+}
+
 }  // namespace
+
+// beamlet:trace_limits(Session | legacy, Opts): sets the session's overload limits (Opts as
+// for trace:session_create/3; [] removes them) and resets its counters.
+Term bif_beamlet_trace_limits2(Process* p, Term* a) {
+    TraceSession* s = limited_session(a[0]);
+    TraceLimits limits;
+    if (!s || !parse_limits(a[1], &limits)) return p->badarg();
+    tracing::set_trace_limits(s, limits);
+    return atoms::ok;
+}
+
+// beamlet:trace_limits(Session | legacy): #{max_rate, max_queue, on_overload, state,
+// delivered, dropped} (limits that are not set are absent).
+Term bif_beamlet_trace_limits1(Process* p, Term* a) {
+    TraceSession* s = limited_session(a[0]);
+    if (!s) return p->badarg();
+    TraceLimits l;
+    {
+        std::lock_guard guard(s->mutex);
+        l = s->limits;
+    }
+    static const Term states[] = {atom("running"), atom("paused"), atom("stopped")};
+    std::vector<std::pair<Term, Term>> pairs;
+    if (l.rate_max)
+        pairs.emplace_back(atom("max_rate"), make_tuple_on(p, {make_integer(p, SWord(l.rate_max)), make_integer(p, SWord(l.rate_ms))}));
+    if (l.max_queue) pairs.emplace_back(atom("max_queue"), make_integer(p, SWord(l.max_queue)));
+    pairs.emplace_back(atom("on_overload"), atom(l.stop ? "stop" : "pause"));
+    pairs.emplace_back(atom("state"), states[int(s->overload.load(std::memory_order_relaxed))]);
+    pairs.emplace_back(atom("delivered"), make_integer(p, SWord(s->delivered.load(std::memory_order_relaxed))));
+    pairs.emplace_back(atom("dropped"), make_integer(p, SWord(s->dropped.load(std::memory_order_relaxed))));
+    return map_from_pairs(p, std::move(pairs));
+}
 
 // trace:session_create(Name, Tracer, Opts): a session with a tracer process (or none:
 // undefined). The strong handle {Ref, {Name, Id}} holds a magic reference: when its last copy
 // is garbage collected, the session is destroyed.
 Term bif_trace_session_create(Process* p, Term* a) {
     Term name = a[0], tracer_term = a[1];
-    if (!is_atom(name) || !is_nil(a[2])) return p->badarg();
+    TraceLimits limits;
+    if (!is_atom(name) || !parse_limits(a[2], &limits)) return p->badarg();
     Tracer tracer;
     if (is_pid(tracer_term)) {
         if (!p->vm.lookup_process(tracer_term)) return p->badarg();
@@ -100,6 +171,7 @@ Term bif_trace_session_create(Process* p, Term* a) {
     }
     ensure_cleaner(p);
     TraceSession* s = tracing::create_session(name, tracer);
+    if (limits.rate_max || limits.max_queue) tracing::set_trace_limits(s, limits);
     Word id[3];
     Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
     id[0] = n & 0x3FFFF;

@@ -93,7 +93,8 @@ StackTuple<3> source_mfa(Term source_word) {
 // {trace, Pid, call, {M, F, Args}} (or Arity with the arity flag), with the match spec's
 // message as a fifth element when it gave one; timestamped per [flags] (meta: always now).
 // False if the tracer is gone.
-DeliveryResult send_call(Vm& vm, Hit& h, Tracer tracer, std::uint32_t flags, Term extra, bool meta) {
+DeliveryResult send_call(Vm& vm, Hit& h, TraceSession* session, Tracer tracer, std::uint32_t flags, Term extra,
+                         bool meta) {
     Term cells[2 * 256];
     Term what;
     if (!meta && (flags & TRACE_ARITY)) {
@@ -105,7 +106,7 @@ DeliveryResult send_call(Vm& vm, Hit& h, Tracer tracer, std::uint32_t flags, Ter
     StackTuple<3> mfa({h.module, h.function, what});
     TraceEvent e{h.p->id, atoms::call, {mfa.term(), 0}, extra == atoms::true_ ? 0 : extra};
     e.enabled_checked = true;  // call_trace asked a tracer module already
-    return deliver(vm, tracer, meta ? (TRACE_TS_NOW | (flags & TRACE_SCHEDULER_ID)) : flags, e);
+    return deliver(vm, tracer, meta ? (TRACE_TS_NOW | (flags & TRACE_SCHEDULER_ID)) : flags, e, session);
 }
 
 // Call or meta tracing for one session (OTP's do_call_trace / erts_call_trace): [ref] is the
@@ -145,7 +146,7 @@ std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, T
         }
         return r.flags;
     }
-    switch (send_call(vm, h, tracer, flags, r.message, meta)) {
+    switch (send_call(vm, h, session, tracer, flags, r.message, meta)) {
     case DeliveryResult::Delivered: *sent = true; return r.flags;
     case DeliveryResult::Discarded: return 0;
     case DeliveryResult::TracerGone:
@@ -238,7 +239,7 @@ bool frame_tracer(Process* p, const TraceSession* session, Term word, TracerRef*
 void frame_event(Vm& vm, Process* p, const TracerRef& to, bool meta, Term tag, Term a, Term b) {
     TraceEvent e{p->id, tag, {a, b}};
     e.enabled_checked = true;  // a tracer module was asked at the call (OTP asks no more)
-    if (meta) deliver(vm, to.tracer, to.flags, e);
+    if (meta) deliver(vm, to.tracer, to.flags, e, to.session);
     else deliver_for(vm, p, to, e);
 }
 

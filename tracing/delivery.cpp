@@ -113,7 +113,67 @@ DeliveryResult deliver_to_module(Vm& vm, const TracerModule* t, std::uint32_t fl
                                                                           : DeliveryResult::TracerGone;
 }
 
-DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEvent& event) {
+namespace {
+
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Whether [session]'s limits let one more event go to [tracer]; counts it either way.
+bool admit(Vm& vm, TraceSession& session, Tracer tracer) {
+    const TraceLimits& limits = session.limits;
+    OverloadState state = session.overload.load(std::memory_order_relaxed);
+    if (state == OverloadState::Stopped) {
+        session.dropped.fetch_add(1, std::memory_order_relaxed);
+        return false;
+    }
+    bool over = false;
+    if (limits.rate_max) {
+        std::int64_t now = now_ms();
+        std::int64_t start = session.window_start_ms.load(std::memory_order_relaxed);
+        if (now - start >= std::int64_t(limits.rate_ms) &&
+            session.window_start_ms.compare_exchange_strong(start, now, std::memory_order_relaxed))
+            session.window_count.store(0, std::memory_order_relaxed);
+        over = session.window_count.fetch_add(1, std::memory_order_relaxed) >= limits.rate_max;
+    }
+    if (!over && limits.max_queue && tracer.is_process()) {
+        if (Process* to = vm.find_process(tracer.pid())) {
+            std::uint32_t queued = to->message_count.load(std::memory_order_relaxed);
+            // Paused by the queue: back once it is down to half the limit.
+            std::uint32_t limit = state == OverloadState::Paused ? limits.max_queue / 2 : limits.max_queue;
+            over = queued >= limit;
+        }
+    }
+    if (over) {
+        session.dropped.fetch_add(1, std::memory_order_relaxed);
+        session.overload.store(limits.stop ? OverloadState::Stopped : OverloadState::Paused, std::memory_order_relaxed);
+        return false;
+    }
+    if (state == OverloadState::Paused) session.overload.store(OverloadState::Running, std::memory_order_relaxed);
+    session.delivered.fetch_add(1, std::memory_order_relaxed);
+    return true;
+}
+
+}  // namespace
+
+void set_trace_limits(TraceSession* session, const TraceLimits& limits) {
+    std::lock_guard lock(session->mutex);
+    session->limited.store(false, std::memory_order_release);
+    session->limits = limits;
+    session->delivered.store(0, std::memory_order_relaxed);
+    session->dropped.store(0, std::memory_order_relaxed);
+    session->window_count.store(0, std::memory_order_relaxed);
+    session->window_start_ms.store(now_ms(), std::memory_order_relaxed);
+    session->overload.store(OverloadState::Running, std::memory_order_relaxed);
+    bool any = limits.rate_max || limits.max_queue;
+    session->limited.store(any, std::memory_order_release);
+}
+
+DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEvent& event, TraceSession* session) {
+    if (session && session->limited.load(std::memory_order_acquire) && !tracer.is_none() &&
+        !(tracer.is_process() && tracer.pid() == event.tracee) && !admit(vm, *session, tracer))
+        return DeliveryResult::Discarded;
     if (tracer.is_module()) return deliver_to_module(vm, static_cast<const TracerModule*>(tracer.descriptor()), flags, event);
     // A session created without a tracer (undefined) traces into nothing.
     if (tracer.is_none() || tracer.pid() == event.tracee) return DeliveryResult::Discarded;
@@ -224,7 +284,7 @@ bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Te
 
 bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent& event) {
     if (!ref.session->alive.load(std::memory_order_acquire)) return false;
-    switch (deliver(vm, ref.tracer, ref.flags, event)) {
+    switch (deliver(vm, ref.tracer, ref.flags, event, ref.session)) {
     case DeliveryResult::Delivered: return true;
     case DeliveryResult::Discarded: return false;
     case DeliveryResult::TracerGone: drop_session(tracee, ref.session); return false;

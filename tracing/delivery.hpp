@@ -15,6 +15,7 @@
 #include <initializer_list>
 
 #include "vm/term.hpp"
+#include "tracing/sessions.hpp"
 #include "vm/trace_hooks.hpp"
 
 namespace beamlet::vm {
@@ -52,8 +53,13 @@ enum class DeliveryResult : std::uint8_t {
 };
 
 // Builds [event] formatted per the tracee's [flags] (timestamp kind, scheduler_id) and enqueues
-// it on [tracer]'s inbox.
-DeliveryResult deliver(vm::Vm& vm, vm::Tracer tracer, std::uint32_t flags, const TraceEvent& event);
+// it on [tracer]'s inbox (or calls a tracer module). With [session], its overload limits
+// apply first: an event over a limit is dropped (Discarded) and counted.
+DeliveryResult deliver(vm::Vm& vm, vm::Tracer tracer, std::uint32_t flags, const TraceEvent& event,
+                       vm::TraceSession* session = nullptr);
+
+// Sets [session]'s overload limits (all zero: none) and resets its counters and state.
+void set_trace_limits(vm::TraceSession* session, const vm::TraceLimits& limits);
 
 // deliver() for [tracee]'s tracing in one session ([ref]); a tracer that is gone takes the
 // session's flags off [tracee] with it (OTP's trace_status -> remove). True if delivered.

@@ -36,6 +36,20 @@ struct OnLoadPattern {
 
 namespace beamlet::vm {
 
+// beamlet's overload protection for a session (beyond OTP): at most [rate_max] events per
+// [rate_ms] milliseconds, and no event while the tracer process has [max_queue] messages or
+// more (0: no such limit). When a limit trips, events are dropped and counted; the session is
+// paused (it delivers again once the window turns or the queue is down to half the limit) or
+// stopped for good ([stop]).
+struct TraceLimits {
+    std::uint64_t rate_max = 0;
+    std::uint64_t rate_ms = 0;
+    std::uint32_t max_queue = 0;
+    bool stop = false;
+};
+
+enum class OverloadState : std::uint8_t { Running, Paused, Stopped };
+
 struct TraceSession {
     vm::Word id = 0;               // internal: 0 is the legacy session
     vm::Word weak_id = 0;          // the Id of the weak handle {Name, Id}: 0, 1, ... in creation order
@@ -52,6 +66,14 @@ struct TraceSession {
     tracing::MessagePattern send_pattern[2];
     tracing::MessagePattern receive_pattern[2];
     std::atomic<bool> alive{true};
+    // Overload protection: [limited] is the fast test delivery makes; the limits are written
+    // under [mutex] before it is set; the counters and the state move as events go out.
+    std::atomic<bool> limited{false};
+    TraceLimits limits;
+    std::atomic<std::uint64_t> delivered{0}, dropped{0};
+    std::atomic<std::int64_t> window_start_ms{0};
+    std::atomic<std::uint64_t> window_count{0};
+    std::atomic<OverloadState> overload{OverloadState::Running};
 };
 
 }  // namespace beamlet::vm

@@ -129,6 +129,7 @@ void Process::queue_message(const Message& m) {
 
 void Process::remove_message() {
     Message m = queue.take_current();
+    message_count.fetch_sub(1, std::memory_order_relaxed);
     // seq_trace: a message from a process with a token, or without one while we hold one.
     if (m.seq_token != 0 && (m.seq_token != NIL || seq_token != NIL)) seq_trace_receive(this, m);
     adopt_fragment(m);

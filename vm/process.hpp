@@ -140,6 +140,11 @@ struct Process {
     // state, links and monitors ----
     std::mutex lock;
     std::vector<Message> inbox;
+    // Messages in the inbox and the queue together (not other signals): what a tracer's
+    // overload limit reads from another thread (tracing/delivery.cpp). Counted where a message
+    // arrives (Vm::send_signal and the signal handlers that turn signals into messages) and
+    // where one leaves the queue.
+    std::atomic<std::uint32_t> message_count{0};
     ProcessState state = ProcessState::Runnable;
     std::vector<Term> links;                  // pids
     std::vector<MonitorEntry> monitors;       // monitors this process holds on others

@@ -254,6 +254,7 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
             free_fragment(signal.fragment);
             return false;
         }
+        if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
         to->inbox.push_back(signal);
         enqueue = wake_locked(to);
     }
@@ -412,6 +413,7 @@ void Vm::process_signals(Process* p) {
                 exit_message.from = s.from;
                 exit_message.seq_token = token;
                 exit_message.seq_epoch = s.seq_epoch;
+                p->message_count.fetch_add(1, std::memory_order_relaxed);
                 p->queue_message(exit_message);
             } else if (reason != atoms::normal || s.from == p->id) {
                 // The reason must outlive the fragment: keep the fragment with the process.
@@ -663,6 +665,7 @@ void Vm::do_exit(Process* p, Term reason) {
             });
             if (it != v.end() && watcher->state != ProcessState::Exited) {
                 v.erase(it);
+                if (msg.kind == SignalKind::Message) watcher->message_count.fetch_add(1, std::memory_order_relaxed);
                 watcher->inbox.push_back(msg);
                 enqueue = wake_locked(watcher.get());
                 delivered = true;
