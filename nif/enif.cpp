@@ -35,6 +35,15 @@ Process* heap_of(ErlNifEnv* env) { return env->heap; }
 Term T(ERL_NIF_TERM t) { return Term(t); }
 ERL_NIF_TERM N(Term t) { return ERL_NIF_TERM(t); }
 
+ERL_NIF_TERM make_atom_slow(const char* name, size_t len);
+
+// memcmp for the short names of atoms, without a call.
+inline bool same_bytes(const char* a, const char* b, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 // A detached process: a heap for an environment that belongs to no process. Its pid is never
 // in the process table.
 Vm* g_vm = nullptr;
@@ -130,7 +139,12 @@ int enif_is_port(ErlNifEnv*, ERL_NIF_TERM t) { return is_port(T(t)); }
 int enif_is_ref(ErlNifEnv*, ERL_NIF_TERM t) { return is_ref(T(t)); }
 int enif_is_tuple(ErlNifEnv*, ERL_NIF_TERM t) { return is_tuple(T(t)); }
 int enif_is_exception(ErlNifEnv* env, ERL_NIF_TERM t) { return env->exception && T(t) == THE_NON_VALUE; }
-int enif_is_identical(ERL_NIF_TERM a, ERL_NIF_TERM b) { return terms_exact_equal(T(a), T(b)); }
+int enif_is_identical(ERL_NIF_TERM a, ERL_NIF_TERM b) {
+    // Immediates are identical exactly when their words are (no text comparison for atoms).
+    if (a == b) return 1;
+    if (is_immediate(T(a)) || is_immediate(T(b))) return 0;
+    return terms_exact_equal(T(a), T(b));
+}
 int enif_compare(ERL_NIF_TERM a, ERL_NIF_TERM b) {
     int c = compare_terms(T(a), T(b));
     return c < 0 ? -1 : c > 0 ? 1 : 0;
@@ -156,6 +170,33 @@ ErlNifTermType enif_term_type(ErlNifEnv*, ERL_NIF_TERM term) {
 ERL_NIF_TERM enif_make_atom(ErlNifEnv* env, const char* name) { return enif_make_atom_len(env, name, std::strlen(name)); }
 
 ERL_NIF_TERM enif_make_atom_len(ErlNifEnv*, const char* name, size_t len) {
+    // NIFs make the same few atoms on every call (enabled/3 answers trace or discard): a
+    // per-thread cache keyed by the name's address and bytes spares the atom table's lock.
+    struct CacheEntry {
+        const char* name;
+        std::size_t len;
+        char text[32];
+        Term atom;
+    };
+    thread_local CacheEntry cache[256] = {};
+    std::uint64_t key = (std::uint64_t(reinterpret_cast<std::uintptr_t>(name)) ^ len) * 0x9E3779B97F4A7C15ull;
+    CacheEntry& e = cache[key >> 56];
+    if (e.name == name && e.len == len && same_bytes(e.text, name, len)) return N(e.atom);
+    Term made = T(make_atom_slow(name, len));
+    if (len <= sizeof e.text) {
+        e.name = name;
+        e.len = len;
+        std::memcpy(e.text, name, len);
+        e.atom = made;
+    }
+    return N(made);
+}
+
+}  // extern "C"
+
+namespace {
+
+ERL_NIF_TERM make_atom_slow(const char* name, size_t len) {
     // Latin-1 bytes, as OTP reads them; characters above 127 become their UTF-8 form.
     std::string utf8;
     for (size_t i = 0; i < len; ++i) {
@@ -170,6 +211,10 @@ ERL_NIF_TERM enif_make_atom_len(ErlNifEnv*, const char* name, size_t len) {
     std::optional<Term> a = AtomTable::global().intern(utf8);
     return a ? N(*a) : N(atoms::undefined);
 }
+
+}  // namespace
+
+extern "C" {
 
 int enif_make_existing_atom_len(ErlNifEnv*, const char* name, size_t len, ERL_NIF_TERM* atom_out, ErlNifCharEncoding) {
     std::optional<Term> a = AtomTable::global().find(std::string_view(name, len));

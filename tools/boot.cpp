@@ -21,6 +21,7 @@
 #include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
 #include "nif/nif.hpp"
+#include "tracing/tracer_module.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/hooks.hpp"
 #include "vm/atom_table.hpp"
@@ -191,6 +192,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
 Runtime::~Runtime() {
     if (vm::g_trace_hooks == m_tracer.get() || vm::g_trace_hooks == m_timed.get()) vm::g_trace_hooks = nullptr;
     tracing::release_all(m_vm);
+    tracing::release_tracer_modules();
     if (m_jit) tracing::set_code_engine(nullptr);
 }
 

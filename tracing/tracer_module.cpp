@@ -122,6 +122,7 @@ const Callbacks& callbacks_of(Vm& vm, const TracerModule* t) {
 struct Context {
     std::unique_ptr<Process> p;
     std::unique_ptr<Registers> regs;
+    int scheduler_slot = -1;  // taken from that scheduler's own slot
 };
 
 struct ContextPool {
@@ -131,7 +132,38 @@ struct ContextPool {
 };
 ContextPool g_pool;
 
+// One context per scheduler thread, taken without a lock (the pool serves other threads and
+// a callback that runs while its scheduler's context is busy).
+struct SchedulerContext {
+    std::atomic<bool> busy{false};
+    Vm* vm = nullptr;
+    Context context;
+};
+constexpr int SCHEDULER_CONTEXTS = 64;
+SchedulerContext g_scheduler_contexts[SCHEDULER_CONTEXTS];
+
+Context make_context(Vm& vm) {
+    Context c;
+    c.p = std::make_unique<Process>(vm, vm.next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
+    c.p->ever_ran = true;
+    c.regs = std::make_unique<Registers>();
+    return c;
+}
+
 Context acquire_context(Vm& vm) {
+    int index = Schedulers::current_index();
+    if (index >= 0 && index < SCHEDULER_CONTEXTS) {
+        SchedulerContext& s = g_scheduler_contexts[index];
+        if (!s.busy.exchange(true, std::memory_order_acquire)) {
+            if (s.vm != &vm || !s.context.p) {
+                s.context = make_context(vm);
+                s.vm = &vm;
+            }
+            Context c = std::move(s.context);
+            c.scheduler_slot = index;
+            return c;
+        }
+    }
     {
         std::lock_guard lock(g_pool.mutex);
         if (g_pool.vm == &vm && !g_pool.free.empty()) {
@@ -140,11 +172,7 @@ Context acquire_context(Vm& vm) {
             return c;
         }
     }
-    Context c;
-    c.p = std::make_unique<Process>(vm, vm.next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
-    c.p->ever_ran = true;
-    c.regs = std::make_unique<Registers>();
-    return c;
+    return make_context(vm);
 }
 
 void release_context(Vm& vm, Context c) {
@@ -160,6 +188,13 @@ void release_context(Vm& vm, Context c) {
     p->timeout_ip = nullptr;
     p->saved_x.clear();
     p->arity = 0;
+    if (c.scheduler_slot >= 0) {
+        SchedulerContext& s = g_scheduler_contexts[c.scheduler_slot];
+        c.scheduler_slot = -1;
+        s.context = std::move(c);
+        s.busy.store(false, std::memory_order_release);
+        return;
+    }
     std::lock_guard lock(g_pool.mutex);
     if (g_pool.vm != &vm) {
         g_pool.free.clear();
@@ -171,15 +206,11 @@ void release_context(Vm& vm, Context c) {
 // Runs Erlang function [e] with [args] on [c]; the result (on c's heap) or THE_NON_VALUE when
 // it raised, ran out of its reduction budget, or tried to wait for a message.
 Term run_erlang(Context& c, const Export* e, std::initializer_list<Term> args) {
+    // The arguments are not copied: they outlive the call (the descriptor's state, the event's
+    // terms), nothing the callback keeps survives it (its heap is reset), and the collector
+    // leaves terms outside the context's own heap where they are.
     Process* p = c.p.get();
-    std::vector<Term> copied;
-    copied.reserve(args.size());
-    for (Term a : args) {
-        Word n = term_size_words(a);
-        Term* hp = n ? p->alloc(n) : nullptr;
-        copied.push_back(n ? copy_term(a, &hp, &p->off_heap_first) : a);
-    }
-    prepare_call(p, e, copied);
+    prepare_call(p, e, std::data(args), args.size());
     RunResult r = run_process(p, *c.regs);
     if (r != RunResult::Exited || p->exit_reason != atoms::normal) {
         g_failures.fetch_add(1, std::memory_order_relaxed);
@@ -329,6 +360,10 @@ void release_tracer_modules() {
         std::lock_guard lock(g_pool.mutex);
         g_pool.free.clear();
         g_pool.vm = nullptr;
+    }
+    for (SchedulerContext& s : g_scheduler_contexts) {
+        s.context = Context{};
+        s.vm = nullptr;
     }
     std::lock_guard lock(g_intern_mutex);
     for (auto& [h, t] : g_interned) {

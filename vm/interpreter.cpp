@@ -277,6 +277,13 @@ void prepare_call(Process* p, const Export* e, const std::vector<Term>& args) {
     prepare_call_address(p, e->address(), args);
 }
 
+void prepare_call(Process* p, const Export* e, const Term* args, Word n) {
+    p->ip = e->address();
+    p->cp = normal_exit_code();
+    p->saved_x.assign(args, args + n);
+    p->arity = n;
+}
+
 void prepare_call_address(Process* p, const Word* address, const std::vector<Term>& args) {
     p->ip = address;
     p->cp = normal_exit_code();

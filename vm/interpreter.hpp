@@ -35,6 +35,7 @@ Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code,
 
 // Sets up [p] to call [export_entry] with [args] when it next runs.
 void prepare_call(Process* p, const Export* export_entry, const std::vector<Term>& args);
+void prepare_call(Process* p, const Export* export_entry, const Term* args, Word n);
 
 // Sets up [p] to run the code at [address] with [args] in x registers.
 void prepare_call_address(Process* p, const Word* address, const std::vector<Term>& args);
