@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 
+#include "tracing/native_tracers.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "tracing/tracer_module.hpp"
@@ -301,6 +302,7 @@ void notify_when_delivered(Vm& vm, Term caller, Term tracee, Term ref) {
         frag = copy_to_fragment(make_boxed(words), &reply);
     }
     vm.after_thread_progress([&vm, caller, reply, frag] {
+        flush_native_tracers();  // a native tracer's file holds the events too
         if (std::shared_ptr<Process> to = vm.lookup_process(caller)) {
             Message m{reply, frag};
             vm.send_signal(to.get(), m);

@@ -71,6 +71,14 @@ public:
         std::fwrite(record.data(), 1, record.size(), sink->file);
     }
 
+    void flush() const {
+        std::lock_guard lock(m_mutex);
+        for (auto& [path, sink] : m_sinks) {
+            std::lock_guard sink_lock(sink->mutex);
+            if (sink->file) std::fflush(sink->file);
+        }
+    }
+
     ~FileTracer() override {
         for (auto& [path, sink] : m_sinks)
             if (sink->file) std::fclose(sink->file);
@@ -99,13 +107,18 @@ private:
     mutable std::map<std::string, std::unique_ptr<Sink>> m_sinks;
 };
 
+FileTracer& file_tracer() {
+    static FileTracer file;
+    return file;
+}
+
 }  // namespace
 
 const NativeTracer* find_native_tracer(Term module) {
-    static const Term file_tracer = atom("beamlet_file_tracer");
-    static FileTracer file;
-    if (module == file_tracer) return &file;
-    return nullptr;
+    static const Term name = atom("beamlet_file_tracer");
+    return module == name ? &file_tracer() : nullptr;
 }
+
+void flush_native_tracers() { file_tracer().flush(); }
 
 }  // namespace beamlet::tracing

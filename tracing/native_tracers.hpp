@@ -18,4 +18,7 @@ struct NativeTracer {
 // The native tracer registered as [module], or null.
 const NativeTracer* find_native_tracer(vm::Term module);
 
+// Writes out what native tracers buffer (erlang:trace_delivered/1: the events are in place).
+void flush_native_tracers();
+
 }  // namespace beamlet::tracing
