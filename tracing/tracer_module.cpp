@@ -35,6 +35,7 @@ constexpr std::size_t KINDS = std::size_t(TracerKind::Count);
 
 // The callbacks of one module as they resolve now.
 struct Callbacks {
+    std::uint64_t generation = 0;
     enum class Via : std::uint8_t { None, Nif, Erlang, Native } via = Via::None;
     std::array<nif::NifFunction, KINDS> nif_enabled{}, nif_trace{};
     std::array<const Export*, KINDS> erl_enabled{}, erl_trace{};
@@ -53,10 +54,12 @@ struct TracerModule {
     Term module = 0;
     Term state = 0;
     HeapFragment* state_heap = nullptr;
-    // Resolved callbacks, valid while the code generation stays [generation].
+    // The callbacks as resolved for one code generation: an immutable snapshot, replaced (never
+    // changed) when the generation moves, so callers read it without a lock. Older snapshots
+    // are kept until the descriptor goes: a caller may still be using one.
     mutable std::mutex mutex;
-    mutable std::atomic<std::uint64_t> generation{~std::uint64_t(0)};
-    mutable Callbacks callbacks;
+    mutable std::atomic<const Callbacks*> callbacks{nullptr};
+    mutable std::vector<std::unique_ptr<Callbacks>> snapshots;
 };
 
 namespace {
@@ -105,14 +108,17 @@ Callbacks resolve(Vm& vm, Term module) {
 
 const Callbacks& callbacks_of(Vm& vm, const TracerModule* t) {
     std::uint64_t now = code_generation(vm);
-    if (t->generation.load(std::memory_order_acquire) != now) {
-        std::lock_guard lock(t->mutex);
-        if (t->generation.load(std::memory_order_relaxed) != now) {
-            t->callbacks = resolve(vm, t->module);
-            t->generation.store(now, std::memory_order_release);
-        }
-    }
-    return t->callbacks;
+    const Callbacks* c = t->callbacks.load(std::memory_order_acquire);
+    if (c && c->generation == now) return *c;
+    std::lock_guard lock(t->mutex);
+    c = t->callbacks.load(std::memory_order_relaxed);
+    if (c && c->generation == now) return *c;
+    auto fresh = std::make_unique<Callbacks>(resolve(vm, t->module));
+    fresh->generation = now;
+    c = fresh.get();
+    t->snapshots.push_back(std::move(fresh));
+    t->callbacks.store(c, std::memory_order_release);
+    return *c;
 }
 
 // ---- tracer contexts: detached processes the callbacks run on ----
