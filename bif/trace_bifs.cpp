@@ -78,6 +78,10 @@ std::shared_ptr<Process> process_of(Process* p, Term pid, Process** out) {
 }  // namespace
 
 Tracer module_tracer(Vm& vm, Term module, Term state) {
+    // OTP's default tracer module with a pid (or port) as its state is that process (its
+    // trace_info is the pid again).
+    static const Term am_erl_tracer = atom("erl_tracer");
+    if (module == am_erl_tracer) return is_pid(state) ? Tracer::process(state) : Tracer();
     if (!is_atom(module) || !tracing::tracer_module_usable(vm, module)) return Tracer();
     return Tracer::module(tracing::intern_tracer_module(module, state));
 }
@@ -90,7 +94,7 @@ bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const c
         Term f = car(l);
         if (!is_tuple(f) || tuple_arity(f) != 3 || tuple_element(f, 0) != key || !is_atom(tuple_element(f, 1))) continue;
         Term module = tuple_element(f, 1);
-        if (p->vm.find_module(module) || tracing::find_native_tracer(module)) return false;
+        if (module == atom("erl_tracer") || p->vm.find_module(module) || tracing::find_native_tracer(module)) return false;
         static const Export* retry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_after_load"), 4);
         Term args = list_of(p, a, arity);
         a[0] = module;
