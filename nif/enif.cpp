@@ -9,6 +9,7 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -661,11 +662,11 @@ ErlNifResourceType* enif_open_resource_type(ErlNifEnv*, const char* module_str, 
                                             ErlNifResourceFlags* tried) {
     // Types live as long as the VM (OTP keeps them while any resource of theirs does).
     static std::mutex mutex;
-    static std::vector<ErlNifResourceType*> types;
+    static std::vector<std::unique_ptr<ErlNifResourceType>> types;
     std::lock_guard lock(mutex);
     std::string module = module_str ? module_str : "";
-    for (ErlNifResourceType* t : types)
-        if (t->module == module && t->name == name_str) {
+    for (auto& owned : types)
+        if (ErlNifResourceType* t = owned.get(); t->module == module && t->name == name_str) {
             if (!(flags & ERL_NIF_RT_TAKEOVER)) return nullptr;
             t->dtor = dtor;
             if (tried) *tried = ERL_NIF_RT_TAKEOVER;
@@ -673,7 +674,7 @@ ErlNifResourceType* enif_open_resource_type(ErlNifEnv*, const char* module_str, 
         }
     if (!(flags & ERL_NIF_RT_CREATE)) return nullptr;
     auto* t = new ErlNifResourceType{module, name_str, dtor};
-    types.push_back(t);
+    types.emplace_back(t);
     if (tried) *tried = ERL_NIF_RT_CREATE;
     return t;
 }

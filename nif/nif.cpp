@@ -248,6 +248,14 @@ void module_purged(Vm& vm, Term module) {
     }
 }
 
+void release_all() {
+    std::unique_lock lock(g_mutex);
+    for (auto& [code, lib] : g_libraries) delete lib;
+    g_libraries.clear();
+    g_bound.clear();
+    g_generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
 void* library_priv_data(const NifLibrary* lib) { return lib ? lib->priv_data : nullptr; }
 
 }  // namespace beamlet::nif

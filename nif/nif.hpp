@@ -64,6 +64,9 @@ vm::Term call(const NifFunction& f, vm::Process* heap, vm::Process* caller, cons
 // [module]'s code is gone (deleted and purged): its library is unloaded.
 void module_purged(vm::Vm& vm, vm::Term module);
 
+// Forgets every library (the VM is going away; libraries stay mapped, as on OTP at exit).
+void release_all();
+
 // The priv_data of [library] (enif_priv_data).
 void* library_priv_data(const NifLibrary* library);
 

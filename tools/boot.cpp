@@ -193,6 +193,7 @@ Runtime::~Runtime() {
     if (vm::g_trace_hooks == m_tracer.get() || vm::g_trace_hooks == m_timed.get()) vm::g_trace_hooks = nullptr;
     tracing::release_all(m_vm);
     tracing::release_tracer_modules();
+    nif::release_all();
     if (m_jit) tracing::set_code_engine(nullptr);
 }
 
