@@ -595,8 +595,8 @@ int enif_map_iterator_get_pair(ErlNifEnv*, ErlNifMapIterator* iter, ERL_NIF_TERM
 // ---- processes and messages ----
 
 ErlNifPid* enif_self(ErlNifEnv* env, ErlNifPid* pid) {
-    if (!env || !env->caller) return nullptr;
-    pid->pid = N(env->caller->id);
+    if (!env || !env->self) return nullptr;
+    pid->pid = N(env->self);
     return pid;
 }
 
@@ -629,7 +629,7 @@ int enif_send(ErlNifEnv* caller_env, const ErlNifPid* to_pid, ErlNifEnv* msg_env
     if (!to) return 0;
     Message m{0, nullptr};
     m.fragment = copy_to_fragment(T(msg), &m.term);
-    m.from = caller_env && caller_env->caller ? caller_env->caller->id : atoms::undefined;
+    m.from = caller_env && caller_env->self ? caller_env->self : atoms::undefined;
     bool sent = vm->send_signal(to.get(), m);
     if (msg_env) enif_clear_env(msg_env);  // the message environment is spent (as in OTP)
     return sent;

@@ -74,7 +74,7 @@ Term call_from_code(Process* p, const CodeInfo* ci, Term* x) {
     }
     if (!f.func) return p->error(atoms::undef);
     Term exception = 0;
-    Term r = call(f, p, p, x, int(ci->arity), &exception);
+    Term r = call(f, p, p->id, x, int(ci->arity), &exception);
     if (r == THE_NON_VALUE) {
         if (exception == atoms::badarg) return p->badarg();
         return p->error(exception);
@@ -91,10 +91,10 @@ void install(Vm& vm) {
 
 unsigned long generation() { return g_generation.load(std::memory_order_acquire); }
 
-Term call(const NifFunction& f, Process* heap, Process* caller, const Term* argv, int argc, Term* exception) {
+Term call(const NifFunction& f, Process* heap, Term self, const Term* argv, int argc, Term* exception) {
     Env env;
     env.heap = heap;
-    env.caller = caller;
+    env.self = self;
     env.library = f.library;
     Term r = f.func->fptr(static_cast<ErlNifEnv*>(&env), argc, reinterpret_cast<const ERL_NIF_TERM*>(argv));
     if (env.exception) {
@@ -177,7 +177,7 @@ Term load_nif(Process* p, Term module, const std::string& path, Term load_info) 
     }
     Env env;
     env.heap = p;
-    env.caller = p;
+    env.self = p->id;
     env.library = lib;
     int veto = 0;
     if (previous) {

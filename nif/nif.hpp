@@ -21,11 +21,11 @@ struct NifLibrary;
 }  // namespace beamlet::nif
 
 // The environment a NIF gets: where the terms it makes are allocated (a process's heap, or
-// the heap of a detached process the environment owns), who called it (enif_self) and which
-// library it belongs to (enif_priv_data).
+// the heap of a detached process the environment owns), on whose behalf it runs (enif_self:
+// the caller, or a tracer module's tracee) and which library it belongs to (enif_priv_data).
 struct enif_environment_t {
     beamlet::vm::Process* heap = nullptr;
-    beamlet::vm::Process* caller = nullptr;  // null: no calling process (enif_self fails)
+    beamlet::vm::Term self = 0;              // enif_self: the calling process (0: none)
     beamlet::nif::NifLibrary* library = nullptr;
     beamlet::vm::Term exception = 0;         // set by enif_raise_exception / enif_make_badarg
     bool owns_heap = false;                  // enif_alloc_env: [heap] is this environment's own
@@ -55,10 +55,10 @@ vm::Term load_nif(vm::Process* p, vm::Term module, const std::string& path, vm::
 // The NIF [name]/[arity] of [module]'s current code, if its library defines one.
 NifFunction find(vm::Vm& vm, vm::Term module, vm::Term name, unsigned arity);
 
-// Calls [f] with [argv] on behalf of [caller] (may be null), its terms allocated on the
-// process [heap] (a caller's own heap, or a scratch process). The result, or THE_NON_VALUE
-// with [*exception] set when the NIF raised.
-vm::Term call(const NifFunction& f, vm::Process* heap, vm::Process* caller, const vm::Term* argv, int argc,
+// Calls [f] with [argv] on behalf of the process [self] (a pid, or 0), its terms allocated on
+// the process [heap] (the caller's own heap, or a tracer context). The result, or
+// THE_NON_VALUE with [*exception] set when the NIF raised.
+vm::Term call(const NifFunction& f, vm::Process* heap, vm::Term self, const vm::Term* argv, int argc,
               vm::Term* exception);
 
 // [module]'s code is gone (deleted and purged): its library is unloaded.

@@ -225,10 +225,10 @@ Term run_erlang(Context& c, const Export* e, std::initializer_list<Term> args) {
     return p->return_value;
 }
 
-Term call_nif(Context& c, const nif::NifFunction& f, Term caller_tracee, std::initializer_list<Term> args) {
-    (void)caller_tracee;
+// A NIF callback on behalf of [tracee] (enif_self answers it when it is a process).
+Term call_nif(Context& c, const nif::NifFunction& f, Term tracee, std::initializer_list<Term> args) {
     Term exception = 0;
-    Term r = nif::call(f, c.p.get(), nullptr, std::data(args), int(args.size()), &exception);
+    Term r = nif::call(f, c.p.get(), is_pid(tracee) ? tracee : 0, std::data(args), int(args.size()), &exception);
     if (r == THE_NON_VALUE) g_failures.fetch_add(1, std::memory_order_relaxed);
     return r;
 }

@@ -26,7 +26,7 @@ protected:
 
     vm::Vm m_vm;
     vm::Process m_process{m_vm, 1};
-    ErlNifEnv m_env{&m_process, &m_process, nullptr, 0, false};
+    ErlNifEnv m_env{&m_process, m_process.id, nullptr, 0, false};
     ErlNifEnv* env = &m_env;
 };
 
