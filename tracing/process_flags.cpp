@@ -6,13 +6,12 @@
 // without the lock.
 #include "tracing/process_flags.hpp"
 
-#include "tracing/tracer_module.hpp"
-#include "vm/copy.hpp"
-
 #include <algorithm>
 
 #include "tracing/sessions.hpp"
+#include "tracing/tracer_module.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::tracing {
