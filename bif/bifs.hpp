@@ -55,6 +55,13 @@ inline vm::Term tail_call_erlang(vm::Process* p, const vm::Export* e) {
     p->exception = vm::PendingException{};
     return vm::THE_NON_VALUE;
 }
+// A file name [t] (a flat list of characters, UTF-8 encoded, or a binary) without NUL bytes.
+bool name_arg(vm::Term t, std::string* out);
+// The POSIX error atom OTP uses for errno [err] (enoent, eacces, ...).
+vm::Term posix_atom(int err);
+// Traps the calling BIF until the busy port it sent to is not busy; it then returns
+// [result] (an immediate, or a term that outlives the wait).
+vm::Term wait_for_busy_port(vm::Process* p, vm::Term result);
 // A new unique reference, allocated on [p] (make_ref/0).
 vm::Term new_ref(vm::Process* p);
 

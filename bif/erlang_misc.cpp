@@ -542,8 +542,11 @@ Term bif_function_exported(Process* p, Term* a) {
 }
 
 Term bif_send(Process* p, Term* a) {
-    if (!p->vm.send_message(p, a[0], a[1])) return p->badarg();
-    return a[1];
+    switch (p->vm.send(p, a[0], a[1])) {
+    case Vm::SendResult::Badarg: return p->badarg();
+    case Vm::SendResult::Suspend: return wait_for_busy_port(p, a[1]);
+    default: return a[1];
+    }
 }
 
 // phash2/1: OTP's make_hash2 in 27 bits; phash2/2 and phash/2: in 1..Range (phash) or

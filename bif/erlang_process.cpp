@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "bif/bifs.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/copy.hpp"
@@ -224,8 +226,38 @@ void trace_own_link_event(Process* p, Term what, Term pid) {
 }
 }  // namespace
 
+namespace {
+// link/1 on a port: both halves, the port's through its link operation (getting_linked).
+Term link_port(Process* p, Term id) {
+    std::shared_ptr<Port> port = p->vm.port_table->lookup(id);
+    bool already;
+    {
+        std::lock_guard guard(p->lock);
+        already = std::find(p->links.begin(), p->links.end(), id) != p->links.end();
+    }
+    if (!port || port->link(p->id) != PortOpResult::Done) {
+        // A closed port: trapping callers get {'EXIT', Port, noproc}; others fail with noproc.
+        if (!p->trap_exit) return p->error(atoms::noproc);
+        Message m;
+        m.kind = SignalKind::Exit;
+        m.from = id;
+        m.term = atoms::noproc;
+        m.fragment = nullptr;
+        p->vm.send_signal(p, m);
+        return atoms::true_;
+    }
+    if (!already) {
+        std::lock_guard guard(p->lock);
+        p->links.push_back(id);
+    }
+    trace_own_link_event(p, atoms::link, id);
+    return atoms::true_;
+}
+}  // namespace
+
 Term bif_link(Process* p, Term* a) {
     Term pid = a[0];
+    if (is_port(pid)) return link_port(p, pid);
     if (!is_pid(pid)) return p->badarg();
     bool already = pid == p->id;
     if (!already) {
@@ -266,6 +298,16 @@ Term bif_link(Process* p, Term* a) {
 
 Term bif_unlink(Process* p, Term* a) {
     Term pid = a[0];
+    if (is_port(pid)) {
+        {
+            std::lock_guard guard(p->lock);
+            auto it = std::find(p->links.begin(), p->links.end(), pid);
+            if (it != p->links.end()) p->links.erase(it);
+        }
+        if (std::shared_ptr<Port> port = p->vm.port_table->lookup(pid)) port->unlink(p->id);
+        trace_own_link_event(p, atoms::unlink, pid);
+        return atoms::true_;
+    }
     if (!is_pid(pid)) return p->badarg();
     bool had_link = false;
     {
@@ -292,7 +334,57 @@ Term bif_unlink(Process* p, Term* a) {
 namespace {
 
 // monitor/2,3: [alias] and [tag] come from monitor/3's options.
+// monitor(port, PortOrName): the port keeps the watcher's entry; a closed port answers with
+// an immediate {'DOWN', Ref, port, Item, noproc}.
+Term monitor_port(Process* p, Term target, const AliasMode* alias, Term tag) {
+    Term name = 0, id = target;
+    if (is_atom(target)) {
+        name = target;
+        id = p->vm.whereis_id(target);
+    } else if (is_tuple(target) && tuple_arity(target) == 2 && is_atom(tuple_element(target, 0)) &&
+               tuple_element(target, 1) == atoms::nonode_at_nohost) {
+        name = tuple_element(target, 0);
+        id = p->vm.whereis_id(name);
+    } else if (!is_port(target)) {
+        return p->badarg();
+    }
+    Word ref_id[3];
+    new_ref_id(p, ref_id);
+    if (alias) {
+        ref_id[2] = pid_number(p->id);
+        std::lock_guard guard(p->lock);
+        p->aliases.push_back(ProcessAlias{{ref_id[0], ref_id[1], ref_id[2]}, *alias});
+    }
+    Term ref = make_ref_term(p, ref_id);
+    std::shared_ptr<Port> port = is_port(id) ? p->vm.port_table->lookup(id) : nullptr;
+    if (port) {
+        std::shared_ptr<HeapFragment> tag_heap;
+        Term kept_tag = keep_monitor_tag(tag, &tag_heap);
+        MonitorEntry watcher{{ref_id[0], ref_id[1], ref_id[2]}, port->id, name, kept_tag, tag_heap};
+        {
+            std::lock_guard guard(p->lock);
+            p->monitors.push_back(watcher);
+        }
+        MonitorEntry watched = watcher;
+        watched.other = p->id;
+        if (port->add_monitor(watched)) return ref;
+        std::lock_guard guard(p->lock);
+        auto& v = p->monitors;
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (std::equal(it->ref_id, it->ref_id + 3, ref_id)) {
+                v.erase(it);
+                break;
+            }
+    }
+    Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
+    Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atom("port"), item, atoms::noproc});
+    p->vm.send_message(nullptr, p->id, msg);
+    return ref;
+}
+
 Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
+    BEAMLET_CACHED_ATOM(am_port, "port");
+    if (a[0] == am_port) return monitor_port(p, a[1], alias, tag);
     if (a[0] != atoms::process) return p->badarg();
     Term target = a[1], name = 0;
     std::shared_ptr<Process> other;
@@ -469,6 +561,10 @@ bool remove_monitor(Process* p, const Word id[3]) {
             }
     }
     if (!have) return false;
+    if (is_port(found.other)) {
+        std::shared_ptr<Port> port = p->vm.port_table->lookup(found.other);
+        return port && port->remove_monitor(id);
+    }
     bool active = false;
     if (std::shared_ptr<Process> target = p->vm.lookup_process(found.other)) {
         std::lock_guard guard(target->lock);
@@ -532,6 +628,10 @@ Term bif_demonitor2(Process* p, Term* a) {
 
 Term bif_exit2(Process* p, Term* a) {
     Term pid = a[0], reason = a[1];
+    if (is_port(pid)) {
+        p->vm.send_exit(p->id, pid, reason, false);
+        return atoms::true_;
+    }
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->id) {
         // To oneself: kill is final at once; a trapped signal becomes a message; otherwise the
@@ -601,6 +701,11 @@ Term bif_process_flag(Process* p, Term* a) {
 
 Term bif_register(Process* p, Term* a) {
     if (!is_atom(a[0]) || a[0] == atoms::undefined) return p->badarg();
+    if (is_port(a[1])) {
+        std::shared_ptr<Port> port = p->vm.port_table->lookup(a[1]);
+        if (!port || !p->vm.register_name(a[0], port.get())) return p->badarg();
+        return atoms::true_;
+    }
     std::shared_ptr<Process> target = is_pid(a[1]) ? p->vm.lookup_process(a[1]) : nullptr;
     if (!target || !p->vm.register_name(a[0], target.get())) return p->badarg();
     return atoms::true_;
@@ -613,8 +718,8 @@ Term bif_unregister(Process* p, Term* a) {
 
 Term bif_whereis(Process* p, Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    std::shared_ptr<Process> target = p->vm.whereis(a[0]);
-    return target ? target->id : atoms::undefined;
+    Term id = p->vm.whereis_id(a[0]);
+    return id ? id : atoms::undefined;
 }
 
 Term bif_registered(Process* p, Term*) {
@@ -660,8 +765,21 @@ Term bif_group_leader2(Process* p, Term* a) {
 }
 
 Term bif_send3(Process* p, Term* a) {
-    if (!is_list(a[2]) && !is_nil(a[2])) return p->badarg();
-    if (!p->vm.send_message(p, a[0], a[1])) return p->badarg();
+    BEAMLET_CACHED_ATOM(am_nosuspend, "nosuspend");
+    BEAMLET_CACHED_ATOM(am_noconnect, "noconnect");
+    bool nosuspend = false;
+    Term l = a[2];
+    for (; is_list(l); l = cdr(l)) {
+        if (car(l) == am_nosuspend) nosuspend = true;
+        else if (car(l) != am_noconnect) return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
+    switch (p->vm.send(p, a[0], a[1], nosuspend)) {
+    case Vm::SendResult::Badarg: return p->badarg();
+    case Vm::SendResult::NoSuspend: return am_nosuspend;
+    case Vm::SendResult::Suspend: return wait_for_busy_port(p, atoms::ok);
+    case Vm::SendResult::Sent: break;
+    }
     return atoms::ok;
 }
 

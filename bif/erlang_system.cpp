@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "bif/bifs.hpp"
+#include "vm/port_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
 #include "vm/binary.hpp"
@@ -76,7 +77,7 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "atom_limit") return make_small(SWord(AtomTable::MAX_ATOMS));
     if (name == "atom_count") return make_small(SWord(AtomTable::global().count()));
     if (name == "port_limit") return make_small(65536);
-    if (name == "port_count") return make_small(0);
+    if (name == "port_count") return make_small(SWord(p->vm.port_table->count()));
     if (name == "ets_limit") return make_small(8192);
     if (name == "thread_pool_size") return make_small(1);
     if (name == "emu_flavor") return atom("jit");

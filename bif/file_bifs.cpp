@@ -30,8 +30,6 @@ namespace beamlet::bif {
 
 using namespace vm;
 
-namespace {
-
 // A file name: a flat list of characters (UTF-8 encoded) or a binary.
 bool name_arg(Term t, std::string* out) {
     if (is_binary(t)) {
@@ -80,6 +78,8 @@ Term posix_atom(int err) {
     default: return atom("eio");
     }
 }
+
+namespace {
 
 Term error_of(Process* p, int err) { return make_tuple_on(p, {atoms::error, posix_atom(err)}); }
 

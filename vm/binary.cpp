@@ -1,6 +1,9 @@
 // vm/binary.cpp — building, slicing and viewing binaries.
 #include "vm/binary.hpp"
 
+#include <string>
+#include <vector>
+
 #include <cstring>
 
 #include "vm/assert.hpp"
@@ -35,6 +38,11 @@ bool is_binary(Term t) { return is_bitstring(t) && bit_view(t).bit_size % 8 == 0
 
 Term make_binary_on(Process* p, Term* hp, const std::uint8_t* bytes, std::size_t size_bytes,
                     std::uint8_t** data_out) {
+    return make_binary_in(hp, &p->off_heap_first, bytes, size_bytes, data_out);
+}
+
+Term make_binary_in(Term* hp, Term** off_heap_first, const std::uint8_t* bytes, std::size_t size_bytes,
+                    std::uint8_t** data_out) {
     std::uint8_t* data;
     if (size_bytes <= HEAP_BIN_LIMIT_BYTES) {
         Word data_words = (size_bytes + 7) / 8;
@@ -44,16 +52,21 @@ Term make_binary_on(Process* p, Term* hp, const std::uint8_t* bytes, std::size_t
         data = reinterpret_cast<std::uint8_t*>(hp + 2);
     } else {
         BinaryBuf* buf = BinaryBuf::create(size_bytes);
-        hp[0] = make_header(REFC_BIN_WORDS - 1, Subtag::RefcBin);
-        hp[1] = size_bytes;
-        hp[2] = reinterpret_cast<Word>(buf);
-        hp[3] = reinterpret_cast<Word>(buf->bytes);
-        hp[4] = reinterpret_cast<Word>(p->off_heap_first);
-        p->off_heap_first = hp;
+        make_refc_binary_in(hp, off_heap_first, buf, size_bytes);
         data = buf->bytes;
     }
     if (bytes && size_bytes) std::memcpy(data, bytes, size_bytes);
     if (data_out) *data_out = data;
+    return make_boxed(hp);
+}
+
+Term make_refc_binary_in(Term* hp, Term** off_heap_first, BinaryBuf* buf, std::size_t size_bytes) {
+    hp[0] = make_header(REFC_BIN_WORDS - 1, Subtag::RefcBin);
+    hp[1] = size_bytes;
+    hp[2] = reinterpret_cast<Word>(buf);
+    hp[3] = reinterpret_cast<Word>(buf->bytes);
+    hp[4] = reinterpret_cast<Word>(*off_heap_first);
+    *off_heap_first = hp;
     return make_boxed(hp);
 }
 
@@ -100,5 +113,52 @@ void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* ds
         else dst[d / 8] &= std::uint8_t(~m);
     }
 }
+
+namespace {
+
+// Appends the bytes of bitstring [t] if it is a whole number of bytes.
+bool append_binary(Term t, std::string* out) {
+    BitView v = bit_view(t);
+    if (v.bit_size % 8) return false;
+    if (v.is_aligned()) {
+        out->append(reinterpret_cast<const char*>(v.aligned_bytes()), v.size_bytes());
+    } else {
+        std::string tmp(v.size_bytes(), '\0');
+        copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(tmp.data()), 0, v.bit_size);
+        out->append(tmp);
+    }
+    return true;
+}
+
+// Walks an iolist with an explicit stack of the terms still to visit (the next one last), so
+// that deeply nested iolists use no C++ stack.
+bool iolist_walk(Term root, std::string* out) {
+    std::vector<Term> pending{root};
+    while (!pending.empty()) {
+        Term t = pending.back();
+        pending.pop_back();
+        if (is_nil(t)) continue;
+        if (is_bitstring(t)) {
+            if (!append_binary(t, out)) return false;
+            continue;
+        }
+        if (!is_list(t)) return false;  // a tail or element that is neither list nor binary
+        Term head = car(t);
+        pending.push_back(cdr(t));
+        if (is_small(head)) {
+            if (small_value(head) < 0 || small_value(head) > 255) return false;
+            out->push_back(char(small_value(head)));
+        } else if (is_list(head) || is_nil(head) || is_bitstring(head)) {
+            pending.push_back(head);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+bool iolist_bytes(Term t, std::string* out) { return iolist_walk(t, out); }
 
 }  // namespace beamlet::vm

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "vm/heap.hpp"
@@ -52,6 +53,13 @@ inline constexpr Word binary_words(std::size_t size_bytes) {
 // [data_out] receives the writable data pointer. RefcBins are linked into [p]'s off-heap list.
 Term make_binary_on(Process* p, Term* hp, const std::uint8_t* bytes, std::size_t size_bytes,
                     std::uint8_t** data_out = nullptr);
+// make_binary_on for memory that is not a process heap (a heap fragment): RefcBins are linked
+// into the list at [off_heap_first].
+Term make_binary_in(Term* hp, Term** off_heap_first, const std::uint8_t* bytes, std::size_t size_bytes,
+                    std::uint8_t** data_out = nullptr);
+// A RefcBin at [hp] (REFC_BIN_WORDS words) over the first [size_bytes] of [buf], taking the
+// caller's reference to [buf]; linked into the list at [off_heap_first].
+Term make_refc_binary_in(Term* hp, Term** off_heap_first, BinaryBuf* buf, std::size_t size_bytes);
 // Allocates on [p]'s heap (or a fragment) and builds a binary.
 Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes);
 inline Term make_binary(Process* p, std::string_view s) {
@@ -59,6 +67,10 @@ inline Term make_binary(Process* p, std::string_view s) {
 }
 // A sub-binary (or bitstring) of [bit_size] bits starting [bit_offset] bits into [t]'s bits.
 Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit_size);
+
+// Appends the bytes of iolist (or binary) [t] to [out]; false if [t] is not one. Nesting uses
+// no C++ stack.
+bool iolist_bytes(Term t, std::string* out);
 
 // Copies [bit_size] bits from [src]+[src_offset] bits to [dst]+[dst_offset] bits.
 void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* dst,

@@ -1313,15 +1313,21 @@ op_build_stacktrace:
     // ================================================================ messages
 op_send: {
     SWAPOUT();
-    bool ok = p->vm.send_message(p, x[0], x[1]);
+    Vm::SendResult sent = p->vm.send(p, x[0], x[1]);
     SWAPIN();
-    if (!ok) {
+    if (sent == Vm::SendResult::Badarg) {
         bif_args[0] = x[0];
         bif_args[1] = x[1];
         p->badarg();
         BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::send_op, 2), 2);
     }
     x[0] = x[1];
+    if (sent == Vm::SendResult::Suspend) {
+        // A command to a busy port went out; the sender waits until the port is not busy,
+        // then goes on after the send (where only x0 is live, as after any call).
+        I += 1;
+        goto busy_port_wait;
+    }
     NEXT(1);
 }
 
@@ -1698,6 +1704,16 @@ trap_suspend:
     p->saved_x.clear();
     p->reductions += CONTEXT_REDS - reds;
     if (p->suspend_for == SuspendFor::Nothing) return RunResult::Yield;  // may continue at once
+    return RunResult::Suspended;
+
+busy_port_wait:
+    SWAPOUT();
+    p->ip = I;
+    p->cp = cp;
+    p->arity = 1;
+    p->saved_x.assign(x, x + 1);
+    p->suspend_for = SuspendFor::BusyPort;
+    p->reductions += CONTEXT_REDS - reds;
     return RunResult::Suspended;
 
 wait:

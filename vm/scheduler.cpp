@@ -7,6 +7,7 @@
 #include "vm/stdio.hpp"
 
 #include "vm/atom_table.hpp"
+#include "vm/port.hpp"
 #include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/vm.hpp"
@@ -47,6 +48,10 @@ Schedulers::~Schedulers() {
     }
     for (auto& s : m_scheds)
         if (s->thread.joinable()) s->thread.join();
+    // Ports still queued let go of themselves (they hold themselves alive while queued).
+    for (auto& s : m_scheds)
+        for (Task t : s->queue)
+            if (Port* port = t.port()) port->drop_task();
     // Nothing runs any more: later ops still waiting can run now (they own memory; one may
     // queue another).
     while (true) {
@@ -63,7 +68,7 @@ Schedulers::~Schedulers() {
 
 int Schedulers::current_index() { return t_scheduler_index; }
 
-void Schedulers::enqueue(Process* p) {
+void Schedulers::enqueue(Task task) {
     int index = t_scheduler_index;
     bool own = index >= 0;
     if (!own) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
@@ -71,7 +76,7 @@ void Schedulers::enqueue(Process* p) {
     std::size_t length;
     {
         std::lock_guard lock(s.mutex);
-        s.queue.push_back(p);
+        s.queue.push_back(task);
         length = s.queue.size();
         s.length.store(length, std::memory_order_seq_cst);
     }
@@ -124,12 +129,12 @@ void Schedulers::notify_timer() {
     }
 }
 
-Process* Schedulers::take(int index) {
+Task Schedulers::take(int index) {
     {
         Scheduler& own = *m_scheds[std::size_t(index)];
         std::lock_guard lock(own.mutex);
         if (!own.queue.empty()) {
-            Process* p = own.queue.front();
+            Task p = own.queue.front();
             own.queue.pop_front();
             own.length.store(own.queue.size(), std::memory_order_seq_cst);
             return p;
@@ -141,13 +146,13 @@ Process* Schedulers::take(int index) {
         if (other.length.load(std::memory_order_relaxed) == 0) continue;
         std::lock_guard lock(other.mutex);
         if (!other.queue.empty()) {
-            Process* p = other.queue.back();
+            Task p = other.queue.back();
             other.queue.pop_back();
             other.length.store(other.queue.size(), std::memory_order_seq_cst);
             return p;
         }
     }
-    return nullptr;
+    return Task();
 }
 
 namespace {
@@ -400,14 +405,15 @@ void Schedulers::loop(int index) {
         // scheduler runs out of work (another one may steal its last job just before take).
         Scheduler& self = *m_scheds[std::size_t(index)];
         if (!self.wake_later.empty() && wake_later_due(self)) wake_pending(self);
-        Process* p = take(index);
-        if (!p && !self.wake_later.empty()) {
+        Task task = take(index);
+        if (!task && !self.wake_later.empty()) {
             wake_pending(self);
-            p = take(index);
+            task = take(index);
         }
-        if (p) {
+        if (task) {
             idle_polls = 0;
-            run_one(index, p);
+            if (Port* port = task.port()) port->run_task();
+            else run_one(index, task.process());
             continue;
         }
         if (m_progress_waiting.load(std::memory_order_relaxed)) {

@@ -12,10 +12,10 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-#include <vector>
 
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
+#include "vm/task.hpp"
 
 namespace beamlet::vm {
 
@@ -30,9 +30,10 @@ public:
     Schedulers& operator=(const Schedulers&) = delete;
 
     int count() const { return int(m_scheds.size()); }
-    // Puts [p] (whose state the caller has set to Runnable) in a run queue: the current
-    // scheduler's when called from a scheduler thread, else a round-robin one.
-    void enqueue(Process* p);
+    // Puts [task] in a run queue: the current scheduler's when called from a scheduler
+    // thread, else a round-robin one. A process's state has been set to Runnable by the
+    // caller; a port holds itself alive while queued (Port::task_hold).
+    void enqueue(Task task);
     // Runs the scheduler threads until the main process (set_main) has exited, or [boot] has
     // exited before there was one, then stops them.
     void run_until_exit(Process* boot);
@@ -55,7 +56,7 @@ public:
 private:
     struct Scheduler {
         std::mutex mutex;
-        std::deque<Process*> queue;
+        std::deque<Task> queue;
         Registers regs;
         std::thread thread;
         std::atomic<std::size_t> length{0};
@@ -72,7 +73,7 @@ private:
     static constexpr std::chrono::microseconds WAKE_LATER_MAX{500};
 
     void loop(int index);
-    Process* take(int index);
+    Task take(int index);
     void run_one(int index, Process* p);
     void wake_one();
     void resume_progress_waiters();

@@ -16,6 +16,8 @@
 #include "vm/magic.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
@@ -271,9 +273,20 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
     if (is_pid(dest)) {
         to = find_process(dest);
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, to != nullptr);
+    } else if (is_port(dest)) {
+        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        send_to_port(sender, dest, msg, PortCommandMode::Force);
+        return true;
     } else if (is_atom(dest)) {
         named = whereis(dest);
         to = named.get();
+        if (!to) {
+            if (Term id = whereis_id(dest); is_port(id)) {
+                if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+                send_to_port(sender, id, msg, PortCommandMode::Force);
+                return true;
+            }
+        }
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
         if (!to) return false;  // traced, then badarg
     } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
@@ -343,6 +356,11 @@ void Vm::send_link_event(Term from, Process* to, bool linked) {
 }
 
 void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_token, Word seq_epoch) {
+    if (is_port(to_pid)) {
+        // A port acts on the signal at once, in this thread (vm/port.hpp).
+        if (std::shared_ptr<Port> port = port_table->lookup(to_pid)) port->exit_signal(from, reason, linked);
+        return;
+    }
     std::shared_ptr<Process> to = lookup_process(to_pid);
     if (!to) return;
     Message m;
@@ -454,21 +472,28 @@ void Vm::process_signals(Process* p) {
 }
 
 void Vm::report_crash(Process* p, Term reason) {
-    // {log, error, Format, [Pid, Reason], Meta} to the logger process, as erts sends it; built
-    // on the dying process's heap (it is still ours) and copied by the send.
-    std::shared_ptr<Process> logger = whereis(atoms::logger);
-    if (!logger) {
+    if (!whereis(atoms::logger)) {
         if (!g_print_term_hook) return;
         std::string text = "=ERROR REPORT==== " + timestamp_now() + " ===\nError in process " +
                            g_print_term_hook(p->id, 1) + " with exit value:\n" + g_print_term_hook(reason, 1) + "\n\n";
         std::fputs(text.c_str(), stderr);
         return;
     }
-    static const char format[] = "Error in process ~p with exit value:~n~p~n";
-    Term fmt = NIL;
-    for (std::size_t i = sizeof format - 1; i-- > 0;) fmt = make_cons_on(p->alloc(2), make_small(format[i]), fmt);
     Term args = make_cons_on(p->alloc(2), reason, NIL);
     args = make_cons_on(p->alloc(2), p->id, args);
+    log_error(p, "Error in process ~p with exit value:~n~p~n", args);
+}
+
+void Vm::log_error(Process* p, std::string_view format, Term args) {
+    // {log, error, Format, Args, Meta} to the logger process, as erts sends it; built on [p]'s
+    // heap (a BIF's caller, or a dying process: still ours) and copied by the send.
+    std::shared_ptr<Process> logger = whereis(atoms::logger);
+    if (!logger) {
+        std::fprintf(stderr, "=ERROR REPORT==== %s ===\n%.*s\n", timestamp_now().c_str(), int(format.size()), format.data());
+        return;
+    }
+    Term fmt = NIL;
+    for (std::size_t i = format.size(); i-- > 0;) fmt = make_cons_on(p->alloc(2), make_small(format[i]), fmt);
     auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::system_clock::now().time_since_epoch())
                       .count();
@@ -585,6 +610,36 @@ void Vm::monitor_schedule(Process* p, std::uint64_t ms, Term in, Term out) {
     send_message(nullptr, monitor, make_boxed(msg));
 }
 
+void Vm::send_down(const MonitorEntry& m, Term type, Term who, Term reason) {
+    std::shared_ptr<Process> watcher = lookup_process(m.other);
+    if (!watcher) return;
+    Term ref_words[REF_WORDS];
+    Term ref = ref_on(ref_words, m.ref_id);
+    Term from = who;
+    Term name_tuple[3] = {make_arityval(2), m.name, atoms::nonode_at_nohost};
+    if (m.name) who = make_boxed(name_tuple);
+    Message msg;
+    msg.fragment = make_tuple_fragment({m.tag ? m.tag : atoms::DOWN, ref, type, who, reason}, &msg.term);
+    msg.from = from;
+    bool enqueue = false, delivered = false;
+    {
+        std::lock_guard guard(watcher->lock);
+        auto& v = watcher->monitors;
+        auto it = std::find_if(v.begin(), v.end(), [&](const MonitorEntry& e) {
+            return std::equal(e.ref_id, e.ref_id + 3, m.ref_id);
+        });
+        if (it != v.end() && watcher->state != ProcessState::Exited) {
+            v.erase(it);
+            watcher->message_count.fetch_add(1, std::memory_order_relaxed);
+            watcher->inbox.push_back(msg);
+            enqueue = wake_locked(watcher.get());
+            delivered = true;
+        }
+    }
+    if (!delivered) free_fragment(msg.fragment);
+    if (enqueue) schedulers->enqueue(watcher.get());
+}
+
 void Vm::do_exit(Process* p, Term reason) {
     // The table holds the last reference: keep the process alive until this function is done.
     std::shared_ptr<Process> keep = lookup_process(p->id);
@@ -634,6 +689,10 @@ void Vm::do_exit(Process* p, Term reason) {
     p->open_files.clear();
 
     for (Term pid : links) {
+        if (is_port(pid)) {
+            send_exit(p->id, pid, reason, true);
+            continue;
+        }
         // With a seq_trace token, each exit signal is a traced send of {'EXIT', Pid, Reason}.
         Term token = 0;
         if (p->seq_token != NIL) {
@@ -642,40 +701,13 @@ void Vm::do_exit(Process* p, Term reason) {
         }
         send_exit(p->id, pid, reason, true, token, p->seq_epoch);
     }
-    for (const MonitorEntry& m : monitored_by) {
-        std::shared_ptr<Process> watcher = lookup_process(m.other);
-        if (!watcher) continue;
-        // {'DOWN', Ref, process, PidOrName, Reason}
-        Term ref_words[REF_WORDS];
-        Term ref = ref_on(ref_words, m.ref_id);
-        Term who = p->id;
-        Term name_tuple[3] = {make_arityval(2), m.name, atoms::nonode_at_nohost};
-        if (m.name) who = make_boxed(name_tuple);
-        Message msg;
-        msg.fragment = make_tuple_fragment({m.tag ? m.tag : atoms::DOWN, ref, atoms::process, who, reason}, &msg.term);
-        msg.from = p->id;
-        // The watcher's monitor ends as the message is queued, under its lock: a demonitor
-        // either finds the message (and can flush it) or prevents it.
-        bool enqueue = false, delivered = false;
-        {
-            std::lock_guard guard(watcher->lock);
-            auto& v = watcher->monitors;
-            auto it = std::find_if(v.begin(), v.end(), [&](const MonitorEntry& e) {
-                return std::equal(e.ref_id, e.ref_id + 3, m.ref_id);
-            });
-            if (it != v.end() && watcher->state != ProcessState::Exited) {
-                v.erase(it);
-                if (msg.kind == SignalKind::Message) watcher->message_count.fetch_add(1, std::memory_order_relaxed);
-                watcher->inbox.push_back(msg);
-                enqueue = wake_locked(watcher.get());
-                delivered = true;
-            }
-        }
-        if (!delivered) free_fragment(msg.fragment);
-        if (enqueue) schedulers->enqueue(watcher.get());
-    }
+    for (const MonitorEntry& m : monitored_by) send_down(m, atoms::process, p->id, reason);
     // Monitors this process held are dropped from their targets.
     for (const MonitorEntry& m : monitors) {
+        if (is_port(m.other)) {
+            if (std::shared_ptr<Port> port = port_table->lookup(m.other)) port->remove_monitor(m.ref_id);
+            continue;
+        }
         std::shared_ptr<Process> target = lookup_process(m.other);
         if (!target) continue;
         std::lock_guard guard(target->lock);

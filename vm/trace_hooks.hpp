@@ -17,6 +17,7 @@ struct CodeInfo;
 struct Export;
 struct Message;
 struct Module;
+struct Port;
 struct Process;
 struct TraceSession;
 
@@ -162,6 +163,22 @@ public:
     // is the need at the start and what was reclaimed at the end. Called from inside the GC:
     // [p]'s heap must not be touched.
     virtual void garbage_collection(Process* p, bool end, bool major, Word words) = 0;
+
+    // ---- port events; each (but port_opened) is called only when the port's all_trace_flags
+    // has the event's flag ----
+
+    // [port] was opened by [opener] with [driver] (an atom): the sessions' new-port flags,
+    // then the open event. Called for every port, traced or not.
+    virtual void port_opened(Port* port, Process* opener, Term driver) { (void)port, (void)opener, (void)driver; }
+    // {trace, Port, [what], [arg]}: closed, getting_linked, getting_unlinked, register,
+    // unregister (ports).
+    virtual void port_event(Port* port, Term what, Term arg) { (void)port, (void)what, (void)arg; }
+    // {trace, Port, in | out, Command} (running_ports); [command] is an atom or 0.
+    virtual void port_scheduled(Port* port, Term what, Term command) { (void)port, (void)what, (void)command; }
+    // {trace, Port, send, Msg, To} ([exists] false: send_to_non_existing_process).
+    virtual void port_sent(Port* port, Term to, Term msg, bool exists) { (void)port, (void)to, (void)msg, (void)exists; }
+    // {trace, Port, 'receive', Msg}: [msg] is {From, Operation} as OTP shows it.
+    virtual void port_received(Port* port, Term from, Term msg) { (void)port, (void)from, (void)msg; }
 
     // ---- seq_trace (vm/seq_trace.cpp) ----
     // {seq_trace, Label, {Kind, {LastCnt, Serial}, From, To, Msg}[, Ts]} for [token] to the

@@ -13,6 +13,8 @@
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/stdio.hpp"
 #include "vm/thread_progress.hpp"
@@ -66,11 +68,16 @@ Vm::Vm()
       timers(std::make_unique<TimerService>(*this)),
       stdio(std::make_unique<StandardIo>(*this)),
       m_fast_processes(std::make_unique<std::atomic<Process*>[]>(FAST_SLOTS)) {
+    port_table = std::make_unique<PortTable>(*this);
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-Vm::~Vm() { flush_stdout(); }
+Vm::~Vm() {
+    // Ports close while the process table still exists (their links get exit signals).
+    port_table.reset();
+    flush_stdout();
+}
 
 void Vm::resume_suspended(Process* p) {
     bool enqueue = false;
@@ -418,7 +425,7 @@ void Vm::seal_graveyard() {
 bool Vm::register_name(Term name, Process* p) {
     {
         std::lock_guard lock(m_process_mutex);
-        if (m_registered.count(name)) return false;
+        if (m_registered.count(name) || m_registered_ports.count(name)) return false;
         for (auto& [n, q] : m_registered)
             if (q == p) return false;
         m_registered.emplace(name, p);
@@ -431,28 +438,73 @@ bool Vm::register_name(Term name, Process* p) {
     return true;
 }
 
-bool Vm::unregister_name(Term name) {
-    std::shared_ptr<Process> owner;
+bool Vm::register_name(Term name, Port* port) {
     {
         std::lock_guard lock(m_process_mutex);
-        auto it = m_registered.find(name);
-        if (it == m_registered.end()) return false;
-        {
-            std::lock_guard plock(it->second->lock);
-            it->second->registered_name = 0;
+        if (m_registered.count(name) || m_registered_ports.count(name)) return false;
+        std::lock_guard plock(port->lock);
+        if (port->state == PortState::Closed || port->registered_name) return false;
+        m_registered_ports.emplace(name, port);
+        port->registered_name = name;
+    }
+    if ((port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && g_trace_hooks)
+        g_trace_hooks->port_event(port, atoms::register_, name);
+    return true;
+}
+
+bool Vm::unregister_name(Term name) {
+    std::shared_ptr<Process> owner;
+    std::shared_ptr<Port> port;
+    {
+        std::lock_guard lock(m_process_mutex);
+        if (auto pit = m_registered_ports.find(name); pit != m_registered_ports.end()) {
+            {
+                std::lock_guard plock(pit->second->lock);
+                pit->second->registered_name = 0;
+            }
+            port = pit->second->self.lock();
+            m_registered_ports.erase(pit);
+        } else {
+            auto it = m_registered.find(name);
+            if (it == m_registered.end()) return false;
+            {
+                std::lock_guard plock(it->second->lock);
+                it->second->registered_name = 0;
+            }
+            if (auto p = m_processes.find(it->second->id); p != m_processes.end()) owner = p->second;
+            m_registered.erase(it);
         }
-        if (auto p = m_processes.find(it->second->id); p != m_processes.end()) owner = p->second;
-        m_registered.erase(it);
     }
     if (owner && (owner->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
         g_trace_hooks->process_event(owner.get(), atoms::unregister, name);
+    if (port && (port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && g_trace_hooks)
+        g_trace_hooks->port_event(port.get(), atoms::unregister, name);
     return true;
+}
+
+void Vm::unregister_port(Term name, Port* port) {
+    {
+        std::lock_guard lock(m_process_mutex);
+        auto it = m_registered_ports.find(name);
+        if (it == m_registered_ports.end() || it->second != port) return;
+        m_registered_ports.erase(it);
+    }
+    if ((port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && g_trace_hooks)
+        g_trace_hooks->port_event(port, atoms::unregister, name);
+}
+
+Term Vm::whereis_id(Term name) const {
+    std::lock_guard lock(m_process_mutex);
+    if (auto it = m_registered.find(name); it != m_registered.end()) return it->second->id;
+    if (auto it = m_registered_ports.find(name); it != m_registered_ports.end()) return it->second->id;
+    return 0;
 }
 
 std::vector<Term> Vm::registered_names() const {
     std::lock_guard lock(m_process_mutex);
     std::vector<Term> out;
     for (auto& [n, p] : m_registered) out.push_back(n);
+    for (auto& [n, port] : m_registered_ports) out.push_back(n);
     return out;
 }
 

@@ -28,7 +28,10 @@ class CodePermission;
 class TimerService;
 class StandardIo;
 class CodeEngine;
+class PortTable;
 struct Message;
+struct Port;
+enum class PortCommandMode : std::uint8_t;
 
 // The export table: one Export per {M, F, A} ever referenced, never freed (code points at them).
 class ExportTable {
@@ -134,6 +137,22 @@ struct Vm {
     // Sends [msg] from [sender] to [dest] (a pid or a registered name): copies it into a
     // fragment and enqueues it. False if [dest] is an unregistered name or not a pid (badarg).
     bool send_message(Process* sender, Term dest, Term msg);
+    // What Vm::send did.
+    enum class SendResult : std::uint8_t {
+        Sent,
+        Badarg,     // not a destination (an unregistered name, not a pid or port)
+        Suspend,    // sent to a busy port: [sender] waits until it is not busy (its waiter)
+        NoSuspend,  // with nosuspend: a busy port refused the message
+    };
+    // erlang:send/2,3 and the send instruction: send_message, and for a port (or a name
+    // registered to one) the port's protocol, {Pid, {command, Data}}, {Pid, close},
+    // {Pid, {connect, New}}, where anything else makes the port send badsig to its owner.
+    SendResult send(Process* sender, Term dest, Term msg, bool nosuspend = false);
+    // The port half of send: [msg] to the port [port_id] (no send event); a command to a busy
+    // port is handled as [mode] says (vm/port.hpp).
+    SendResult send_to_port(Process* sender, Term port_id, Term msg, PortCommandMode mode);
+    // "Bad value on output port 'Name'" to the logger, from [p]'s heap.
+    void report_bad_output(Process* p, Port* port);
     // Enqueues [signal] on [to] and makes it runnable if it waits; false if [to] has exited
     // (the signal's fragment is then freed). With [lazy_wake] (trace messages), a waiting [to]
     // is put in a run queue a little later, by this scheduler (Schedulers::wake_later), so that
@@ -142,6 +161,11 @@ struct Vm {
     // Sends an exit signal with [reason] from [from] to [to_pid] (copying the reason), with
     // the sender's seq_trace token [seq_token] (0: none, as for signals from the runtime).
     void send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_token = 0, Word seq_epoch = 0);
+    // {'DOWN', Ref, [type], Who, [reason]} for the monitor [m] (held by m.other on [who]); Who
+    // is {Name, Node} for a monitor by name. Ends the watcher's half of the monitor as the
+    // message is queued, under its lock, so that a demonitor either finds the message or
+    // prevents it.
+    void send_down(const MonitorEntry& m, Term type, Term who, Term reason);
     // Tells [to], if it is traced for procs, that [from] linked to it ([linked]) or unlinked
     // from it: its getting_linked / getting_unlinked event comes when it handles the signal.
     void send_link_event(Term from, Process* to, bool linked);
@@ -155,6 +179,9 @@ struct Vm {
     void do_exit(Process* p, Term reason);
     // The report of [p]'s uncaught error: to the logger process, or stderr before it runs.
     void report_crash(Process* p, Term reason);
+    // An error report {log, error, [format], [args], Meta} to the logger, as the emulator
+    // sends one; built on [p]'s heap. Without a logger, [format] goes to stderr.
+    void log_error(Process* p, std::string_view format, Term args);
     // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms] (NO_TIMEOUT:
     // never; the receive is still marked as armed).
     void start_receive_timer(Process* p, std::uint64_t timeout_ms);
@@ -173,7 +200,14 @@ struct Vm {
     void add_process(std::shared_ptr<Process> p);
     void remove_process(Process* p);
     bool register_name(Term name, Process* p);
+    // Registers [port] as [name] (one registry for processes and ports).
+    bool register_name(Term name, Port* port);
+    // unregister/1: a process's or a port's name; false if [name] is not registered.
     bool unregister_name(Term name);
+    // Drops [port]'s name [name] as it closes (the unregister event, if traced).
+    void unregister_port(Term name, Port* port);
+    // The pid or port registered as [name], or 0.
+    Term whereis_id(Term name) const;
     std::vector<Term> registered_names() const;
     std::vector<Term> process_ids() const;
     std::size_t process_count() const;
@@ -196,6 +230,8 @@ struct Vm {
     void after_thread_progress(std::function<void()> fn);
 
     Schedulers* schedulers = nullptr;
+    // The open ports and the I/O thread (vm/port_table.hpp).
+    std::unique_ptr<PortTable> port_table;
     // The native-code engine (--engine jit), or null: modules are only interpreted.
     CodeEngine* code_engine = nullptr;
     // The process that destroys trace sessions whose strong handles were garbage collected
@@ -275,6 +311,7 @@ private:
     static constexpr Word FAST_SLOTS = Word(1) << 16;
     std::unique_ptr<std::atomic<Process*>[]> m_fast_processes;
     std::unordered_map<Term, Process*> m_registered;
+    std::unordered_map<Term, Port*> m_registered_ports;  // under m_process_mutex too
     std::unordered_map<Term, std::unique_ptr<Module>> m_modules;      // current code
     std::unordered_map<Term, std::unique_ptr<Module>> m_old_modules;  // old code
     std::vector<std::unique_ptr<Module>> m_purged_modules;            // kept, never run again

@@ -1,0 +1,405 @@
+// bif/port_bifs.cpp — the port BIFs: open_port/2, port_command/2,3, port_close/1,
+// port_connect/2, port_info/1,2, ports/0, port_to_list/1, list_to_port/1, port_control/3,
+// port_call/3; their errors are OTP 25's.
+#include <algorithm>
+#include <cstring>
+
+#include "bif/bifs.hpp"
+#include "vm/binary.hpp"
+#include "vm/copy.hpp"
+#include "vm/port.hpp"
+#include "vm/port_driver.hpp"
+#include "vm/port_table.hpp"
+#include "vm/spawn_driver.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+namespace {
+
+// A string argument: a flat list of characters (UTF-8 encoded) or a binary.
+bool string_arg(Term t, std::string* out) { return name_arg(t, out); }
+
+bool string_list_arg(Term t, std::vector<std::string>* out) {
+    for (; is_list(t); t = cdr(t)) {
+        std::string s;
+        if (!string_arg(car(t), &s)) return false;
+        out->push_back(std::move(s));
+    }
+    return is_nil(t);
+}
+
+// {env, [{Name, Value | false}]}.
+bool env_arg(Term t, SpawnSettings* s) {
+    for (; is_list(t); t = cdr(t)) {
+        Term e = car(t);
+        if (!is_tuple(e) || tuple_arity(e) != 2) return false;
+        std::string name, value;
+        if (!string_arg(tuple_element(e, 0), &name) || name.empty() || name.find('=') != std::string::npos) return false;
+        if (tuple_element(e, 1) == atoms::false_) {
+            s->env.emplace_back(name, std::nullopt);
+        } else {
+            if (!string_arg(tuple_element(e, 1), &value)) return false;
+            s->env.emplace_back(name, value);
+        }
+    }
+    return is_nil(t);
+}
+
+// open_port's option list into [s]; false for a bad one (badarg).
+bool parse_options(Term opts, SpawnSettings* s) {
+    BEAMLET_CACHED_ATOM(am_packet, "packet");
+    BEAMLET_CACHED_ATOM(am_line, "line");
+    BEAMLET_CACHED_ATOM(am_cd, "cd");
+    BEAMLET_CACHED_ATOM(am_env, "env");
+    BEAMLET_CACHED_ATOM(am_args, "args");
+    BEAMLET_CACHED_ATOM(am_arg0, "arg0");
+    BEAMLET_CACHED_ATOM(am_parallelism, "parallelism");
+    BEAMLET_CACHED_ATOM(am_busy_limits_port, "busy_limits_port");
+    BEAMLET_CACHED_ATOM(am_busy_limits_msgq, "busy_limits_msgq");
+    BEAMLET_CACHED_ATOM(am_stream, "stream");
+    BEAMLET_CACHED_ATOM(am_exit_status, "exit_status");
+    BEAMLET_CACHED_ATOM(am_use_stdio, "use_stdio");
+    BEAMLET_CACHED_ATOM(am_nouse_stdio, "nouse_stdio");
+    BEAMLET_CACHED_ATOM(am_stderr_to_stdout, "stderr_to_stdout");
+    BEAMLET_CACHED_ATOM(am_eof, "eof");
+    BEAMLET_CACHED_ATOM(am_in, "in");
+    BEAMLET_CACHED_ATOM(am_out, "out");
+    BEAMLET_CACHED_ATOM(am_hide, "hide");
+    BEAMLET_CACHED_ATOM(am_overlapped_io, "overlapped_io");
+    bool in = false, out = false;
+    for (; is_list(opts); opts = cdr(opts)) {
+        Term o = car(opts);
+        if (is_tuple(o) && tuple_arity(o) == 2) {
+            Term key = tuple_element(o, 0), value = tuple_element(o, 1);
+            if (key == am_packet) {
+                if (!is_small(value)) return false;
+                SWord n = small_value(value);
+                if (n != 1 && n != 2 && n != 4) return false;
+                s->framing = SpawnSettings::Framing::Packet;
+                s->packet_bytes = int(n);
+            } else if (key == am_line) {
+                if (!is_small(value) || small_value(value) <= 0) return false;
+                s->framing = SpawnSettings::Framing::Line;
+                s->line_length = std::size_t(small_value(value));
+            } else if (key == am_cd) {
+                std::string dir;
+                if (!string_arg(value, &dir)) return false;
+                s->cd = dir;
+            } else if (key == am_env) {
+                if (!env_arg(value, s)) return false;
+            } else if (key == am_args) {
+                std::vector<std::string> args;
+                if (!string_list_arg(value, &args)) return false;
+                s->args = std::move(args);
+            } else if (key == am_arg0) {
+                std::string arg0;
+                if (!string_arg(value, &arg0)) return false;
+                s->arg0 = arg0;
+            } else if (key == am_parallelism) {
+                if (value != atoms::true_ && value != atoms::false_) return false;
+            } else if (key == am_busy_limits_port || key == am_busy_limits_msgq) {
+                // Accepted; the spawn driver keeps OTP's default limits.
+            } else {
+                return false;
+            }
+        } else if (o == am_stream) {
+            s->framing = SpawnSettings::Framing::Stream;
+        } else if (o == am_exit_status) {
+            s->exit_status = true;
+        } else if (o == am_use_stdio) {
+            s->use_stdio = true;
+        } else if (o == am_nouse_stdio) {
+            s->use_stdio = false;
+        } else if (o == am_stderr_to_stdout) {
+            s->stderr_to_stdout = true;
+        } else if (o == am_eof) {
+            s->eof = true;
+        } else if (o == atoms::binary) {
+            s->binary = true;
+        } else if (o == am_in) {
+            in = true;
+        } else if (o == am_out) {
+            out = true;
+        } else if (o == am_hide || o == am_overlapped_io) {
+            // Windows only.
+        } else {
+            return false;
+        }
+    }
+    if (!is_nil(opts)) return false;
+    // in alone: input only; out alone: output only; both or neither: both.
+    if (in != out) {
+        s->in = in;
+        s->out = out;
+    }
+    return true;
+}
+
+// The open port [t] names (a port id, or a name registered to a port); null otherwise.
+std::shared_ptr<Port> port_arg(Process* p, Term t) {
+    if (is_atom(t)) t = p->vm.whereis_id(t);
+    return p->vm.port_table->lookup(t);
+}
+
+Term raise_port_error(Process* p, Term reason) {
+    // As erlang:open_port/2: error(Reason) with the call's arguments and error_info.
+    return p->error(reason);
+}
+
+}  // namespace
+
+Term bif_open_port(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_spawn_driver, "spawn_driver");
+    BEAMLET_CACHED_ATOM(am_spawn_executable, "spawn_executable");
+    Term name = a[0];
+    if (!is_tuple(name) || tuple_arity(name) != 2) return p->badarg();
+    SpawnSettings s;
+    Term kind = tuple_element(name, 0);
+    if (kind == atoms::spawn || kind == am_spawn_driver) {
+        s.executable = false;
+    } else if (kind == am_spawn_executable) {
+        s.executable = true;
+    } else {
+        return p->badarg();
+    }
+    if (!string_arg(tuple_element(name, 1), &s.command) || s.command.empty()) return p->badarg();
+    if (!parse_options(a[1], &s)) return p->badarg();
+    if (!s.executable && (s.args || s.arg0)) return p->badarg();
+    int error = 0;
+    std::unique_ptr<PortDriver> driver = spawn_program(s, &error);
+    if (!driver) return raise_port_error(p, posix_atom(error));
+
+    Vm& vm = p->vm;
+    std::shared_ptr<Port> port = vm.port_table->make();
+    port->name = s.command;
+    port->driver_name = atom(s.command);
+    port->owner.store(p->id, std::memory_order_release);
+    port->links.push_back(p->id);
+    port->driver = std::move(driver);
+    {
+        std::lock_guard guard(p->lock);
+        p->links.push_back(port->id);
+    }
+    vm.port_table->add(port);
+    // The new-port flags and the open event come first; then the port's own open operation
+    // and its link to the opener; then the driver's first I/O turn (OTP's spawn
+    // acknowledgement), which here starts the watching of its descriptors.
+    if (g_trace_hooks) g_trace_hooks->port_opened(port.get(), p, port->driver_name);
+    port->start(p->id);
+    return port->id;
+}
+
+Term bif_port_command2(Process* p, Term* a);
+Term bif_port_command3(Process* p, Term* a);
+
+namespace {
+
+// port_command/2,3: [mode] from the options. Traps while a busy port makes the caller wait.
+Term port_command(Process* p, Term* a, PortCommandMode mode) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    std::string bytes;
+    bool data_ok = iolist_to_bytes(a[1], &bytes);
+    if (!port) return p->badarg();
+    if (!data_ok) {
+        p->vm.report_bad_output(p, port.get());
+        return p->badarg();
+    }
+    switch (port->command(p->id, bytes, mode, p->id)) {
+    case PortOpResult::Done: return atoms::true_;
+    case PortOpResult::Busy: return atoms::false_;
+    case PortOpResult::Suspend:
+        // The data went out; the caller waits until the port is not busy, then gets true.
+        return wait_for_busy_port(p, atoms::true_);
+    case PortOpResult::Dropped: break;
+    }
+    return p->badarg();
+}
+
+}  // namespace
+
+Term bif_port_command2(Process* p, Term* a) { return port_command(p, a, PortCommandMode::Normal); }
+
+Term bif_port_command3(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_force, "force");
+    BEAMLET_CACHED_ATOM(am_nosuspend, "nosuspend");
+    PortCommandMode mode = PortCommandMode::Normal;
+    Term l = a[2];
+    for (; is_list(l); l = cdr(l)) {
+        if (car(l) == am_force) mode = PortCommandMode::Force;
+        else if (car(l) == am_nosuspend) mode = mode == PortCommandMode::Force ? mode : PortCommandMode::NoSuspend;
+        else return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
+    return port_command(p, a, mode);
+}
+
+Term bif_port_close(Process* p, Term* a) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port || port->close(p->id, false) != PortOpResult::Done) return p->badarg();
+    return atoms::true_;
+}
+
+Term bif_port_connect(Process* p, Term* a) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port || !is_pid(a[1])) return p->badarg();
+    if (port->connect(p->id, a[1], false) != PortOpResult::Done) return p->badarg();
+    return atoms::true_;
+}
+
+namespace {
+
+Term list_of(Process* p, const std::vector<Term>& items) {
+    Term l = NIL;
+    for (auto it = items.rbegin(); it != items.rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
+}
+
+// What port_info reports about [port] for [item], or THE_NON_VALUE for an unknown item.
+// Called with the port's execution lock held (Port::info).
+Term port_info_item(Process* p, Port* port, Term item) {
+    BEAMLET_CACHED_ATOM(am_id, "id");
+    BEAMLET_CACHED_ATOM(am_connected, "connected");
+    BEAMLET_CACHED_ATOM(am_links, "links");
+    BEAMLET_CACHED_ATOM(am_input, "input");
+    BEAMLET_CACHED_ATOM(am_output, "output");
+    BEAMLET_CACHED_ATOM(am_os_pid, "os_pid");
+    BEAMLET_CACHED_ATOM(am_registered_name, "registered_name");
+    BEAMLET_CACHED_ATOM(am_memory, "memory");
+    BEAMLET_CACHED_ATOM(am_monitors, "monitors");
+    BEAMLET_CACHED_ATOM(am_monitored_by, "monitored_by");
+    BEAMLET_CACHED_ATOM(am_parallelism, "parallelism");
+    BEAMLET_CACHED_ATOM(am_queue_size, "queue_size");
+    BEAMLET_CACHED_ATOM(am_locking, "locking");
+    BEAMLET_CACHED_ATOM(am_port_level, "port_level");
+    Term value;
+    if (item == atoms::name) {
+        value = bytes_to_list(p, port->name);
+    } else if (item == am_id) {
+        value = make_small(SWord(port->index));
+    } else if (item == am_connected) {
+        value = port->owner.load(std::memory_order_acquire);
+    } else if (item == am_links) {
+        std::vector<Term> links;
+        {
+            std::lock_guard guard(port->lock);
+            links = port->links;
+        }
+        value = list_of(p, links);
+    } else if (item == am_input) {
+        value = make_small(SWord(port->input_bytes.load(std::memory_order_relaxed)));
+    } else if (item == am_output) {
+        value = make_small(SWord(port->output_bytes.load(std::memory_order_relaxed)));
+    } else if (item == am_os_pid) {
+        long pid = port->driver ? port->driver->os_pid() : -1;
+        value = pid < 0 ? atoms::undefined : make_small(pid);
+    } else if (item == am_registered_name) {
+        Term name;
+        {
+            std::lock_guard guard(port->lock);
+            name = port->registered_name;
+        }
+        if (!name) return NIL;  // as OTP: [] for a port without a name
+        value = name;
+    } else if (item == am_memory) {
+        value = make_small(SWord(sizeof(Port) + port->name.size() + (port->driver ? port->driver->queue_size() : 0)));
+    } else if (item == am_monitors) {
+        value = NIL;
+    } else if (item == am_monitored_by) {
+        std::vector<Term> watchers;
+        {
+            std::lock_guard guard(port->lock);
+            for (const MonitorEntry& m : port->monitored_by) watchers.push_back(m.other);
+        }
+        value = list_of(p, watchers);
+    } else if (item == am_parallelism) {
+        value = atoms::false_;
+    } else if (item == am_queue_size) {
+        value = make_small(SWord(port->driver ? port->driver->queue_size() : 0));
+    } else if (item == am_locking) {
+        value = am_port_level;
+    } else {
+        return THE_NON_VALUE;
+    }
+    return make_tuple_on(p, {item, value});
+}
+
+}  // namespace
+
+Term bif_port_info1(Process* p, Term* a) {
+    if (!is_port(a[0]) && !is_atom(a[0])) return p->badarg();
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port) return is_atom(a[0]) ? p->badarg() : atoms::undefined;
+    static const char* const items[] = {"name", "links", "id", "connected", "input", "output", "os_pid"};
+    return port->info([&](bool open) -> Term {
+        if (!open) return atoms::undefined;
+        std::vector<Term> values;
+        for (const char* item : items) {
+            Term v = port_info_item(p, port.get(), atom(item));
+            // os_pid is left out for a port without one, as OTP does.
+            if (std::strcmp(item, "os_pid") == 0 && tuple_element(v, 1) == atoms::undefined) continue;
+            values.push_back(v);
+        }
+        return list_of(p, values);
+    });
+}
+
+Term bif_port_info2(Process* p, Term* a) {
+    if ((!is_port(a[0]) && !is_atom(a[0])) || !is_atom(a[1])) return p->badarg();
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port) return is_atom(a[0]) ? p->badarg() : atoms::undefined;
+    Term result = port->info([&](bool open) -> Term {
+        if (!open) return atoms::undefined;
+        return port_info_item(p, port.get(), a[1]);
+    });
+    if (result == THE_NON_VALUE) return p->badarg();
+    return result;
+}
+
+Term bif_ports(Process* p, Term*) { return list_of(p, p->vm.port_table->ids()); }
+
+Term bif_port_to_list(Process* p, Term* a) {
+    if (!is_port(a[0])) return p->badarg();
+    return bytes_to_list(p, "#Port<0." + std::to_string(port_number(a[0])) + ">");
+}
+
+Term bif_list_to_port(Process* p, Term* a) {
+    std::string text;
+    if (!list_to_bytes(a[0], &text)) return p->badarg();
+    // "#Port<0.N>" (node 0: this node).
+    static const std::string prefix = "#Port<0.";
+    if (text.size() <= prefix.size() + 1 || text.compare(0, prefix.size(), prefix) != 0 || text.back() != '>')
+        return p->badarg();
+    std::string digits = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+    if (digits.empty() || digits.size() > 15 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return p->badarg();
+    return make_port(Word(std::stoull(digits)));
+}
+
+// The spawn driver has no control or call operations: OTP answers badarg.
+Term bif_port_control(Process* p, Term*) { return p->badarg(); }
+Term bif_port_call(Process* p, Term*) { return p->badarg(); }
+
+}  // namespace beamlet::bif
+
+namespace beamlet::bif {
+
+Term wait_for_busy_port(Process* p, Term result) {
+    // The result waits outside the heap (a collection may run before the process resumes).
+    std::shared_ptr<HeapFragment> kept;
+    Term copy = result;
+    if (!is_immediate(result)) {
+        HeapFragment* frag = copy_to_fragment(result, &copy);
+        kept = std::shared_ptr<HeapFragment>(frag, [](HeapFragment* f) { free_fragment(f); });
+    }
+    p->continuation = [kept, copy](Process* q, Term*) {
+        if (!kept) return copy;
+        Term* hp = q->alloc(term_size_words(copy));
+        return copy_term(copy, &hp, &q->off_heap_first);
+    };
+    p->suspend_for = SuspendFor::BusyPort;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
+}  // namespace beamlet::bif

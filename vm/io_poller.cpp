@@ -1,0 +1,130 @@
+// vm/io_poller.cpp — the I/O thread: epoll, edge-triggered, one event word per descriptor
+// holding the port's number and the IoEvent it stands for.
+#include "vm/io_poller.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+// The event word: the port's number above 8 bits of IoEvent. WAKE and ORPHAN are not ports.
+constexpr std::uint64_t EVENT_BITS = 8;
+constexpr std::uint64_t WAKE = ~std::uint64_t(0);
+constexpr std::uint32_t ORPHAN = 1u << 7;
+
+std::uint64_t event_word(Word number, std::uint32_t event) { return (std::uint64_t(number) << EVENT_BITS) | event; }
+}  // namespace
+
+IoPoller::IoPoller(Vm& vm) : m_vm(vm) {}
+
+IoPoller::~IoPoller() {
+    if (m_thread.joinable()) {
+        std::uint64_t one = 1;
+        [[maybe_unused]] ssize_t n = ::write(m_wake, &one, sizeof one);
+        m_thread.join();
+    }
+    std::lock_guard guard(m_mutex);
+    for (int pidfd : m_orphans) {
+        try_reap(pidfd);  // those still running are left to init, as OTP leaves them
+        ::close(pidfd);
+    }
+    m_orphans.clear();
+    if (m_wake >= 0) ::close(m_wake);
+    if (m_epoll >= 0) ::close(m_epoll);
+}
+
+void IoPoller::start() {
+    std::call_once(m_started, [this] {
+        m_epoll = epoll_create1(EPOLL_CLOEXEC);
+        m_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ev.data.u64 = WAKE;
+        epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &ev);
+        m_thread = std::thread([this] { loop(); });
+    });
+}
+
+bool IoPoller::watch(int fd, Word port_number, std::uint32_t event) {
+    start();
+    epoll_event ev{};
+    // Edge-triggered: the executor reads (writes) until the descriptor would block, and only a
+    // new edge wakes the port again. A pidfd becomes readable once, when its process exits.
+    ev.events = (event == IO_WRITE ? EPOLLOUT : event == IO_READ ? EPOLLIN | EPOLLRDHUP : EPOLLIN) | EPOLLET;
+    ev.data.u64 = event_word(port_number, event);
+    return epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0;
+}
+
+void IoPoller::forget(int fd) {
+    if (m_epoll >= 0) epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+}
+
+bool IoPoller::try_reap(int pidfd) {
+    siginfo_t info{};
+    // P_PIDFD waits for exactly this child: no other child's status is ever taken.
+    return waitid(P_PIDFD, id_t(pidfd), &info, WEXITED | WNOHANG) == 0 && info.si_pid != 0;
+}
+
+void IoPoller::reap(int pidfd) {
+    if (try_reap(pidfd)) {
+        ::close(pidfd);
+        return;
+    }
+    start();
+    {
+        std::lock_guard guard(m_mutex);
+        m_orphans.push_back(pidfd);
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = event_word(Word(pidfd), ORPHAN);
+    epoll_ctl(m_epoll, EPOLL_CTL_ADD, pidfd, &ev);
+}
+
+std::size_t IoPoller::orphans() const {
+    std::lock_guard guard(m_mutex);
+    return m_orphans.size();
+}
+
+void IoPoller::loop() {
+    constexpr int MAX_EVENTS = 64;
+    epoll_event events[MAX_EVENTS];
+    while (true) {
+        int n = epoll_wait(m_epoll, events, MAX_EVENTS, -1);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return;
+        }
+        for (int i = 0; i < n; ++i) {
+            std::uint64_t word = events[i].data.u64;
+            if (word == WAKE) return;
+            std::uint32_t event = std::uint32_t(word & ((1u << EVENT_BITS) - 1));
+            Word number = Word(word >> EVENT_BITS);
+            if (event == ORPHAN) {
+                int pidfd = int(number);
+                epoll_ctl(m_epoll, EPOLL_CTL_DEL, pidfd, nullptr);
+                try_reap(pidfd);
+                ::close(pidfd);
+                std::lock_guard guard(m_mutex);
+                m_orphans.erase(std::remove(m_orphans.begin(), m_orphans.end(), pidfd), m_orphans.end());
+                continue;
+            }
+            // A hang-up or an error is reported as what the descriptor was watched for: the
+            // executor's read (write) then sees end of file (EPIPE).
+            if (event == IO_READ && (events[i].events & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))) event |= IO_HUP;
+            if (std::shared_ptr<Port> port = m_vm.port_table->lookup_number(number)) port->io_ready(event);
+        }
+    }
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,55 @@
+// vm/io_poller.hpp — IoPoller: the I/O thread. One epoll instance watches every port's
+// descriptors (edge-triggered) and the pidfds of their programs; a readiness event sets a bit
+// on the port and puts it in a run queue, where a scheduler does the actual reading and
+// writing (OTP's poll thread). No thread per port, no busy waiting, no signal handlers.
+//
+// Events carry the port's number, not a pointer: a port closed while an event for it was in
+// flight is simply not found.
+#pragma once
+
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct Vm;
+
+class IoPoller {
+public:
+    explicit IoPoller(Vm& vm);
+    // Stops the thread (after reaping the children that have already exited).
+    ~IoPoller();
+    IoPoller(const IoPoller&) = delete;
+    IoPoller& operator=(const IoPoller&) = delete;
+
+    // Reports [fd]'s readiness to port number [port_number] as [event] (an IoEvent: IO_READ
+    // for readable or hung up, IO_WRITE for writable, IO_CHILD for a pidfd whose process
+    // exited) until forget(fd). False if epoll refuses the descriptor.
+    bool watch(int fd, Word port_number, std::uint32_t event);
+    // Stops reporting [fd] (before it is closed).
+    void forget(int fd);
+    // Waits for the program behind [pidfd] to exit, reaps it and closes [pidfd]: for a port
+    // that closed before its program ended.
+    void reap(int pidfd);
+    // How many closed ports' programs have not exited yet.
+    std::size_t orphans() const;
+
+private:
+    void start();
+    void loop();
+    // Reaps the orphan behind [pidfd] if it has exited; true if it did.
+    static bool try_reap(int pidfd);
+
+    Vm& m_vm;
+    int m_epoll = -1;
+    int m_wake = -1;  // an eventfd that ends the loop
+    std::once_flag m_started;
+    std::thread m_thread;
+    mutable std::mutex m_mutex;
+    std::vector<int> m_orphans;  // pidfds being reaped, under m_mutex
+};
+
+}  // namespace beamlet::vm

@@ -1,0 +1,426 @@
+// vm/port.cpp — a port's operations, its turns on the schedulers, and its end.
+#include "vm/port.hpp"
+
+#include <algorithm>
+
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/copy.hpp"
+#include "vm/port_driver.hpp"
+#include "vm/port_table.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+// How many read turns an I/O run takes before it lets other tasks run.
+constexpr int IO_RUN_BUDGET = 16;
+
+bool traced(const Port* port, std::uint32_t flag) {
+    return (port->all_trace_flags.load(std::memory_order_relaxed) & flag) && g_trace_hooks;
+}
+
+Term tuple_on(Term* hp, std::initializer_list<Term> elements) {
+    hp[0] = make_arityval(elements.size());
+    Word i = 1;
+    for (Term e : elements) hp[i++] = e;
+    return make_boxed(hp);
+}
+
+}  // namespace
+
+Term port_op_name(PortOp op) {
+    switch (op) {
+    case PortOp::Open: return atom("open");
+    case PortOp::Command: return atom("command");
+    case PortOp::Close: return atom("close");
+    case PortOp::Connect: return atom("connect");
+    case PortOp::Link: return atoms::link;
+    case PortOp::Unlink: return atoms::unlink;
+    case PortOp::Info: return atom("info");
+    case PortOp::Exit:
+    case PortOp::Io: return make_small(0);
+    }
+    return make_small(0);
+}
+
+Port::Port(Vm& vm_, Word number) : vm(vm_), id(make_port(number)), index(number) {}
+
+Port::~Port() = default;
+
+void Port::trace_in(PortOp op) {
+    if (traced(this, TRACE_RUNNING_PORTS)) g_trace_hooks->port_scheduled(this, atoms::in, port_op_name(op));
+}
+
+void Port::trace_out(PortOp op) {
+    if (traced(this, TRACE_RUNNING_PORTS)) g_trace_hooks->port_scheduled(this, atoms::out, port_op_name(op));
+}
+
+// ---- scheduling ----------------------------------------------------------------------------------
+
+void Port::schedule() {
+    if (!vm.schedulers) return;  // nothing runs any more (VM exit)
+    std::shared_ptr<Port> hold = self.lock();
+    if (!hold) return;
+    {
+        std::lock_guard guard(lock);
+        if (task_queued || state == PortState::Closed) return;
+        task_queued = true;
+        task_hold = std::move(hold);
+    }
+    if (vm.schedulers) vm.schedulers->enqueue(Task(this));
+}
+
+void Port::io_ready(std::uint32_t events) {
+    io_events.fetch_or(events, std::memory_order_release);
+    schedule();
+}
+
+void Port::reschedule() { schedule(); }
+
+void Port::post(PortSignal signal) {
+    {
+        std::lock_guard guard(lock);
+        if (state == PortState::Closed) return;
+        signals.push_back(std::move(signal));
+    }
+    schedule();
+}
+
+void Port::after_execution() {
+    // Work that arrived while [exec] was held (I/O readiness, queued operations) gets a turn:
+    // its producer saw the port busy and relied on the holder to notice it.
+    bool pending = io_events.load(std::memory_order_acquire) != 0;
+    if (!pending) {
+        std::lock_guard guard(lock);
+        pending = !signals.empty();
+    }
+    if (pending) schedule();
+}
+
+void Port::run_task() {
+    std::shared_ptr<Port> hold;
+    {
+        std::lock_guard guard(lock);
+        task_queued = false;
+        hold = std::move(task_hold);
+    }
+    {
+        // Someone else executing the port runs this work when it finishes (after_execution).
+        std::unique_lock guard(exec, std::try_to_lock);
+        if (!guard.owns_lock()) return;
+        drain_signals();
+        handle_io();
+    }
+    after_execution();
+}
+
+void Port::drop_task() {
+    std::shared_ptr<Port> hold;
+    std::lock_guard guard(lock);
+    task_queued = false;
+    hold.swap(task_hold);
+}
+
+void Port::drain_signals() {
+    while (true) {
+        PortSignal s;
+        {
+            std::lock_guard guard(lock);
+            if (signals.empty() || state == PortState::Closed) return;
+            s = std::move(signals.front());
+            signals.pop_front();
+        }
+        perform(s);
+    }
+}
+
+void Port::perform(PortSignal& s) {
+    switch (s.op) {
+    case PortOp::Command:
+        trace_in(PortOp::Command);
+        output_bytes.fetch_add(s.data.size(), std::memory_order_relaxed);
+        driver->output(*this, s.data);
+        if (is_open()) trace_out(PortOp::Command);
+        break;
+    default:
+        break;
+    }
+}
+
+void Port::handle_io() {
+    for (int turn = 0; turn < IO_RUN_BUDGET; ++turn) {
+        std::uint32_t events = io_events.exchange(0, std::memory_order_acq_rel);
+        if (!events || !is_open()) return;
+        // Room in the program's input pipe matters only when output is waiting (OTP selects
+        // for writing only then): such a turn is no turn at all.
+        if (events == IO_WRITE && driver->queue_size() == 0) continue;
+        trace_in(PortOp::Io);
+        driver->ready(*this, events);
+        if (is_open()) trace_out(PortOp::Io);
+    }
+    // Still more: the next turn, after the other tasks in the run queue.
+    if (io_events.load(std::memory_order_acquire)) schedule();
+}
+
+// ---- operations from processes ---------------------------------------------------------------
+
+void Port::start(Term opener) {
+    {
+        std::lock_guard guard(exec);
+        trace_in(PortOp::Open);
+        trace_out(PortOp::Open);
+        if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, opener);
+        trace_in(PortOp::Io);
+        driver->start(*this);
+        if (is_open()) trace_out(PortOp::Io);
+    }
+    after_execution();
+}
+
+PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter) {
+    bool wait = false;
+    {
+        // As OTP: a port that is busy when the command comes makes the caller wait (after the
+        // data went out); one that turns busy with this command does not.
+        std::lock_guard guard(lock);
+        if (state == PortState::Closed) return PortOpResult::Dropped;
+        if (busy && mode == PortCommandMode::NoSuspend) return PortOpResult::Busy;
+        if (busy && mode == PortCommandMode::Normal && waiter) {
+            busy_waiters.push_back(waiter);
+            wait = true;
+        }
+    }
+    PortOpResult result = execute(PortOp::Command, [&] {
+        if (traced(this, TRACE_RECEIVE)) {
+            // {Caller, {command, Bytes}}, the data as one binary whatever iolist it was.
+            HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 6);
+            Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
+                                      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+            Term cmd = tuple_on(frag->alloc(3), {atom("command"), bin});
+            g_trace_hooks->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
+            free_fragment(frag);
+        }
+        output_bytes.fetch_add(bytes.size(), std::memory_order_relaxed);
+        driver->output(*this, bytes);
+        return PortOpResult::Done;
+    });
+    return result == PortOpResult::Done && wait ? PortOpResult::Suspend : result;
+}
+
+namespace {
+// The exit signal badsig from [port] to its owner: a message or operation it could not accept.
+void send_badsig(Port* port) {
+    port->vm.send_exit(port->id, port->owner.load(std::memory_order_acquire), atom("badsig"), false);
+}
+}  // namespace
+
+PortOpResult Port::close(Term caller, bool bang) {
+    return execute(PortOp::Close, [&] {
+        if (bang && caller != owner.load(std::memory_order_acquire)) {
+            send_badsig(this);
+            return PortOpResult::Dropped;
+        }
+        if (traced(this, TRACE_RECEIVE)) {
+            Term words[3];
+            g_trace_hooks->port_received(this, caller, tuple_on(words, {caller, atom("close")}));
+        }
+        terminate(atoms::normal);
+        if (bang) {
+            // {Port, closed} to the closer; the send event shows the bare atom (as OTP's).
+            Term words[3];
+            Term reply = tuple_on(words, {id, atom("closed")});
+            Process* to = vm.find_process(caller);
+            if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, caller, atom("closed"), to != nullptr);
+            if (to) {
+                Message m;
+                m.fragment = copy_to_fragment(reply, &m.term);
+                m.from = id;
+                vm.send_signal(to, m);
+            }
+        }
+        return PortOpResult::Done;
+    });
+}
+
+PortOpResult Port::connect(Term caller, Term new_owner, bool bang) {
+    return execute(PortOp::Connect, [&] {
+        Term old = owner.load(std::memory_order_acquire);
+        if (bang && (caller != old || !is_pid(new_owner))) {
+            send_badsig(this);
+            return PortOpResult::Dropped;
+        }
+        Term connect_words[3], msg_words[3];
+        Term traced_msg = tuple_on(msg_words, {caller, tuple_on(connect_words, {atom("connect"), new_owner})});
+        if (!bang) {
+            // port_connect/2 links the new owner to the port.
+            std::shared_ptr<Process> p = vm.lookup_process(new_owner);
+            bool linked = false;
+            if (p) {
+                std::lock_guard guard(p->lock);
+                if (!p->exiting) {
+                    if (std::find(p->links.begin(), p->links.end(), id) == p->links.end()) p->links.push_back(id);
+                    linked = true;
+                }
+            }
+            if (!linked) return PortOpResult::Dropped;
+            {
+                std::lock_guard guard(lock);
+                if (std::find(links.begin(), links.end(), new_owner) == links.end()) links.push_back(new_owner);
+            }
+            owner.store(new_owner, std::memory_order_release);
+            if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, new_owner);
+            if (traced(this, TRACE_RECEIVE)) g_trace_hooks->port_received(this, caller, traced_msg);
+            if (traced(this, TRACE_SEND)) {
+                Term words[3];
+                g_trace_hooks->port_sent(this, caller, tuple_on(words, {id, atom("connected")}), true);
+            }
+            return PortOpResult::Done;
+        }
+        if (traced(this, TRACE_RECEIVE)) g_trace_hooks->port_received(this, caller, traced_msg);
+        owner.store(new_owner, std::memory_order_release);
+        // {Port, connected} to the old owner.
+        Term words[3];
+        Term reply = tuple_on(words, {id, atom("connected")});
+        Process* to = vm.find_process(caller);
+        if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, caller, reply, to != nullptr);
+        if (to) {
+            Message m;
+            m.fragment = copy_to_fragment(reply, &m.term);
+            m.from = id;
+            vm.send_signal(to, m);
+        }
+        return PortOpResult::Done;
+    });
+}
+
+PortOpResult Port::link(Term pid) {
+    return execute(PortOp::Link, [&] {
+        if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, pid);
+        std::lock_guard guard(lock);
+        if (std::find(links.begin(), links.end(), pid) == links.end()) links.push_back(pid);
+        return PortOpResult::Done;
+    });
+}
+
+void Port::unlink(Term pid) {
+    execute(PortOp::Unlink, [&] {
+        bool had;
+        {
+            std::lock_guard guard(lock);
+            auto it = std::find(links.begin(), links.end(), pid);
+            had = it != links.end();
+            if (had) links.erase(it);
+        }
+        if (had && traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_unlinked, pid);
+        return PortOpResult::Done;
+    });
+}
+
+PortOpResult Port::exit_signal(Term from, Term reason, bool linked) {
+    Term current_owner = owner.load(std::memory_order_acquire);
+    // As OTP 25 reports it: a linked process's death, or an exit from the owner with a reason
+    // of its own, runs as the port's "0" operation; other exit signals as close.
+    bool zero = linked || (from == current_owner && reason != atoms::normal && reason != atoms::kill);
+    return execute(zero ? PortOp::Exit : PortOp::Close, [&] {
+        if (linked) {
+            {
+                std::lock_guard guard(lock);
+                auto it = std::find(links.begin(), links.end(), from);
+                if (it == links.end()) return PortOpResult::Dropped;
+                links.erase(it);
+            }
+            // A normal exit of a linked process other than the owner leaves the port alone.
+            if (reason == atoms::normal && from != current_owner) return PortOpResult::Dropped;
+        }
+        if (from && traced(this, TRACE_RECEIVE)) {
+            Term words[3];
+            g_trace_hooks->port_received(this, from, tuple_on(words, {from, atom("close")}));
+        }
+        terminate(reason == atoms::kill ? atoms::killed : reason, reason);
+        return PortOpResult::Done;
+    });
+}
+
+bool Port::add_monitor(const MonitorEntry& entry) {
+    std::lock_guard guard(lock);
+    if (state == PortState::Closed) return false;
+    monitored_by.push_back(entry);
+    return true;
+}
+
+bool Port::remove_monitor(const Word ref_id[3]) {
+    std::lock_guard guard(lock);
+    for (auto it = monitored_by.begin(); it != monitored_by.end(); ++it)
+        if (std::equal(it->ref_id, it->ref_id + 3, ref_id)) {
+            monitored_by.erase(it);
+            return true;
+        }
+    return false;
+}
+
+// ---- for drivers ---------------------------------------------------------------------------------
+
+void Port::send_to_owner(Term msg, HeapFragment* frag) {
+    Term to = owner.load(std::memory_order_acquire);
+    Process* p = vm.find_process(to);
+    if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, to, msg, p != nullptr);
+    if (!p) {
+        free_fragment(frag);
+        return;
+    }
+    Message m;
+    m.term = msg;
+    m.fragment = frag;
+    m.from = id;
+    vm.send_signal(p, m);
+}
+
+void Port::deliver(Term data, HeapFragment* frag) {
+    Term* hp = frag->alloc(6);
+    Term inner = tuple_on(hp, {atom("data"), data});
+    send_to_owner(tuple_on(hp + 3, {id, inner}), frag);
+}
+
+void Port::set_busy(bool on) {
+    std::vector<Term> waiters;
+    {
+        std::lock_guard guard(lock);
+        busy = on;
+        if (!on) waiters.swap(busy_waiters);
+    }
+    for (Term pid : waiters)
+        if (std::shared_ptr<Process> p = vm.lookup_process(pid)) vm.resume_suspended(p.get());
+}
+
+void Port::terminate(Term reason, Term trace_reason) {
+    std::vector<Term> linked;
+    std::vector<MonitorEntry> monitors;
+    std::vector<Term> waiters;
+    std::deque<PortSignal> dropped;
+    Term name;
+    {
+        std::lock_guard guard(lock);
+        if (state == PortState::Closed) return;
+        state = PortState::Closed;
+        linked.swap(links);
+        monitors.swap(monitored_by);
+        waiters.swap(busy_waiters);
+        dropped.swap(signals);
+        name = registered_name;
+        registered_name = 0;
+        busy = false;
+    }
+    if (driver) driver->stop(*this);
+    vm.port_table->remove(this);
+    if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
+    if (name) vm.unregister_port(name, this);
+    for (Term pid : linked) vm.send_exit(id, pid, reason, true);
+    for (const MonitorEntry& m : monitors) vm.send_down(m, atom("port"), id, reason);
+    for (Term pid : waiters)
+        if (std::shared_ptr<Process> p = vm.lookup_process(pid)) vm.resume_suspended(p.get());
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,222 @@
+// vm/port.hpp — Port: an Erlang port — its identity, owner, links and monitors, registered
+// name and trace state, the operations processes perform on it, and how it runs (DESIGN.md §6).
+//
+// A port is a scheduler task next to processes (vm/task.hpp). Work reaches it two ways:
+//  - operations from processes (commands, close, connect, link, unlink, exit signals,
+//    port_info), which the calling process executes itself, at once, as OTP's immediate port
+//    calls do: it takes the port's execution lock [exec] (blocking: a port's turn is short and
+//    bounded), first runs anything queued before it, then its own operation;
+//  - I/O readiness from the poller thread (vm/io_poller.hpp), which sets a bit in
+//    [io_events] and puts the port in a run queue; a scheduler runs it (Port::run_task).
+// Exactly one thread executes a port at a time, the holder of [exec]; the driver's state is
+// touched only there. Operations that may not execute where they are issued (a trace message
+// to a port tracer, from inside a collection or with locks held) are queued (Port::post) and
+// run by the port's next turn.
+//
+// Locks: [exec] may be taken before [lock] and before any process's lock, never after them,
+// and a thread holding [exec] never takes another port's [exec].
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vm/heap.hpp"
+#include "vm/process.hpp"
+#include "vm/term.hpp"
+#include "vm/trace_hooks.hpp"
+
+namespace beamlet::vm {
+
+struct Vm;
+class PortDriver;
+
+// What a port is asked to do (OTP's proc-to-port signals). The running_ports events name it
+// (in/out Command): Io is an I/O readiness run, named 0 as in OTP.
+enum class PortOp : std::uint8_t { Open, Command, Close, Connect, Link, Unlink, Exit, Info, Io };
+
+// I/O readiness, bits of Port::io_events set by the poller.
+enum IoEvent : std::uint32_t {
+    IO_READ = 1u << 0,   // the program's output can be read (or reached end of file)
+    IO_WRITE = 1u << 1,  // the program's input pipe has room again
+    IO_CHILD = 1u << 2,  // the program exited
+    IO_HUP = 1u << 3,    // with IO_READ: the writer hung up (no edge will follow the last data)
+};
+
+// What a port operation came to (OTP's ErtsPortOpResult, as the BIFs need it).
+enum class PortOpResult : std::uint8_t {
+    Done,
+    Dropped,  // the port is closed (badarg for the BIFs), or the operation was refused
+    Busy,     // the port is busy: nothing was done (port_command's nosuspend)
+    Suspend,  // done, but the port is busy: the caller waits until it is not (a busy waiter)
+};
+
+// How a command treats a busy port: Normal sends and makes the caller wait, Force sends and
+// goes on, NoSuspend sends nothing and answers Busy.
+enum class PortCommandMode : std::uint8_t { Normal, Force, NoSuspend };
+
+// An operation queued for a port's next turn.
+struct PortSignal {
+    PortOp op;
+    Term from = 0;       // who issued it (a pid; 0: the runtime)
+    std::string data;    // Command: the bytes
+};
+
+enum class PortState : std::uint8_t { Open, Closed };
+
+struct Port {
+    Port(Vm& vm, Word number);
+    ~Port();
+    Port(const Port&) = delete;
+    Port& operator=(const Port&) = delete;
+
+    Vm& vm;
+    const Term id;
+    Term driver_name = 0;   // the atom of the open trace event: the command or the executable
+    std::string name;       // port_info(Port, name)
+    Word index = 0;         // port_info(Port, id): the port's number
+
+    // ---- guarded by [lock] ----
+    std::mutex lock;
+    PortState state = PortState::Open;
+    std::atomic<Term> owner{0};             // the connected process (read without the lock)
+    std::vector<Term> links;                // pids
+    std::vector<MonitorEntry> monitored_by; // monitors processes hold on this port
+    Term registered_name = 0;
+    std::deque<PortSignal> signals;         // queued operations (post)
+    std::vector<Term> busy_waiters;         // processes suspended until the port is not busy
+    bool busy = false;                      // its output queue passed the high watermark
+    // Scheduling: [task_hold] keeps the port alive while it sits in a run queue.
+    bool task_queued = false;
+    std::shared_ptr<Port> task_hold;
+    std::weak_ptr<Port> self;               // set by the port table
+
+    // ---- tracing: the same members as Process, so tracing/ treats both alike ----
+    std::vector<TracerRef> trace_refs;
+    std::atomic<std::uint32_t> all_trace_flags{0};
+    std::atomic<std::uint32_t> trace_seq{0};
+    std::atomic<TraceSession*> sole_trace_session{nullptr};
+    std::atomic<Word> sole_tracer{0};
+
+    // ---- I/O readiness (poller thread → executor) ----
+    std::atomic<std::uint32_t> io_events{0};
+
+    // ---- statistics (port_info) ----
+    std::atomic<std::uint64_t> input_bytes{0}, output_bytes{0};
+
+    // ---- executor-only: the holder of [exec] ----
+    std::mutex exec;
+    std::unique_ptr<PortDriver> driver;
+
+    bool is_open() {
+        std::lock_guard guard(lock);
+        return state == PortState::Open;
+    }
+
+    // ---- operations from processes (each takes [exec]; the caller holds no lock) ----
+
+    // The port's first turn, right after open_port put it in the table: the open operation,
+    // the link to [opener], then the driver's start as an I/O turn (OTP's spawn
+    // acknowledgement).
+    void start(Term opener);
+
+    // Output [bytes] from [caller] (port_command/2,3, Port ! {Pid, {command, D}}). A port that
+    // is busy when it comes is treated as [mode] says; in Normal mode [waiter] (if not 0) is
+    // registered to be resumed when the port stops being busy, and the answer is Suspend.
+    PortOpResult command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter = 0);
+    // port_close/1, Port ! {Pid, close} ([bang]: the owner only; {Port, closed} goes back).
+    PortOpResult close(Term caller, bool bang);
+    // port_connect/2 ([bang]: Port ! {Pid, {connect, New}}, owner only, {Port, connected}).
+    PortOpResult connect(Term caller, Term new_owner, bool bang);
+    // A link from [pid] (link/1 on the process side has added its half).
+    PortOpResult link(Term pid);
+    // unlink/1 from [pid].
+    void unlink(Term pid);
+    // An exit signal from [from] with [reason]: exit/2 ([linked] false) or a linked process
+    // that died ([linked] true; a normal exit of a process that is not the owner is ignored).
+    PortOpResult exit_signal(Term from, Term reason, bool linked);
+    // Adds a monitor from [watcher] (erlang:monitor(port, ...)); false if the port is closed.
+    bool add_monitor(const MonitorEntry& entry);
+    // Removes the monitor with reference [ref_id]; true if it was there.
+    bool remove_monitor(const Word ref_id[3]);
+    // Runs [fn] as the port's info operation (port_info: the in/out info events).
+    template <typename Fn>
+    auto info(Fn&& fn);
+
+    // Queues [signal] for the port's next turn, from any thread (never executes it here).
+    void post(PortSignal signal);
+    // Called by the poller: [events] happened; schedules a run.
+    void io_ready(std::uint32_t events);
+    // A scheduler's run of this port (I/O readiness and queued operations).
+    void run_task();
+    // The port leaves a run queue without running (the schedulers stopped).
+    void drop_task();
+
+    // ---- for drivers, while executing (holding [exec]) ----
+
+    // Sends [msg] (built in [frag], which it takes) to the owner, traced as the port's send.
+    void send_to_owner(Term msg, HeapFragment* frag);
+    // Sends {Port, {data, [data]}} with [data] built by the caller in [frag].
+    void deliver(Term data, HeapFragment* frag);
+    // Closes the port with [reason]: links get exit signals, monitors 'DOWN', the driver
+    // stops. [trace_reason]: the reason the closed event shows (kill where links see killed).
+    void terminate(Term reason, Term trace_reason = 0);
+    // The driver's output queue crossed a watermark.
+    void set_busy(bool on);
+    // The driver wants another turn (it stopped early to let others run).
+    void reschedule();
+
+    // Port-running events (running_ports), traced when flagged.
+    void trace_in(PortOp op);
+    void trace_out(PortOp op);
+
+private:
+    // Takes [exec], runs what was queued, then [fn] (if the port is still open), releases
+    // [exec] and schedules a run if work arrived meanwhile.
+    template <typename Fn>
+    PortOpResult execute(PortOp op, Fn&& fn);
+    void drain_signals();
+    void handle_io();
+    void schedule();
+    void after_execution();
+    void perform(PortSignal& s);
+};
+
+// The atom a running_ports event names [op] with (0 for Io).
+Term port_op_name(PortOp op);
+
+template <typename Fn>
+PortOpResult Port::execute(PortOp op, Fn&& fn) {
+    PortOpResult result = PortOpResult::Dropped;
+    {
+        std::lock_guard guard(exec);
+        drain_signals();
+        if (is_open()) {
+            trace_in(op);
+            result = fn();
+            if (is_open()) trace_out(op);
+        }
+    }
+    after_execution();
+    return result;
+}
+
+template <typename Fn>
+auto Port::info(Fn&& fn) {
+    std::unique_lock guard(exec);
+    drain_signals();
+    bool open = is_open();
+    if (open) trace_in(PortOp::Info);
+    auto value = fn(open);
+    if (open) trace_out(PortOp::Info);
+    guard.unlock();
+    after_execution();
+    return value;
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,34 @@
+// vm/port_driver.hpp — PortDriver: what runs behind a port (OTP's driver entry), called only by
+// the port's executor (the holder of Port::exec). beamlet's driver is the spawn driver
+// (vm/spawn_driver.hpp): an external program on pipes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace beamlet::vm {
+
+struct Port;
+
+class PortDriver {
+public:
+    virtual ~PortDriver() = default;
+
+    // The port is in the port table: start watching the driver's descriptors.
+    virtual void start(Port& port) = 0;
+    // [bytes] from a command: written to the program, or queued when it cannot take them now
+    // (the port turns busy past the high watermark).
+    virtual void output(Port& port, std::string_view bytes) = 0;
+    // The poller reported [events] (IoEvent bits): read, write what is queued, reap.
+    virtual void ready(Port& port, std::uint32_t events) = 0;
+    // The port closes: stop watching, close the descriptors; the program is left to end on
+    // its own (it reads end of file) and is reaped when it does.
+    virtual void stop(Port& port) = 0;
+    // Bytes waiting to be written to the program (port_info queue_size).
+    virtual std::size_t queue_size() const = 0;
+    // The program's OS process id (port_info os_pid), or -1.
+    virtual long os_pid() const { return -1; }
+};
+
+}  // namespace beamlet::vm

@@ -1,0 +1,78 @@
+// vm/port_signals.cpp — messages from processes to ports: Port ! {Pid, {command, Data}},
+// {Pid, close}, {Pid, {connect, NewOwner}}; anything else is a bad signal (OTP's
+// erts_port_command and send_badsig).
+#include <string>
+
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
+#include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+namespace {
+
+void send_badsig(Vm& vm, Port* port) {
+    vm.send_exit(port->id, port->owner.load(std::memory_order_acquire), atom("badsig"), false);
+}
+
+}  // namespace
+
+Vm::SendResult Vm::send_to_port(Process* sender, Term port_id, Term msg, PortCommandMode mode) {
+    std::shared_ptr<Port> port = port_table->lookup(port_id);
+    if (!port) return SendResult::Sent;  // a closed port drops it, as a dead process would
+    static const Term am_command = atom("command"), am_close = atom("close"), am_connect = atom("connect");
+    if (!is_tuple(msg) || tuple_arity(msg) != 2 || !is_pid(tuple_element(msg, 0))) {
+        send_badsig(*this, port.get());
+        return SendResult::Sent;
+    }
+    Term from = tuple_element(msg, 0), op = tuple_element(msg, 1);
+    if (op == am_close) {
+        port->close(from, true);
+        return SendResult::Sent;
+    }
+    if (!is_tuple(op) || tuple_arity(op) != 2) {
+        send_badsig(*this, port.get());
+        return SendResult::Sent;
+    }
+    if (tuple_element(op, 0) == am_connect) {
+        port->connect(from, tuple_element(op, 1), true);
+        return SendResult::Sent;
+    }
+    if (tuple_element(op, 0) != am_command || from != port->owner.load(std::memory_order_acquire)) {
+        send_badsig(*this, port.get());
+        return SendResult::Sent;
+    }
+    std::string bytes;
+    if (!iolist_bytes(tuple_element(op, 1), &bytes)) {
+        if (sender) report_bad_output(sender, port.get());
+        send_badsig(*this, port.get());
+        return SendResult::Sent;
+    }
+    if (!sender && mode == PortCommandMode::Normal) mode = PortCommandMode::Force;
+    switch (port->command(from, bytes, mode, sender ? sender->id : 0)) {
+    case PortOpResult::Busy: return SendResult::NoSuspend;
+    case PortOpResult::Suspend: return SendResult::Suspend;
+    default: return SendResult::Sent;
+    }
+}
+
+void Vm::report_bad_output(Process* p, Port* port) {
+    // "Bad value on output port 'Name'", as the emulator logs it.
+    Term name = NIL;
+    for (std::size_t i = port->name.size(); i-- > 0;)
+        name = make_cons_on(p->alloc(2), make_small(static_cast<unsigned char>(port->name[i])), name);
+    log_error(p, "Bad value on output port '~s'~n", make_cons_on(p->alloc(2), name, NIL));
+}
+
+Vm::SendResult Vm::send(Process* sender, Term dest, Term msg, bool nosuspend) {
+    // A name registered to a port goes through send_message, which never waits for it.
+    if (!is_port(dest)) return send_message(sender, dest, msg) ? SendResult::Sent : SendResult::Badarg;
+    if (sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && g_trace_hooks)
+        g_trace_hooks->message_sent(sender, dest, msg, true);
+    return send_to_port(sender, dest, msg, nosuspend ? PortCommandMode::NoSuspend : PortCommandMode::Normal);
+}
+
+}  // namespace beamlet::vm

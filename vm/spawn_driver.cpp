@@ -1,0 +1,423 @@
+// vm/spawn_driver.cpp — an external program on pipes: spawning it, framing what it writes
+// (stream, {packet, N}, {line, L}), queueing what it is sent, its exit status.
+#include "vm/spawn_driver.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
+#include "vm/vm.hpp"
+
+extern char** environ;
+
+namespace beamlet::vm {
+
+namespace {
+
+constexpr std::size_t READ_BUFFER_BYTES = 64 * 1024;
+// Reads per readiness event before the port lets other tasks run.
+constexpr int READS_PER_TURN = 8;
+// A read at least this long hands its buffer over as the binary instead of copying it.
+constexpr std::size_t ADOPT_BUFFER_BYTES = 16 * 1024;
+
+int pidfd_open(pid_t pid) { return int(syscall(SYS_pidfd_open, pid, 0)); }
+
+void close_fd(int& fd) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+}
+
+// The environment of the child: ours with [changes] applied.
+std::vector<std::string> child_environment(const std::vector<std::pair<std::string, std::optional<std::string>>>& changes) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) env.emplace_back(*e);
+    for (const auto& [name, value] : changes) {
+        std::string prefix = name + "=";
+        std::erase_if(env, [&](const std::string& s) { return s.compare(0, prefix.size(), prefix) == 0; });
+        if (value) env.push_back(prefix + *value);
+    }
+    return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& v) {
+    std::vector<char*> out;
+    for (std::string& s : v) out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+class SpawnDriver final : public PortDriver {
+public:
+    SpawnDriver(const SpawnSettings& s, pid_t pid, int pidfd, int to_child, int from_child)
+        : m_settings(s), m_pid(pid), m_pidfd(pidfd), m_to_child(to_child), m_from_child(from_child) {}
+    ~SpawnDriver() override { release_descriptors(nullptr); }
+
+    void start(Port& port) override {
+        IoPoller& poller = port.vm.port_table->poller();
+        Word number = port_number(port.id);
+        if (m_from_child >= 0) poller.watch(m_from_child, number, IO_READ);
+        if (m_to_child >= 0) poller.watch(m_to_child, number, IO_WRITE);
+        if (m_pidfd >= 0) poller.watch(m_pidfd, number, IO_CHILD);
+    }
+
+    void output(Port& port, std::string_view bytes) override {
+        if (m_to_child < 0) return;
+        char header[4];
+        std::size_t header_bytes = 0;
+        if (m_settings.framing == SpawnSettings::Framing::Packet) {
+            header_bytes = std::size_t(m_settings.packet_bytes);
+            std::size_t n = bytes.size();
+            for (std::size_t i = header_bytes; i-- > 0; n >>= 8) header[i] = char(n & 0xFF);
+        }
+        if (m_queued == 0) {
+            // Straight to the pipe; only what it cannot take now is queued.
+            iovec iov[2] = {{header, header_bytes}, {const_cast<char*>(bytes.data()), bytes.size()}};
+            int first = header_bytes ? 0 : 1;
+            ssize_t n = ::writev(m_to_child, iov + first, 2 - first);
+            if (n < 0) {
+                if (errno != EAGAIN && errno != EWOULDBLOCK) return write_failed(port, errno);
+                n = 0;
+            }
+            std::size_t written = std::size_t(n);
+            if (written < header_bytes) {
+                enqueue(std::string_view(header + written, header_bytes - written));
+                enqueue(bytes);
+            } else if (written - header_bytes < bytes.size()) {
+                enqueue(bytes.substr(written - header_bytes));
+            }
+        } else {
+            enqueue(std::string_view(header, header_bytes));
+            enqueue(bytes);
+        }
+        if (m_queued >= PORT_QUEUE_HIGH_BYTES) port.set_busy(true);
+    }
+
+    void ready(Port& port, std::uint32_t events) override {
+        if ((events & IO_WRITE) && m_queued) flush(port);
+        if (events & IO_HUP) m_hung_up = true;
+        if ((events & IO_READ) && m_from_child >= 0 && port.is_open()) read_available(port);
+        if ((events & IO_CHILD) && m_pidfd >= 0) child_exited(port);
+    }
+
+    void stop(Port& port) override { release_descriptors(&port.vm.port_table->poller()); }
+
+    std::size_t queue_size() const override { return m_queued; }
+    long os_pid() const override { return long(m_pid); }
+
+private:
+    // ---- input: the program's output, framed into messages ----
+
+    void read_available(Port& port) {
+        for (int i = 0; i < READS_PER_TURN; ++i) {
+            if (!m_buffer) m_buffer = BinaryBuf::create(READ_BUFFER_BYTES);
+            ssize_t n = ::read(m_from_child, m_buffer->bytes, READ_BUFFER_BYTES);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+                return end_of_input(port);  // as end of file: the pipe is unusable
+            }
+            if (n == 0) return end_of_input(port);
+            port.input_bytes.fetch_add(std::size_t(n), std::memory_order_relaxed);
+            received(port, std::size_t(n));
+            if (!port.is_open()) return;
+            // A short read emptied the pipe: the next edge brings more, unless the writer has
+            // hung up already (then end of file is all that is left, and no edge announces it).
+            if (std::size_t(n) < READ_BUFFER_BYTES && !m_hung_up) return;
+        }
+        // A fast writer: let others run, then read on.
+        port.io_events.fetch_or(IO_READ, std::memory_order_release);
+        port.reschedule();
+    }
+
+    void received(Port& port, std::size_t n) {
+        const char* bytes = reinterpret_cast<const char*>(m_buffer->bytes);
+        switch (m_settings.framing) {
+        case SpawnSettings::Framing::Stream:
+            if (m_settings.binary && n >= ADOPT_BUFFER_BYTES) {
+                // The read buffer becomes the binary: no copy of a large chunk.
+                HeapFragment* frag = HeapFragment::create(REFC_BIN_WORDS + 6);
+                Term bin = make_refc_binary_in(frag->alloc(REFC_BIN_WORDS), &frag->off_heap_first, m_buffer, n);
+                m_buffer = nullptr;
+                port.deliver(bin, frag);
+            } else {
+                deliver_bytes(port, std::string_view(bytes, n), 0);
+            }
+            break;
+        case SpawnSettings::Framing::Packet:
+            m_pending.append(bytes, n);
+            deliver_packets(port);
+            break;
+        case SpawnSettings::Framing::Line:
+            m_pending.append(bytes, n);
+            deliver_lines(port, false);
+            break;
+        }
+    }
+
+    // {Port, {data, Data}}, or with [tag] (eol / noeol) {Port, {data, {Tag, Data}}}.
+    void deliver_bytes(Port& port, std::string_view data, Term tag) {
+        Word data_words = m_settings.binary ? binary_words(data.size()) : 2 * data.size();
+        HeapFragment* frag = HeapFragment::create(data_words + 3 + 6);
+        Term term;
+        if (m_settings.binary) {
+            term = make_binary_in(frag->alloc(data_words), &frag->off_heap_first,
+                                  reinterpret_cast<const std::uint8_t*>(data.data()), data.size());
+        } else {
+            Term* cells = frag->alloc(data_words);
+            term = NIL;
+            for (std::size_t i = data.size(); i-- > 0;)
+                term = make_cons_on(cells + 2 * i, make_small(static_cast<std::uint8_t>(data[i])), term);
+        }
+        if (tag) {
+            Term* hp = frag->alloc(3);
+            hp[0] = make_arityval(2);
+            hp[1] = tag;
+            hp[2] = term;
+            term = make_boxed(hp);
+        }
+        port.deliver(term, frag);
+    }
+
+    void deliver_packets(Port& port) {
+        std::size_t header = std::size_t(m_settings.packet_bytes);
+        std::size_t at = 0;
+        while (port.is_open() && m_pending.size() - at >= header) {
+            std::size_t length = 0;
+            for (std::size_t i = 0; i < header; ++i) length = (length << 8) | static_cast<std::uint8_t>(m_pending[at + i]);
+            if (m_pending.size() - at - header < length) break;
+            deliver_bytes(port, std::string_view(m_pending).substr(at + header, length), 0);
+            at += header + length;
+        }
+        m_pending.erase(0, at);
+    }
+
+    void deliver_lines(Port& port, bool at_eof) {
+        static const Term am_eol = atom("eol"), am_noeol = atom("noeol");
+        std::size_t at = 0, limit = m_settings.line_length;
+        while (port.is_open()) {
+            std::size_t nl = m_pending.find('\n', at);
+            std::size_t available = (nl == std::string::npos ? m_pending.size() : nl) - at;
+            if (available >= limit && (nl == std::string::npos || available > limit)) {
+                // Longer than the limit: its first part, then the rest as more of the line.
+                deliver_bytes(port, std::string_view(m_pending).substr(at, limit), am_noeol);
+                at += limit;
+                continue;
+            }
+            if (nl == std::string::npos) break;
+            deliver_bytes(port, std::string_view(m_pending).substr(at, nl - at), am_eol);
+            at = nl + 1;
+        }
+        if (at_eof && at < m_pending.size() && port.is_open()) {
+            deliver_bytes(port, std::string_view(m_pending).substr(at), am_noeol);
+            at = m_pending.size();
+        }
+        m_pending.erase(0, at);
+    }
+
+    void end_of_input(Port& port) {
+        IoPoller& poller = port.vm.port_table->poller();
+        poller.forget(m_from_child);
+        close_fd(m_from_child);
+        if (m_settings.framing == SpawnSettings::Framing::Line) deliver_lines(port, true);
+        if (!port.is_open()) return;
+        if (m_settings.eof) {
+            Term words[3] = {make_arityval(2), port.id, atom("eof")};
+            Term msg;
+            HeapFragment* frag = copy_to_fragment(make_boxed(words), &msg);
+            port.send_to_owner(msg, frag);
+            return;
+        }
+        // Without eof the port closes at end of file, after the exit status if it reports one.
+        if (!m_settings.exit_status || m_status_known) finish(port);
+    }
+
+    void child_exited(Port& port) {
+        siginfo_t info{};
+        if (waitid(P_PIDFD, id_t(m_pidfd), &info, WEXITED | WNOHANG) != 0 || info.si_pid == 0) return;
+        port.vm.port_table->poller().forget(m_pidfd);
+        close_fd(m_pidfd);
+        m_status_known = true;
+        // As the shell reports it: the exit code, or 128 + the signal that ended the program.
+        m_status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+        if (!m_settings.exit_status) return;
+        // The status comes after all the output: at end of file, or now if it was reached.
+        if (m_from_child < 0) finish(port);
+    }
+
+    // The end: the exit status (if asked for and known), then the port closes normally
+    // (unless eof asked to keep it open).
+    void finish(Port& port) {
+        if (m_settings.exit_status && m_status_known && !m_status_sent) {
+            m_status_sent = true;
+            Term inner[3] = {make_arityval(2), atom("exit_status"), make_small(m_status)};
+            Term words[3] = {make_arityval(2), port.id, make_boxed(inner)};
+            Term msg;
+            HeapFragment* frag = copy_to_fragment(make_boxed(words), &msg);
+            port.send_to_owner(msg, frag);
+        }
+        if (!m_settings.eof) port.terminate(atoms::normal);
+    }
+
+    // ---- output: what the port is sent ----
+
+    void enqueue(std::string_view bytes) {
+        if (bytes.empty()) return;
+        m_queue.emplace_back(bytes);
+        m_queued += bytes.size();
+    }
+
+    void flush(Port& port) {
+        while (m_queued) {
+            iovec iov[16];
+            int n_iov = 0;
+            std::size_t offset = m_queue_offset;
+            for (auto it = m_queue.begin(); it != m_queue.end() && n_iov < 16; ++it, ++n_iov) {
+                iov[n_iov].iov_base = it->data() + offset;
+                iov[n_iov].iov_len = it->size() - offset;
+                offset = 0;
+            }
+            ssize_t n = ::writev(m_to_child, iov, n_iov);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+                return write_failed(port, errno);
+            }
+            std::size_t written = std::size_t(n);
+            m_queued -= written;
+            while (written) {
+                std::size_t rest = m_queue.front().size() - m_queue_offset;
+                if (written < rest) {
+                    m_queue_offset += written;
+                    break;
+                }
+                written -= rest;
+                m_queue.pop_front();
+                m_queue_offset = 0;
+            }
+        }
+        if (m_queued < PORT_QUEUE_LOW_BYTES) port.set_busy(false);
+    }
+
+    void write_failed(Port& port, int error) {
+        // OTP's driver_failure_posix: the port exits with the error's name (epipe, ...).
+        m_queue.clear();
+        m_queued = 0;
+        m_queue_offset = 0;
+        std::string name = error == EPIPE ? "epipe" : error == EBADF ? "ebadf" : "eio";
+        port.terminate(atom(name));
+    }
+
+    void release_descriptors(IoPoller* poller) {
+        for (int* fd : {&m_from_child, &m_to_child}) {
+            if (*fd >= 0 && poller) poller->forget(*fd);
+            close_fd(*fd);
+        }
+        if (m_pidfd >= 0) {
+            if (poller) {
+                poller->forget(m_pidfd);
+                poller->reap(m_pidfd);  // it ends once it reads end of file; reaped then
+                m_pidfd = -1;
+            } else {
+                close_fd(m_pidfd);
+            }
+        }
+        if (m_buffer) {
+            m_buffer->release();
+            m_buffer = nullptr;
+        }
+    }
+
+    SpawnSettings m_settings;
+    pid_t m_pid;
+    int m_pidfd;
+    int m_to_child;
+    int m_from_child;
+    BinaryBuf* m_buffer = nullptr;   // the read buffer
+    std::string m_pending;           // packet and line framing: bytes not delivered yet
+    std::deque<std::string> m_queue; // output the pipe could not take yet
+    std::size_t m_queue_offset = 0;  // bytes of m_queue.front() already written
+    std::size_t m_queued = 0;
+    bool m_status_known = false, m_status_sent = false;
+    bool m_hung_up = false;          // the program closed its output
+    int m_status = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
+    int in_pipe[2] = {-1, -1};   // the program's input: we write [1]
+    int out_pipe[2] = {-1, -1};  // the program's output: we read [0]
+    auto fail = [&](int e) -> std::unique_ptr<PortDriver> {
+        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]})
+            if (fd >= 0) ::close(fd);
+        *error = e;
+        return nullptr;
+    };
+    if (s.out && pipe2(in_pipe, O_CLOEXEC) != 0) return fail(errno);
+    if (s.in && pipe2(out_pipe, O_CLOEXEC) != 0) return fail(errno);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    int child_in = s.use_stdio ? 0 : 3, child_out = s.use_stdio ? 1 : 4;
+    if (s.out) posix_spawn_file_actions_adddup2(&actions, in_pipe[0], child_in);
+    else if (s.use_stdio) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (s.in) posix_spawn_file_actions_adddup2(&actions, out_pipe[1], child_out);
+    if (s.in && s.stderr_to_stdout) posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 2);
+    if (s.cd) posix_spawn_file_actions_addchdir_np(&actions, s.cd->c_str());
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    // The program starts with default signal handling and nothing blocked (the VM's threads
+    // block or ignore some, and ignored signals survive exec).
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    std::vector<std::string> argv_strings;
+    std::string path;
+    if (s.executable) {
+        path = s.command;
+        argv_strings.push_back(s.arg0 ? *s.arg0 : s.command);
+        if (s.args) argv_strings.insert(argv_strings.end(), s.args->begin(), s.args->end());
+    } else {
+        path = "/bin/sh";
+        argv_strings = {"sh", "-c", "exec " + s.command};
+    }
+    std::vector<std::string> env_strings = child_environment(s.env);
+    std::vector<char*> argv = c_strings(argv_strings), envp = c_strings(env_strings);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) return fail(rc);
+
+    // Our ends stay; the program's ends close here (it holds its own copies).
+    for (int* fd : {&in_pipe[0], &out_pipe[1]}) close_fd(*fd);
+    for (int fd : {in_pipe[1], out_pipe[0]})
+        if (fd >= 0) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    int pidfd = pidfd_open(pid);
+    if (pidfd < 0) {
+        // No pidfd (an old kernel): the status cannot be watched; the child is reaped below
+        // when the port closes, if it has ended by then.
+        pidfd = -1;
+    } else {
+        fcntl(pidfd, F_SETFD, FD_CLOEXEC);
+    }
+    return std::make_unique<SpawnDriver>(s, pid, pidfd, in_pipe[1], out_pipe[0]);
+}
+
+}  // namespace beamlet::vm
