@@ -21,6 +21,8 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/copy.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
 
 namespace beamlet::bif {
 
@@ -133,9 +135,10 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
         if (f == am_cpu_timestamp) {
             cpu_ts = true;
         } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_tracer) {
-            // Sessions have a fixed tracer.
-            if (session->tracer || !is_pid(tuple_element(f, 1))) return p->badarg();
-            tracer = Tracer::process(tuple_element(f, 1));
+            // Sessions have a fixed tracer. A port tracer gets term_to_binary's bytes.
+            Term t = tuple_element(f, 1);
+            if (session->tracer || (!is_pid(t) && !is_port(t))) return p->badarg();
+            tracer = is_pid(t) ? Tracer::process(t) : Tracer::port(t);
             tracer_given = true;
         } else if (is_tuple(f) && tuple_arity(f) == 3 && tuple_element(f, 0) == am_tracer) {
             // {tracer, Module, State}: a tracer module.
@@ -157,35 +160,61 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
     }
     // A dead tracer is accepted, as on OTP, but the flags it would get are removed at once.
     bool dead_tracer = on && tracer != Tracer::process(p->id) && !tracing::tracer_alive(p->vm, tracer);
-    auto apply_to = [&](Process* target) {
+    auto apply_to = [&](Process* target, std::uint32_t these) {
         if (dead_tracer) return tracing::set_process_flags(p->vm, target, session, tracer, ~0u, false, false);
-        return tracing::set_process_flags(p->vm, target, session, tracer, flags, on, tracer_given);
+        return tracing::set_process_flags(p->vm, target, session, tracer, these, on, tracer_given);
+    };
+    auto apply_to_port = [&](Port* target, std::uint32_t these) {
+        if (dead_tracer) return tracing::set_port_flags(p->vm, target, session, tracer, ~0u, false, false);
+        return tracing::set_port_flags(p->vm, target, session, tracer, these, on, tracer_given);
     };
     if (is_pid(spec)) {
         if (cpu_ts) return p->badarg();  // cpu_timestamp is node-global: all only
         Process* target;
         std::shared_ptr<Process> holder = process_of(p, spec, &target);
-        if (!target || !apply_to(target)) return p->badarg();
+        if (!target || !apply_to(target, flags)) return p->badarg();
         return make_small(1);
     }
-    bool existing = spec == am_all || spec == am_existing || spec == am_processes || spec == am_existing_processes;
-    bool future = spec == am_all || spec == am_new || spec == am_processes || spec == am_new_processes;
-    bool ports = spec == am_ports || spec == am_existing_ports || spec == am_new_ports;
-    if (!existing && !future && !ports) return p->badarg();
+    if (is_port(spec)) {
+        // One port keeps every flag it is given (OTP 25); only the port events use any.
+        std::shared_ptr<Port> port = p->vm.port_table->lookup(spec);
+        if (cpu_ts || !port) return p->badarg();
+        bool done = dead_tracer ? tracing::set_flags_of_port(p->vm, port.get(), session, tracer, ~0u, false, false)
+                                : tracing::set_flags_of_port(p->vm, port.get(), session, tracer, flags, on, tracer_given);
+        if (!done) return p->badarg();
+        return make_small(1);
+    }
+    bool all = spec == am_all, existing = spec == am_existing, fresh = spec == am_new;
+    bool procs_now = all || existing || spec == am_processes || spec == am_existing_processes;
+    bool procs_later = all || fresh || spec == am_processes || spec == am_new_processes;
+    bool ports_now = all || existing || spec == am_ports || spec == am_existing_ports;
+    bool ports_later = all || fresh || spec == am_ports || spec == am_new_ports;
+    if (!procs_now && !procs_later && !ports_now && !ports_later) return p->badarg();
     if (cpu_ts && spec != am_all) return p->badarg();
     if (cpu_ts) tracing::set_cpu_timestamp(on);
-    if (future && flags) {
+    // Groups of processes and ports each take the flags that concern them (OTP 25).
+    std::uint32_t proc_flags = flags & ~tracing::PORT_ONLY_FLAGS;
+    std::uint32_t port_flags = flags & tracing::PORT_TRACE_FLAGS;
+    if (procs_later && proc_flags) {
         if (dead_tracer) tracing::set_new_procs_flags(session, ~0u, Tracer(), false);
-        else tracing::set_new_procs_flags(session, flags, tracer, on);
+        else tracing::set_new_procs_flags(session, proc_flags, tracer, on);
     }
-    // beamlet has no ports yet: the port forms match none.
+    if (ports_later && port_flags) {
+        if (dead_tracer) tracing::set_new_ports_flags(session, ~0u, Tracer(), false);
+        else tracing::set_new_ports_flags(session, port_flags, tracer, on);
+    }
     SWord count = 0;
-    if (existing && flags) {
+    if (procs_now && proc_flags) {
         for (Term pid : p->vm.process_ids()) {
             Process* target;
             std::shared_ptr<Process> holder = process_of(p, pid, &target);
-            if (target && apply_to(target)) ++count;
+            if (target && apply_to(target, proc_flags)) ++count;
         }
+    }
+    if (ports_now && port_flags) {
+        for (Term id : p->vm.port_table->ids())
+            if (std::shared_ptr<Port> port = p->vm.port_table->lookup(id); port && apply_to_port(port.get(), port_flags))
+                ++count;
     }
     return make_small(count);
 }
@@ -410,10 +439,12 @@ Term bif_trace_pattern3(Process* p, Term* a) {
 
 namespace {
 
-// trace_info for a pid, new or new_processes: flags or tracer.
+// trace_info for a pid, a port, new, new_processes or new_ports: flags or tracer.
 Term process_info_item(Process* p, TraceSession* session, Term what, Term item) {
     BEAMLET_CACHED_ATOM(am_flags, "flags");
     BEAMLET_CACHED_ATOM(am_tracer, "tracer");
+    BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
+    if (item != am_flags && item != am_tracer) return p->badarg();
     std::uint32_t flags = 0;
     Tracer tracer;
     if (is_pid(what)) {
@@ -423,6 +454,22 @@ Term process_info_item(Process* p, TraceSession* session, Term what, Term item) 
         TracerRef r = tracing::live_trace_ref(p->vm, t, session);
         flags = r.flags;
         tracer = r.tracer;
+    } else if (is_port(what)) {
+        std::shared_ptr<Port> port = p->vm.port_table->lookup(what);
+        if (!port) return atoms::undefined;
+        TracerRef r = tracing::live_trace_ref(p->vm, port.get(), session);
+        flags = r.flags;
+        tracer = r.tracer;
+    } else if (what == am_new_ports) {
+        {
+            std::lock_guard guard(session->mutex);
+            flags = session->new_ports_flags;
+            tracer = session->new_ports_tracer;
+        }
+        if (flags && !tracing::tracer_alive(p->vm, tracer)) {
+            tracing::set_new_ports_flags(session, ~0u, Tracer(), false);
+            flags = 0;
+        }
     } else {
         {
             std::lock_guard guard(session->mutex);
@@ -604,7 +651,9 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     BEAMLET_CACHED_ATOM(am_new, "new");
     BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
-    if (is_pid(what) || what == am_new || what == am_new_processes) return process_info_item(p, session, what, item);
+    BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
+    if (is_pid(what) || is_port(what) || what == am_new || what == am_new_processes || what == am_new_ports)
+        return process_info_item(p, session, what, item);
     if (what == am_on_load) return on_load_info(p, session, item);
     if (what == atoms::send || what == atoms::receive) return message_pattern_info(p, session, what == atoms::send, item);
     return function_info(p, session, what, item);

@@ -4,6 +4,8 @@
 #include <mutex>
 
 #include "bif/bifs.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
 #include "bif/trace_bifs.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/delivery.hpp"
@@ -196,6 +198,8 @@ Term bif_trace_session_destroy(Process* p, Term* a) {
         if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
             tracing::set_process_flags(p->vm, t.get(), s, Tracer(), ~0u, false, false);
     tracing::set_process_flags(p->vm, p, s, Tracer(), ~0u, false, false);
+    for (Term id : p->vm.port_table->ids())
+        if (std::shared_ptr<Port> port = p->vm.port_table->lookup(id)) tracing::drop_session(port.get(), s);
     auto change = std::make_shared<BreakpointChange>();
     change->session = s;
     change->clear_all = true;
@@ -210,10 +214,32 @@ Term bif_trace_session_destroy(Process* p, Term* a) {
     });
 }
 
+namespace {
+// trace:process/4 and trace:port/4 name their groups all, existing and new; they reach
+// erts_internal:trace/4 as processes, existing_processes, ... (OTP 27's trace.erl). [kind]
+// is processes or ports; a pid (port) passes as it is, anything else is badarg.
+Term group_spec(Term spec, bool ports) {
+    BEAMLET_CACHED_ATOM(am_all, "all");
+    BEAMLET_CACHED_ATOM(am_existing, "existing");
+    BEAMLET_CACHED_ATOM(am_new, "new");
+    static const Term names[2][3] = {{atom("processes"), atom("existing_processes"), atom("new_processes")},
+                                     {atom("ports"), atom("existing_ports"), atom("new_ports")}};
+    const Term* own = names[ports ? 1 : 0];
+    if (ports ? is_port(spec) : is_pid(spec)) return spec;
+    if (spec == am_all) return own[0];
+    if (spec == am_existing) return own[1];
+    if (spec == am_new) return own[2];
+    for (int i = 0; i < 3; ++i)
+        if (spec == own[i]) return spec;
+    return 0;
+}
+}  // namespace
+
 Term bif_trace_process(Process* p, Term* a) {
     TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
-    return trace_processes(p, s, a[1], a[2], a[3]);
+    Term spec = group_spec(a[1], false);
+    if (!s || !spec) return p->badarg();
+    return trace_processes(p, s, spec, a[2], a[3]);
 }
 
 Term bif_trace_function(Process* p, Term* a) {
@@ -222,18 +248,12 @@ Term bif_trace_function(Process* p, Term* a) {
     return trace_pattern(p, s, a[1], a[2], a[3]);
 }
 
-// trace:port(Session, Ports, How, FlagList): beamlet has no ports yet, so all, existing and
-// new match none (0); the flags are still checked.
+// trace:port(Session, Ports, How, FlagList): erlang:trace/3's port forms in the session.
 Term bif_trace_port(Process* p, Term* a) {
-    BEAMLET_CACHED_ATOM(am_all, "all");
-    BEAMLET_CACHED_ATOM(am_existing, "existing");
-    BEAMLET_CACHED_ATOM(am_new, "new");
     TraceSession* s = session_of(a[0]);
-    if (!s || (a[1] != am_all && a[1] != am_existing && a[1] != am_new)) return p->badarg();
-    if (a[2] != atoms::true_ && a[2] != atoms::false_) return p->badarg();
-    for (Term l = a[3]; !is_nil(l); l = cdr(l))
-        if (!is_list(l) || !tracing::process_flag_bit(car(l))) return p->badarg();
-    return make_small(0);
+    Term spec = group_spec(a[1], true);
+    if (!s || !spec) return p->badarg();
+    return trace_processes(p, s, spec, a[2], a[3]);
 }
 
 // trace:send(Session, MatchSpec, []) and trace:recv(Session, MatchSpec, []).
@@ -279,8 +299,13 @@ Term bif_trace_session_info(Process* p, Term* a) {
             Process* target = a[0] == p->id ? p : t.get();
             if (!target) return atoms::undefined;
             if (tracing::process_trace_ref(target, s).flags) found.push_back(s);
+        } else if (is_port(a[0])) {
+            std::shared_ptr<Port> port = p->vm.port_table->lookup(a[0]);
+            if (!port) return atoms::undefined;
+            if (tracing::port_trace_ref(port.get(), s).flags) found.push_back(s);
         } else if (a[0] == am_new_ports) {
-            // No session traces ports yet.
+            std::lock_guard guard(s->mutex);
+            if (s->new_ports_flags) found.push_back(s);
         } else if (a[0] == am_new || a[0] == am_new_processes) {
             std::lock_guard guard(s->mutex);
             if (s->new_procs_flags) found.push_back(s);

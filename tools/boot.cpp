@@ -98,6 +98,31 @@ public:
         m_inner.garbage_collection(p, end, major, words);
     }
 
+    void seq_trace_event(Term tracer, Term token, Term kind, Term from, Term to, Term msg) override {
+        Timer t(*this, false);
+        m_inner.seq_trace_event(tracer, token, kind, from, to, msg);
+    }
+    void port_opened(Port* port, Process* opener, Term driver) override {
+        Timer t(*this, false);
+        m_inner.port_opened(port, opener, driver);
+    }
+    void port_event(Port* port, Term what, Term arg) override {
+        Timer t(*this, false);
+        m_inner.port_event(port, what, arg);
+    }
+    void port_scheduled(Port* port, Term what, Term command) override {
+        Timer t(*this, false);
+        m_inner.port_scheduled(port, what, command);
+    }
+    void port_sent(Port* port, Term to, Term msg, bool exists) override {
+        Timer t(*this, false);
+        m_inner.port_sent(port, to, msg, exists);
+    }
+    void port_received(Port* port, Term from, Term msg) override {
+        Timer t(*this, false);
+        m_inner.port_received(port, from, msg);
+    }
+
     void report() const {
         std::fprintf(stderr, "beamlet-trace-stats hits=%lld ns=%lld\n", static_cast<long long>(m_hits.load()),
                      static_cast<long long>(m_ns.load()));

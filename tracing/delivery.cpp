@@ -12,8 +12,11 @@
 #include "tracing/tracer_module.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
+#include "vm/external_term.hpp"
 #include "vm/heap.hpp"
 #include "vm/mailbox.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
@@ -177,10 +180,12 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
         return DeliveryResult::Discarded;
     if (tracer.is_module()) return deliver_to_module(vm, static_cast<const TracerModule*>(tracer.descriptor()), flags, event);
     // A session created without a tracer (undefined) traces into nothing.
-    if (tracer.is_none() || tracer.pid() == event.tracee) return DeliveryResult::Discarded;
-    if (!tracer.is_process()) return DeliveryResult::TracerGone;
-    Process* to = vm.find_process(tracer.pid());
-    if (!to) return DeliveryResult::TracerGone;
+    if (tracer.is_none() || tracer.word() == event.tracee) return DeliveryResult::Discarded;
+    Process* to = nullptr;
+    std::shared_ptr<Port> port;
+    if (tracer.is_process()) to = vm.find_process(tracer.pid());
+    else if (tracer.is_port()) port = vm.port_table->lookup(tracer.word());
+    if (!to && !port) return DeliveryResult::TracerGone;
 
     Timestamp ts = read_timestamp(vm, flags);
     bool sched_id = flags & TRACE_SCHEDULER_ID;
@@ -217,6 +222,16 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
     }
     frag->used_words = Word(hp - frag->data);
 
+    if (port) {
+        // A port tracer gets the message in the external term format, as a command; it runs
+        // at the port's next turn (an event may come from anywhere, locks held).
+        PortSignal command;
+        command.op = PortOp::Command;
+        encode_external(make_boxed(tuple), EncodeOptions{}, &command.data);
+        free_fragment(frag);
+        port->post(std::move(command));
+        return DeliveryResult::Delivered;
+    }
     Message m{make_boxed(tuple), frag};
     m.from = event.tracee;
     // send_signal frees the fragment when the tracer has exited meanwhile.
@@ -283,7 +298,9 @@ bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Te
     return vm.send_signal(dest, m, true);
 }
 
-bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent& event) {
+namespace {
+template <typename Tracee>
+bool deliver_for_tracee(Vm& vm, Tracee* tracee, const TracerRef& ref, const TraceEvent& event) {
     if (!ref.session->alive.load(std::memory_order_acquire)) return false;
     switch (deliver(vm, ref.tracer, ref.flags, event, ref.session)) {
     case DeliveryResult::Delivered: return true;
@@ -291,6 +308,15 @@ bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent
     case DeliveryResult::TracerGone: drop_session(tracee, ref.session); return false;
     }
     return false;
+}
+}  // namespace
+
+bool deliver_for(Vm& vm, Process* tracee, const TracerRef& ref, const TraceEvent& event) {
+    return deliver_for_tracee(vm, tracee, ref, event);
+}
+
+bool deliver_for(Vm& vm, Port* tracee, const TracerRef& ref, const TraceEvent& event) {
+    return deliver_for_tracee(vm, tracee, ref, event);
 }
 
 void notify_when_delivered(Vm& vm, Term caller, Term tracee, Term ref) {

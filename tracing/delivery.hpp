@@ -19,6 +19,7 @@
 #include "vm/trace_hooks.hpp"
 
 namespace beamlet::vm {
+struct Port;
 struct Process;
 struct Vm;
 }
@@ -64,6 +65,7 @@ void set_trace_limits(vm::TraceSession* session, const vm::TraceLimits& limits);
 // deliver() for [tracee]'s tracing in one session ([ref]); a tracer that is gone takes the
 // session's flags off [tracee] with it (OTP's trace_status -> remove). True if delivered.
 bool deliver_for(vm::Vm& vm, vm::Process* tracee, const vm::TracerRef& ref, const TraceEvent& event);
+bool deliver_for(vm::Vm& vm, vm::Port* tracee, const vm::TracerRef& ref, const TraceEvent& event);
 
 // A seq_trace event {seq_trace, Label, {Kind, {LastCnt, Serial}, From, To, Msg}[, Ts]} for
 // [token] to the system tracer [tracer] (a pid), with the token's timestamp; false if the

@@ -161,4 +161,36 @@ void trace_gc(Vm& vm, Process* p, bool end, bool major, Word words) {
     for_each_ref(p, TRACE_GC, [&](const TracerRef& ref) { deliver_for(vm, p, ref, TraceEvent{p->id, tag, {info, 0}}); });
 }
 
+// ---- ports ---------------------------------------------------------------------------------------
+
+void trace_port(Vm& vm, Port* port, Term what, Term arg, Term arg2) {
+    for_each_ref(port, TRACE_PORTS, [&](const TracerRef& ref) {
+        deliver_for(vm, port, ref, TraceEvent{port->id, what, {arg, arg2}});
+    });
+}
+
+void trace_port_sched(Vm& vm, Port* port, Term what, Term command) {
+    for_each_ref(port, TRACE_RUNNING_PORTS, [&](const TracerRef& ref) {
+        deliver_for(vm, port, ref, TraceEvent{port->id, what, {command, 0}});
+    });
+}
+
+void trace_port_send(Vm& vm, Port* port, Term to, Term msg, bool exists) {
+    // Match specs select process sends only (OTP's trace_port_send runs none).
+    unsigned ix = active_bp_index();
+    for_each_ref(port, TRACE_SEND, [&](const TracerRef& ref) {
+        if (!ref.session->send_pattern[ix].on) return;
+        TraceEvent e{port->id, exists ? atoms::send : atoms::send_to_non_existing_process, {msg, to}};
+        deliver_for(vm, port, ref, e);
+    });
+}
+
+void trace_port_receive(Vm& vm, Port* port, Term msg) {
+    unsigned ix = active_bp_index();
+    for_each_ref(port, TRACE_RECEIVE, [&](const TracerRef& ref) {
+        if (!ref.session->receive_pattern[ix].on) return;
+        deliver_for(vm, port, ref, TraceEvent{port->id, atoms::receive, {msg, 0}});
+    });
+}
+
 }  // namespace beamlet::tracing

@@ -4,6 +4,7 @@
 // has the event's flag, through tracing/delivery.
 #pragma once
 
+#include "vm/port.hpp"
 #include "vm/process.hpp"
 #include "vm/trace_hooks.hpp"
 
@@ -28,5 +29,18 @@ void trace_proc(vm::Vm& vm, vm::Process* p, vm::Term what, vm::Term arg, vm::Ter
 void trace_sched(vm::Vm& vm, vm::Process* p, vm::SchedEvent event);
 // gc_minor_start / gc_major_start ([end] false) or _end for [p], with OTP's info list.
 void trace_gc(vm::Vm& vm, vm::Process* p, bool end, bool major, vm::Word words);
+
+// ---- ports (OTP's trace_port, trace_port_open, trace_sched_ports, trace_port_send and
+// trace_port_receive) ----
+
+// {trace, Port, [what], [arg]} (closed, getting_linked, register, ...) for [port]'s sessions
+// with ports; with [arg2], {trace, Port, [what], [arg], [arg2]} (open).
+void trace_port(vm::Vm& vm, vm::Port* port, vm::Term what, vm::Term arg, vm::Term arg2 = 0);
+// {trace, Port, in | out, Command} (running_ports).
+void trace_port_sched(vm::Vm& vm, vm::Port* port, vm::Term what, vm::Term command);
+// {trace, Port, send, Msg, To}, or send_to_non_existing_process when [to] is gone.
+void trace_port_send(vm::Vm& vm, vm::Port* port, vm::Term to, vm::Term msg, bool exists);
+// {trace, Port, 'receive', Msg}.
+void trace_port_receive(vm::Vm& vm, vm::Port* port, vm::Term msg);
 
 }  // namespace beamlet::tracing

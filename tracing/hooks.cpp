@@ -78,6 +78,22 @@ void TracingHooks::receive_timeout(Process* p) { trace_receive_timeout(m_vm, p);
 
 void TracingHooks::scheduled(Process* p, SchedEvent event) { trace_sched(m_vm, p, event); }
 
+void TracingHooks::port_opened(Port* port, Process* opener, Term driver) {
+    inherit_on_open(port);
+    if (port->all_trace_flags.load(std::memory_order_acquire) & TRACE_PORTS)
+        trace_port(m_vm, port, atom("open"), opener->id, driver);
+}
+
+void TracingHooks::port_event(Port* port, Term what, Term arg) { trace_port(m_vm, port, what, arg); }
+
+void TracingHooks::port_scheduled(Port* port, Term what, Term command) { trace_port_sched(m_vm, port, what, command); }
+
+void TracingHooks::port_sent(Port* port, Term to, Term msg, bool exists) {
+    trace_port_send(m_vm, port, to, msg, exists);
+}
+
+void TracingHooks::port_received(Port* port, Term, Term msg) { trace_port_receive(m_vm, port, msg); }
+
 void TracingHooks::seq_trace_event(Term tracer, Term token, Term kind, Term from, Term to, Term msg) {
     // A system tracer that is gone is forgotten, as OTP clears it.
     if (!deliver_seq_trace(m_vm, tracer, token, kind, from, to, msg)) {

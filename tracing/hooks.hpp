@@ -28,6 +28,11 @@ public:
     void receive_timeout(vm::Process* p) override;
     void scheduled(vm::Process* p, vm::SchedEvent event) override;
     void garbage_collection(vm::Process* p, bool end, bool major, vm::Word words) override;
+    void port_opened(vm::Port* port, vm::Process* opener, vm::Term driver) override;
+    void port_event(vm::Port* port, vm::Term what, vm::Term arg) override;
+    void port_scheduled(vm::Port* port, vm::Term what, vm::Term command) override;
+    void port_sent(vm::Port* port, vm::Term to, vm::Term msg, bool exists) override;
+    void port_received(vm::Port* port, vm::Term from, vm::Term msg) override;
     void seq_trace_event(vm::Term tracer, vm::Term token, vm::Term kind, vm::Term from, vm::Term to,
                          vm::Term msg) override;
 

@@ -12,6 +12,7 @@
 #include "tracing/tracer_module.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
+#include "vm/port_table.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::tracing {
@@ -49,8 +50,9 @@ const FlagName PROCESS_FLAGS[] = {
     {"timestamp", TRACE_TS_NOW},
 };
 
-// Called with p->lock held after every change of p->trace_refs.
-void recompute_all_flags(Process* p) {
+// Called with p->lock held after every change of p->trace_refs (a process or a port).
+template <typename Tracee>
+void recompute_all_flags(Tracee* p) {
     std::uint32_t all = 0;
     for (const TracerRef& r : p->trace_refs) all |= r.flags;
     bool sole = p->trace_refs.size() == 1;
@@ -62,7 +64,8 @@ void recompute_all_flags(Process* p) {
 }
 
 // Adds [refs] to [to]'s flags (inheritance: the same tracer, the flags ORed in).
-void give(Process* to, const std::vector<TracerRef>& refs) {
+template <typename Tracee>
+void give(Tracee* to, const std::vector<TracerRef>& refs) {
     if (refs.empty()) return;
     std::lock_guard guard(to->lock);
     for (const TracerRef& r : refs) {
@@ -130,6 +133,7 @@ Term process_flag_list(Process* p, std::uint32_t flags) {
 
 bool tracer_alive(Vm& vm, Tracer tracer, Term tracee) {
     if (tracer.is_process()) return vm.find_process(tracer.pid()) != nullptr;
+    if (tracer.is_port()) return vm.port_table->lookup(tracer.word()) != nullptr;
     if (tracer.is_module()) {
         static const Term am_trace_status = atom("trace_status");
         auto* t = static_cast<const TracerModule*>(tracer.descriptor());
@@ -139,7 +143,7 @@ bool tracer_alive(Vm& vm, Tracer tracer, Term tracee) {
 }
 
 Term tracer_term(Process* p, Tracer tracer) {
-    if (tracer.is_process()) return tracer.pid();
+    if (tracer.is_process() || tracer.is_port()) return tracer.word();
     if (!tracer.is_module()) return NIL;
     auto* t = static_cast<const TracerModule*>(tracer.descriptor());
     Term state = tracer_module_state(t);
@@ -152,13 +156,24 @@ Term tracer_term(Process* p, Tracer tracer) {
     return make_boxed(hp);
 }
 
-bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
-                       bool tracer_given) {
-    // One tracer per process per session: a different tracer that is still alive is an error
+namespace {
+
+template <typename Tracee>
+TracerRef trace_ref_of(Tracee* p, const TraceSession* session) {
+    std::lock_guard guard(p->lock);
+    for (const TracerRef& r : p->trace_refs)
+        if (r.session == session) return r;
+    return TracerRef{nullptr, Tracer(), 0};
+}
+
+template <typename Tracee>
+bool set_flags(Vm& vm, Tracee* p, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
+               bool tracer_given) {
+    // One tracer per tracee per session: a different tracer that is still alive is an error
     // (when turning flags off too, if a tracer was named). Liveness is checked without p->lock
     // held: the process table lock is taken before process locks elsewhere.
-    Tracer current = process_trace_ref(p, session).tracer;
-    bool current_alive = current && (current == Tracer::process(p->id) || tracer_alive(vm, current, p->id));
+    Tracer current = trace_ref_of(p, session).tracer;
+    bool current_alive = current && (current.word() == p->id || tracer_alive(vm, current, p->id));
     if (current && current != tracer && current_alive && (on || tracer_given)) return false;
     std::lock_guard guard(p->lock);
     auto& refs = p->trace_refs;
@@ -182,6 +197,50 @@ bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer,
     return true;
 }
 
+template <typename Tracee>
+TracerRef live_ref_of(Vm& vm, Tracee* p, const TraceSession* session) {
+    TracerRef r = trace_ref_of(p, session);
+    if (r.tracer && r.tracer.word() != p->id && !tracer_alive(vm, r.tracer, p->id)) {
+        drop_session(p, session);  // a dead tracer's flags are removed (OTP's trace_status)
+        return TracerRef{nullptr, Tracer(), 0};
+    }
+    return r;
+}
+
+template <typename Tracee>
+void drop_session_of(Tracee* p, const TraceSession* session) {
+    std::lock_guard guard(p->lock);
+    auto& refs = p->trace_refs;
+    auto it = std::remove_if(refs.begin(), refs.end(), [&](const TracerRef& r) { return r.session == session; });
+    if (it == refs.end()) return;
+    refs.erase(it, refs.end());
+    recompute_all_flags(p);
+}
+
+template <typename Tracee>
+void refs_of(Tracee* p, std::uint32_t flags, std::vector<TracerRef>* out) {
+    std::lock_guard guard(p->lock);
+    for (const TracerRef& r : p->trace_refs)
+        if (r.flags & flags) out->push_back(r);
+}
+
+}  // namespace
+
+bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
+                       bool tracer_given) {
+    return set_flags(vm, p, session, tracer, flags, on, tracer_given);
+}
+
+bool set_port_flags(Vm& vm, Port* port, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
+                    bool tracer_given) {
+    return set_flags(vm, port, session, tracer, on ? flags & PORT_TRACE_FLAGS : flags, on, tracer_given);
+}
+
+bool set_flags_of_port(Vm& vm, Port* port, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
+                       bool tracer_given) {
+    return set_flags(vm, port, session, tracer, flags, on, tracer_given);
+}
+
 void replace_trace_ref(Process* p, TraceSession* session, Tracer tracer, std::uint32_t flags) {
     std::lock_guard guard(p->lock);
     auto& refs = p->trace_refs;
@@ -196,36 +255,17 @@ void replace_trace_ref(Process* p, TraceSession* session, Tracer tracer, std::ui
     recompute_all_flags(p);
 }
 
-TracerRef process_trace_ref(Process* p, const TraceSession* session) {
-    std::lock_guard guard(p->lock);
-    for (const TracerRef& r : p->trace_refs)
-        if (r.session == session) return r;
-    return TracerRef{nullptr, Tracer(), 0};
-}
+TracerRef process_trace_ref(Process* p, const TraceSession* session) { return trace_ref_of(p, session); }
+TracerRef port_trace_ref(Port* port, const TraceSession* session) { return trace_ref_of(port, session); }
 
-TracerRef live_trace_ref(Vm& vm, Process* p, const TraceSession* session) {
-    TracerRef r = process_trace_ref(p, session);
-    if (r.tracer && r.tracer != Tracer::process(p->id) && !tracer_alive(vm, r.tracer, p->id)) {
-        drop_session(p, session);  // a dead tracer's flags are removed (OTP's trace_status)
-        return TracerRef{nullptr, Tracer(), 0};
-    }
-    return r;
-}
+TracerRef live_trace_ref(Vm& vm, Process* p, const TraceSession* session) { return live_ref_of(vm, p, session); }
+TracerRef live_trace_ref(Vm& vm, Port* port, const TraceSession* session) { return live_ref_of(vm, port, session); }
 
-void drop_session(Process* p, const TraceSession* session) {
-    std::lock_guard guard(p->lock);
-    auto& refs = p->trace_refs;
-    auto it = std::remove_if(refs.begin(), refs.end(), [&](const TracerRef& r) { return r.session == session; });
-    if (it == refs.end()) return;
-    refs.erase(it, refs.end());
-    recompute_all_flags(p);
-}
+void drop_session(Process* p, const TraceSession* session) { drop_session_of(p, session); }
+void drop_session(Port* port, const TraceSession* session) { drop_session_of(port, session); }
 
-void detail::refs_with(Process* p, std::uint32_t flags, std::vector<TracerRef>* out) {
-    std::lock_guard guard(p->lock);
-    for (const TracerRef& r : p->trace_refs)
-        if (r.flags & flags) out->push_back(r);
-}
+void detail::refs_with(Process* p, std::uint32_t flags, std::vector<TracerRef>* out) { refs_of(p, flags, out); }
+void detail::refs_with(Port* port, std::uint32_t flags, std::vector<TracerRef>* out) { refs_of(port, flags, out); }
 
 void inherit_on_spawn(Process* parent, Process* child) {
     std::vector<TracerRef> refs = inherited(parent, TRACE_SOS, TRACE_SOS1, [](const TraceSession*) { return true; });
@@ -237,6 +277,16 @@ void inherit_on_spawn(Process* parent, Process* child) {
         else it->flags |= s->new_procs_flags;
     }
     give(child, refs);
+}
+
+void inherit_on_open(Port* port) {
+    if (new_ports_sessions() == 0) return;
+    std::vector<TracerRef> refs;
+    for (TraceSession* s : live_sessions()) {
+        std::lock_guard guard(s->mutex);
+        if (s->new_ports_flags) refs.push_back(TracerRef{s, s->new_ports_tracer, s->new_ports_flags});
+    }
+    give(port, refs);
 }
 
 void inherit_on_link(Process* linker, Process* linked, bool by_link_bif) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "vm/atom_table.hpp"
+#include "vm/port.hpp"
 #include "vm/process.hpp"
 #include "vm/trace_hooks.hpp"
 
@@ -24,6 +25,14 @@ inline constexpr std::uint32_t TRACEE_FLAGS =
     vm::TRACE_PROCS | vm::TRACE_RUNNING | vm::TRACE_EXITING | vm::TRACE_GC | vm::TRACE_SCHEDULER_ID |
     vm::TRACE_PORTS | vm::TRACE_RUNNING_PORTS | vm::TRACE_RUNNING_PROCS;
 
+// The flags a port keeps (OTP drops the others when they are set on a port).
+inline constexpr std::uint32_t PORT_TRACE_FLAGS = vm::TRACE_SEND | vm::TRACE_RECEIVE | vm::TRACE_PORTS |
+                                                  vm::TRACE_RUNNING_PORTS | vm::TRACE_TIMESTAMPS |
+                                                  vm::TRACE_SCHEDULER_ID;
+
+// The flags only ports use: a group of processes (all, existing, new) does not take them.
+inline constexpr std::uint32_t PORT_ONLY_FLAGS = vm::TRACE_PORTS | vm::TRACE_RUNNING_PORTS;
+
 // The process trace flag named [name] (call, send, procs, ..., or all for TRACEE_FLAGS), or 0.
 std::uint32_t process_flag_bit(vm::Term name);
 // The names of [flags] as a list on [p]'s heap, in the order OTP's trace_info lists them.
@@ -34,23 +43,33 @@ vm::Term process_flag_list(vm::Process* p, std::uint32_t flags);
 // turning flags off, if [tracer_given]).
 bool set_process_flags(vm::Vm& vm, vm::Process* p, vm::TraceSession* session, vm::Tracer tracer,
                        std::uint32_t flags, bool on, bool tracer_given = true);
+// The same for port [port], as a member of a group (all, existing, new_ports...): the flags
+// outside PORT_TRACE_FLAGS are dropped.
+bool set_port_flags(vm::Vm& vm, vm::Port* port, vm::TraceSession* session, vm::Tracer tracer, std::uint32_t flags,
+                    bool on, bool tracer_given = true);
+// The same for a port named on its own: it keeps every flag (OTP 25 reports them back).
+bool set_flags_of_port(vm::Vm& vm, vm::Port* port, vm::TraceSession* session, vm::Tracer tracer,
+                       std::uint32_t flags, bool on, bool tracer_given = true);
 // Makes [p]'s tracing in [session] exactly [flags] with [tracer] (none or no flags: untraced),
 // whatever it was before (the match-spec trace actions, which hand the target the caller's
 // tracer).
 void replace_trace_ref(vm::Process* p, vm::TraceSession* session, vm::Tracer tracer, std::uint32_t flags);
 // The flags and tracer of [session] on [p] (flags 0 when untraced), under p->lock.
 vm::TracerRef process_trace_ref(vm::Process* p, const vm::TraceSession* session);
+vm::TracerRef port_trace_ref(vm::Port* port, const vm::TraceSession* session);
 // The same, but a dead tracer's flags are removed first (and nothing is reported).
 vm::TracerRef live_trace_ref(vm::Vm& vm, vm::Process* p, const vm::TraceSession* session);
+vm::TracerRef live_trace_ref(vm::Vm& vm, vm::Port* port, const vm::TraceSession* session);
 // process_trace_ref without the lock when one session traces [p] (a sequence-count read),
 // for the hot paths (a breakpoint hit).
 inline vm::TracerRef own_trace_ref(vm::Process* p, const vm::TraceSession* session);
-// Every ref of [p] that has one of [flags]; [fn(const TracerRef&)] runs without p->lock held
-// (events may be delivered from it). Lock-free when one session traces [p].
-template <typename Fn>
-void for_each_ref(vm::Process* p, std::uint32_t flags, Fn&& fn);
+// Every ref of [p] (a process or a port) that has one of [flags]; [fn(const TracerRef&)] runs
+// without p->lock held (events may be delivered from it). Lock-free when one session traces [p].
+template <typename Tracee, typename Fn>
+void for_each_ref(Tracee* p, std::uint32_t flags, Fn&& fn);
 // Drops [session]'s flags on [p]: its tracer is gone (OTP's trace_status -> remove).
 void drop_session(vm::Process* p, const vm::TraceSession* session);
+void drop_session(vm::Port* port, const vm::TraceSession* session);
 
 // Whether [tracer] can receive events: a live process, or a tracer module whose
 // enabled(trace_status, State, [tracee]) does not answer remove. A tracer process never traces
@@ -62,6 +81,8 @@ vm::Term tracer_term(vm::Process* p, vm::Tracer tracer);
 // [child] inherits from [parent] (set_on_spawn, set_on_first_spawn) and gets the sessions'
 // new-process flags. [parent] may be null.
 void inherit_on_spawn(vm::Process* parent, vm::Process* child);
+// A new port gets the sessions' new-port flags.
+void inherit_on_open(vm::Port* port);
 // [linked] inherits from [linker] (set_on_link, set_on_first_link). [by_link_bif]: through
 // link/1, which passes flags in sessions but not in the legacy session (as OTP 25).
 void inherit_on_link(vm::Process* linker, vm::Process* linked, bool by_link_bif);
@@ -71,6 +92,7 @@ void inherit_on_link(vm::Process* linker, vm::Process* linked, bool by_link_bif)
 namespace detail {
 // Copies the refs of [p] with one of [flags] into [out] (under p->lock).
 void refs_with(vm::Process* p, std::uint32_t flags, std::vector<vm::TracerRef>* out);
+void refs_with(vm::Port* port, std::uint32_t flags, std::vector<vm::TracerRef>* out);
 }  // namespace detail
 
 inline vm::TracerRef own_trace_ref(vm::Process* p, const vm::TraceSession* session) {
@@ -88,8 +110,8 @@ inline vm::TracerRef own_trace_ref(vm::Process* p, const vm::TraceSession* sessi
     return process_trace_ref(p, session);
 }
 
-template <typename Fn>
-void for_each_ref(vm::Process* p, std::uint32_t flags, Fn&& fn) {
+template <typename Tracee, typename Fn>
+void for_each_ref(Tracee* p, std::uint32_t flags, Fn&& fn) {
     std::uint32_t seq = p->trace_seq.load(std::memory_order_acquire);
     if (!(seq & 1)) {
         vm::TraceSession* sole = p->sole_trace_session.load(std::memory_order_relaxed);

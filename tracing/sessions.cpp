@@ -69,8 +69,29 @@ void set_new_procs_flags(vm::TraceSession* session, std::uint32_t flags, vm::Tra
 
 int new_procs_sessions() { return g_new_procs_sessions.load(std::memory_order_acquire); }
 
+namespace {
+std::atomic<int> g_new_ports_sessions{0};
+}
+
+void set_new_ports_flags(vm::TraceSession* session, std::uint32_t flags, vm::Tracer tracer, bool on) {
+    std::lock_guard guard(session->mutex);
+    bool had = session->new_ports_flags != 0;
+    if (on) {
+        session->new_ports_flags |= flags;
+        session->new_ports_tracer = tracer;
+    } else {
+        session->new_ports_flags &= ~flags;
+    }
+    if (!session->new_ports_flags) session->new_ports_tracer = vm::Tracer();
+    bool has = session->new_ports_flags != 0;
+    if (has != had) g_new_ports_sessions.fetch_add(has ? 1 : -1, std::memory_order_acq_rel);
+}
+
+int new_ports_sessions() { return g_new_ports_sessions.load(std::memory_order_acquire); }
+
 void retire_session(vm::TraceSession* session) {
     set_new_procs_flags(session, ~0u, vm::Tracer(), false);
+    set_new_ports_flags(session, ~0u, vm::Tracer(), false);
     session->alive.store(false);
 }
 

@@ -60,6 +60,9 @@ struct TraceSession {
     std::mutex mutex;
     std::uint32_t new_procs_flags = 0;
     vm::Tracer new_procs_tracer;
+    // The same for new ports (erlang:trace(new_ports, ...), trace:port(S, new, ...)).
+    std::uint32_t new_ports_flags = 0;
+    vm::Tracer new_ports_tracer;
     // The on_load pattern: set on every function of modules loaded from now on. Under [mutex].
     tracing::OnLoadPattern on_load;
     // The send and 'receive' patterns, one per breakpoint generation.
@@ -94,6 +97,9 @@ std::vector<vm::TraceSession*> live_sessions();
 void set_new_procs_flags(vm::TraceSession* session, std::uint32_t flags, vm::Tracer tracer, bool on);
 // How many live sessions give new processes flags: spawn skips the sessions when 0.
 int new_procs_sessions();
+// The same for new ports (open_port).
+void set_new_ports_flags(vm::TraceSession* session, std::uint32_t flags, vm::Tracer tracer, bool on);
+int new_ports_sessions();
 // Marks [session] dead: it can no longer be found. Session objects are never freed (a
 // GenericBp may still name it until consolidation; they are small).
 void retire_session(vm::TraceSession* session);

@@ -266,12 +266,14 @@ PortOpResult Port::connect(Term caller, Term new_owner, bool bang) {
                 }
             }
             if (!linked) return PortOpResult::Dropped;
+            bool fresh_link;
             {
                 std::lock_guard guard(lock);
-                if (std::find(links.begin(), links.end(), new_owner) == links.end()) links.push_back(new_owner);
+                        fresh_link = std::find(links.begin(), links.end(), new_owner) == links.end();
+                if (fresh_link) links.push_back(new_owner);
             }
             owner.store(new_owner, std::memory_order_release);
-            if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, new_owner);
+            if (fresh_link && traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, new_owner);
             if (traced(this, TRACE_RECEIVE)) g_trace_hooks->port_received(this, caller, traced_msg);
             if (traced(this, TRACE_SEND)) {
                 Term words[3];

@@ -10,7 +10,7 @@ namespace beamlet::vm {
 
 PortTable::PortTable(Vm& vm) : m_vm(vm), m_poller(vm) {}
 
-PortTable::~PortTable() { close_all(); }
+PortTable::~PortTable() = default;
 
 std::shared_ptr<Port> PortTable::make() {
     Word number;

@@ -18,7 +18,7 @@ struct Port;
 class PortTable {
 public:
     explicit PortTable(Vm& vm);
-    // Closes the ports still open (their programs read end of file) and stops the poller.
+    // Stops the poller (Vm closes the ports first: close_all).
     ~PortTable();
     PortTable(const PortTable&) = delete;
     PortTable& operator=(const PortTable&) = delete;

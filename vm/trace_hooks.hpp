@@ -50,14 +50,16 @@ inline constexpr std::uint32_t TRACE_TIMESTAMPS = TRACE_TS_NOW | TRACE_TS_MONO |
 // The flags that schedule-in/out events need.
 inline constexpr std::uint32_t TRACE_SCHEDULING = TRACE_RUNNING | TRACE_EXITING | TRACE_RUNNING_PROCS;
 
-// Who receives a session's events for a process: a local process (its pid), or a tracer
-// module {Module, State} (tracing/tracer_module.hpp), whose interned descriptor the word holds
+// Who receives a session's events for a process: a local process (its pid), a local port, or
+// a tracer module {Module, State} (tracing/tracer_module.hpp), whose interned descriptor the word holds
 // as a small integer. Either way a Tracer is one word that is also a valid term (it can sit in
 // a stack frame or a breakpoint's meta-tracer slot) and can be published atomically.
 class Tracer {
 public:
     constexpr Tracer() = default;
     static constexpr Tracer process(Term pid) { return Tracer(pid); }
+    // A port tracer: it gets each message as term_to_binary's bytes, as a command.
+    static constexpr Tracer port(Term port_id) { return Tracer(port_id); }
     static Tracer module(const void* descriptor) {
         return Tracer(Word(make_small(SWord(reinterpret_cast<Word>(descriptor)))));
     }
@@ -65,6 +67,7 @@ public:
 
     bool is_none() const { return m_word == 0; }
     bool is_process() const { return is_pid(m_word); }
+    bool is_port() const { return vm::is_port(m_word); }
     bool is_module() const { return is_small(m_word); }
     // The tracer process's pid (is_process()).
     Term pid() const { return m_word; }

@@ -74,7 +74,9 @@ Vm::Vm()
 }
 
 Vm::~Vm() {
-    // Ports close while the process table still exists (their links get exit signals).
+    // Ports close while the process table still exists (their links get exit signals), and
+    // while port_table still points at the table (reset() clears it before destroying it).
+    port_table->close_all();
     port_table.reset();
     flush_stdout();
 }
