@@ -18,33 +18,80 @@ using namespace vm;
 
 namespace {
 
-// A string argument: a flat list of characters (UTF-8 encoded) or a binary.
-bool string_arg(Term t, std::string* out) { return name_arg(t, out); }
+// A text argument as open_port takes them: characters in a list that may nest (UTF-8
+// encoded), a binary, or an atom; no NUL bytes.
+bool text_arg(Term t, std::string* out) {
+    if (is_atom(t)) {
+        *out = atom_text(t);
+    } else if (is_binary(t)) {
+        BitView v = bit_view(t);
+        out->resize(v.size_bytes());
+        copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(out->data()), 0, v.bit_size);
+    } else {
+        std::vector<Term> pending{t};
+        while (!pending.empty()) {
+            Term l = pending.back();
+            pending.pop_back();
+            if (is_nil(l)) continue;
+            if (!is_list(l)) return false;
+            Term c = car(l);
+            pending.push_back(cdr(l));
+            if (is_list(c) || is_nil(c)) {
+                pending.push_back(c);
+            } else if (is_small(c) && small_value(c) >= 0 && small_value(c) <= 0x10FFFF) {
+                put_utf8(std::uint32_t(small_value(c)), *out);
+            } else {
+                return false;
+            }
+        }
+    }
+    return out->find('\0') == std::string::npos;
+}
 
-bool string_list_arg(Term t, std::vector<std::string>* out) {
+// A flat list of characters (an environment variable's name or value).
+bool flat_string_arg(Term t, std::string* out) {
+    for (; is_list(t); t = cdr(t)) {
+        Term c = car(t);
+        if (!is_small(c) || small_value(c) < 0 || small_value(c) > 0x10FFFF) return false;
+        put_utf8(std::uint32_t(small_value(c)), *out);
+    }
+    return is_nil(t) && out->find('\0') == std::string::npos;
+}
+
+bool text_list_arg(Term t, std::vector<std::string>* out) {
     for (; is_list(t); t = cdr(t)) {
         std::string s;
-        if (!string_arg(car(t), &s)) return false;
+        if (!text_arg(car(t), &s)) return false;
         out->push_back(std::move(s));
     }
     return is_nil(t);
 }
 
-// {env, [{Name, Value | false}]}.
+// {env, [{Name, Value | false}]}: Name a string; Value a string, false or "" (unset).
 bool env_arg(Term t, SpawnSettings* s) {
+    s->env.clear();  // of two env options, the last one counts (OTP)
     for (; is_list(t); t = cdr(t)) {
         Term e = car(t);
         if (!is_tuple(e) || tuple_arity(e) != 2) return false;
         std::string name, value;
-        if (!string_arg(tuple_element(e, 0), &name) || name.empty() || name.find('=') != std::string::npos) return false;
+        if (!flat_string_arg(tuple_element(e, 0), &name) || name.empty() || name.find('=') != std::string::npos)
+            return false;
         if (tuple_element(e, 1) == atoms::false_) {
             s->env.emplace_back(name, std::nullopt);
         } else {
-            if (!string_arg(tuple_element(e, 1), &value)) return false;
-            s->env.emplace_back(name, value);
+            if (!flat_string_arg(tuple_element(e, 1), &value)) return false;
+            if (value.empty()) s->env.emplace_back(name, std::nullopt);
+            else s->env.emplace_back(name, value);
         }
     }
     return is_nil(t);
+}
+
+// {busy_limits_port | busy_limits_msgq, {Low, High} | disabled}.
+bool busy_limits_arg(Term t) {
+    if (t == atom("disabled")) return true;
+    return is_tuple(t) && tuple_arity(t) == 2 && is_small(tuple_element(t, 0)) && is_small(tuple_element(t, 1)) &&
+           small_value(tuple_element(t, 0)) >= 0 && small_value(tuple_element(t, 1)) >= 0;
 }
 
 // open_port's option list into [s]; false for a bad one (badarg).
@@ -69,6 +116,8 @@ bool parse_options(Term opts, SpawnSettings* s) {
     BEAMLET_CACHED_ATOM(am_hide, "hide");
     BEAMLET_CACHED_ATOM(am_overlapped_io, "overlapped_io");
     bool in = false, out = false;
+    int packet = 0;        // the last {packet, N} or stream (0) wins
+    std::size_t line = 0;  // the last {line, N}; it wins over stream either way
     for (; is_list(opts); opts = cdr(opts)) {
         Term o = car(opts);
         if (is_tuple(o) && tuple_arity(o) == 2) {
@@ -77,35 +126,35 @@ bool parse_options(Term opts, SpawnSettings* s) {
                 if (!is_small(value)) return false;
                 SWord n = small_value(value);
                 if (n != 1 && n != 2 && n != 4) return false;
-                s->framing = SpawnSettings::Framing::Packet;
-                s->packet_bytes = int(n);
+                packet = int(n);
             } else if (key == am_line) {
-                if (!is_small(value) || small_value(value) <= 0) return false;
-                s->framing = SpawnSettings::Framing::Line;
-                s->line_length = std::size_t(small_value(value));
+                if (!is_small(value) || small_value(value) <= 0 || small_value(value) > (SWord(1) << 48)) return false;
+                line = std::size_t(small_value(value));
             } else if (key == am_cd) {
                 std::string dir;
-                if (!string_arg(value, &dir)) return false;
+                if (!text_arg(value, &dir)) return false;
                 s->cd = dir;
             } else if (key == am_env) {
                 if (!env_arg(value, s)) return false;
             } else if (key == am_args) {
                 std::vector<std::string> args;
-                if (!string_list_arg(value, &args)) return false;
+                if (!text_list_arg(value, &args)) return false;
                 s->args = std::move(args);
             } else if (key == am_arg0) {
                 std::string arg0;
-                if (!string_arg(value, &arg0)) return false;
+                if (!text_arg(value, &arg0)) return false;
                 s->arg0 = arg0;
             } else if (key == am_parallelism) {
                 if (value != atoms::true_ && value != atoms::false_) return false;
+                s->parallelism = value == atoms::true_;
             } else if (key == am_busy_limits_port || key == am_busy_limits_msgq) {
-                // Accepted; the spawn driver keeps OTP's default limits.
+                // Checked and accepted; the spawn driver keeps OTP's default limits.
+                if (!busy_limits_arg(value)) return false;
             } else {
                 return false;
             }
         } else if (o == am_stream) {
-            s->framing = SpawnSettings::Framing::Stream;
+            packet = 0;
         } else if (o == am_exit_status) {
             s->exit_status = true;
         } else if (o == am_use_stdio) {
@@ -129,6 +178,15 @@ bool parse_options(Term opts, SpawnSettings* s) {
         }
     }
     if (!is_nil(opts)) return false;
+    if (line && packet) return false;
+    if (!s->use_stdio && s->stderr_to_stdout) return false;
+    if (line) {
+        s->framing = SpawnSettings::Framing::Line;
+        s->line_length = line;
+    } else if (packet) {
+        s->framing = SpawnSettings::Framing::Packet;
+        s->packet_bytes = packet;
+    }
     // in alone: input only; out alone: output only; both or neither: both.
     if (in != out) {
         s->in = in;
@@ -151,22 +209,24 @@ Term raise_port_error(Process* p, Term reason) {
 }  // namespace
 
 Term bif_open_port(Process* p, Term* a) {
-    BEAMLET_CACHED_ATOM(am_spawn_driver, "spawn_driver");
     BEAMLET_CACHED_ATOM(am_spawn_executable, "spawn_executable");
     Term name = a[0];
     if (!is_tuple(name) || tuple_arity(name) != 2) return p->badarg();
     SpawnSettings s;
-    Term kind = tuple_element(name, 0);
-    if (kind == atoms::spawn || kind == am_spawn_driver) {
+    Term kind = tuple_element(name, 0), command = tuple_element(name, 1);
+    if (kind == atoms::spawn) {
         s.executable = false;
     } else if (kind == am_spawn_executable) {
         s.executable = true;
     } else {
+        // spawn_driver and fd: beamlet has no linked-in drivers and no fd driver.
         return p->badarg();
     }
-    if (!string_arg(tuple_element(name, 1), &s.command) || s.command.empty()) return p->badarg();
-    if (!parse_options(a[1], &s)) return p->badarg();
-    if (!s.executable && (s.args || s.arg0)) return p->badarg();
+    // "" is badarg, <<>> runs an empty command (OTP 25 checks lists only).
+    if (!text_arg(command, &s.command) || (is_nil(command) || (s.executable && s.command.empty())))
+        return p->badarg();
+    if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
+    if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
     int error = 0;
     std::unique_ptr<PortDriver> driver = spawn_program(s, &error);
     if (!driver) return raise_port_error(p, posix_atom(error));
@@ -174,6 +234,7 @@ Term bif_open_port(Process* p, Term* a) {
     Vm& vm = p->vm;
     std::shared_ptr<Port> port = vm.port_table->make();
     port->name = s.command;
+    port->parallelism = s.parallelism;
     port->driver_name = atom(s.command);
     port->owner.store(p->id, std::memory_order_release);
     port->links.push_back(p->id);
@@ -225,13 +286,16 @@ Term bif_port_command3(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_force, "force");
     BEAMLET_CACHED_ATOM(am_nosuspend, "nosuspend");
     PortCommandMode mode = PortCommandMode::Normal;
+    bool force = false;
     Term l = a[2];
     for (; is_list(l); l = cdr(l)) {
-        if (car(l) == am_force) mode = PortCommandMode::Force;
-        else if (car(l) == am_nosuspend) mode = mode == PortCommandMode::Force ? mode : PortCommandMode::NoSuspend;
-        else return p->badarg();
+        if (car(l) == am_force) force = true;
+        else if (car(l) == am_nosuspend) mode = PortCommandMode::NoSuspend;
+        else return p->badarg(atom("badopt"));
     }
-    if (!is_nil(l)) return p->badarg();
+    if (!is_nil(l)) return p->badarg(atom("badopt"));
+    // force needs a driver with soft busy states; the spawn driver has none (OTP: notsup).
+    if (force) return p->error(atom("notsup"));
     return port_command(p, a, mode);
 }
 
@@ -314,7 +378,7 @@ Term port_info_item(Process* p, Port* port, Term item) {
         }
         value = list_of(p, watchers);
     } else if (item == am_parallelism) {
-        value = atoms::false_;
+        value = make_bool(port->parallelism);
     } else if (item == am_queue_size) {
         value = make_small(SWord(port->driver ? port->driver->queue_size() : 0));
     } else if (item == am_locking) {
@@ -330,11 +394,13 @@ Term port_info_item(Process* p, Port* port, Term item) {
 Term bif_port_info1(Process* p, Term* a) {
     if (!is_port(a[0]) && !is_atom(a[0])) return p->badarg();
     std::shared_ptr<Port> port = port_arg(p, a[0]);
-    if (!port) return is_atom(a[0]) ? p->badarg() : atoms::undefined;
+    if (!port) return atoms::undefined;
     static const char* const items[] = {"name", "links", "id", "connected", "input", "output", "os_pid"};
     return port->info([&](bool open) -> Term {
         if (!open) return atoms::undefined;
         std::vector<Term> values;
+        // A registered port lists its name first.
+        if (Term named = port_info_item(p, port.get(), atom("registered_name")); is_tuple(named)) values.push_back(named);
         for (const char* item : items) {
             Term v = port_info_item(p, port.get(), atom(item));
             // os_pid is left out for a port without one, as OTP does.
@@ -348,7 +414,7 @@ Term bif_port_info1(Process* p, Term* a) {
 Term bif_port_info2(Process* p, Term* a) {
     if ((!is_port(a[0]) && !is_atom(a[0])) || !is_atom(a[1])) return p->badarg();
     std::shared_ptr<Port> port = port_arg(p, a[0]);
-    if (!port) return is_atom(a[0]) ? p->badarg() : atoms::undefined;
+    if (!port) return atoms::undefined;
     Term result = port->info([&](bool open) -> Term {
         if (!open) return atoms::undefined;
         return port_info_item(p, port.get(), a[1]);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -45,6 +46,9 @@ IoPoller::~IoPoller() {
 
 void IoPoller::start() {
     std::call_once(m_started, [this] {
+        // A program that exits before reading what it was sent must not take the VM down:
+        // the write fails with EPIPE instead (spawned programs get SIGPIPE back, spawn_driver).
+        std::signal(SIGPIPE, SIG_IGN);
         m_epoll = epoll_create1(EPOLL_CLOEXEC);
         m_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
         epoll_event ev{};

@@ -420,7 +420,10 @@ void Port::terminate(Term reason, Term trace_reason) {
     if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
     if (name) vm.unregister_port(name, this);
     for (Term pid : linked) vm.send_exit(id, pid, reason, true);
-    for (const MonitorEntry& m : monitors) vm.send_down(m, atom("port"), id, reason);
+    // OTP 25 names the object port only for an immediate reason; for any other, process
+    // (a quirk of its port monitor code, reproduced: programs match on it).
+    Term type = is_immediate(reason) ? atom("port") : atoms::process;
+    for (const MonitorEntry& m : monitors) vm.send_down(m, type, id, reason);
     for (Term pid : waiters)
         if (std::shared_ptr<Process> p = vm.lookup_process(pid)) vm.resume_suspended(p.get());
 }

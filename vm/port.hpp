@@ -80,6 +80,7 @@ struct Port {
     Term driver_name = 0;   // the atom of the open trace event: the command or the executable
     std::string name;       // port_info(Port, name)
     Word index = 0;         // port_info(Port, id): the port's number
+    bool parallelism = false;  // port_info(Port, parallelism), as opened
 
     // ---- guarded by [lock] ----
     std::mutex lock;

@@ -60,11 +60,12 @@ Vm::SendResult Vm::send_to_port(Process* sender, Term port_id, Term msg, PortCom
 }
 
 void Vm::report_bad_output(Process* p, Port* port) {
-    // "Bad value on output port 'Name'", as the emulator logs it.
-    Term name = NIL;
-    for (std::size_t i = port->name.size(); i-- > 0;)
-        name = make_cons_on(p->alloc(2), make_small(static_cast<unsigned char>(port->name[i])), name);
-    log_error(p, "Bad value on output port '~s'~n", make_cons_on(p->alloc(2), name, NIL));
+    // "Bad value on output port 'Name'\n" as the argument of "~s~n", as the emulator logs it.
+    std::string text = "Bad value on output port '" + port->name + "'\n";
+    Term chars = NIL;
+    for (std::size_t i = text.size(); i-- > 0;)
+        chars = make_cons_on(p->alloc(2), make_small(static_cast<unsigned char>(text[i])), chars);
+    log_error(p, "~s~n", make_cons_on(p->alloc(2), chars, NIL));
 }
 
 Vm::SendResult Vm::send(Process* sender, Term dest, Term msg, bool nosuspend) {

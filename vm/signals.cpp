@@ -296,6 +296,13 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return true;
         named = whereis(tuple_element(dest, 0));
         to = named.get();
+        if (!to) {
+            if (Term id = whereis_id(tuple_element(dest, 0)); is_port(id)) {
+                if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+                send_to_port(sender, id, msg, PortCommandMode::Force);
+                return true;
+            }
+        }
         if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
     } else if (is_ref(dest)) {
         // An alias: delivered only while the owner keeps it active.

@@ -64,7 +64,17 @@ public:
         : m_settings(s), m_pid(pid), m_pidfd(pidfd), m_to_child(to_child), m_from_child(from_child) {}
     ~SpawnDriver() override { release_descriptors(nullptr); }
 
+    // A program that could not be executed (a directory, not an executable format): the port
+    // opens and reports [error] as the exit status, as OTP's child does when its exec fails.
+    static std::unique_ptr<SpawnDriver> failed(const SpawnSettings& s, int error) {
+        auto d = std::make_unique<SpawnDriver>(s, -1, -1, -1, -1);
+        d->m_status_known = true;
+        d->m_status = error;
+        return d;
+    }
+
     void start(Port& port) override {
+        if (m_pid < 0) return finish(port);
         IoPoller& poller = port.vm.port_table->poller();
         Word number = port_number(port.id);
         if (m_from_child >= 0) poller.watch(m_from_child, number, IO_READ);
@@ -73,12 +83,15 @@ public:
     }
 
     void output(Port& port, std::string_view bytes) override {
-        if (m_to_child < 0) return;
+        // An input-only port cannot write (OTP: the port exits with ebadf).
+        if (m_to_child < 0) return write_failed(port, EBADF);
         char header[4];
         std::size_t header_bytes = 0;
         if (m_settings.framing == SpawnSettings::Framing::Packet) {
             header_bytes = std::size_t(m_settings.packet_bytes);
             std::size_t n = bytes.size();
+            // Too long for the header: the port exits with einval.
+            if (header_bytes < sizeof n && n >> (8 * header_bytes)) return write_failed(port, EINVAL);
             for (std::size_t i = header_bytes; i-- > 0; n >>= 8) header[i] = char(n & 0xFF);
         }
         if (m_queued == 0) {
@@ -129,7 +142,9 @@ private:
                 return end_of_input(port);  // as end of file: the pipe is unusable
             }
             if (n == 0) return end_of_input(port);
-            port.input_bytes.fetch_add(std::size_t(n), std::memory_order_relaxed);
+            // Packet headers are not input (OTP counts payloads).
+            if (m_settings.framing != SpawnSettings::Framing::Packet)
+                port.input_bytes.fetch_add(std::size_t(n), std::memory_order_relaxed);
             received(port, std::size_t(n));
             if (!port.is_open()) return;
             // A short read emptied the pipe: the next edge brings more, unless the writer has
@@ -197,6 +212,7 @@ private:
             std::size_t length = 0;
             for (std::size_t i = 0; i < header; ++i) length = (length << 8) | static_cast<std::uint8_t>(m_pending[at + i]);
             if (m_pending.size() - at - header < length) break;
+            port.input_bytes.fetch_add(length, std::memory_order_relaxed);
             deliver_bytes(port, std::string_view(m_pending).substr(at + header, length), 0);
             at += header + length;
         }
@@ -206,22 +222,32 @@ private:
     void deliver_lines(Port& port, bool at_eof) {
         static const Term am_eol = atom("eol"), am_noeol = atom("noeol");
         std::size_t at = 0, limit = m_settings.line_length;
+        std::string_view pending(m_pending);
         while (port.is_open()) {
-            std::size_t nl = m_pending.find('\n', at);
-            std::size_t available = (nl == std::string::npos ? m_pending.size() : nl) - at;
-            if (available >= limit && (nl == std::string::npos || available > limit)) {
-                // Longer than the limit: its first part, then the rest as more of the line.
-                deliver_bytes(port, std::string_view(m_pending).substr(at, limit), am_noeol);
-                at += limit;
+            std::size_t nl = pending.find('\n', at);
+            if (nl != std::string_view::npos) {
+                // "\r\n" ends a line as "\n" does; the "\r" does not count against the limit.
+                std::size_t end = nl > at && pending[nl - 1] == '\r' ? nl - 1 : nl;
+                if (end - at > limit) {
+                    deliver_bytes(port, pending.substr(at, limit), am_noeol);
+                    at += limit;
+                } else {
+                    deliver_bytes(port, pending.substr(at, end - at), am_eol);
+                    at = nl + 1;
+                }
                 continue;
             }
-            if (nl == std::string::npos) break;
-            deliver_bytes(port, std::string_view(m_pending).substr(at, nl - at), am_eol);
-            at = nl + 1;
+            // No end of line yet: only a part known to be too long goes out now (a final
+            // "\r" may still be the start of "\r\n").
+            std::size_t available = pending.size() - at;
+            if (available && pending.back() == '\r') --available;
+            if (available <= limit) break;
+            deliver_bytes(port, pending.substr(at, limit), am_noeol);
+            at += limit;
         }
-        if (at_eof && at < m_pending.size() && port.is_open()) {
-            deliver_bytes(port, std::string_view(m_pending).substr(at), am_noeol);
-            at = m_pending.size();
+        if (at_eof && at < pending.size() && port.is_open()) {
+            deliver_bytes(port, pending.substr(at), am_noeol);
+            at = pending.size();
         }
         m_pending.erase(0, at);
     }
@@ -230,16 +256,7 @@ private:
         IoPoller& poller = port.vm.port_table->poller();
         poller.forget(m_from_child);
         close_fd(m_from_child);
-        if (m_settings.framing == SpawnSettings::Framing::Line) deliver_lines(port, true);
-        if (!port.is_open()) return;
-        if (m_settings.eof) {
-            Term words[3] = {make_arityval(2), port.id, atom("eof")};
-            Term msg;
-            HeapFragment* frag = copy_to_fragment(make_boxed(words), &msg);
-            port.send_to_owner(msg, frag);
-            return;
-        }
-        // Without eof the port closes at end of file, after the exit status if it reports one.
+        // The end waits for the exit status, when the port reports it.
         if (!m_settings.exit_status || m_status_known) finish(port);
     }
 
@@ -256,18 +273,26 @@ private:
         if (m_from_child < 0) finish(port);
     }
 
-    // The end: the exit status (if asked for and known), then the port closes normally
-    // (unless eof asked to keep it open).
+    // The end of the program's output, in OTP's order: the exit status (if asked for), the
+    // unfinished last line (line mode), then {Port, eof} (eof: the port stays open) or the
+    // port closes normally.
     void finish(Port& port) {
-        if (m_settings.exit_status && m_status_known && !m_status_sent) {
-            m_status_sent = true;
-            Term inner[3] = {make_arityval(2), atom("exit_status"), make_small(m_status)};
-            Term words[3] = {make_arityval(2), port.id, make_boxed(inner)};
-            Term msg;
-            HeapFragment* frag = copy_to_fragment(make_boxed(words), &msg);
-            port.send_to_owner(msg, frag);
-        }
-        if (!m_settings.eof) port.terminate(atoms::normal);
+        if (m_finished) return;
+        m_finished = true;
+        if (m_settings.exit_status && m_status_known) send_pair(port, atom("exit_status"), make_small(m_status));
+        if (m_settings.framing == SpawnSettings::Framing::Line) deliver_lines(port, true);
+        if (!port.is_open()) return;
+        if (m_settings.eof) send_pair(port, atom("eof"), 0);
+        else port.terminate(atoms::normal);
+    }
+
+    // {Port, {[tag], [value]}}, or {Port, [tag]} when [value] is 0.
+    void send_pair(Port& port, Term tag, Term value) {
+        Term inner[3] = {make_arityval(2), tag, value};
+        Term words[3] = {make_arityval(2), port.id, value ? make_boxed(inner) : tag};
+        Term msg;
+        HeapFragment* frag = copy_to_fragment(make_boxed(words), &msg);
+        port.send_to_owner(msg, frag);
     }
 
     // ---- output: what the port is sent ----
@@ -315,7 +340,7 @@ private:
         m_queue.clear();
         m_queued = 0;
         m_queue_offset = 0;
-        std::string name = error == EPIPE ? "epipe" : error == EBADF ? "ebadf" : "eio";
+        std::string name = error == EPIPE ? "epipe" : error == EBADF ? "ebadf" : error == EINVAL ? "einval" : "eio";
         port.terminate(atom(name));
     }
 
@@ -349,7 +374,7 @@ private:
     std::deque<std::string> m_queue; // output the pipe could not take yet
     std::size_t m_queue_offset = 0;  // bytes of m_queue.front() already written
     std::size_t m_queued = 0;
-    bool m_status_known = false, m_status_sent = false;
+    bool m_status_known = false, m_finished = false;
     bool m_hung_up = false;          // the program closed its output
     int m_status = 0;
 };
@@ -397,13 +422,23 @@ std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
         path = "/bin/sh";
         argv_strings = {"sh", "-c", "exec " + s.command};
     }
+    if (s.executable) {
+        // What OTP checks before it forks: the file exists and may be executed (a directory
+        // passes, and fails in the child).
+        if (::access(path.c_str(), X_OK) != 0) return fail(errno);
+    }
     std::vector<std::string> env_strings = child_environment(s.env);
     std::vector<char*> argv = c_strings(argv_strings), envp = c_strings(env_strings);
     pid_t pid = -1;
     int rc = posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
-    if (rc != 0) return fail(rc);
+    if (rc != 0) {
+        if (!s.executable) return fail(rc);
+        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]})
+            if (fd >= 0) ::close(fd);
+        return SpawnDriver::failed(s, rc);
+    }
 
     // Our ends stay; the program's ends close here (it holds its own copies).
     for (int* fd : {&in_pipe[0], &out_pipe[1]}) close_fd(*fd);

@@ -32,6 +32,7 @@ struct SpawnSettings {
     bool use_stdio = true;
     bool stderr_to_stdout = false;
     bool eof = false;
+    bool parallelism = false;  // {parallelism, true}: reported by port_info only
     bool in = true;   // the port reads the program's output
     bool out = true;  // the port writes the program's input
 };
