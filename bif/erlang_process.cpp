@@ -235,6 +235,11 @@ Term link_port(Process* p, Term id) {
         std::lock_guard guard(p->lock);
         already = std::find(p->links.begin(), p->links.end(), id) != p->links.end();
     }
+    // Already linked: only the caller's event (the port runs no link operation).
+    if (already && port) {
+        trace_own_link_event(p, atoms::link, id);
+        return atoms::true_;
+    }
     if (!port || port->link(p->id) != PortOpResult::Done) {
         // A closed port: trapping callers get {'EXIT', Port, noproc}; others fail with noproc.
         if (!p->trap_exit) return p->error(atoms::noproc);

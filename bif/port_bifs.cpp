@@ -249,6 +249,9 @@ Term bif_open_port(Process* p, Term* a) {
     // acknowledgement), which here starts the watching of its descriptors.
     if (g_trace_hooks) g_trace_hooks->port_opened(port.get(), p, port->driver_name);
     port->start(p->id);
+    // The opener's half of the link, as link/1 reports it.
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
+        g_trace_hooks->process_event(p, atoms::link, port->id);
     return port->id;
 }
 
@@ -442,9 +445,35 @@ Term bif_list_to_port(Process* p, Term* a) {
     return make_port(Word(std::stoull(digits)));
 }
 
-// The spawn driver has no control or call operations: OTP answers badarg.
-Term bif_port_control(Process* p, Term*) { return p->badarg(); }
-Term bif_port_call(Process* p, Term*) { return p->badarg(); }
+// The spawn driver has no control or call operations: OTP answers badarg, after the port
+// has run them (port_control's request is traced as received).
+Term bif_port_control(Process* p, Term* a) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    std::string bytes;
+    if (!port || !is_small(a[1]) || !iolist_to_bytes(a[2], &bytes)) return p->badarg();
+    port->control(p->id, a[1], bytes);
+    return p->badarg();
+}
+
+Term bif_port_call(Process* p, Term* a) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port || !is_small(a[1])) return p->badarg();
+    port->call(p->id);
+    return p->badarg();
+}
+
+Term bif_port_set_data(Process* p, Term* a) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port) return p->badarg();
+    port->set_data(a[1]);
+    return atoms::true_;
+}
+
+Term bif_port_get_data(Process* p, Term* a) {
+    std::shared_ptr<Port> port = port_arg(p, a[0]);
+    if (!port) return p->badarg();
+    return port->get_data(p);
+}
 
 }  // namespace beamlet::bif
 

@@ -179,8 +179,8 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
         // One port keeps every flag it is given (OTP 25); only the port events use any.
         std::shared_ptr<Port> port = p->vm.port_table->lookup(spec);
         if (cpu_ts || !port) return p->badarg();
-        bool done = dead_tracer ? tracing::set_flags_of_port(p->vm, port.get(), session, tracer, ~0u, false, false)
-                                : tracing::set_flags_of_port(p->vm, port.get(), session, tracer, flags, on, tracer_given);
+        bool done = dead_tracer ? tracing::set_port_flags(p->vm, port.get(), session, tracer, ~0u, false, false)
+                                : tracing::set_port_flags(p->vm, port.get(), session, tracer, flags, on, tracer_given);
         if (!done) return p->badarg();
         return make_small(1);
     }
@@ -192,28 +192,30 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
     if (!procs_now && !procs_later && !ports_now && !ports_later) return p->badarg();
     if (cpu_ts && spec != am_all) return p->badarg();
     if (cpu_ts) tracing::set_cpu_timestamp(on);
-    // Groups of processes and ports each take the flags that concern them (OTP 25).
-    std::uint32_t proc_flags = flags & ~tracing::PORT_ONLY_FLAGS;
-    std::uint32_t port_flags = flags & tracing::PORT_TRACE_FLAGS;
-    if (procs_later && proc_flags) {
+    // OTP 25's rule for groups: processes are concerned when a process flag or a modifier is
+    // given, ports when a port flag or a modifier is; each existing one then gets the whole
+    // list, the defaults for new ones only the flags of their kind.
+    bool procs_concerned = flags & ~tracing::PORT_ONLY_FLAGS;
+    bool ports_concerned = flags & tracing::PORT_TRACE_FLAGS;
+    if (procs_later && procs_concerned) {
         if (dead_tracer) tracing::set_new_procs_flags(session, ~0u, Tracer(), false);
-        else tracing::set_new_procs_flags(session, proc_flags, tracer, on);
+        else tracing::set_new_procs_flags(session, flags & ~tracing::PORT_ONLY_FLAGS, tracer, on);
     }
-    if (ports_later && port_flags) {
+    if (ports_later && ports_concerned) {
         if (dead_tracer) tracing::set_new_ports_flags(session, ~0u, Tracer(), false);
-        else tracing::set_new_ports_flags(session, port_flags, tracer, on);
+        else tracing::set_new_ports_flags(session, flags & tracing::PORT_TRACE_FLAGS, tracer, on);
     }
     SWord count = 0;
-    if (procs_now && proc_flags) {
+    if (procs_now && procs_concerned) {
         for (Term pid : p->vm.process_ids()) {
             Process* target;
             std::shared_ptr<Process> holder = process_of(p, pid, &target);
-            if (target && apply_to(target, proc_flags)) ++count;
+            if (target && apply_to(target, flags)) ++count;
         }
     }
-    if (ports_now && port_flags) {
+    if (ports_now && ports_concerned) {
         for (Term id : p->vm.port_table->ids())
-            if (std::shared_ptr<Port> port = p->vm.port_table->lookup(id); port && apply_to_port(port.get(), port_flags))
+            if (std::shared_ptr<Port> port = p->vm.port_table->lookup(id); port && apply_to_port(port.get(), flags))
                 ++count;
     }
     return make_small(count);

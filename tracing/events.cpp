@@ -175,20 +175,17 @@ void trace_port_sched(Vm& vm, Port* port, Term what, Term command) {
     });
 }
 
+// The send and 'receive' patterns select what processes send and receive: ports are traced
+// whatever they say (OTP's trace_port_send and trace_port_receive run none).
 void trace_port_send(Vm& vm, Port* port, Term to, Term msg, bool exists) {
-    // Match specs select process sends only (OTP's trace_port_send runs none).
-    unsigned ix = active_bp_index();
     for_each_ref(port, TRACE_SEND, [&](const TracerRef& ref) {
-        if (!ref.session->send_pattern[ix].on) return;
         TraceEvent e{port->id, exists ? atoms::send : atoms::send_to_non_existing_process, {msg, to}};
         deliver_for(vm, port, ref, e);
     });
 }
 
 void trace_port_receive(Vm& vm, Port* port, Term msg) {
-    unsigned ix = active_bp_index();
     for_each_ref(port, TRACE_RECEIVE, [&](const TracerRef& ref) {
-        if (!ref.session->receive_pattern[ix].on) return;
         deliver_for(vm, port, ref, TraceEvent{port->id, atoms::receive, {msg, 0}});
     });
 }

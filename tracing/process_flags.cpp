@@ -233,11 +233,6 @@ bool set_process_flags(Vm& vm, Process* p, TraceSession* session, Tracer tracer,
 
 bool set_port_flags(Vm& vm, Port* port, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
                     bool tracer_given) {
-    return set_flags(vm, port, session, tracer, on ? flags & PORT_TRACE_FLAGS : flags, on, tracer_given);
-}
-
-bool set_flags_of_port(Vm& vm, Port* port, TraceSession* session, Tracer tracer, std::uint32_t flags, bool on,
-                       bool tracer_given) {
     return set_flags(vm, port, session, tracer, flags, on, tracer_given);
 }
 

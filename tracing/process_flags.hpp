@@ -25,13 +25,13 @@ inline constexpr std::uint32_t TRACEE_FLAGS =
     vm::TRACE_PROCS | vm::TRACE_RUNNING | vm::TRACE_EXITING | vm::TRACE_GC | vm::TRACE_SCHEDULER_ID |
     vm::TRACE_PORTS | vm::TRACE_RUNNING_PORTS | vm::TRACE_RUNNING_PROCS;
 
-// The flags a port keeps (OTP drops the others when they are set on a port).
-inline constexpr std::uint32_t PORT_TRACE_FLAGS = vm::TRACE_SEND | vm::TRACE_RECEIVE | vm::TRACE_PORTS |
-                                                  vm::TRACE_RUNNING_PORTS | vm::TRACE_TIMESTAMPS |
-                                                  vm::TRACE_SCHEDULER_ID;
-
-// The flags only ports use: a group of processes (all, existing, new) does not take them.
+// OTP's three kinds of trace flags: those only ports use, the modifiers that serve both
+// (send, 'receive', silent, scheduler_id, timestamps), and the rest, for processes only.
 inline constexpr std::uint32_t PORT_ONLY_FLAGS = vm::TRACE_PORTS | vm::TRACE_RUNNING_PORTS;
+inline constexpr std::uint32_t MODIFIER_FLAGS = vm::TRACE_SEND | vm::TRACE_RECEIVE | vm::TRACE_SILENT |
+                                                vm::TRACE_SCHEDULER_ID | vm::TRACE_TIMESTAMPS;
+// The flags new ports take (the default of new_ports keeps only these).
+inline constexpr std::uint32_t PORT_TRACE_FLAGS = PORT_ONLY_FLAGS | MODIFIER_FLAGS;
 
 // The process trace flag named [name] (call, send, procs, ..., or all for TRACEE_FLAGS), or 0.
 std::uint32_t process_flag_bit(vm::Term name);
@@ -43,13 +43,10 @@ vm::Term process_flag_list(vm::Process* p, std::uint32_t flags);
 // turning flags off, if [tracer_given]).
 bool set_process_flags(vm::Vm& vm, vm::Process* p, vm::TraceSession* session, vm::Tracer tracer,
                        std::uint32_t flags, bool on, bool tracer_given = true);
-// The same for port [port], as a member of a group (all, existing, new_ports...): the flags
-// outside PORT_TRACE_FLAGS are dropped.
+// The same for port [port]: it keeps every flag it is given (OTP 25 reports them back; only
+// the port events use any).
 bool set_port_flags(vm::Vm& vm, vm::Port* port, vm::TraceSession* session, vm::Tracer tracer, std::uint32_t flags,
                     bool on, bool tracer_given = true);
-// The same for a port named on its own: it keeps every flag (OTP 25 reports them back).
-bool set_flags_of_port(vm::Vm& vm, vm::Port* port, vm::TraceSession* session, vm::Tracer tracer,
-                       std::uint32_t flags, bool on, bool tracer_given = true);
 // Makes [p]'s tracing in [session] exactly [flags] with [tracer] (none or no flags: untraced),
 // whatever it was before (the match-spec trace actions, which hand the target the caller's
 // tracer).

@@ -40,6 +40,10 @@ Term port_op_name(PortOp op) {
     case PortOp::Link: return atoms::link;
     case PortOp::Unlink: return atoms::unlink;
     case PortOp::Info: return atom("info");
+    case PortOp::Control: return atom("control");
+    case PortOp::Call: return atom("call");
+    case PortOp::Monitor: return atom("monitor");
+    case PortOp::Demonitor: return atom("demonitor");
     case PortOp::Exit:
     case PortOp::Io: return make_small(0);
     }
@@ -48,7 +52,7 @@ Term port_op_name(PortOp op) {
 
 Port::Port(Vm& vm_, Word number) : vm(vm_), id(make_port(number)), index(number) {}
 
-Port::~Port() = default;
+Port::~Port() { free_fragment(data_fragment); }
 
 void Port::trace_in(PortOp op) {
     if (traced(this, TRACE_RUNNING_PORTS)) g_trace_hooks->port_scheduled(this, atoms::in, port_op_name(op));
@@ -300,9 +304,13 @@ PortOpResult Port::connect(Term caller, Term new_owner, bool bang) {
 
 PortOpResult Port::link(Term pid) {
     return execute(PortOp::Link, [&] {
-        if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, pid);
-        std::lock_guard guard(lock);
-        if (std::find(links.begin(), links.end(), pid) == links.end()) links.push_back(pid);
+        bool fresh;
+        {
+            std::lock_guard guard(lock);
+            fresh = std::find(links.begin(), links.end(), pid) == links.end();
+            if (fresh) links.push_back(pid);
+        }
+        if (fresh && traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, pid);
         return PortOpResult::Done;
     });
 }
@@ -323,44 +331,91 @@ void Port::unlink(Term pid) {
 
 PortOpResult Port::exit_signal(Term from, Term reason, bool linked) {
     Term current_owner = owner.load(std::memory_order_acquire);
-    // As OTP 25 reports it: a linked process's death, or an exit from the owner with a reason
-    // of its own, runs as the port's "0" operation; other exit signals as close.
-    bool zero = linked || (from == current_owner && reason != atoms::normal && reason != atoms::kill);
-    return execute(zero ? PortOp::Exit : PortOp::Close, [&] {
+    // As OTP 25 reports it: a linked process's death runs as the port's "0" operation,
+    // exit/2 as close.
+    return execute(linked ? PortOp::Exit : PortOp::Close, [&] {
         if (linked) {
-            {
-                std::lock_guard guard(lock);
-                auto it = std::find(links.begin(), links.end(), from);
-                if (it == links.end()) return PortOpResult::Dropped;
-                links.erase(it);
-            }
-            // A normal exit of a linked process other than the owner leaves the port alone.
-            if (reason == atoms::normal && from != current_owner) return PortOpResult::Dropped;
+            std::lock_guard guard(lock);
+            auto it = std::find(links.begin(), links.end(), from);
+            if (it == links.end()) return PortOpResult::Dropped;
+            links.erase(it);
         }
         if (from && traced(this, TRACE_RECEIVE)) {
             Term words[3];
             g_trace_hooks->port_received(this, from, tuple_on(words, {from, atom("close")}));
         }
+        // A normal exit of a linked process other than the owner leaves the port alone (it
+        // was still received, as OTP traces it).
+        if (linked && reason == atoms::normal && from != current_owner) return PortOpResult::Dropped;
         terminate(reason == atoms::kill ? atoms::killed : reason, reason);
         return PortOpResult::Done;
     });
 }
 
 bool Port::add_monitor(const MonitorEntry& entry) {
-    std::lock_guard guard(lock);
-    if (state == PortState::Closed) return false;
-    monitored_by.push_back(entry);
-    return true;
+    return execute(PortOp::Monitor, [&] {
+        std::lock_guard guard(lock);
+        monitored_by.push_back(entry);
+        return PortOpResult::Done;
+    }) == PortOpResult::Done;
 }
 
-bool Port::remove_monitor(const Word ref_id[3]) {
-    std::lock_guard guard(lock);
-    for (auto it = monitored_by.begin(); it != monitored_by.end(); ++it)
-        if (std::equal(it->ref_id, it->ref_id + 3, ref_id)) {
-            monitored_by.erase(it);
-            return true;
+bool Port::remove_monitor(const Word ref_id[3], bool quiet) {
+    auto remove = [&] {
+        std::lock_guard guard(lock);
+        for (auto it = monitored_by.begin(); it != monitored_by.end(); ++it)
+            if (std::equal(it->ref_id, it->ref_id + 3, ref_id)) {
+                monitored_by.erase(it);
+                return PortOpResult::Done;
+            }
+        return PortOpResult::Dropped;
+    };
+    if (quiet) return remove() == PortOpResult::Done;
+    return execute(PortOp::Demonitor, remove) == PortOpResult::Done;
+}
+
+PortOpResult Port::control(Term caller, Term op, std::string_view bytes) {
+    execute(PortOp::Control, [&] {
+        if (traced(this, TRACE_RECEIVE)) {
+            // {Caller, {control, {Op, Bytes}}}, as OTP traces it before the driver answers.
+            HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 9);
+            Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
+                                      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+            Term args = tuple_on(frag->alloc(3), {op, bin});
+            Term ctl = tuple_on(frag->alloc(3), {atom("control"), args});
+            g_trace_hooks->port_received(this, caller, tuple_on(frag->alloc(3), {caller, ctl}));
+            free_fragment(frag);
         }
-    return false;
+        return PortOpResult::Done;
+    });
+    return PortOpResult::Dropped;
+}
+
+PortOpResult Port::call(Term) {
+    execute(PortOp::Call, [] { return PortOpResult::Done; });
+    return PortOpResult::Dropped;
+}
+
+void Port::set_data(Term value) {
+    Term copy;
+    HeapFragment* frag = copy_to_fragment(value, &copy);
+    HeapFragment* old;
+    {
+        std::lock_guard guard(lock);
+        old = data_fragment;
+        data_fragment = frag;
+        data = copy;
+    }
+    free_fragment(old);
+}
+
+Term Port::get_data(Process* p) {
+    std::lock_guard guard(lock);
+    if (!data) return atoms::undefined;
+    Word size = term_size_words(data);
+    if (!size) return data;
+    Term* hp = p->alloc(size);
+    return copy_term(data, &hp, &p->off_heap_first);
 }
 
 // ---- for drivers ---------------------------------------------------------------------------------
@@ -368,11 +423,12 @@ bool Port::remove_monitor(const Word ref_id[3]) {
 void Port::send_to_owner(Term msg, HeapFragment* frag) {
     Term to = owner.load(std::memory_order_acquire);
     Process* p = vm.find_process(to);
-    if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, to, msg, p != nullptr);
     if (!p) {
+        // Output for a dead connected process is dropped, and not traced (OTP).
         free_fragment(frag);
         return;
     }
+    if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, to, msg, true);
     Message m;
     m.term = msg;
     m.fragment = frag;

@@ -38,7 +38,9 @@ class PortDriver;
 
 // What a port is asked to do (OTP's proc-to-port signals). The running_ports events name it
 // (in/out Command): Io is an I/O readiness run, named 0 as in OTP.
-enum class PortOp : std::uint8_t { Open, Command, Close, Connect, Link, Unlink, Exit, Info, Io };
+enum class PortOp : std::uint8_t {
+    Open, Command, Close, Connect, Link, Unlink, Exit, Info, Control, Call, Monitor, Demonitor, Io
+};
 
 // I/O readiness, bits of Port::io_events set by the poller.
 enum IoEvent : std::uint32_t {
@@ -109,6 +111,9 @@ struct Port {
 
     // ---- statistics (port_info) ----
     std::atomic<std::uint64_t> input_bytes{0}, output_bytes{0};
+    // port_set_data/2's term, in its own fragment (under [lock]).
+    Term data = 0;
+    HeapFragment* data_fragment = nullptr;
 
     // ---- executor-only: the holder of [exec] ----
     std::mutex exec;
@@ -143,8 +148,17 @@ struct Port {
     PortOpResult exit_signal(Term from, Term reason, bool linked);
     // Adds a monitor from [watcher] (erlang:monitor(port, ...)); false if the port is closed.
     bool add_monitor(const MonitorEntry& entry);
-    // Removes the monitor with reference [ref_id]; true if it was there.
-    bool remove_monitor(const Word ref_id[3]);
+    // Removes the monitor with reference [ref_id]; true if it was there. As a port operation
+    // (demonitor/1,2) or quietly ([quiet]: the watcher exited).
+    bool remove_monitor(const Word ref_id[3], bool quiet = false);
+    // port_control/3 from [caller] with [op] and [data] (traced as received): the spawn
+    // driver has no control operations, so it answers Dropped (badarg).
+    PortOpResult control(Term caller, Term op, std::string_view data);
+    // port_call/3: likewise.
+    PortOpResult call(Term caller);
+    // port_set_data/2 and port_get_data/1: a term kept with the port (copied).
+    void set_data(Term data);
+    Term get_data(Process* p);
     // Runs [fn] as the port's info operation (port_info: the in/out info events).
     template <typename Fn>
     auto info(Fn&& fn);

@@ -712,7 +712,7 @@ void Vm::do_exit(Process* p, Term reason) {
     // Monitors this process held are dropped from their targets.
     for (const MonitorEntry& m : monitors) {
         if (is_port(m.other)) {
-            if (std::shared_ptr<Port> port = port_table->lookup(m.other)) port->remove_monitor(m.ref_id);
+            if (std::shared_ptr<Port> port = port_table->lookup(m.other)) port->remove_monitor(m.ref_id, true);
             continue;
         }
         std::shared_ptr<Process> target = lookup_process(m.other);
