@@ -3,6 +3,7 @@
 #include "vm/spawn_driver.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 
@@ -30,7 +31,7 @@ constexpr std::size_t READ_BUFFER_BYTES = 64 * 1024;
 // Reads per readiness event before the port lets other tasks run.
 constexpr int READS_PER_TURN = 8;
 // A read at least this long hands its buffer over as the binary instead of copying it.
-constexpr std::size_t ADOPT_BUFFER_BYTES = 16 * 1024;
+constexpr std::size_t ADOPT_BUFFER_BYTES = 32 * 1024;
 
 int pidfd_open(pid_t pid) { return int(syscall(SYS_pidfd_open, pid, 0)); }
 
@@ -161,10 +162,15 @@ private:
         switch (m_settings.framing) {
         case SpawnSettings::Framing::Stream:
             if (m_settings.binary && n >= ADOPT_BUFFER_BYTES) {
-                // The read buffer becomes the binary: no copy of a large chunk.
-                HeapFragment* frag = HeapFragment::create(REFC_BIN_WORDS + 6);
-                Term bin = make_refc_binary_in(frag->alloc(REFC_BIN_WORDS), &frag->off_heap_first, m_buffer, n);
+                // The read buffer becomes the binary: no copy of a large chunk (the unused
+                // tail is given back; shrinking a block in place copies nothing).
+                BinaryBuf* buf = m_buffer;
                 m_buffer = nullptr;
+                if (n < READ_BUFFER_BYTES)
+                    if (void* smaller = std::realloc(buf, sizeof(BinaryBuf) + n)) buf = static_cast<BinaryBuf*>(smaller);
+                buf->size_bytes = n;
+                HeapFragment* frag = HeapFragment::create(REFC_BIN_WORDS + 6);
+                Term bin = make_refc_binary_in(frag->alloc(REFC_BIN_WORDS), &frag->off_heap_first, buf, n);
                 port.deliver(bin, frag);
             } else {
                 deliver_bytes(port, std::string_view(bytes, n), 0);
