@@ -29,13 +29,17 @@ main() ->
 
     %% a process that is not the owner
     Parent = self(),
+    %% Msg runs in another process; Other returns once it has run (so that what the port
+    %% does about it comes before anything the test does next).
     Other = fun(Msg) ->
-        spawn(fun() ->
+        Pid = spawn(fun() ->
             process_flag(trap_exit, true),
             R = Msg(self()),
+            Parent ! {sent, self()},
             receive X -> Parent ! {other_got, norm(P, X)} after 200 -> Parent ! {other_got, nothing} end,
             R
-        end)
+        end),
+        receive {sent, Pid} -> Pid end
     end,
     Other(fun(Me) -> P ! {Me, {command, "from other"}} end),
     port_command(P, "sync"),
