@@ -38,6 +38,7 @@ bool is_binary(Term t) { return is_bitstring(t) && bit_view(t).bit_size % 8 == 0
 
 Term make_binary_on(Process* p, Term* hp, const std::uint8_t* bytes, std::size_t size_bytes,
                     std::uint8_t** data_out) {
+    if (size_bytes > HEAP_BIN_LIMIT_BYTES) p->young_binary_words += size_bytes / sizeof(Word);
     return make_binary_in(hp, &p->off_heap_first, bytes, size_bytes, data_out);
 }
 

@@ -300,6 +300,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     }
     p->mbuf = nullptr;
     p->mbuf_words = 0;
+    p->young_binary_words = 0;
     p->heap = to_space;
     p->htop = gc.htop();
     p->hend = to_hend;

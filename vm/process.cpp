@@ -143,7 +143,11 @@ void Process::adopt_fragment(const Message& m) {
         // The message's off-heap binaries join the process's list.
         Term* last = f->off_heap_first;
         if (last) {
-            while (last[4]) last = reinterpret_cast<Term*>(last[4]);
+            young_binary_words += last[1] / sizeof(Word);
+            while (last[4]) {
+                last = reinterpret_cast<Term*>(last[4]);
+                young_binary_words += last[1] / sizeof(Word);
+            }
             last[4] = reinterpret_cast<Word>(off_heap_first);
             off_heap_first = f->off_heap_first;
             f->off_heap_first = nullptr;

@@ -30,6 +30,8 @@ inline constexpr Word MAX_X_REGS = 1024;
 inline constexpr Word MAX_FLOAT_REGS = 256;
 // Reductions per time slice, as OTP's CONTEXT_REDS.
 inline constexpr int CONTEXT_REDS = 4000;
+// Binary words taken in between collections before one is due (OTP's default bin_vheap_size).
+inline constexpr Word BINARY_GC_WORDS = 46422;
 
 // The exception classes, stored as their atoms.
 struct PendingException {
@@ -123,6 +125,10 @@ struct Process {
     Word minor_gcs = 0;                  // since the last major collection
     Word fullsweep_after = 65535;        // OTP's default
     bool gc_requested = false;           // erlang:garbage_collect/0,1: a major GC before it runs
+    // Words of reference-counted binaries the process took in (messages, binaries it made)
+    // since its last collection: past BINARY_GC_WORDS, a minor collection runs before its next
+    // turn, so that binaries it dropped go back (OTP's binary virtual heap, simplified).
+    Word young_binary_words = 0;
 
     // ---- execution state while not running ----
     const Word* ip = nullptr;

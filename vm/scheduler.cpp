@@ -216,6 +216,8 @@ void Schedulers::run_one(int index, Process* p) {
     if (p->gc_requested) {
         p->gc_requested = false;
         garbage_collect(p, p->saved_x.data(), p->arity, 0, true);
+    } else if (p->young_binary_words > BINARY_GC_WORDS) {
+        garbage_collect(p, p->saved_x.data(), p->arity, 0);
     }
     // call_time does not count time scheduled out.
     bool accounting = !p->call_accounting.empty() && g_trace_hooks;

@@ -28,6 +28,9 @@ namespace beamlet::vm {
 namespace {
 
 constexpr std::size_t READ_BUFFER_BYTES = 64 * 1024;
+// Pipe capacity asked for (Linux's default is 64 KB): fewer turns of the program, the port
+// and its writer per megabyte. Beyond /proc/sys/fs/pipe-max-size the default stays.
+constexpr std::size_t PIPE_BYTES = 256 * 1024;
 // Reads per readiness event before the port lets other tasks run.
 constexpr int READS_PER_TURN = 8;
 // A read at least this long hands its buffer over as the binary instead of copying it.
@@ -449,7 +452,10 @@ std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
     // Our ends stay; the program's ends close here (it holds its own copies).
     for (int* fd : {&in_pipe[0], &out_pipe[1]}) close_fd(*fd);
     for (int fd : {in_pipe[1], out_pipe[0]})
-        if (fd >= 0) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+        if (fd >= 0) {
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+            fcntl(fd, F_SETPIPE_SZ, int(PIPE_BYTES));
+        }
     int pidfd = pidfd_open(pid);
     if (pidfd < 0) {
         // No pidfd (an old kernel): the status cannot be watched; the child is reaped below
