@@ -87,7 +87,7 @@ void Port::reschedule() { schedule(); }
 void Port::post(PortSignal signal) {
     {
         std::lock_guard guard(lock);
-        if (state == PortState::Closed) return;
+        if (state != PortState::Open) return;
         signals.push_back(std::move(signal));
     }
     schedule();
@@ -133,7 +133,7 @@ void Port::drain_signals() {
         PortSignal s;
         {
             std::lock_guard guard(lock);
-            if (signals.empty() || state == PortState::Closed) return;
+            if (signals.empty() || state != PortState::Open) return;
             s = std::move(signals.front());
             signals.pop_front();
         }
@@ -157,7 +157,12 @@ void Port::perform(PortSignal& s) {
 void Port::handle_io() {
     for (int turn = 0; turn < IO_RUN_BUDGET; ++turn) {
         std::uint32_t events = io_events.exchange(0, std::memory_order_acq_rel);
-        if (!events || !is_open()) return;
+        if (!events || !is_alive()) return;
+        if (!is_open()) {
+            // Closing: only the output still queued matters (no trace: the port is closed).
+            driver->ready(*this, events & IO_WRITE);
+            continue;
+        }
         // Room in the program's input pipe matters only when output is waiting (OTP selects
         // for writing only then): such a turn is no turn at all.
         if (events == IO_WRITE && driver->queue_size() == 0) continue;
@@ -190,7 +195,7 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
         // As OTP: a port that is busy when the command comes makes the caller wait (after the
         // data went out); one that turns busy with this command does not.
         std::lock_guard guard(lock);
-        if (state == PortState::Closed) return PortOpResult::Dropped;
+        if (state != PortState::Open) return PortOpResult::Dropped;
         if (busy && mode == PortCommandMode::NoSuspend) return PortOpResult::Busy;
         if (busy && mode == PortCommandMode::Normal && waiter) {
             busy_waiters.push_back(waiter);
@@ -211,7 +216,11 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
         driver->output(*this, bytes);
         return PortOpResult::Done;
     });
-    return result == PortOpResult::Done && wait ? PortOpResult::Suspend : result;
+    if (result == PortOpResult::Done && wait) {
+        vm.monitor_busy_port(waiter, id);  // erlang:system_monitor/2's busy_port
+        return PortOpResult::Suspend;
+    }
+    return result;
 }
 
 namespace {
@@ -442,6 +451,15 @@ void Port::deliver(Term data, HeapFragment* frag) {
     send_to_owner(tuple_on(hp + 3, {id, inner}), frag);
 }
 
+void Port::finish_closing() {
+    {
+        std::lock_guard guard(lock);
+        if (state == PortState::Closed) return;
+        state = PortState::Closed;
+    }
+    vm.port_table->remove(this);
+}
+
 void Port::set_busy(bool on) {
     std::vector<Term> waiters;
     {
@@ -461,8 +479,8 @@ void Port::terminate(Term reason, Term trace_reason) {
     Term name;
     {
         std::lock_guard guard(lock);
-        if (state == PortState::Closed) return;
-        state = PortState::Closed;
+        if (state != PortState::Open) return;
+        state = PortState::Closing;
         linked.swap(links);
         monitors.swap(monitored_by);
         waiters.swap(busy_waiters);
@@ -471,8 +489,9 @@ void Port::terminate(Term reason, Term trace_reason) {
         registered_name = 0;
         busy = false;
     }
-    if (driver) driver->stop(*this);
-    vm.port_table->remove(this);
+    // A normal close lets the program have what was sent before it (OTP flushes then).
+    bool lingering = driver && driver->stop(*this, reason == atoms::normal);
+    if (!lingering) finish_closing();
     if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
     if (name) vm.unregister_port(name, this);
     for (Term pid : linked) vm.send_exit(id, pid, reason, true);

@@ -69,7 +69,10 @@ struct PortSignal {
     std::string data;    // Command: the bytes
 };
 
-enum class PortState : std::uint8_t { Open, Closed };
+// Open; Closing: closed for Erlang (operations are refused, links and monitors were told) but
+// still listed while the program takes the output queued before the close (OTP's closing
+// state: no data is lost); Closed.
+enum class PortState : std::uint8_t { Open, Closing, Closed };
 
 struct Port {
     Port(Vm& vm, Word number);
@@ -122,6 +125,11 @@ struct Port {
     bool is_open() {
         std::lock_guard guard(lock);
         return state == PortState::Open;
+    }
+    // Open, or closing while its output drains (what port_info and I/O turns still serve).
+    bool is_alive() {
+        std::lock_guard guard(lock);
+        return state != PortState::Closed;
     }
 
     // ---- operations from processes (each takes [exec]; the caller holds no lock) ----
@@ -183,6 +191,8 @@ struct Port {
     void terminate(Term reason, Term trace_reason = 0);
     // The driver's output queue crossed a watermark.
     void set_busy(bool on);
+    // A closing port's output has drained (or cannot): it leaves the port table.
+    void finish_closing();
     // The driver wants another turn (it stopped early to let others run).
     void reschedule();
 
@@ -225,7 +235,7 @@ template <typename Fn>
 auto Port::info(Fn&& fn) {
     std::unique_lock guard(exec);
     drain_signals();
-    bool open = is_open();
+    bool open = is_alive();
     if (open) trace_in(PortOp::Info);
     auto value = fn(open);
     if (open) trace_out(PortOp::Info);

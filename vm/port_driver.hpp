@@ -23,8 +23,10 @@ public:
     // The poller reported [events] (IoEvent bits): read, write what is queued, reap.
     virtual void ready(Port& port, std::uint32_t events) = 0;
     // The port closes: stop watching, close the descriptors; the program is left to end on
-    // its own (it reads end of file) and is reaped when it does.
-    virtual void stop(Port& port) = 0;
+    // its own (it reads end of file) and is reaped when it does. With [flush], output still
+    // queued is written first: the driver keeps its input pipe, answers true, and calls
+    // Port::finish_closing once the queue is empty or cannot be written.
+    virtual bool stop(Port& port, bool flush) = 0;
     // Bytes waiting to be written to the program (port_info queue_size).
     virtual std::size_t queue_size() const = 0;
     // The program's OS process id (port_info os_pid), or -1.

@@ -168,6 +168,9 @@ struct Process {
     // any does, the process runs no code; it still handles its signals (a kill, process_info).
     std::vector<std::pair<Term, Word>> suspenders;
     bool parked = false;                      // Waiting only because it is suspended
+    // Suspended until a busy port it sent to is free (SuspendFor::BusyPort): signals still
+    // wake it to be handled (a kill, process_info), then it waits on.
+    bool busy_port_wait = false;
 
     // ---- owner-only state ----
     MessageQueue queue;                       // messages taken from the inbox, with the save pointer

@@ -180,10 +180,31 @@ bool is_suspended(Process* p) {
     std::lock_guard guard(p->lock);
     return !p->suspenders.empty();
 }
+
+bool still_waiting_on_port(Process* p) {
+    std::lock_guard guard(p->lock);
+    return p->busy_port_wait;
+}
 }  // namespace
 
 void Schedulers::run_one(int index, Process* p) {
     p->scheduler_index = index;
+    if (still_waiting_on_port(p)) {
+        // Woken for its signals only: it handles them, then waits for the port again.
+        m_vm.process_signals(p);
+        if (p->pending_exit) {
+            finish(p, p->pending_exit);
+            return;
+        }
+        bool runnable;
+        {
+            std::lock_guard guard(p->lock);
+            runnable = !p->busy_port_wait;  // the port let go meanwhile
+            p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
+        }
+        if (runnable) enqueue(p);
+        return;
+    }
     // A suspended process (erlang:suspend_process/2) only handles its signals, without
     // being scheduled in, and is parked until the last resume or the next signal.
     bool suspended = is_suspended(p);
@@ -256,6 +277,7 @@ void Schedulers::run_one(int index, Process* p) {
                 runnable = true;
             }
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
+            p->busy_port_wait = !runnable && p->suspend_for == SuspendFor::BusyPort;
         }
         if (runnable) {
             enqueue(p);

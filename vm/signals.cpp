@@ -259,6 +259,11 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
         to->inbox.push_back(signal);
         enqueue = wake_locked(to);
+        if (!enqueue && signal.kind != SignalKind::Message && to->busy_port_wait && to->state == ProcessState::Suspended) {
+            // Waiting on a busy port: it handles the signal, then waits on (Schedulers::run_one).
+            to->state = ProcessState::Runnable;
+            enqueue = true;
+        }
     }
     if (enqueue && lazy_wake && schedulers) schedulers->wake_later(to);
     else if (enqueue) schedulers->enqueue(to);
@@ -645,6 +650,13 @@ void Vm::send_down(const MonitorEntry& m, Term type, Term who, Term reason) {
     }
     if (!delivered) free_fragment(msg.fragment);
     if (enqueue) schedulers->enqueue(watcher.get());
+}
+
+void Vm::monitor_busy_port(Term pid, Term port) {
+    Term monitor = system_monitor.pid.load(std::memory_order_relaxed);
+    if (!monitor || !system_monitor.busy_port.load(std::memory_order_relaxed) || monitor == pid) return;
+    Term msg[5] = {make_arityval(4), atom("monitor"), pid, atom("busy_port"), port};
+    send_message(nullptr, monitor, make_boxed(msg));
 }
 
 void Vm::do_exit(Process* p, Term reason) {

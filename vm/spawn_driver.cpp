@@ -128,7 +128,18 @@ public:
         if ((events & IO_CHILD) && m_pidfd >= 0) child_exited(port);
     }
 
-    void stop(Port& port) override { release_descriptors(&port.vm.port_table->poller()); }
+    bool stop(Port& port, bool flush) override {
+        IoPoller& poller = port.vm.port_table->poller();
+        if (!flush || !m_queued || m_to_child < 0) {
+            release_descriptors(&poller);
+            return false;
+        }
+        // Only the input pipe stays, until the queue drains (flush, write_failed).
+        m_closing = true;
+        if (m_from_child >= 0) poller.forget(m_from_child);
+        close_fd(m_from_child);
+        return true;
+    }
 
     std::size_t queue_size() const override { return m_queued; }
     long os_pid() const override { return long(m_pid); }
@@ -341,7 +352,17 @@ private:
                 m_queue_offset = 0;
             }
         }
+        if (m_closing) {
+            if (!m_queued) closed(port);
+            return;
+        }
         if (m_queued < PORT_QUEUE_LOW_BYTES) port.set_busy(false);
+    }
+
+    // A closing port's queue is done with: the port goes away.
+    void closed(Port& port) {
+        release_descriptors(&port.vm.port_table->poller());
+        port.finish_closing();
     }
 
     void write_failed(Port& port, int error) {
@@ -349,6 +370,7 @@ private:
         m_queue.clear();
         m_queued = 0;
         m_queue_offset = 0;
+        if (m_closing) return closed(port);
         std::string name = error == EPIPE ? "epipe" : error == EBADF ? "ebadf" : error == EINVAL ? "einval" : "eio";
         port.terminate(atom(name));
     }
@@ -385,6 +407,7 @@ private:
     std::size_t m_queued = 0;
     bool m_status_known = false, m_finished = false;
     bool m_hung_up = false;          // the program closed its output
+    bool m_closing = false;          // the port closed: the queue drains, then everything goes
     int m_status = 0;
 };
 

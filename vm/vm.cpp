@@ -85,12 +85,15 @@ void Vm::resume_suspended(Process* p) {
     bool enqueue = false;
     {
         std::lock_guard guard(p->lock);
+        bool waiting_on_port = p->busy_port_wait;
+        p->busy_port_wait = false;
         if (p->state == ProcessState::Suspended) {
             p->state = ProcessState::Runnable;
             enqueue = true;
-        } else {
+        } else if (!waiting_on_port) {
             p->resume_pending = true;  // still on its way to being parked
         }
+        // (Waiting on a port but woken for a signal: its next turn sees the wait is over.)
     }
     if (enqueue) schedulers->enqueue(p);
 }
@@ -445,7 +448,7 @@ bool Vm::register_name(Term name, Port* port) {
         std::lock_guard lock(m_process_mutex);
         if (m_registered.count(name) || m_registered_ports.count(name)) return false;
         std::lock_guard plock(port->lock);
-        if (port->state == PortState::Closed || port->registered_name) return false;
+        if (port->state != PortState::Open || port->registered_name) return false;
         m_registered_ports.emplace(name, port);
         port->registered_name = name;
     }

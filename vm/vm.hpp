@@ -272,6 +272,8 @@ struct Vm {
     void monitor_gc(Process* p, std::uint64_t ms);
     // After [p] ran for [ms] from [in] to [out] (its current function then): long_schedule.
     void monitor_schedule(Process* p, std::uint64_t ms, Term in, Term out);
+    // [pid] is suspended on the busy port [port]: busy_port.
+    void monitor_busy_port(Term pid, Term port);
     std::unique_ptr<TimerService> timers;
 
     // Standard input and output (vm/stdio.hpp); write_stdout/flush_stdout are fd 1's.

@@ -80,7 +80,10 @@ public:
     void start(Port&) override {}
     void output(Port&, std::string_view bytes) override { m_out->append(bytes); }
     void ready(Port&, std::uint32_t) override {}
-    void stop(Port&) override { stopped = true; }
+    bool stop(Port&, bool) override {
+        stopped = true;
+        return false;
+    }
     std::size_t queue_size() const override { return 0; }
     bool stopped = false;
 
