@@ -422,6 +422,9 @@ std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
         *error = e;
         return nullptr;
     };
+    // What OTP checks before it forks: the file exists and may be executed (a directory
+    // passes, and fails in the child).
+    if (s.executable && ::access(s.command.c_str(), X_OK) != 0) return fail(errno);
     if (s.out && pipe2(in_pipe, O_CLOEXEC) != 0) return fail(errno);
     if (s.in && pipe2(out_pipe, O_CLOEXEC) != 0) return fail(errno);
 
@@ -453,11 +456,6 @@ std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
     } else {
         path = "/bin/sh";
         argv_strings = {"sh", "-c", "exec " + s.command};
-    }
-    if (s.executable) {
-        // What OTP checks before it forks: the file exists and may be executed (a directory
-        // passes, and fails in the child).
-        if (::access(path.c_str(), X_OK) != 0) return fail(errno);
     }
     std::vector<std::string> env_strings = child_environment(s.env);
     std::vector<char*> argv = c_strings(argv_strings), envp = c_strings(env_strings);
