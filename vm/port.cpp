@@ -31,6 +31,17 @@ Term tuple_on(Term* hp, std::initializer_list<Term> elements) {
 
 }  // namespace
 
+namespace {
+// The port whose turn this thread is running (innermost), or null.
+thread_local Port* t_executing = nullptr;
+}  // namespace
+
+PortExecution::PortExecution(Port& port) : m_guard(port.exec), m_outer(t_executing) { t_executing = &port; }
+
+PortExecution::~PortExecution() { t_executing = m_outer; }
+
+bool PortExecution::active() { return t_executing != nullptr; }
+
 Term port_op_name(PortOp op) {
     switch (op) {
     case PortOp::Open: return atom("open");
@@ -115,8 +126,11 @@ void Port::run_task() {
         // Someone else executing the port runs this work when it finishes (after_execution).
         std::unique_lock guard(exec, std::try_to_lock);
         if (!guard.owns_lock()) return;
+        Port* outer = t_executing;
+        t_executing = this;
         drain_signals();
         handle_io();
+        t_executing = outer;
     }
     after_execution();
 }
@@ -141,10 +155,22 @@ void Port::drain_signals() {
     }
 }
 
+void Port::trace_received_command(Term caller, std::string_view bytes) {
+    if (!traced(this, TRACE_RECEIVE)) return;
+    // {Caller, {command, Bytes}}, the data as one binary whatever iolist it was.
+    HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 6);
+    Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
+                              reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    Term cmd = tuple_on(frag->alloc(3), {atom("command"), bin});
+    g_trace_hooks->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
+    free_fragment(frag);
+}
+
 void Port::perform(PortSignal& s) {
     switch (s.op) {
     case PortOp::Command:
         trace_in(PortOp::Command);
+        if (s.from) trace_received_command(s.from, s.data);
         output_bytes.fetch_add(s.data.size(), std::memory_order_relaxed);
         driver->output(*this, s.data);
         if (is_open()) trace_out(PortOp::Command);
@@ -178,7 +204,7 @@ void Port::handle_io() {
 
 void Port::start(Term opener) {
     {
-        std::lock_guard guard(exec);
+        PortExecution running(*this);
         trace_in(PortOp::Open);
         trace_out(PortOp::Open);
         if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, opener);
@@ -190,6 +216,16 @@ void Port::start(Term opener) {
 }
 
 PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter) {
+    if (PortExecution::active()) {
+        // From inside a port's turn: it waits for this port's next turn.
+        if (!is_open()) return PortOpResult::Dropped;
+        PortSignal s;
+        s.op = PortOp::Command;
+        s.from = caller;
+        s.data.assign(bytes);
+        post(std::move(s));
+        return PortOpResult::Done;
+    }
     bool wait = false;
     {
         // As OTP: a port that is busy when the command comes makes the caller wait (after the
@@ -203,15 +239,7 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
         }
     }
     PortOpResult result = execute(PortOp::Command, [&] {
-        if (traced(this, TRACE_RECEIVE)) {
-            // {Caller, {command, Bytes}}, the data as one binary whatever iolist it was.
-            HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 6);
-            Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
-                                      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-            Term cmd = tuple_on(frag->alloc(3), {atom("command"), bin});
-            g_trace_hooks->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
-            free_fragment(frag);
-        }
+        trace_received_command(caller, bytes);
         output_bytes.fetch_add(bytes.size(), std::memory_order_relaxed);
         driver->output(*this, bytes);
         return PortOpResult::Done;

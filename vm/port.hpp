@@ -22,6 +22,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -210,16 +211,37 @@ private:
     void schedule();
     void after_execution();
     void perform(PortSignal& s);
+    // The 'receive' event of a command.
+    void trace_received_command(Term caller, std::string_view bytes);
 };
 
 // The atom a running_ports event names [op] with (0 for Io).
 Term port_op_name(PortOp op);
 
+// Holds a port's execution lock for a scope and marks this thread as executing a port: code
+// that runs inside a port's turn (an Erlang tracer module called for one of its events) must
+// not wait for a port's execution lock — the same port's would deadlock, another's could —
+// so port operations from there are queued (Port::post) or refused instead.
+class PortExecution {
+public:
+    explicit PortExecution(Port& port);
+    ~PortExecution();
+    PortExecution(const PortExecution&) = delete;
+    PortExecution& operator=(const PortExecution&) = delete;
+    // Whether this thread is inside some port's turn.
+    static bool active();
+
+private:
+    std::unique_lock<std::mutex> m_guard;
+    Port* m_outer;
+};
+
 template <typename Fn>
 PortOpResult Port::execute(PortOp op, Fn&& fn) {
+    if (PortExecution::active()) return PortOpResult::Dropped;  // from inside a port's turn
     PortOpResult result = PortOpResult::Dropped;
     {
-        std::lock_guard guard(exec);
+        PortExecution running(*this);
         drain_signals();
         if (is_open()) {
             trace_in(op);
@@ -233,13 +255,15 @@ PortOpResult Port::execute(PortOp op, Fn&& fn) {
 
 template <typename Fn>
 auto Port::info(Fn&& fn) {
-    std::unique_lock guard(exec);
+    // Inside a port's turn, the answer is read without the port's lock (and untraced).
+    if (PortExecution::active()) return fn(is_alive());
+    std::optional<PortExecution> running(std::in_place, *this);
     drain_signals();
     bool open = is_alive();
     if (open) trace_in(PortOp::Info);
     auto value = fn(open);
     if (open) trace_out(PortOp::Info);
-    guard.unlock();
+    running.reset();
     after_execution();
     return value;
 }
