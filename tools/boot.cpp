@@ -27,6 +27,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
+#include "vm/port_table.hpp"
 #include "vm/scheduler.hpp"
 
 namespace beamlet::tools {
@@ -347,6 +348,7 @@ int Runtime::run_main(Term module) {
     m_vm.add_process(init);
     schedulers.enqueue(init.get());
     schedulers.run_until_exit(init.get());
+    m_vm.port_table->shutdown();
     g_signal_init.store(0);
     std::shared_ptr<Process> main = m_vm.main_process;
     if (!main) {

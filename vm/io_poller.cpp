@@ -28,12 +28,16 @@ std::uint64_t event_word(Word number, std::uint32_t event) { return (std::uint64
 
 IoPoller::IoPoller(Vm& vm) : m_vm(vm) {}
 
-IoPoller::~IoPoller() {
+void IoPoller::stop() {
     if (m_thread.joinable()) {
         std::uint64_t one = 1;
         [[maybe_unused]] ssize_t n = ::write(m_wake, &one, sizeof one);
         m_thread.join();
     }
+}
+
+IoPoller::~IoPoller() {
+    stop();
     std::lock_guard guard(m_mutex);
     for (int pidfd : m_orphans) {
         try_reap(pidfd);  // those still running are left to init, as OTP leaves them

@@ -22,6 +22,9 @@ public:
     explicit IoPoller(Vm& vm);
     // Stops the thread (after reaping the children that have already exited).
     ~IoPoller();
+    // Stops the thread now: no readiness is reported any more (VM exit, before the
+    // schedulers go). Idempotent.
+    void stop();
     IoPoller(const IoPoller&) = delete;
     IoPoller& operator=(const IoPoller&) = delete;
 

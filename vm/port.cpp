@@ -29,11 +29,9 @@ Term tuple_on(Term* hp, std::initializer_list<Term> elements) {
     return make_boxed(hp);
 }
 
-}  // namespace
-
-namespace {
 // The port whose turn this thread is running (innermost), or null.
 thread_local Port* t_executing = nullptr;
+
 }  // namespace
 
 PortExecution::PortExecution(Port& port) : m_guard(port.exec), m_outer(t_executing) { t_executing = &port; }
@@ -85,7 +83,7 @@ void Port::schedule() {
         task_queued = true;
         task_hold = std::move(hold);
     }
-    if (vm.schedulers) vm.schedulers->enqueue(Task(this));
+    vm.schedulers->enqueue(Task(this));
 }
 
 void Port::io_ready(std::uint32_t events) {

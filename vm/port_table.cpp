@@ -75,4 +75,9 @@ void PortTable::close_all() {
     for (auto& port : open) port->exit_signal(0, atoms::normal, false);
 }
 
+void PortTable::shutdown() {
+    close_all();
+    m_poller.stop();
+}
+
 }  // namespace beamlet::vm

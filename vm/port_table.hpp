@@ -37,8 +37,11 @@ public:
     std::vector<Term> ids() const;
     std::size_t count() const;
     IoPoller& poller() { return m_poller; }
-    // Closes every open port with reason [reason] (VM exit).
+    // Closes every open port (VM exit).
     void close_all();
+    // close_all, then the poller stops: called while the schedulers still exist, so that no
+    // I/O event reaches them as they go (VM exit).
+    void shutdown();
 
 private:
     Vm& m_vm;
