@@ -201,6 +201,19 @@ std::shared_ptr<Port> port_arg(Process* p, Term t) {
     return p->vm.port_table->lookup(t);
 }
 
+// The atom naming a port's driver in the open trace event: the command (or executable) cut
+// to an atom's 255 characters, as OTP does.
+Term driver_atom(const std::string& command) {
+    std::size_t end = 0, chars = 0;
+    while (end < command.size() && chars < 255) {
+        std::uint32_t c;
+        int len = utf8_decode(reinterpret_cast<const std::uint8_t*>(command.data()) + end, command.size() - end, &c);
+        end += len > 0 ? std::size_t(len) : 1;
+        ++chars;
+    }
+    return atom(std::string_view(command).substr(0, end));
+}
+
 Term raise_port_error(Process* p, Term reason) {
     // As erlang:open_port/2: error(Reason) with the call's arguments and error_info.
     return p->error(reason);
@@ -235,7 +248,7 @@ Term bif_open_port(Process* p, Term* a) {
     std::shared_ptr<Port> port = vm.port_table->make();
     port->name = s.command;
     port->parallelism = s.parallelism;
-    port->driver_name = atom(s.command);
+    port->driver_name = driver_atom(s.command);
     port->owner.store(p->id, std::memory_order_release);
     port->links.push_back(p->id);
     port->driver = std::move(driver);
