@@ -1313,7 +1313,10 @@ op_build_stacktrace:
     // ================================================================ messages
 op_send: {
     SWAPOUT();
-    Vm::SendResult sent = p->vm.send(p, x[0], x[1]);
+    // Ports take the longer way (their protocol, busy ports); pids and names the direct one.
+    Vm::SendResult sent = is_port(x[0]) ? p->vm.send(p, x[0], x[1])
+                          : p->vm.send_message(p, x[0], x[1]) ? Vm::SendResult::Sent
+                                                                 : Vm::SendResult::Badarg;
     SWAPIN();
     if (sent == Vm::SendResult::Badarg) {
         bif_args[0] = x[0];

@@ -140,19 +140,22 @@ void Process::adopt_fragment(const Message& m) {
         f->next = mbuf;
         mbuf = f;
         mbuf_words += f->size_words;
-        // The message's off-heap binaries join the process's list.
-        Term* last = f->off_heap_first;
-        if (last) {
-            young_binary_words += last[1] / sizeof(Word);
-            while (last[4]) {
-                last = reinterpret_cast<Term*>(last[4]);
-                young_binary_words += last[1] / sizeof(Word);
-            }
-            last[4] = reinterpret_cast<Word>(off_heap_first);
-            off_heap_first = f->off_heap_first;
-            f->off_heap_first = nullptr;
-        }
+        if (f->off_heap_first) adopt_binaries(f);
     }
+}
+
+void Process::adopt_binaries(HeapFragment* f) {
+    // The message's off-heap binaries join the process's list, and count towards its next
+    // collection (young_binary_words).
+    Term* last = f->off_heap_first;
+    young_binary_words += last[1] / sizeof(Word);
+    while (last[4]) {
+        last = reinterpret_cast<Term*>(last[4]);
+        young_binary_words += last[1] / sizeof(Word);
+    }
+    last[4] = reinterpret_cast<Word>(off_heap_first);
+    off_heap_first = f->off_heap_first;
+    f->off_heap_first = nullptr;
 }
 
 Term Process::raise(Term cls, Term reason) {

@@ -169,8 +169,9 @@ struct Process {
     std::vector<std::pair<Term, Word>> suspenders;
     bool parked = false;                      // Waiting only because it is suspended
     // Suspended until a busy port it sent to is free (SuspendFor::BusyPort): signals still
-    // wake it to be handled (a kill, process_info), then it waits on.
-    bool busy_port_wait = false;
+    // wake it to be handled (a kill, process_info), then it waits on. Written under [lock];
+    // atomic so that the scheduler's look before each run takes no lock.
+    std::atomic<bool> busy_port_wait{false};
 
     // ---- owner-only state ----
     MessageQueue queue;                       // messages taken from the inbox, with the save pointer
@@ -237,6 +238,8 @@ struct Process {
     void remove_message();
     // Makes the heap own [m]'s fragment (the message left the queue).
     void adopt_fragment(const Message& m);
+    // The part of adopt_fragment for a fragment holding reference-counted binaries.
+    [[gnu::noinline]] void adopt_binaries(HeapFragment* f);
 
     // ---- process dictionary: (key, value) pairs in insertion order ----
     std::vector<std::pair<Term, Term>> dictionary;

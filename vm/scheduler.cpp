@@ -182,8 +182,9 @@ bool is_suspended(Process* p) {
 }
 
 bool still_waiting_on_port(Process* p) {
+    if (!p->busy_port_wait.load(std::memory_order_relaxed)) return false;  // the common case
     std::lock_guard guard(p->lock);
-    return p->busy_port_wait;
+    return p->busy_port_wait.load(std::memory_order_relaxed);
 }
 }  // namespace
 
@@ -199,7 +200,7 @@ void Schedulers::run_one(int index, Process* p) {
         bool runnable;
         {
             std::lock_guard guard(p->lock);
-            runnable = !p->busy_port_wait;  // the port let go meanwhile
+            runnable = !p->busy_port_wait.load(std::memory_order_relaxed);  // the port let go meanwhile
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
         }
         if (runnable) enqueue(p);
@@ -277,7 +278,7 @@ void Schedulers::run_one(int index, Process* p) {
                 runnable = true;
             }
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
-            p->busy_port_wait = !runnable && p->suspend_for == SuspendFor::BusyPort;
+            p->busy_port_wait.store(!runnable && p->suspend_for == SuspendFor::BusyPort, std::memory_order_relaxed);
         }
         if (runnable) {
             enqueue(p);

@@ -259,7 +259,8 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
         to->inbox.push_back(signal);
         enqueue = wake_locked(to);
-        if (!enqueue && signal.kind != SignalKind::Message && to->busy_port_wait && to->state == ProcessState::Suspended) {
+        if (!enqueue && signal.kind != SignalKind::Message && to->busy_port_wait.load(std::memory_order_relaxed) &&
+            to->state == ProcessState::Suspended) {
             // Waiting on a busy port: it handles the signal, then waits on (Schedulers::run_one).
             to->state = ProcessState::Runnable;
             enqueue = true;

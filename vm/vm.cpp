@@ -85,8 +85,7 @@ void Vm::resume_suspended(Process* p) {
     bool enqueue = false;
     {
         std::lock_guard guard(p->lock);
-        bool waiting_on_port = p->busy_port_wait;
-        p->busy_port_wait = false;
+        bool waiting_on_port = p->busy_port_wait.exchange(false, std::memory_order_relaxed);
         if (p->state == ProcessState::Suspended) {
             p->state = ProcessState::Runnable;
             enqueue = true;
