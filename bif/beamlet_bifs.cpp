@@ -80,6 +80,11 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     main->group_leader.store(p->group_leader.load());
     prepare_call(main.get(), entry, {});
     vm.main_process = main;
+    if (g_trace_hooks) {
+        // Spawned by init as far as tracing goes: new-process flags apply to it (beamlet trace).
+        Term mfa[4] = {make_arityval(3), a[0], atoms::main, NIL};
+        g_trace_hooks->process_spawned(p, main.get(), make_boxed(mfa), false);
+    }
     vm.add_process(main);
     vm.schedulers->set_main(main.get());
     vm.schedulers->enqueue(main.get());
@@ -92,6 +97,10 @@ Term bif_beamlet_shutdown(Process* p, Term*) {
     p->vm.schedulers->stop();
     return atoms::ok;
 }
+
+// beamlet:cli_trace_spec(): undefined, unless `beamlet trace` or `beamlet profile` runs the
+// program (tools/cli_trace.cpp registers its own then).
+Term bif_beamlet_cli_trace_spec(Process*, Term*) { return atoms::undefined; }
 
 Term bif_beamlet_schedulers(Process* p, Term*) { return make_small(p->vm.schedulers->count()); }
 Term bif_beamlet_scheduler_id(Process*, Term*) { return make_small(Schedulers::current_index() + 1); }

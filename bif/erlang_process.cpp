@@ -988,7 +988,7 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
         bool suspended;
         {
             std::lock_guard guard(p->lock);
-            suspended = !p->suspenders.empty() || p->busy_port_wait;
+            suspended = !p->suspenders.empty() || p->busy_port_wait.load(std::memory_order_relaxed);
         }
         Term status = suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
         Term value = info_answer(p, what, status, &bad);

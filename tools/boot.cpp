@@ -1,6 +1,8 @@
 // tools/boot.cpp — wires Vm, loader, BIFs and scheduler; runs MOD:main().
 #include "tools/boot.hpp"
 
+#include "tools/cli_trace.hpp"
+
 #include <csignal>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -215,7 +217,16 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     }
 }
 
+std::string Runtime::trace_from_command_line(const CliTraceOptions& options) {
+    m_cli_trace = std::make_unique<CliTrace>(m_vm, options);
+    if (!m_cli_trace->error().empty()) return m_cli_trace->error();
+    m_cli_trace->install();
+    return {};
+}
+
 Runtime::~Runtime() {
+    // The command-line trace ends first: its writer may still name processes.
+    m_cli_trace.reset();
     if (vm::g_trace_hooks == m_tracer.get() || vm::g_trace_hooks == m_timed.get()) vm::g_trace_hooks = nullptr;
     tracing::release_all(m_vm);
     tracing::release_tracer_modules();
@@ -285,6 +296,8 @@ namespace {
 // status 0, as erl's signal handler does); SIGINT writes what is buffered and exits with 130.
 // [init] is the pid of init while the run lasts; 0 after it, when a signal just exits.
 std::atomic<Term> g_signal_init{0};
+// The command-line trace whose output a signal writes out before the VM exits.
+std::atomic<CliTrace*> g_signal_trace{nullptr};
 
 void start_signal_thread(Vm& vm) {
     static std::once_flag once;
@@ -304,6 +317,7 @@ void start_signal_thread(Vm& vm) {
                     vm.send_message(nullptr, init, make_boxed(stop));
                     continue;
                 }
+                if (CliTrace* trace = g_signal_trace.load()) trace->flush();  // complete files
                 if (init) vm.flush_stdout();
                 std::fflush(stdout);
                 std::_Exit(sig == SIGINT ? 130 : 143);
@@ -338,6 +352,7 @@ int Runtime::run_main(Term module) {
         return 1;
     }
     start_signal_thread(m_vm);
+    g_signal_trace.store(m_cli_trace.get());
     Schedulers schedulers(m_vm, m_options.schedulers);
     std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
     g_signal_init.store(init->id);
@@ -350,6 +365,7 @@ int Runtime::run_main(Term module) {
     schedulers.run_until_exit(init.get());
     m_vm.port_table->shutdown();
     g_signal_init.store(0);
+    g_signal_trace.store(nullptr);
     std::shared_ptr<Process> main = m_vm.main_process;
     if (!main) {
         m_vm.flush_stdout();

@@ -15,6 +15,9 @@ class JitCodeEngine;
 
 namespace beamlet::tools {
 
+class CliTrace;
+struct CliTraceOptions;
+
 struct BootOptions {
     std::vector<std::string> code_path;  // searched in order for MODULE.beam
     int schedulers = 0;                  // scheduler threads; 0 = one per core
@@ -34,6 +37,9 @@ public:
     std::string load(vm::Term module);
     // Loads the .beam file at [path] (module name from the file); error text or empty.
     std::string load_file(const std::string& path, vm::Term* module_out);
+    // Makes run_main trace the program as `beamlet trace` or `beamlet profile` asks
+    // (tools/cli_trace.hpp); an error text when the output cannot be written, else empty.
+    std::string trace_from_command_line(const CliTraceOptions& options);
     // Runs [module]:main() to completion. Prints an uncaught exception to stderr as the
     // Erlang shell does and returns the process exit status (0 normal, 1 on an exception).
     int run_main(vm::Term module);
@@ -44,6 +50,7 @@ private:
     std::unique_ptr<vm::TraceHooks> m_tracer;
     std::unique_ptr<vm::TraceHooks> m_timed;  // BEAMLET_TRACE_STATS: m_tracer, timed
     std::unique_ptr<jit::JitCodeEngine> m_jit;
+    std::unique_ptr<CliTrace> m_cli_trace;  // beamlet trace / profile
 };
 
 // Compiles [erl_path] with erlc into a cache directory; returns the .beam path or an error.

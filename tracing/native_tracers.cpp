@@ -112,11 +112,33 @@ FileTracer& file_tracer() {
     return file;
 }
 
+// The native tracers tools/ registered.
+struct Registry {
+    std::mutex mutex;
+    std::map<Term, const NativeTracer*> tracers;
+};
+
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+
 }  // namespace
 
 const NativeTracer* find_native_tracer(Term module) {
     static const Term name = atom("beamlet_file_tracer");
-    return module == name ? &file_tracer() : nullptr;
+    if (module == name) return &file_tracer();
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    auto it = r.tracers.find(module);
+    return it == r.tracers.end() ? nullptr : it->second;
+}
+
+void register_native_tracer(Term module, const NativeTracer* tracer) {
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    if (tracer) r.tracers[module] = tracer;
+    else r.tracers.erase(module);
 }
 
 void flush_native_tracers() { file_tracer().flush(); }

@@ -17,6 +17,9 @@ struct NativeTracer {
 
 // The native tracer registered as [module], or null.
 const NativeTracer* find_native_tracer(vm::Term module);
+// Registers [tracer] (which outlives its use) as the native tracer module [module]; null
+// unregisters it. tools/ adds its own this way (beamlet_cli_tracer, tools/cli_trace.hpp).
+void register_native_tracer(vm::Term module, const NativeTracer* tracer);
 
 // Writes out what native tracers buffer (erlang:trace_delivered/1: the events are in place).
 void flush_native_tracers();

@@ -18,7 +18,11 @@ boot(Module) ->
     _ = beamlet_file_server:start(),
     start_logger(),
     load_boot_modules(),
-    _ = beamlet:start_main(Module),
+    case beamlet:cli_trace_spec() of
+        undefined -> _ = beamlet:start_main(Module);
+        % beamlet trace / beamlet profile: the trace is set up around the main process's start.
+        Spec -> beamlet_cli_trace:start(Spec#{module => Module}, fun() -> beamlet:start_main(Module) end)
+    end,
     loop().
 
 %% OTP's logger, as the kernel application starts it: the logger process, the primary
@@ -38,6 +42,7 @@ loop() ->
     receive
         {stop, Status} -> do_stop(Status);
         '$beamlet_main_exited' ->
+            beamlet_cli_trace:main_exited(),
             flush_logger(),
             beamlet:shutdown(),
             loop();

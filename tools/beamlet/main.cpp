@@ -1,4 +1,5 @@
-// tools/beamlet/main.cpp — the beamlet command line: `beamlet run` and `beamlet dis`.
+// tools/beamlet/main.cpp — the beamlet command line: `beamlet run`, `trace`, `profile`, `dis`
+// and `compare`.
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
@@ -10,6 +11,7 @@
 #include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
 #include "tools/boot.hpp"
+#include "tools/cli_trace.hpp"
 #include "tools/compare.hpp"
 #include "tools/disassembler.hpp"
 #include "tracing/breakpoints.hpp"
@@ -103,6 +105,45 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"jit", "interp"}));
     run->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
 
+    // beamlet trace / beamlet profile: the program traced from the command line.
+    tools::CliTraceOptions trace_options;
+    std::vector<std::string> events;
+    std::string format = "text", max_rate;
+    auto add_run_options = [&](CLI::App* cmd) {
+        cmd->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+        cmd->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
+        cmd->add_option("--engine", engine, "execution engine: jit (the default) or interp")
+            ->check(CLI::IsMember({"jit", "interp"}));
+        cmd->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+        cmd->add_option("patterns", trace_options.patterns,
+                        "call patterns: 'm', 'm:f', 'm:*', 'm:f/2', 'm:f(X, _) when X > 1 -> return; stack'");
+        cmd->add_option("--procs", trace_options.procs,
+                        "processes: main (the main process and what it spawns, the default), all, new, or a "
+                        "registered name");
+        cmd->add_option("-o,--output", trace_options.output, "output file (default: standard output, or a file "
+                                                              "named after the format)");
+    };
+    CLI::App* trace = app.add_subcommand("trace", "run MOD:main() traced from the command line");
+    add_run_options(trace);
+    trace->add_option("-e,--events", events, "events: send, receive, procs, running, gc, ports (comma-separated)")
+        ->delimiter(',');
+    trace->add_flag("--global", trace_options.global, "global call patterns (remote calls only) instead of local");
+    trace->add_option("-f,--format", format, "text (the default), json (JSON lines), chrome (Trace Event format for "
+                                             "Perfetto / chrome://tracing / speedscope), seq (sequence diagram, "
+                                             "SVG), flame (flame graph, SVG and folded stacks)")
+        ->check(CLI::IsMember({"text", "json", "chrome", "seq", "flame"}));
+    trace->add_option("-n,--max-events", trace_options.max_events, "stop tracing after this many events");
+    trace->add_option("--max-rate", max_rate, "stop tracing when more than N events come within MS milliseconds: N/MS");
+    trace->add_option("-t,--time-limit", trace_options.time_limit_ms, "stop tracing after this many milliseconds");
+    trace->add_flag("--progress", trace_options.progress, "a progress line on stderr (events, dropped, rate)");
+    CLI::App* profile = app.add_subcommand(
+        "profile", "run MOD:main() with call_count, call_time and call_memory on its functions (or the patterns "
+                   "given) and print them as tables");
+    add_run_options(profile);
+    profile->add_flag("--per-process", trace_options.per_process, "a table per process");
+    profile->add_option("--sort", trace_options.sort, "sort by time (the default), calls, memory or name")
+        ->check(CLI::IsMember({"time", "calls", "memory", "name"}));
+
     CLI::App* dis = app.add_subcommand("dis", "print a module's loaded code, function headers included");
     dis->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
     std::string dis_engine = "interp";
@@ -133,12 +174,46 @@ int main(int argc, char** argv) {
     tools::BootOptions options;
     options.code_path = path_dirs;
     options.schedulers = schedulers;
-    options.jit = run->parsed() ? engine == "jit" : dis_engine == "jit";
+    options.jit = run->parsed() || trace->parsed() || profile->parsed() ? engine == "jit" : dis_engine == "jit";
+    if (trace->parsed() || profile->parsed()) {
+        trace_options.profile = profile->parsed();
+        trace_options.events = events;
+        tools::parse_trace_format(format, &trace_options.format);
+        if (!max_rate.empty()) {
+            unsigned long long n = 0, ms = 0;
+            if (std::sscanf(max_rate.c_str(), "%llu/%llu", &n, &ms) != 2 || !n || !ms) {
+                std::fprintf(stderr, "beamlet: --max-rate wants N/MS (e.g. 1000/100), not %s\n", max_rate.c_str());
+                return 2;
+            }
+            trace_options.rate_max = n;
+            trace_options.rate_ms = ms;
+        }
+        if (!trace_options.profile && trace_options.patterns.empty() && events.empty()) {
+            std::fprintf(stderr, "beamlet trace: nothing to trace: give call patterns or --events\n");
+            return 2;
+        }
+        for (const std::string& e : events)
+            if (e != "send" && e != "receive" && e != "procs" && e != "running" && e != "gc" && e != "ports" &&
+                e != "seq_trace") {
+                std::fprintf(stderr, "beamlet trace: unknown event %s (send, receive, procs, running, gc, ports)\n",
+                             e.c_str());
+                return 2;
+            }
+    }
     vm::Term module;
     if (!resolve_target(target, options, &module)) return 1;
 
     if (run->parsed()) {
         tools::Runtime runtime(options);
+        return runtime.run_main(module);
+    }
+    if (trace->parsed() || profile->parsed()) {
+        tools::Runtime runtime(options);
+        std::string error = runtime.trace_from_command_line(trace_options);
+        if (!error.empty()) {
+            std::fprintf(stderr, "beamlet %s: %s\n", profile->parsed() ? "profile" : "trace", error.c_str());
+            return 2;
+        }
         return runtime.run_main(module);
     }
     if (compare->parsed()) return tools::compare_engines(argv[0], options, vm::atom_text(module));

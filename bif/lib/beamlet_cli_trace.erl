@@ -1,0 +1,382 @@
+%% bif/lib/beamlet_cli_trace.erl — the Erlang half of `beamlet trace` and `beamlet profile`
+%% (tools/cli_trace.hpp): call patterns compiled to match specs, a trace session of its own whose
+%% tracer is the native module beamlet_cli_tracer, the selection of processes, the program's
+%% start, and the end of the trace (a limit, the time limit, or the program's end). For
+%% `beamlet profile`: call_count, call_time and call_memory on the patterns, read back into
+%% tables at the end.
+%%
+%% Pattern syntax (as redbug's): Module, Module:Function, Module:*, Module:Function/Arity,
+%% Module:Function(ArgPatterns) [when Guards] — each optionally followed by
+%% "-> Action; Action" with the actions return, exception, caller and stack.
+-module(beamlet_cli_trace).
+-export([start/2, main_exited/0, compile_pattern/1]).
+
+-define(SERVER, beamlet_cli_trace).
+
+%% Sets the trace up and starts the program (StartMain() -> Pid); returns once it runs.
+start(Spec, StartMain) ->
+    Self = self(),
+    Server = spawn(fun() -> server(Spec, StartMain, Self) end),
+    Ref = erlang:monitor(process, Server),
+    receive
+        {Server, started} -> erlang:demonitor(Ref, [flush]), ok;
+        {'DOWN', Ref, process, Server, Reason} ->
+            beamlet:cli_trace_note(io_lib:format("failed: ~p", [Reason])),
+            erlang:halt(2)
+    end.
+
+%% The program's main process exited: the trace ends (profile: the tables are written).
+main_exited() ->
+    case whereis(?SERVER) of
+        undefined -> ok;
+        Server ->
+            Ref = erlang:monitor(process, Server),
+            Server ! {stop, main_exited, self()},
+            receive
+                {Server, done} -> erlang:demonitor(Ref, [flush]), ok;
+                {'DOWN', Ref, process, Server, _} -> ok
+            end
+    end.
+
+%% ---- the server: owns the session ----
+
+server(Spec, StartMain, Parent) ->
+    register(?SERVER, self()),
+    Kind = maps:get(kind, Spec),
+    Patterns = case {Kind, maps:get(patterns, Spec)} of
+                   {profile, []} -> default_profile_patterns(maps:get(module, Spec));
+                   {_, Ps} -> Ps
+               end,
+    Compiled = [compile_or_stop(P) || P <- Patterns],
+    Session = trace:session_create(beamlet_cli, {beamlet_cli_tracer, []}, []),
+    Returns = maps:get(returns, Spec),
+    [set_pattern(Session, Kind, P, Returns, maps:get(global, Spec)) || P <- Compiled],
+    beamlet:cli_trace_calls_return(Kind =:= trace andalso Compiled =/= [] andalso
+                                   (Returns orelse lists:all(fun returns/1, Compiled))),
+    case Kind of
+        profile -> _ = trace:function(Session, on_load, true, [call_count, call_time, call_memory]);
+        trace -> ok
+    end,
+    Flags = flags(Spec, Compiled),
+    Main = select_processes(Session, maps:get(procs, Spec), Flags, StartMain),
+    Parent ! {self(), started},
+    Limit = maps:get(time_limit, Spec),
+    wait(Session, Spec, Compiled, Main, Limit).
+
+wait(Session, Spec, Compiled, Main, Limit) ->
+    receive
+        {stop, limit} ->
+            stop(Session),
+            beamlet:cli_trace_finish(limit),
+            stopped(Spec, Compiled, Session);
+        {stop, main_exited, From} ->
+            finish(Session, Spec, Compiled, main_exited),
+            From ! {self(), done}
+    after Limit ->
+        stop(Session),
+        beamlet:cli_trace_finish(time_limit),
+        stopped(Spec, Compiled, Session)
+    end.
+
+%% Tracing stopped early; the program runs on. At its end only the profile's tables remain.
+stopped(Spec, Compiled, Session) ->
+    receive
+        {stop, main_exited, From} -> From ! {self(), done};
+        {stop, limit} -> stopped(Spec, Compiled, Session)
+    end.
+
+finish(Session, Spec, Compiled, Why) ->
+    case maps:get(kind, Spec) of
+        profile -> write_profile(Session, Spec, Compiled);
+        trace -> ok
+    end,
+    stop(Session),
+    beamlet:cli_trace_finish(Why).
+
+%% The session ends; every event of it has reached the tracer by then.
+stop(Session) ->
+    _ = trace:session_destroy(Session),
+    ok.
+
+compile_or_stop(Pattern) ->
+    case compile_pattern(Pattern) of
+        {ok, Compiled} -> Compiled;
+        {error, Text} ->
+            beamlet:cli_trace_note(Text),
+            erlang:halt(2)
+    end.
+
+set_pattern(Session, profile, {MFA, _MS, _Text}, _Returns, _Global) ->
+    ensure_loaded(MFA),
+    trace:function(Session, MFA, true, [call_count, call_time, call_memory]);
+set_pattern(Session, trace, {MFA, MS, Text}, Returns, Global) ->
+    ensure_loaded(MFA),
+    MS1 = case Returns of
+              true -> [{Head, Guard, with_exception_trace(Body)} || {Head, Guard, Body} <- MS];
+              false -> MS
+          end,
+    Where = case Global of true -> [global]; false -> [local] end,
+    case trace:function(Session, MFA, MS1, Where) of
+        0 -> beamlet:cli_trace_note(["pattern '", Text, "' matches no function"]);
+        _ -> ok
+    end.
+
+%% Whether a pattern's every clause reports returns.
+returns({_, MS, _}) ->
+    lists:all(fun({_, _, Body}) ->
+                      lists:member({return_trace}, Body) orelse lists:member({exception_trace}, Body)
+              end, MS).
+
+with_exception_trace(Body) ->
+    case lists:member({exception_trace}, Body) of
+        true -> Body;
+        false -> Body ++ [{exception_trace}]
+    end.
+
+ensure_loaded({'_', _, _}) -> ok;
+ensure_loaded({M, _, _}) -> _ = code:ensure_loaded(M), ok.
+
+%% The process flags: call when there are patterns, then the events asked for.
+flags(Spec, Compiled) ->
+    Calls = case {maps:get(kind, Spec), Compiled} of
+                {profile, _} -> [call];
+                {trace, []} -> [];
+                {trace, _} -> [call]
+            end,
+    Events = [event_flag(E) || E <- maps:get(events, Spec)],
+    lists:usort(Calls ++ lists:append(Events)).
+
+event_flag(send) -> [send];
+
+event_flag('receive') -> ['receive'];
+event_flag(procs) -> [procs];
+event_flag(running) -> [running];
+event_flag(gc) -> [garbage_collection];
+event_flag(garbage_collection) -> [garbage_collection];
+event_flag(ports) -> [ports];
+event_flag(seq_trace) -> [].
+
+%% Who is traced: main (the program's main process and everything it spawns), all, new, or a
+%% registered name (traced once it is registered).
+select_processes(Session, "main", Flags, StartMain) ->
+    Inherit = [set_on_spawn | Flags],
+    _ = trace:process(Session, new, true, Inherit),
+    Main = StartMain(),
+    _ = trace:process(Session, new, false, Inherit),
+    Main;
+select_processes(Session, "all", Flags, StartMain) ->
+    _ = trace:process(Session, all, true, Flags),
+    StartMain();
+select_processes(Session, "new", Flags, StartMain) ->
+    _ = trace:process(Session, new, true, Flags),
+    StartMain();
+select_processes(Session, Name, Flags, StartMain) ->
+    Main = StartMain(),
+    Self = self(),
+    spawn_link(fun() -> watch_name(Session, list_to_atom(Name), Flags, Self) end),
+    Main.
+
+watch_name(Session, Name, Flags, Server) ->
+    case whereis(Name) of
+        Pid when is_pid(Pid) -> _ = trace:process(Session, Pid, true, Flags), unlink(Server);
+        _ -> timer:sleep(2), watch_name(Session, Name, Flags, Server)
+    end.
+
+%% ---- patterns ----
+
+%% A pattern (a string) as {MFA, MatchSpec, Text}, or {error, OneLineText}.
+compile_pattern(Text) ->
+    case erl_scan:string(Text, {1, 1}) of
+        {error, {{_, Col}, Mod, Desc}, _} -> bad(Text, Col, Mod:format_error(Desc));
+        {ok, Tokens, _} ->
+            {Head, Actions} = split_actions(Tokens, 0, []),
+            case actions(Actions, Text) of
+                {error, _} = E -> E;
+                {ok, Body} -> head(Head, Body, Text)
+            end
+    end.
+
+%% The head's tokens and the actions' tokens (after a "->" outside brackets).
+split_actions([], _, Acc) -> {lists:reverse(Acc), []};
+split_actions([{'->', _} | Rest], 0, Acc) -> {lists:reverse(Acc), Rest};
+split_actions([{T, _} = Tok | Rest], Depth, Acc) when T =:= '('; T =:= '['; T =:= '{'; T =:= '<<' ->
+    split_actions(Rest, Depth + 1, [Tok | Acc]);
+split_actions([{T, _} = Tok | Rest], Depth, Acc) when T =:= ')'; T =:= ']'; T =:= '}'; T =:= '>>' ->
+    split_actions(Rest, Depth - 1, [Tok | Acc]);
+split_actions([Tok | Rest], Depth, Acc) -> split_actions(Rest, Depth, [Tok | Acc]).
+
+actions(Tokens, Text) -> actions(Tokens, Text, []).
+actions([], _Text, Acc) -> {ok, lists:reverse(Acc)};
+actions([{Sep, _} | Rest], Text, Acc) when Sep =:= ';'; Sep =:= ',' -> actions(Rest, Text, Acc);
+actions([{atom, _, return} | Rest], Text, Acc) -> actions(Rest, Text, [{return_trace} | Acc]);
+actions([{atom, _, exception} | Rest], Text, Acc) -> actions(Rest, Text, [{exception_trace} | Acc]);
+actions([{atom, _, caller} | Rest], Text, Acc) -> actions(Rest, Text, [{message, {caller}} | Acc]);
+actions([{atom, _, stack} | Rest], Text, Acc) -> actions(Rest, Text, [{message, {process_dump}} | Acc]);
+actions([Tok | _], Text, _) ->
+    bad(Text, column(Tok), "unknown action " ++ token_text(Tok) ++ " (return, exception, caller, stack)").
+
+%% Module, Module:Function, Module:*, Module:Function/Arity, Module:Function(Args) when G.
+head([{atom, _, M}], Body, Text) -> {ok, {{M, '_', '_'}, [{'_', [], Body}], Text}};
+head([{atom, _, M}, {':', _}, {'*', _}], Body, Text) -> {ok, {{M, '_', '_'}, [{'_', [], Body}], Text}};
+head([{atom, _, M}, {':', _}, {atom, _, F}], Body, Text) -> {ok, {{M, F, '_'}, [{'_', [], Body}], Text}};
+head([{atom, _, M}, {':', _}, {atom, _, F}, {'/', _}, {integer, _, A}], Body, Text) ->
+    {ok, {{M, F, A}, [{'_', [], Body}], Text}};
+head([{atom, _, M}, {':', _}, {atom, _, F}, {'(', L} | Rest], Body, Text) ->
+    call_head(M, F, L, Rest, Body, Text);
+head([], _Body, Text) -> bad(Text, 1, "expected Module, Module:Function, Module:Function/Arity or Module:Function(Args)");
+head([{atom, _, _}, {':', _} | _] = Tokens, _Body, Text) ->
+    bad(Text, column(lists:nth(min(3, length(Tokens)), Tokens)),
+        "expected a function name, *, /Arity or (Args) after ':'");
+head([Tok | _], _Body, Text) -> bad(Text, column(Tok), "expected a module name, not " ++ token_text(Tok)).
+
+%% M:F(Args) [when Guards]: the arguments and guards as a dbg fun, then ms_transform's match
+%% spec (as dbg:fun2ms makes one).
+call_head(M, F, L, Rest, Body, Text) ->
+    Loc = {1, 1},
+    BodyTokens = body_tokens(Body, Loc),
+    Fun = [{'fun', Loc}, {'(', L}, {'[', L} | open_args(Rest)] ++
+          [{'->', Loc}] ++ BodyTokens ++ [{'end', Loc}, {dot, Loc}],
+    case erl_parse:parse_exprs(Fun) of
+        {error, {{_, Col}, Mod, Desc}} -> bad(Text, Col, lists:flatten(Mod:format_error(Desc)));
+        {error, {_, Mod, Desc}} -> bad(Text, 1, lists:flatten(Mod:format_error(Desc)));
+        {ok, [{'fun', _, {clauses, [{clause, _, [Args], _, _}] = Clauses}}]} ->
+            Arity = list_length(Args),
+            case ms_transform:transform_from_shell(dbg, Clauses, []) of
+                {error, [{_, [{{_, Col}, _, Desc} | _]} | _], _} ->
+                    bad(Text, Col, lists:flatten(ms_transform:format_error(Desc)));
+                {error, _, _} -> bad(Text, 1, "not a match specification");
+                MS -> {ok, {{M, F, Arity}, MS, Text}}
+            end;
+        {ok, _} -> bad(Text, 1, "not a call pattern")
+    end.
+
+%% The argument tokens with the list closed before the closing parenthesis (the fun takes the
+%% list of arguments): "(A, B) when G" becomes "([A, B]) when G".
+open_args(Tokens) -> close_list(Tokens, 0).
+close_list([{')', L} | Rest], 0) -> [{']', L}, {')', L} | Rest];
+close_list([{T, _} = Tok | Rest], D) when T =:= '('; T =:= '['; T =:= '{'; T =:= '<<' -> [Tok | close_list(Rest, D + 1)];
+close_list([{T, _} = Tok | Rest], D) when T =:= ')'; T =:= ']'; T =:= '}'; T =:= '>>' -> [Tok | close_list(Rest, D - 1)];
+close_list([Tok | Rest], D) -> [Tok | close_list(Rest, D)];
+close_list([], _) -> [].
+
+%% The fun body that makes ms_transform produce [Body] (the actions).
+body_tokens([], Loc) -> [{atom, Loc, true}];
+body_tokens(Actions, Loc) ->
+    Calls = [action_call(A, Loc) || A <- Actions],
+    lists:droplast(lists:append([C ++ [{',', Loc}] || C <- Calls])).
+
+action_call({return_trace}, L) -> [{atom, L, return_trace}, {'(', L}, {')', L}];
+action_call({exception_trace}, L) -> [{atom, L, exception_trace}, {'(', L}, {')', L}];
+action_call({message, {caller}}, L) ->
+    [{atom, L, message}, {'(', L}, {atom, L, caller}, {'(', L}, {')', L}, {')', L}];
+action_call({message, {process_dump}}, L) ->
+    [{atom, L, message}, {'(', L}, {atom, L, process_dump}, {'(', L}, {')', L}, {')', L}].
+
+list_length({nil, _}) -> 0;
+list_length({cons, _, _, T}) -> 1 + list_length(T);
+list_length(_) -> '_'.
+
+column({_, {_, Col}}) -> Col;
+column({_, {_, Col}, _}) -> Col;
+column(_) -> 1.
+
+token_text({atom, _, A}) -> "'" ++ atom_to_list(A) ++ "'";
+token_text({var, _, V}) -> atom_to_list(V);
+token_text({integer, _, I}) -> integer_to_list(I);
+token_text({T, _, _}) -> atom_to_list(T);
+token_text({T, _}) -> "'" ++ atom_to_list(T) ++ "'".
+
+%% "bad pattern 'Text' at column N: Why" — the column is the pattern's own.
+bad(Text, Col, Why) ->
+    {error, lists:flatten(io_lib:format("bad pattern '~ts' at column ~w: ~ts", [Text, Col, Why]))}.
+
+%% ---- profile ----
+
+%% Every module in the main module's directory (the program's own code).
+default_profile_patterns(Module) ->
+    case code:which(Module) of
+        File when is_list(File) ->
+            Dir = filename:dirname(File),
+            Mods = [list_to_atom(filename:basename(F, ".beam")) || F <- filelib:wildcard("*.beam", Dir)],
+            [atom_to_list(M) || M <- lists:usort([Module | Mods])];
+        _ -> [atom_to_list(Module)]
+    end.
+
+write_profile(Session, Spec, _Compiled) ->
+    Funs = [{M, F, A} || M <- [M || {M, _} <- code:all_loaded()],
+                         {F, A} <- functions(M),
+                         traced(Session, {M, F, A})],
+    Rows = [row(Session, MFA) || MFA <- Funs],
+    Used = [R || {_, Calls, _, _} = R <- Rows, Calls > 0],
+    Text = case maps:get(per_process, Spec) of
+               false -> table("beamlet profile", [{MFA, C, T, Mem} || {MFA, C, T, Mem} <- Used], Spec);
+               true -> per_process(Session, Funs, Spec)
+           end,
+    beamlet:cli_trace_write(Text).
+
+functions(M) ->
+    try M:module_info(functions) catch _:_ -> [] end.
+
+traced(Session, MFA) ->
+    case trace:info(Session, MFA, call_count) of
+        {call_count, N} when is_integer(N) -> true;
+        _ -> false
+    end.
+
+%% {MFA, Calls, Microseconds, Words} summed over processes.
+row(Session, MFA) ->
+    {call_count, Calls} = trace:info(Session, MFA, call_count),
+    Us = case trace:info(Session, MFA, call_time) of
+             {call_time, L} when is_list(L) -> lists:sum([S * 1000000 + U || {_, _, S, U} <- L]);
+             _ -> 0
+         end,
+    Words = case trace:info(Session, MFA, call_memory) of
+                {call_memory, M} when is_list(M) -> lists:sum([W || {_, _, W} <- M]);
+                _ -> 0
+            end,
+    {MFA, Calls, Us, Words}.
+
+per_process(Session, Funs, Spec) ->
+    Per = lists:foldl(
+            fun(MFA, Acc) ->
+                    Times = case trace:info(Session, MFA, call_time) of
+                                {call_time, L} when is_list(L) -> [{P, C, S * 1000000 + U} || {P, C, S, U} <- L];
+                                _ -> []
+                            end,
+                    Mems = case trace:info(Session, MFA, call_memory) of
+                               {call_memory, M} when is_list(M) -> [{P, W} || {P, _, W} <- M];
+                               _ -> []
+                           end,
+                    lists:foldl(fun({P, C, Us}, A) ->
+                                        W = proplists:get_value(P, Mems, 0),
+                                        maps:update_with(P, fun(Rs) -> [{MFA, C, Us, W} | Rs] end, [{MFA, C, Us, W}], A)
+                                end, Acc, Times)
+            end, #{}, Funs),
+    [table(io_lib:format("beamlet profile of ~p", [P]), Rows, Spec) || {P, Rows} <- lists:sort(maps:to_list(Per))].
+
+%% A tprof-like table: calls, time and memory per function, with shares of the total.
+table(Title, Rows, Spec) ->
+    Sorted = sort_rows(Rows, maps:get(sort, Spec)),
+    TotalCalls = lists:sum([C || {_, C, _, _} <- Rows]),
+    TotalUs = lists:sum([T || {_, _, T, _} <- Rows]),
+    TotalWords = lists:sum([W || {_, _, _, W} <- Rows]),
+    Head = io_lib:format("~n****** ~ts: ~w functions, ~w calls, ~w us, ~w words ******~n~-44s ~10s ~12s ~7s ~10s ~12s ~7s~n",
+                         [Title, length(Rows), TotalCalls, TotalUs, TotalWords,
+                          "FUNCTION", "CALLS", "TIME (us)", "[%]", "us/CALL", "MEM (words)", "[%]"]),
+    Lines = [io_lib:format("~-44ts ~10w ~12w ~7s ~10s ~12w ~7s~n",
+                           [mfa(MFA), C, T, pct(T, TotalUs), per_call(T, C), W, pct(W, TotalWords)])
+             || {MFA, C, T, W} <- Sorted],
+    [Head, Lines].
+
+sort_rows(Rows, calls) -> lists:reverse(lists:keysort(2, Rows));
+sort_rows(Rows, memory) -> lists:reverse(lists:keysort(4, Rows));
+sort_rows(Rows, name) -> lists:keysort(1, Rows);
+sort_rows(Rows, _time) -> lists:reverse(lists:keysort(3, Rows)).
+
+mfa({M, F, A}) -> io_lib:format("~w:~w/~w", [M, F, A]).
+
+pct(_, 0) -> "  0.00";
+pct(X, Total) -> io_lib:format("~6.2f", [100 * X / Total]).
+
+per_call(_, 0) -> "-";
+per_call(T, C) -> io_lib:format("~.2f", [T / C]).

@@ -1,0 +1,305 @@
+// tools/cli_trace.cpp — the native half of `beamlet trace`: the tracer module that queues
+// events, the writer thread that formats them, and the BIFs the Erlang half calls.
+#include "tools/cli_trace.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "bif/bifs.hpp"
+#include "bif/term_format.hpp"
+#include "tools/svg_render.hpp"
+#include "tools/trace_writers.hpp"
+#include "tracing/native_tracers.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
+#include "vm/heap.hpp"
+#include "vm/map.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::tools {
+
+using namespace vm;
+
+bool parse_trace_format(const std::string& name, TraceFormat* out) {
+    static const std::pair<const char*, TraceFormat> names[] = {
+        {"text", TraceFormat::Text}, {"json", TraceFormat::Json}, {"chrome", TraceFormat::Chrome},
+        {"seq", TraceFormat::Sequence}, {"flame", TraceFormat::Flame}};
+    for (const auto& [n, f] : names)
+        if (name == n) {
+            *out = f;
+            return true;
+        }
+    return false;
+}
+
+namespace {
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+// ---- the tracer: events in, queued ----------------------------------------------------------------
+
+struct CliTrace::Impl final : tracing::NativeTracer {
+    Impl(Vm& vm_, CliTraceOptions options_) : vm(vm_), options(std::move(options_)) {}
+
+    Vm& vm;
+    CliTraceOptions options;
+    std::int64_t start_ns = now_ns();
+    std::string error;
+
+    // Events between the tracing threads and the writer, under [mutex].
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::vector<TraceRecord> queue;
+    bool finishing = false;
+
+    std::atomic<bool> stopped{false};
+    std::atomic<std::uint64_t> received{0}, dropped{0};
+    std::atomic<std::int64_t> window_start_ns{0};
+    std::atomic<std::uint64_t> window_count{0};
+    std::string stop_reason;  // under [mutex]
+
+    std::unique_ptr<TraceWriter> writer;
+    std::thread writer_thread, progress_thread;
+    std::atomic<bool> progress_done{false};
+
+    tracing::TracerVerdict enabled(Term, Term, Term) const override {
+        return stopped.load(std::memory_order_relaxed) ? tracing::TracerVerdict::Discard : tracing::TracerVerdict::Trace;
+    }
+
+    void trace(Term, Term tag, Term tracee, Term term, const tracing::TracerOpts& opts) const override {
+        const_cast<Impl*>(this)->capture(tag, tracee, term, opts.extra);
+    }
+
+    // On the event's thread: the limits, then a copy of the event for the writer.
+    void capture(Term tag, Term tracee, Term term, Term extra) {
+        if (stopped.load(std::memory_order_relaxed)) {
+            dropped.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        std::uint64_t n = received.fetch_add(1, std::memory_order_relaxed) + 1;
+        std::int64_t t = now_ns();
+        if (options.max_events && n > options.max_events) {
+            stop("stopped after " + std::to_string(options.max_events) + " events (--max-events)");
+            dropped.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        if (options.rate_max && over_rate(t)) {
+            stop("stopped: more than " + std::to_string(options.rate_max) + " events in " +
+                 std::to_string(options.rate_ms) + " ms (--max-rate)");
+            dropped.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        TraceRecord r;
+        r.ns = t - start_ns;
+        r.tag = tag;
+        r.tracee = tracee;
+        r.scheduler = Schedulers::current_index() + 1;
+        Word size = term_size_words(term) + (extra ? term_size_words(extra) : 0);
+        r.fragment = size ? HeapFragment::create(size) : nullptr;
+        Term* hp = size ? r.fragment->data : nullptr;
+        Term** off_heap = r.fragment ? &r.fragment->off_heap_first : nullptr;
+        r.term = term_size_words(term) ? copy_term(term, &hp, off_heap) : term;
+        r.extra = extra && term_size_words(extra) ? copy_term(extra, &hp, off_heap) : extra;
+        if (r.fragment) r.fragment->used_words = size;
+        bool was_empty;
+        {
+            std::lock_guard guard(mutex);
+            was_empty = queue.empty();
+            queue.push_back(r);
+        }
+        if (was_empty) wake.notify_one();
+    }
+
+    bool over_rate(std::int64_t t) {
+        std::int64_t window = std::int64_t(options.rate_ms) * 1000000;
+        std::int64_t begun = window_start_ns.load(std::memory_order_relaxed);
+        if (t - begun >= window && window_start_ns.compare_exchange_strong(begun, t, std::memory_order_relaxed))
+            window_count.store(0, std::memory_order_relaxed);
+        return window_count.fetch_add(1, std::memory_order_relaxed) >= options.rate_max;
+    }
+
+    // A limit tripped: no more events; the Erlang half ends the session and says why.
+    void stop(const std::string& why) {
+        bool expected = false;
+        if (!stopped.compare_exchange_strong(expected, true)) return;
+        {
+            std::lock_guard guard(mutex);
+            stop_reason = why;
+        }
+        static const Term am_server = atom("beamlet_cli_trace");
+        if (Term pid = vm.whereis_id(am_server); is_pid(pid)) {
+            Term msg[3] = {make_arityval(2), atom("stop"), atom("limit")};
+            vm.send_message(nullptr, pid, make_boxed(msg));
+        }
+    }
+
+    // ---- the writer thread ----
+
+    void start() {
+        writer_thread = std::thread([this] { write_loop(); });
+        if (options.progress)
+            progress_thread = std::thread([this] {
+                while (!progress_done.load()) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                    if (progress_done.load()) break;
+                    double secs = double(now_ns() - start_ns) / 1e9;
+                    std::uint64_t n = received.load();
+                    std::fprintf(stderr, "\rbeamlet trace: %llu events, %llu dropped, %.0f/s   ",
+                                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(dropped.load()),
+                                 secs > 0 ? double(n) / secs : 0.0);
+                }
+            });
+    }
+
+    void write_loop() {
+        std::vector<TraceRecord> batch;
+        while (true) {
+            {
+                std::unique_lock guard(mutex);
+                wake.wait(guard, [&] { return !queue.empty() || finishing; });
+                batch.swap(queue);
+                if (batch.empty() && finishing) return;
+            }
+            for (TraceRecord& r : batch) {
+                writer->event(r);
+                free_fragment(r.fragment);
+            }
+            batch.clear();
+            writer->flush();
+        }
+    }
+
+    // The end: what is queued goes out, the writer closes its output (and draws pictures).
+    void finish(const std::string& why) {
+        {
+            std::lock_guard guard(mutex);
+            if (finishing) return;
+            finishing = true;
+        }
+        wake.notify_one();
+        if (writer_thread.joinable()) writer_thread.join();
+        progress_done.store(true);
+        if (progress_thread.joinable()) progress_thread.join();
+        if (options.progress) std::fputc('\n', stderr);
+        std::string summary = writer->finish();
+        std::string reason;
+        {
+            std::lock_guard guard(mutex);
+            reason = stop_reason.empty() ? why : stop_reason;
+        }
+        std::uint64_t n = received.load(), d = dropped.load();
+        std::fprintf(stderr, "beamlet trace: %llu events%s%s%s\n", static_cast<unsigned long long>(n - d),
+                     summary.empty() ? "" : ", ", summary.c_str(), reason.empty() ? "" : ("; " + reason).c_str());
+    }
+};
+
+namespace {
+
+CliTrace::Impl* g_cli = nullptr;
+
+// beamlet:cli_trace_spec() -> #{...}: what the command line asked for (the Erlang half's input).
+Term bif_cli_trace_spec(Process* p, Term*) {
+    if (!g_cli) return atoms::undefined;
+    const CliTraceOptions& o = g_cli->options;
+    Term patterns = NIL;
+    for (auto it = o.patterns.rbegin(); it != o.patterns.rend(); ++it)
+        patterns = make_cons_on(p->alloc(2), bif::utf8_to_list(p, *it), patterns);
+    Term events = NIL;
+    for (auto it = o.events.rbegin(); it != o.events.rend(); ++it) events = make_cons_on(p->alloc(2), atom(*it), events);
+    // Calls need their returns for slices (chrome) and stacks (flame).
+    bool returns = o.format == TraceFormat::Chrome || o.format == TraceFormat::Flame;
+    return map_from_pairs(p, {{atom("kind"), atom(o.profile ? "profile" : "trace")},
+                              {atom("patterns"), patterns},
+                              {atom("procs"), bif::utf8_to_list(p, o.procs)},
+                              {atom("events"), events},
+                              {atom("global"), make_bool(o.global)},
+                              {atom("returns"), make_bool(returns)},
+                              {atom("time_limit"), o.time_limit_ms ? make_small(SWord(o.time_limit_ms)) : atoms::infinity},
+                              {atom("per_process"), make_bool(o.per_process)},
+                              {atom("sort"), atom(o.sort)}});
+}
+
+// beamlet:cli_trace_note(Text): a line on stderr ("beamlet trace: Text").
+Term bif_cli_trace_note(Process* p, Term* a) {
+    std::string text;
+    if (!bif::iolist_to_bytes(a[0], &text)) return p->badarg();
+    p->vm.flush_stdout();
+    std::fprintf(stderr, "beamlet %s: %s\n", g_cli && g_cli->options.profile ? "profile" : "trace", text.c_str());
+    return atoms::ok;
+}
+
+// beamlet:cli_trace_write(IoData): text for the output (beamlet profile's tables).
+Term bif_cli_trace_write(Process* p, Term* a) {
+    std::string text;
+    if (!g_cli || !bif::iolist_to_bytes(a[0], &text)) return p->badarg();
+    p->vm.flush_stdout();
+    g_cli->writer->raw(text);
+    g_cli->writer->flush();
+    return atoms::ok;
+}
+
+// beamlet:cli_trace_calls_return(Bool): every traced call reports its return.
+Term bif_cli_trace_calls_return(Process* p, Term* a) {
+    if (!g_cli || (a[0] != atoms::true_ && a[0] != atoms::false_)) return p->badarg();
+    g_cli->writer->calls_return(a[0] == atoms::true_);
+    return atoms::ok;
+}
+
+// beamlet:cli_trace_finish(Reason): the session is over and every event delivered.
+Term bif_cli_trace_finish(Process* p, Term* a) {
+    if (!g_cli) return p->badarg();
+    std::string why = is_atom(a[0]) && a[0] != atom("main_exited") ? atom_text(a[0]) : "";
+    if (why == "time_limit") why = "stopped at the time limit (--time-limit)";
+    p->vm.flush_stdout();
+    g_cli->finish(why);
+    return atoms::ok;
+}
+
+}  // namespace
+
+CliTrace::CliTrace(Vm& vm, CliTraceOptions options) : m_impl(std::make_unique<Impl>(vm, std::move(options))) {
+    m_impl->writer = make_trace_writer(vm, m_impl->options, &m_impl->error);
+}
+
+CliTrace::~CliTrace() {
+    if (g_cli == m_impl.get()) {
+        m_impl->finish("");
+        tracing::register_native_tracer(atom("beamlet_cli_tracer"), nullptr);
+        g_cli = nullptr;
+    }
+}
+
+void CliTrace::install() {
+    if (!m_impl->writer) return;
+    g_cli = m_impl.get();
+    tracing::register_native_tracer(atom("beamlet_cli_tracer"), m_impl.get());
+    m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_spec"), 0, bif_cli_trace_spec);
+    m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_note"), 1, bif_cli_trace_note);
+    m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_write"), 1, bif_cli_trace_write);
+    m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_finish"), 1, bif_cli_trace_finish);
+    m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_calls_return"), 1, bif_cli_trace_calls_return);
+    m_impl->start();
+}
+
+void CliTrace::flush() {
+    if (m_impl->writer) m_impl->finish("interrupted");
+}
+
+const std::string& CliTrace::error() const { return m_impl->error; }
+
+}  // namespace beamlet::tools
