@@ -6,6 +6,7 @@
 #include "vm/binary.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/stdio.hpp"
 
 namespace beamlet::bif {
@@ -80,6 +81,7 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     main->group_leader.store(p->group_leader.load());
     prepare_call(main.get(), entry, {});
     vm.main_process = main;
+    seq_trace_inherit(p, main.get());  // beamlet trace -e seq_trace gives it a token
     if (g_trace_hooks) {
         // Spawned by init as far as tracing goes: new-process flags apply to it (beamlet trace).
         Term mfa[4] = {make_arityval(3), a[0], atoms::main, NIL};

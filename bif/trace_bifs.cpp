@@ -696,4 +696,8 @@ Term bif_match_spec_test(Process* p, Term* a) {
     return tracing::match_spec_test(p, a[0], a[1], a[2] == am_table, &actions);
 }
 
+// beamlet_file_tracer:enabled/3 and trace/5: the native tracer called from Erlang.
+Term bif_file_tracer_enabled(Process*, Term* a) { return tracing::call_native_enabled(tracing::file_tracer(), a); }
+Term bif_file_tracer_trace(Process*, Term* a) { return tracing::call_native_trace(tracing::file_tracer(), a); }
+
 }  // namespace beamlet::bif

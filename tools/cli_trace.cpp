@@ -107,14 +107,16 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         TraceRecord r;
         r.ns = t - start_ns;
         r.tag = tag;
-        r.tracee = tracee;
         r.scheduler = Schedulers::current_index() + 1;
-        Word size = term_size_words(term) + (extra ? term_size_words(extra) : 0);
+        // The tracee is a pid or a port, or seq_trace's label (any term).
+        Word size = term_size_words(tracee) + term_size_words(term) + (extra ? term_size_words(extra) : 0);
         r.fragment = size ? HeapFragment::create(size) : nullptr;
         Term* hp = size ? r.fragment->data : nullptr;
         Term** off_heap = r.fragment ? &r.fragment->off_heap_first : nullptr;
-        r.term = term_size_words(term) ? copy_term(term, &hp, off_heap) : term;
-        r.extra = extra && term_size_words(extra) ? copy_term(extra, &hp, off_heap) : extra;
+        auto copy = [&](Term t) { return t && term_size_words(t) ? copy_term(t, &hp, off_heap) : t; };
+        r.tracee = copy(tracee);
+        r.term = copy(term);
+        r.extra = copy(extra);
         if (r.fragment) r.fragment->used_words = size;
         bool was_empty;
         {
@@ -260,6 +262,13 @@ Term bif_cli_trace_calls_return(Process* p, Term* a) {
     return atoms::ok;
 }
 
+// beamlet_cli_tracer:enabled/3 and trace/5, for code that calls the tracer module itself
+// (seq_trace:set_system_tracer/1 checks it with enabled/3).
+Term bif_cli_tracer_enabled(Process* p, Term* a) {
+    return g_cli ? tracing::call_native_enabled(*g_cli, a) : p->badarg();
+}
+Term bif_cli_tracer_trace(Process* p, Term* a) { return g_cli ? tracing::call_native_trace(*g_cli, a) : p->badarg(); }
+
 // beamlet:cli_trace_finish(Reason): the session is over and every event delivered.
 Term bif_cli_trace_finish(Process* p, Term* a) {
     if (!g_cli) return p->badarg();
@@ -293,6 +302,8 @@ void CliTrace::install() {
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_write"), 1, bif_cli_trace_write);
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_finish"), 1, bif_cli_trace_finish);
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_calls_return"), 1, bif_cli_trace_calls_return);
+    m_impl->vm.register_bif(atom("beamlet_cli_tracer"), atom("enabled"), 3, bif_cli_tracer_enabled);
+    m_impl->vm.register_bif(atom("beamlet_cli_tracer"), atom("trace"), 5, bif_cli_tracer_trace);
     m_impl->start();
 }
 

@@ -40,6 +40,7 @@ struct CliTraceOptions {
     std::uint64_t rate_ms = 0;
     std::uint64_t time_limit_ms = 0;    // stop tracing after this long
     bool progress = false;              // a progress line on stderr
+    unsigned depth = 30;                // terms printed as ~P with this depth (0: no limit)
     bool per_process = false;           // profile: a table per process
     std::string sort = "time";          // profile: time, calls, memory, name
 };

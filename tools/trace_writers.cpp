@@ -23,39 +23,44 @@ using namespace vm;
 
 namespace {
 
-// [t] as `~p` prints it, on one line.
-std::string show(Term t) { return bif::print_term(t, 1, 1 << 30); }
+// How the writers print terms: as `~P` with the --depth limit, on one line.
+class Printer {
+public:
+    explicit Printer(int depth) : m_depth(depth) {}
 
-std::string mfa_text(Term m, Term f, Term a) {
-    return atom_text(m) + ":" + atom_text(f) + "/" + (is_small(a) ? std::to_string(small_value(a)) : show(a));
-}
+    std::string show(Term t) const { return bif::print_term(t, 1, 1 << 30, m_depth); }
 
-// "m:f/a" of {M, F, Args | Arity}.
-std::string mfa_of(Term t) {
-    if (!is_tuple(t) || tuple_arity(t) != 3 || !is_atom(tuple_element(t, 0)) || !is_atom(tuple_element(t, 1)))
-        return show(t);
-    Term a = tuple_element(t, 2);
-    if (is_list(a) || is_nil(a)) {
-        SWord n = 0;
-        for (; is_list(a); a = cdr(a)) ++n;
-        a = make_small(n);
+    // "m:f/a" of {M, F, Args | Arity}.
+    std::string mfa(Term t) const {
+        if (!is_tuple(t) || tuple_arity(t) != 3 || !is_atom(tuple_element(t, 0)) || !is_atom(tuple_element(t, 1)))
+            return show(t);
+        Term a = tuple_element(t, 2);
+        if (is_list(a) || is_nil(a)) {
+            SWord n = 0;
+            for (; is_list(a); a = cdr(a)) ++n;
+            a = make_small(n);
+        }
+        return atom_text(tuple_element(t, 0)) + ":" + atom_text(tuple_element(t, 1)) + "/" +
+               (is_small(a) ? std::to_string(small_value(a)) : show(a));
     }
-    return mfa_text(tuple_element(t, 0), tuple_element(t, 1), a);
-}
 
-// "m:f(Arg1, Arg2)" of {M, F, Args}, or "m:f/a" for {M, F, Arity}.
-std::string call_text(Term t) {
-    if (!is_tuple(t) || tuple_arity(t) != 3 || !is_atom(tuple_element(t, 0)) || !is_atom(tuple_element(t, 1)))
-        return show(t);
-    Term args = tuple_element(t, 2);
-    if (!is_list(args) && !is_nil(args)) return mfa_of(t);
-    std::string s = atom_text(tuple_element(t, 0)) + ":" + atom_text(tuple_element(t, 1)) + "(";
-    for (Term l = args; is_list(l); l = cdr(l)) {
-        if (l != args) s += ", ";
-        s += show(car(l));
+    // "m:f(Arg1, Arg2)" of {M, F, Args}, or "m:f/a" for {M, F, Arity}.
+    std::string call(Term t) const {
+        if (!is_tuple(t) || tuple_arity(t) != 3 || !is_atom(tuple_element(t, 0)) || !is_atom(tuple_element(t, 1)))
+            return show(t);
+        Term args = tuple_element(t, 2);
+        if (!is_list(args) && !is_nil(args)) return mfa(t);
+        std::string s = atom_text(tuple_element(t, 0)) + ":" + atom_text(tuple_element(t, 1)) + "(";
+        for (Term l = args; is_list(l); l = cdr(l)) {
+            if (l != args) s += ", ";
+            s += show(car(l));
+        }
+        return s + ")";
     }
-    return s + ")";
-}
+
+private:
+    int m_depth;  // -1: no limit
+};
 
 std::string json_escape(const std::string& s) {
     std::string out;
@@ -101,7 +106,7 @@ std::string quoted(const std::string& s) { return "\"" + json_escape(latin1_to_u
 // the events (spawn, register) or, the first time a pid is met, from the process itself.
 class Names {
 public:
-    explicit Names(Vm& vm) : m_vm(vm) {}
+    Names(Vm& vm, Printer print) : m_vm(vm), m_print(print) {}
 
     const std::string& of(Term who) {
         auto it = m_names.find(who);
@@ -119,7 +124,8 @@ public:
                     }
                     if (reg) name = atom_text(reg);
                     else if (p->initial_call[0] && p->initial_call[1] != atoms::apply)  // a fun says nothing
-                        name = mfa_text(p->initial_call[0], p->initial_call[1], p->initial_call[2]);
+                        name = atom_text(p->initial_call[0]) + ":" + atom_text(p->initial_call[1]) + "/" +
+                               m_print.show(p->initial_call[2]);
                 }
             }
         } else if (is_port(who)) {
@@ -129,18 +135,33 @@ public:
     }
     // The initial call of a process met in a spawn event, {M, F, Args}.
     void spawned(Term pid, Term mfa) {
-        if (!m_names.count(pid)) m_names[pid] = mfa_of(mfa);
+        if (!m_names.count(pid)) m_names[pid] = m_print.mfa(mfa);
     }
     void registered(Term pid, Term name) { m_names[pid] = atom_text(name); }
     // "<0.90.0> main".
     std::string label(Term who) {
         const std::string& n = of(who);
-        return n.empty() ? show(who) : show(who) + " " + n;
+        return n.empty() ? m_print.show(who) : m_print.show(who) + " " + n;
     }
 
 private:
     Vm& m_vm;
+    Printer m_print;
     std::unordered_map<Term, std::string> m_names;
+};
+
+// seq_trace's {Kind, {LastCnt, Serial}, From, To, Message} (the fourth element of its event).
+struct SeqInfo {
+    Term kind = 0, serial = 0, from = 0, to = 0, message = 0;
+
+    static bool parse(Term info, SeqInfo* out) {
+        if (!is_tuple(info) || tuple_arity(info) != 5) return false;
+        Term serial = tuple_element(info, 1);
+        if (!is_tuple(serial) || tuple_arity(serial) != 2) return false;
+        *out = {tuple_element(info, 0), tuple_element(serial, 1), tuple_element(info, 2), tuple_element(info, 3),
+                tuple_element(info, 4)};
+        return true;
+    }
 };
 
 // The atoms the writers compare tags with.
@@ -151,7 +172,7 @@ struct Tags {
          reg = atom("register"), in = atom("in"), out = atom("out"), in_exiting = atom("in_exiting"),
          out_exiting = atom("out_exiting"), out_exited = atom("out_exited"), seq_trace = atom("seq_trace"),
          gc_minor_start = atom("gc_minor_start"), gc_minor_end = atom("gc_minor_end"),
-         gc_major_start = atom("gc_major_start"), gc_major_end = atom("gc_major_end");
+         gc_major_start = atom("gc_major_start"), gc_major_end = atom("gc_major_end"), print = atom("print");
     bool is_gc_start(Term t) const { return t == gc_minor_start || t == gc_major_start; }
     bool is_gc_end(Term t) const { return t == gc_minor_end || t == gc_major_end; }
     bool is_return(Term t) const { return t == return_from || t == exception_from; }
@@ -196,7 +217,8 @@ private:
 // What the streaming writers share: the output, names, a buffer, call depths.
 class StreamWriter : public TraceWriter {
 public:
-    StreamWriter(Vm& vm, const std::string& path, std::string* error) : m_out(vm, path, error), m_names(vm) {}
+    StreamWriter(Vm& vm, Printer print, const std::string& path, std::string* error)
+        : m_print(print), m_out(vm, path, error), m_names(vm, print) {}
     bool ok() const { return m_out.ok(); }
     void raw(const std::string& text) override {
         std::lock_guard guard(m_mutex);
@@ -222,6 +244,7 @@ protected:
             m_buffer.clear();
         }
     }
+    Printer m_print;
     Output m_out;
     Names m_names;
     std::mutex m_mutex;
@@ -243,39 +266,39 @@ public:
         std::string what;
         std::size_t indent = depth;
         if (r.tag == t.call) {
-            what = "call " + call_text(r.term);
+            what = "call " + m_print.call(r.term);
             if (m_calls_return) ++depth;  // each call is paired with its return
         } else if (r.tag == t.return_from) {
             if (depth) --depth;
             indent = depth;
-            what = "returned from " + mfa_of(r.term) + " -> " + show(r.extra);
+            what = "returned from " + m_print.mfa(r.term) + " -> " + m_print.show(r.extra);
         } else if (r.tag == t.exception_from) {
             if (depth) --depth;
             indent = depth;
             std::string reason = is_tuple(r.extra) && tuple_arity(r.extra) == 2
-                                     ? show(tuple_element(r.extra, 0)) + ":" + show(tuple_element(r.extra, 1))
-                                     : show(r.extra);
-            what = "exception from " + mfa_of(r.term) + " -> " + reason;
+                                     ? m_print.show(tuple_element(r.extra, 0)) + ":" + m_print.show(tuple_element(r.extra, 1))
+                                     : m_print.show(r.extra);
+            what = "exception from " + m_print.mfa(r.term) + " -> " + reason;
         } else if (r.tag == t.return_to) {
-            what = "returned to " + mfa_of(r.term);
+            what = "returned to " + m_print.mfa(r.term);
         } else if (r.tag == t.send || r.tag == t.send_dead) {
-            what = std::string(r.tag == t.send ? "send " : "send (to a dead process) ") + show(r.term) + " to " +
+            what = std::string(r.tag == t.send ? "send " : "send (to a dead process) ") + m_print.show(r.term) + " to " +
                    m_names.label(r.extra);
         } else if (r.tag == t.receive) {
-            what = "receive " + show(r.term);
+            what = "receive " + m_print.show(r.term);
         } else if (r.tag == t.spawn) {
-            what = "spawn " + show(r.term) + " as " + call_text(r.extra);
+            what = "spawn " + m_print.show(r.term) + " as " + m_print.call(r.extra);
         } else if (r.tag == t.spawned) {
-            what = "spawned by " + m_names.label(r.term) + " as " + call_text(r.extra);
+            what = "spawned by " + m_names.label(r.term) + " as " + m_print.call(r.extra);
         } else if (r.tag == t.seq_trace) {
-            what = "seq_trace " + show(r.term);
+            what = seq_trace_text(r.term);
         } else {
-            what = atom_text(r.tag) + " " + show(r.term) + (r.extra ? " " + show(r.extra) : "");
+            what = atom_text(r.tag) + " " + m_print.show(r.term) + (r.extra ? " " + m_print.show(r.extra) : "");
         }
         if (indent > 40) indent = 40;
         char head[96];
         std::snprintf(head, sizeof head, "%11.6f ", double(r.ns) / 1e9);
-        std::string who = r.tag == t.seq_trace ? "seq_trace " + show(r.tracee) : m_names.label(r.tracee);
+        std::string who = m_names.label(r.tag == t.seq_trace ? seq_trace_actor(r.term) : r.tracee);
         std::string line = head;
         line += who;
         if (who.size() < 28) line.append(28 - who.size(), ' ');
@@ -289,6 +312,22 @@ public:
     void calls_return(bool on) override { m_calls_return = on; }
 
 private:
+    // seq_trace events on the line of the process that acted: the sender, the receiver, the
+    // printer.
+    static Term seq_trace_actor(Term info) {
+        SeqInfo i;
+        if (!SeqInfo::parse(info, &i)) return atom("seq_trace");
+        return i.kind == tags().receive ? i.to : i.from;
+    }
+    std::string seq_trace_text(Term info) {
+        SeqInfo i;
+        if (!SeqInfo::parse(info, &i)) return "seq_trace " + m_print.show(info);
+        std::string s = "seq_trace " + atom_text(i.kind) + " #" + m_print.show(i.serial) + " " + m_print.show(i.message);
+        if (i.kind == tags().send) s += " to " + m_names.label(i.to);
+        else if (i.kind == tags().receive) s += " from " + m_names.label(i.from);
+        return s;
+    }
+
     std::unordered_map<Term, std::size_t> m_depth;
     bool m_calls_return = false;  // calls indent by depth only when each has its return
 };
@@ -307,32 +346,32 @@ public:
         char ts[40];
         std::snprintf(ts, sizeof ts, "%.6f", double(r.ns) / 1e9);
         std::string line = std::string("{\"t\":") + ts + ",\"" + (r.tag == t.seq_trace ? "label" : "pid") +
-                           "\":" + quoted(show(r.tracee));
+                           "\":" + quoted(m_print.show(r.tracee));
         if (r.tag != t.seq_trace) line += ",\"name\":" + quoted(m_names.of(r.tracee));
         line += ",\"event\":" + quoted(atom_text(r.tag));
         if (r.tag == t.call) {
-            line += ",\"mfa\":" + quoted(mfa_of(r.term));
+            line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
             Term args = is_tuple(r.term) && tuple_arity(r.term) == 3 ? tuple_element(r.term, 2) : NIL;
             if (is_list(args) || is_nil(args)) {
                 line += ",\"args\":[";
-                for (Term l = args; is_list(l); l = cdr(l)) line += (l != args ? "," : "") + quoted(show(car(l)));
+                for (Term l = args; is_list(l); l = cdr(l)) line += (l != args ? "," : "") + quoted(m_print.show(car(l)));
                 line += "]";
             }
         } else if (r.tag == t.return_from || r.tag == t.return_to) {
-            line += ",\"mfa\":" + quoted(mfa_of(r.term));
-            if (r.extra) line += ",\"value\":" + quoted(show(r.extra));
+            line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
+            if (r.extra) line += ",\"value\":" + quoted(m_print.show(r.extra));
         } else if (r.tag == t.exception_from) {
-            line += ",\"mfa\":" + quoted(mfa_of(r.term));
+            line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
             if (is_tuple(r.extra) && tuple_arity(r.extra) == 2)
-                line += ",\"class\":" + quoted(show(tuple_element(r.extra, 0))) +
-                        ",\"reason\":" + quoted(show(tuple_element(r.extra, 1)));
+                line += ",\"class\":" + quoted(m_print.show(tuple_element(r.extra, 0))) +
+                        ",\"reason\":" + quoted(m_print.show(tuple_element(r.extra, 1)));
         } else if (r.tag == t.send || r.tag == t.send_dead) {
-            line += ",\"msg\":" + quoted(show(r.term)) + ",\"to\":" + quoted(show(r.extra));
+            line += ",\"msg\":" + quoted(m_print.show(r.term)) + ",\"to\":" + quoted(m_print.show(r.extra));
         } else if (r.tag == t.receive) {
-            line += ",\"msg\":" + quoted(show(r.term));
+            line += ",\"msg\":" + quoted(m_print.show(r.term));
         } else {
-            line += ",\"term\":" + quoted(show(r.term));
-            if (r.extra) line += ",\"extra\":" + quoted(show(r.extra));
+            line += ",\"term\":" + quoted(m_print.show(r.term));
+            if (r.extra) line += ",\"extra\":" + quoted(m_print.show(r.extra));
         }
         line += "}\n";
         add(line);
@@ -367,7 +406,8 @@ private:
 
 class ChromeWriter final : public StreamWriter {
 public:
-    ChromeWriter(Vm& vm, const std::string& path, std::string* error) : StreamWriter(vm, path, error) {
+    ChromeWriter(Vm& vm, Printer print, const std::string& path, std::string* error)
+        : StreamWriter(vm, print, path, error) {
         // The array's closing bracket is optional in the format: the file is valid even if
         // the run is cut short.
         add("[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"beamlet\"}}");
@@ -385,17 +425,21 @@ public:
         std::snprintf(ts, sizeof ts, "%.3f", double(r.ns) / 1e3);
         std::string common = std::string(",\"pid\":1,\"tid\":") + std::to_string(tid) + ",\"ts\":" + ts;
         if (r.tag == t.call) {
-            m_open[tid].push_back(mfa_of(r.term));
-            add(",\n{\"name\":" + quoted(mfa_of(r.term)) + ",\"cat\":\"call\",\"ph\":\"B\"" + common +
-                ",\"args\":{\"call\":" + quoted(call_text(r.term)) + "}}");
+            // B has no args: speedscope names a frame by its name and args, and a function's
+            // frames must merge. The call's arguments go on its E (viewers show both).
+            m_open[tid].push_back({m_print.mfa(r.term), m_print.call(r.term)});
+            add(",\n{\"name\":" + quoted(m_open[tid].back().name) + ",\"cat\":\"call\",\"ph\":\"B\"" + common + "}");
         } else if (t.is_return(r.tag)) {
-            std::vector<std::string>& open = m_open[tid];
+            std::vector<OpenCall>& open = m_open[tid];
             if (open.empty()) return;  // a return whose call came before the trace
+            OpenCall call = std::move(open.back());
             open.pop_back();
+            // E repeats its B's name: viewers such as speedscope match the two by name.
             std::string key = r.tag == t.return_from ? "value" : "exception";
-            add(",\n{\"ph\":\"E\"" + common + ",\"args\":{\"" + key + "\":" + quoted(show(r.extra)) + "}}");
+            add(",\n{\"name\":" + quoted(call.name) + ",\"ph\":\"E\"" + common + ",\"args\":{\"call\":" +
+                quoted(call.text) + ",\"" + key + "\":" + quoted(m_print.show(r.extra)) + "}}");
         } else if (r.tag == t.send || r.tag == t.send_dead) {
-            std::string msg = show(r.term);
+            std::string msg = m_print.show(r.term);
             add(",\n{\"name\":\"send\",\"cat\":\"message\",\"ph\":\"i\",\"s\":\"t\"" + common + ",\"args\":{\"msg\":" +
                 quoted(msg) + ",\"to\":" + quoted(m_names.label(r.extra)) + "}}");
             if (is_pid(r.extra)) {
@@ -404,7 +448,7 @@ public:
                     "}");
             }
         } else if (r.tag == t.receive) {
-            std::string msg = show(r.term);
+            std::string msg = m_print.show(r.term);
             add(",\n{\"name\":\"receive\",\"cat\":\"message\",\"ph\":\"i\",\"s\":\"t\"" + common +
                 ",\"args\":{\"msg\":" + quoted(msg) + "}}");
             if (std::uint64_t id = m_flows.received(r.tracee, msg))
@@ -414,25 +458,27 @@ public:
             std::string sched = std::string(",\"pid\":1,\"tid\":") + std::to_string(sched_thread_of(r.tracee)) + ",\"ts\":" + ts;
             m_running[r.tracee] = true;
             add(",\n{\"name\":\"running\",\"cat\":\"scheduling\",\"ph\":\"B\"" + sched + ",\"args\":{\"in\":" +
-                quoted(show(r.term)) + ",\"scheduler\":" + std::to_string(r.scheduler) + "}}");
+                quoted(m_print.show(r.term)) + ",\"scheduler\":" + std::to_string(r.scheduler) + "}}");
         } else if (r.tag == t.out || r.tag == t.out_exiting || r.tag == t.out_exited) {
             if (!m_running[r.tracee]) return;
             m_running[r.tracee] = false;
             std::string sched = std::string(",\"pid\":1,\"tid\":") + std::to_string(sched_thread_of(r.tracee)) + ",\"ts\":" + ts;
-            add(",\n{\"ph\":\"E\"" + sched + ",\"args\":{\"out\":" + quoted(show(r.term)) + "}}");
+            add(",\n{\"name\":\"running\",\"ph\":\"E\"" + sched + ",\"args\":{\"out\":" + quoted(m_print.show(r.term)) +
+                "}}");
         } else if (t.is_gc_start(r.tag) || t.is_gc_end(r.tag)) {
             std::string sched = std::string(",\"pid\":1,\"tid\":") + std::to_string(sched_thread_of(r.tracee)) + ",\"ts\":" + ts;
             if (t.is_gc_start(r.tag)) {
-                m_in_gc[r.tracee] = true;
-                add(",\n{\"name\":" + quoted(atom_text(r.tag) == "gc_major_start" ? "major gc" : "minor gc") +
+                m_gc_open[r.tracee] = r.tag == t.gc_major_start ? "major gc" : "minor gc";
+                add(",\n{\"name\":" + quoted(m_gc_open[r.tracee]) +
                     ",\"cat\":\"gc\",\"ph\":\"B\"" + sched + "}");
-            } else if (m_in_gc[r.tracee]) {
-                m_in_gc[r.tracee] = false;
-                add(",\n{\"ph\":\"E\"" + sched + ",\"args\":{\"info\":" + quoted(show(r.term)) + "}}");
+            } else if (!m_gc_open[r.tracee].empty()) {
+                std::string name = std::move(m_gc_open[r.tracee]);
+                m_gc_open[r.tracee].clear();
+                add(",\n{\"name\":" + quoted(name) + ",\"ph\":\"E\"" + sched + ",\"args\":{\"info\":" + quoted(m_print.show(r.term)) + "}}");
             }
         } else {
             add(",\n{\"name\":" + quoted(atom_text(r.tag)) + ",\"cat\":\"event\",\"ph\":\"i\",\"s\":\"t\"" + common +
-                ",\"args\":{\"term\":" + quoted(show(r.term)) + (r.extra ? ",\"extra\":" + quoted(show(r.extra)) : "") +
+                ",\"args\":{\"term\":" + quoted(m_print.show(r.term)) + (r.extra ? ",\"extra\":" + quoted(m_print.show(r.extra)) : "") +
                 "}}");
         }
     }
@@ -442,11 +488,16 @@ public:
         // the last event, so that the viewer draws them.
         char ts[40];
         std::snprintf(ts, sizeof ts, "%.3f", double(m_last_ns) / 1e3);
+        auto end = [&](const std::string& name, Word tid) {
+            add(",\n{\"name\":" + quoted(name) + ",\"ph\":\"E\",\"pid\":1,\"tid\":" + std::to_string(tid) +
+                ",\"ts\":" + ts + "}");
+        };
         for (auto& [tid, open] : m_open)
-            for (std::size_t i = 0; i < open.size(); ++i)
-                add(",\n{\"ph\":\"E\",\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ts\":" + ts + "}");
+            for (auto it = open.rbegin(); it != open.rend(); ++it) end(it->name, tid);
+        for (auto& [who, name] : m_gc_open)
+            if (!name.empty()) end(name, sched_thread_of(who));
         for (auto& [who, running] : m_running)
-            if (running) add(",\n{\"ph\":\"E\",\"pid\":1,\"tid\":" + std::to_string(sched_thread_of(who)) + ",\"ts\":" + ts + "}");
+            if (running) end("running", sched_thread_of(who));
         add("\n]\n");
         return StreamWriter::finish();
     }
@@ -469,15 +520,37 @@ private:
                 ",\"args\":{\"name\":" + quoted(m_names.label(who) + " (scheduling)") + "}}");
         return tid;
     }
+    // seq_trace's sends and receives as sends and receives on their processes' threads, an
+    // arrow from each send to its receive (by serial); its prints as instants.
     void seq_trace(const TraceRecord& r) {
+        const Tags& t = tags();
+        SeqInfo i;
+        if (!SeqInfo::parse(r.term, &i)) return;
+        Term actor = i.kind == t.receive ? i.to : i.from;
         char ts[40];
         std::snprintf(ts, sizeof ts, "%.3f", double(r.ns) / 1e3);
-        add(",\n{\"name\":\"seq_trace\",\"cat\":\"seq_trace\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":0,\"ts\":" +
-            std::string(ts) + ",\"args\":{\"label\":" + quoted(show(r.tracee)) + ",\"info\":" + quoted(show(r.term)) + "}}");
+        std::string common = std::string(",\"pid\":1,\"tid\":") + std::to_string(thread_of(actor)) + ",\"ts\":" + ts;
+        std::string serial = m_print.show(i.serial);
+        add(",\n{\"name\":" + quoted("seq_trace " + atom_text(i.kind)) + ",\"cat\":\"seq_trace\",\"ph\":\"i\",\"s\":\"t\"" +
+            common + ",\"args\":{\"label\":" + quoted(m_print.show(r.tracee)) + ",\"serial\":" + quoted(serial) +
+            ",\"msg\":" + quoted(m_print.show(i.message)) + "}}");
+        if (i.kind == t.send) {
+            std::uint64_t id = m_flows.sent(i.to, "seq_trace " + serial);
+            add(",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":" + std::to_string(id) + common + "}");
+        } else if (i.kind == t.receive) {
+            if (std::uint64_t id = m_flows.received(i.to, "seq_trace " + serial))
+                add(",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" +
+                    std::to_string(id) + common + "}");
+        }
     }
 
-    std::map<Word, std::vector<std::string>> m_open;  // calls without their returns yet
-    std::unordered_map<Term, bool> m_running, m_in_gc;
+    struct OpenCall {
+        std::string name;  // m:f/a
+        std::string text;  // m:f(Args)
+    };
+    std::map<Word, std::vector<OpenCall>> m_open;  // calls without their returns yet
+    std::unordered_map<Term, bool> m_running;
+    std::unordered_map<Term, std::string> m_gc_open;  // the collection under way, by process
     std::set<Word> m_named;
     FlowMatcher m_flows;
     std::int64_t m_last_ns = 0;
@@ -487,7 +560,8 @@ private:
 
 class PictureWriter : public TraceWriter {
 public:
-    PictureWriter(Vm& vm, const std::string& path, std::string* error) : m_vm(vm), m_path(path), m_names(vm) {
+    PictureWriter(Vm& vm, Printer print, const std::string& path, std::string* error)
+        : m_vm(vm), m_print(print), m_path(path), m_names(vm, print) {
         // Checked now, written at the end.
         if (FILE* f = std::fopen(path.c_str(), "w")) std::fclose(f);
         else *error = "cannot write " + path;
@@ -503,6 +577,7 @@ protected:
         return std::fclose(f) == 0;
     }
     Vm& m_vm;
+    Printer m_print;
     std::string m_path;
     Names m_names;
 };
@@ -521,26 +596,24 @@ public:
         if (r.tag == t.reg) m_names.registered(r.tracee, r.term);
         double us = double(r.ns) / 1e3;
         if ((r.tag == t.send || r.tag == t.send_dead) && m_messages.size() < MAX_MESSAGES) {
-            std::string msg = show(r.term);
+            std::string msg = m_print.show(r.term);
             m_messages.push_back({us, -1, latin1_to_utf8(m_names.label(r.tracee)), latin1_to_utf8(m_names.label(r.extra)),
                                   latin1_to_utf8(msg)});
             m_waiting[{r.extra, msg}].push_back(m_messages.size() - 1);
         } else if (r.tag == t.receive) {
-            auto it = m_waiting.find({r.tracee, show(r.term)});
+            auto it = m_waiting.find({r.tracee, m_print.show(r.term)});
             if (it != m_waiting.end() && !it->second.empty()) {
                 m_messages[it->second.front()].received_us = us;
                 it->second.pop_front();
             }
-        } else if (r.tag == t.seq_trace && is_tuple(r.term) && tuple_arity(r.term) == 5) {
-            // {Kind, {LastCnt, Serial}, From, To, Msg}
-            Term kind = tuple_element(r.term, 0), serial = tuple_element(r.term, 1);
-            std::string key = show(serial);
-            if (kind == t.send && m_messages.size() < MAX_MESSAGES) {
-                m_messages.push_back({us, -1, latin1_to_utf8(m_names.label(tuple_element(r.term, 2))),
-                                      latin1_to_utf8(m_names.label(tuple_element(r.term, 3))),
-                                      latin1_to_utf8(show(tuple_element(r.term, 4)))});
+        } else if (SeqInfo i; r.tag == t.seq_trace && SeqInfo::parse(r.term, &i)) {
+            // Matched by serial: a send's receive has the same one.
+            std::string key = m_print.show(i.serial);
+            if (i.kind == t.send && m_messages.size() < MAX_MESSAGES) {
+                m_messages.push_back({us, -1, latin1_to_utf8(m_names.label(i.from)), latin1_to_utf8(m_names.label(i.to)),
+                                      latin1_to_utf8(m_print.show(i.message))});
                 m_serials[key] = m_messages.size() - 1;
-            } else if (kind == t.receive) {
+            } else if (i.kind == t.receive) {
                 if (auto it = m_serials.find(key); it != m_serials.end()) m_messages[it->second].received_us = us;
             }
         }
@@ -572,7 +645,7 @@ public:
         Proc& p = m_procs[r.tracee];
         if (!p.stack.empty()) m_folded[key(r.tracee, p)] += std::uint64_t(std::max<std::int64_t>(0, r.ns - p.last_ns) / 1000);
         p.last_ns = r.ns;
-        if (r.tag == t.call) p.stack.push_back(mfa_of(r.term));
+        if (r.tag == t.call) p.stack.push_back(m_print.mfa(r.term));
         else if (!p.stack.empty()) p.stack.pop_back();
     }
 
@@ -594,9 +667,17 @@ private:
         std::vector<std::string> stack;
         std::int64_t last_ns = 0;
     };
+    // The folded stack: the process, then its calls outermost first, a function calling itself
+    // once (direct recursion: a server's loop traced with its returns nests a frame per
+    // message) so that the picture shows where time went, not how often a loop went round.
     std::string key(Term who, const Proc& p) {
         std::string k = latin1_to_utf8(m_names.label(who));
-        for (const std::string& f : p.stack) k += ";" + f;
+        const std::string* last = nullptr;
+        for (const std::string& f : p.stack) {
+            if (last && *last == f) continue;
+            k += ";" + f;
+            last = &f;
+        }
         return k;
     }
     std::unordered_map<Term, Proc> m_procs;
@@ -606,18 +687,19 @@ private:
 }  // namespace
 
 std::unique_ptr<TraceWriter> make_trace_writer(Vm& vm, const CliTraceOptions& options, std::string* error) {
+    Printer print(options.depth ? int(options.depth) : -1);
     std::unique_ptr<TraceWriter> w;
     switch (options.format) {
-    case TraceFormat::Text: w = std::make_unique<TextWriter>(vm, options.output, error); break;
-    case TraceFormat::Json: w = std::make_unique<JsonWriter>(vm, options.output, error); break;
+    case TraceFormat::Text: w = std::make_unique<TextWriter>(vm, print, options.output, error); break;
+    case TraceFormat::Json: w = std::make_unique<JsonWriter>(vm, print, options.output, error); break;
     case TraceFormat::Chrome:
-        w = std::make_unique<ChromeWriter>(vm, options.output.empty() ? "trace.json" : options.output, error);
+        w = std::make_unique<ChromeWriter>(vm, print, options.output.empty() ? "trace.json" : options.output, error);
         break;
     case TraceFormat::Sequence:
-        w = std::make_unique<SequenceWriter>(vm, options.output.empty() ? "sequence.svg" : options.output, error);
+        w = std::make_unique<SequenceWriter>(vm, print, options.output.empty() ? "sequence.svg" : options.output, error);
         break;
     case TraceFormat::Flame:
-        w = std::make_unique<FlameWriter>(vm, options.output.empty() ? "flame.svg" : options.output, error);
+        w = std::make_unique<FlameWriter>(vm, print, options.output.empty() ? "flame.svg" : options.output, error);
         break;
     }
     if (!error->empty()) return nullptr;

@@ -22,6 +22,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/external_term.hpp"
+#include "vm/map.hpp"
 
 namespace beamlet::tracing {
 
@@ -107,7 +108,7 @@ private:
     mutable std::map<std::string, std::unique_ptr<Sink>> m_sinks;
 };
 
-FileTracer& file_tracer() {
+FileTracer& the_file_tracer() {
     static FileTracer file;
     return file;
 }
@@ -127,7 +128,7 @@ Registry& registry() {
 
 const NativeTracer* find_native_tracer(Term module) {
     static const Term name = atom("beamlet_file_tracer");
-    if (module == name) return &file_tracer();
+    if (module == name) return &the_file_tracer();
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
     auto it = r.tracers.find(module);
@@ -141,6 +142,27 @@ void register_native_tracer(Term module, const NativeTracer* tracer) {
     else r.tracers.erase(module);
 }
 
-void flush_native_tracers() { file_tracer().flush(); }
+void flush_native_tracers() { the_file_tracer().flush(); }
+
+const NativeTracer& file_tracer() { return the_file_tracer(); }
+
+Term call_native_enabled(const NativeTracer& tracer, Term* args) {  // enabled(Tag, State, Tracee)
+    switch (tracer.enabled(args[1], args[0], args[2])) {
+    case TracerVerdict::Trace: return atom("trace");
+    case TracerVerdict::Discard: return atom("discard");
+    case TracerVerdict::Remove: break;
+    }
+    return atom("remove");
+}
+
+Term call_native_trace(const NativeTracer& tracer, Term* args) {  // trace(Tag, State, Tracee, Term, Opts)
+    TracerOpts opts;
+    if (is_map(args[4])) {
+        if (const Term* extra = map_lookup(args[4], atom("extra"))) opts.extra = *extra;
+        if (const Term* result = map_lookup(args[4], atom("match_spec_result"))) opts.match_spec_result = *result;
+    }
+    tracer.trace(args[1], args[0], args[2], args[3], opts);
+    return atoms::ok;
+}
 
 }  // namespace beamlet::tracing

@@ -21,6 +21,15 @@ const NativeTracer* find_native_tracer(vm::Term module);
 // unregisters it. tools/ adds its own this way (beamlet_cli_tracer, tools/cli_trace.hpp).
 void register_native_tracer(vm::Term module, const NativeTracer* tracer);
 
+// A native tracer's callbacks as the Erlang functions Module:enabled/3 and Module:trace/5,
+// for code that calls a tracer module itself (seq_trace:set_system_tracer/1 asks
+// enabled(trace_status, self(), State) first). The tracer's owner registers two BIFs that
+// call these with [args] as given.
+vm::Term call_native_enabled(const NativeTracer& tracer, vm::Term* args);
+vm::Term call_native_trace(const NativeTracer& tracer, vm::Term* args);
+// beamlet_file_tracer's (bif/bifs.def).
+const NativeTracer& file_tracer();
+
 // Writes out what native tracers buffer (erlang:trace_delivered/1: the events are in place).
 void flush_native_tracers();
 

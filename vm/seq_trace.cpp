@@ -176,4 +176,13 @@ void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply) 
     adopt(parent, copy_token_to(parent, answer), child->id, reply);
 }
 
+void seq_trace_inherit(Process* parent, Process* child) {
+    Term token = current_seq_token(parent);
+    if (token == NIL) return;
+    child->seq_epoch = parent->seq_epoch;
+    child->seq_token = copy_token_to(child, token);
+    child->seq_clock = parent->seq_clock;
+    child->seq_lastcnt = parent->seq_lastcnt;
+}
+
 }  // namespace beamlet::vm

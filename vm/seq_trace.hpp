@@ -62,6 +62,10 @@ Term seq_trace_set(Process* p, Term type, Term value);
 // the token.
 void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply);
 
+// [child], not running yet, starts with a copy of [parent]'s token, no message exchanged (the
+// main process that init starts for `beamlet trace -e seq_trace`).
+void seq_trace_inherit(Process* parent, Process* child);
+
 // seq_trace:print/1,2: a print event when [p] has a token (and [label], if given, is its
 // label); false if nothing was printed.
 bool seq_trace_print(Process* p, Term label, bool match_label, Term info);

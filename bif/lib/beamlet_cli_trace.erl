@@ -58,7 +58,8 @@ server(Spec, StartMain, Parent) ->
         trace -> ok
     end,
     Flags = flags(Spec, Compiled),
-    Main = select_processes(Session, maps:get(procs, Spec), Flags, StartMain),
+    SeqTrace = lists:member(seq_trace, maps:get(events, Spec)),
+    Main = with_seq_token(SeqTrace, fun() -> select_processes(Session, maps:get(procs, Spec), Flags, StartMain) end),
     Parent ! {self(), started},
     Limit = maps:get(time_limit, Spec),
     wait(Session, Spec, Compiled, Main, Limit).
@@ -93,10 +94,28 @@ finish(Session, Spec, Compiled, Why) ->
     stop(Session),
     beamlet:cli_trace_finish(Why).
 
-%% The session ends; every event of it has reached the tracer by then.
+%% The session ends; every event of it has reached the tracer by then. seq_trace's system
+%% tracer is let go if it is still this trace's.
 stop(Session) ->
     _ = trace:session_destroy(Session),
+    case seq_trace:get_system_tracer() of
+        {beamlet_cli_tracer, _} -> _ = seq_trace:set_system_tracer(false);
+        _ -> ok
+    end,
     ok.
+
+%% -e seq_trace: this trace becomes seq_trace's system tracer and the main process starts with
+%% a token (label beamlet) that follows every message it sends, as seq_trace's would.
+with_seq_token(false, Start) -> Start();
+with_seq_token(true, Start) ->
+    case seq_trace:get_system_tracer() of
+        false -> ok;
+        Other -> beamlet:cli_trace_note(io_lib:format("seq_trace's system tracer was ~p; now this trace", [Other]))
+    end,
+    _ = seq_trace:set_system_tracer({beamlet_cli_tracer, []}),
+    [_ = seq_trace:set_token(Flag, true) || Flag <- [send, 'receive', print]],
+    _ = seq_trace:set_token(label, beamlet),
+    try Start() after seq_trace:set_token([]) end.
 
 compile_or_stop(Pattern) ->
     case compile_pattern(Pattern) of

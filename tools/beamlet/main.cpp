@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     };
     CLI::App* trace = app.add_subcommand("trace", "run MOD:main() traced from the command line");
     add_run_options(trace);
-    trace->add_option("-e,--events", events, "events: send, receive, procs, running, gc, ports (comma-separated)")
+    trace->add_option("-e,--events", events, "events: send, receive, procs, running, gc, ports, seq_trace (comma-separated)")
         ->delimiter(',');
     trace->add_flag("--global", trace_options.global, "global call patterns (remote calls only) instead of local");
     trace->add_option("-f,--format", format, "text (the default), json (JSON lines), chrome (Trace Event format for "
@@ -135,6 +135,8 @@ int main(int argc, char** argv) {
     trace->add_option("-n,--max-events", trace_options.max_events, "stop tracing after this many events");
     trace->add_option("--max-rate", max_rate, "stop tracing when more than N events come within MS milliseconds: N/MS");
     trace->add_option("-t,--time-limit", trace_options.time_limit_ms, "stop tracing after this many milliseconds");
+    trace->add_option("-d,--depth", trace_options.depth,
+                      "print terms to this depth, as ~P does (default 30; 0: in full)");
     trace->add_flag("--progress", trace_options.progress, "a progress line on stderr (events, dropped, rate)");
     CLI::App* profile = app.add_subcommand(
         "profile", "run MOD:main() with call_count, call_time and call_memory on its functions (or the patterns "
@@ -195,7 +197,7 @@ int main(int argc, char** argv) {
         for (const std::string& e : events)
             if (e != "send" && e != "receive" && e != "procs" && e != "running" && e != "gc" && e != "ports" &&
                 e != "seq_trace") {
-                std::fprintf(stderr, "beamlet trace: unknown event %s (send, receive, procs, running, gc, ports)\n",
+                std::fprintf(stderr, "beamlet trace: unknown event %s (send, receive, procs, running, gc, ports, seq_trace)\n",
                              e.c_str());
                 return 2;
             }
