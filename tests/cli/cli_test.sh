@@ -132,20 +132,68 @@ run_beamlet dis --engine jit "$sample_beam"
 grep -q "JIT patch sites" "$work/stdout" || fail "dis --engine jit: no patch-site section"
 grep -Eq "main/0: 0x[0-9a-f]+: a9( [0-9a-f]{2}){4}  disarmed" "$work/stdout" || fail "dis --engine jit: no disarmed site for main/0"
 
-# compare: a traced program gives the same output under both engines.
+# compare: a program that fails is a failure (exit 1), even with identical outputs.
 checks=$((checks + 1))
 run_beamlet compare "$uncaught_erl"
-grep -q "^interp " "$work/stdout" && grep -q "^jit " "$work/stdout" || fail "compare: no per-engine lines: $(cat "$work/stdout")"
+[ $status -eq 1 ] || fail "compare of a failing program: exit status $status, not 1"
+grep -q "^interp .* exit 1$" "$work/stdout" && grep -q "^jit .* exit 1$" "$work/stdout" ||
+  fail "compare: no per-engine lines with their exit: $(cat "$work/stdout")"
 grep -q "outputs identical" "$work/stdout" || fail "compare: outputs differ: $(cat "$work/stdout")"
+grep -q "^FAILED: the program failed under interp (exit 1)$" "$work/stdout" ||
+  fail "compare: the failure is not reported: $(cat "$work/stdout")"
 
-# Streaming output: a line printed before a long sleep is on stdout while the program runs
-# (flushed when the schedulers go idle), and stays there whatever ends the VM: SIGTERM stops it
-# as init:stop/0 does (status 0), SIGINT with status 130, SIGKILL with 137.
+# compare: a traced program that prints its timings differs until --ignore masks those lines;
+# the breakpoint hits of both engines agree.
+cat >"$work/timed.erl" <<'ERL'
+-module(timed).
+-export([main/0, fib/1]).
+main() ->
+    erlang:trace(self(), true, [call]),
+    erlang:trace_pattern({timed, fib, 1}, true, [local]),
+    {Us, V} = timer:tc(fun() -> fib(12) end),
+    io:format("fib(12) = ~p~n", [V]),
+    io:format("took ~p us~n", [Us + erlang:system_time(nanosecond) rem 1000000]),
+    erlang:trace(self(), false, [call]),
+    flush().
+fib(N) when N < 2 -> N;
+fib(N) -> fib(N - 1) + fib(N - 2).
+flush() -> receive _ -> flush() after 0 -> ok end.
+ERL
+checks=$((checks + 1))
+run_beamlet compare "$work/timed.erl"
+[ $status -eq 1 ] || fail "compare with a timing line: exit status $status, not 1: $out"
+grep -q "^outputs differ at line 2" "$work/stdout" || fail "compare: the timing line is not the difference: $out"
+checks=$((checks + 1))
+run_beamlet compare --ignore '^took [0-9]+ us$' "$work/timed.erl"
+[ $status -eq 0 ] || fail "compare --ignore: exit status $status: $out"
+grep -q "^outputs identical (1 lines, 1 + 1 lines ignored)$" "$work/stdout" || fail "compare --ignore: $out"
+hits=$(awk '$1 == "interp" || $1 == "jit" { print $3 }' "$work/stdout" | sort -u)
+[ "$hits" = "465" ] || fail "compare: breakpoint hits are not 465 under both engines: $out"
+checks=$((checks + 1))
+run_beamlet compare --ignore '([' "$work/timed.erl"
+[ $status -eq 2 ] && grep -q "bad --ignore regex" "$work/stderr" || fail "compare with a bad regex: status $status: $err"
+
+# A program that sleeps for a minute.
 cat >"$work/sleeper.erl" <<'ERL'
 -module(sleeper).
 -export([main/0]).
 main() -> io:format("started~n"), timer:sleep(60000), io:format("never~n").
 ERL
+
+# compare: killed, it leaves no child running and no file behind.
+checks=$((checks + 1))
+(cd "$work" && exec "$beamlet" compare sleeper.erl >/dev/null 2>&1) &
+compare_pid=$!
+for _ in $(seq 50); do pgrep -f "run --engine interp .* sleeper$" >/dev/null && break; sleep 0.1; done
+kill -TERM $compare_pid
+wait $compare_pid 2>/dev/null
+sleep 0.3
+pgrep -f "run --engine (interp|jit) .* sleeper$" >/dev/null && fail "compare killed: a child still runs"
+ls "${TMPDIR:-/tmp}" | grep -q "^beamlet-compare" && fail "compare killed: a temporary file is left"
+
+# Streaming output: a line printed before a long sleep is on stdout while the program runs
+# (flushed when the schedulers go idle), and stays there whatever ends the VM: SIGTERM stops it
+# as init:stop/0 does (status 0), SIGINT with status 130, SIGKILL with 137.
 for sig in TERM:0 INT:130 KILL:137; do
   checks=$((checks + 1))
   name=${sig%%:*} want=${sig##*:}

@@ -159,6 +159,11 @@ int main(int argc, char** argv) {
     compare->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
     compare->add_option("-S,--schedulers", schedulers, "scheduler threads (default: 1, for a deterministic order)");
     compare->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+    tools::CompareOptions compare_options;
+    compare->add_option("--ignore", compare_options.ignore,
+                        "leave out standard output lines that this regex (ECMAScript) matches, e.g. timings; "
+                        "repeatable")
+        ->allow_extra_args(false);
 
     // Erlang users write -pa DIR; CLI11 wants --pa or -p. Accept the Erlang spelling.
     std::vector<std::string> args(argv, argv + argc);
@@ -218,7 +223,7 @@ int main(int argc, char** argv) {
         }
         return runtime.run_main(module);
     }
-    if (compare->parsed()) return tools::compare_engines(argv[0], options, vm::atom_text(module));
+    if (compare->parsed()) return tools::compare_engines(options, vm::atom_text(module), compare_options);
 
     tools::Runtime runtime(options);
     std::string error = runtime.load(module);
