@@ -82,12 +82,12 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     prepare_call(main.get(), entry, {});
     vm.main_process = main;
     seq_trace_inherit(p, main.get());  // beamlet trace -e seq_trace gives it a token
+    vm.add_process(main);
     if (g_trace_hooks) {
         // Spawned by init as far as tracing goes: new-process flags apply to it (beamlet trace).
         Term mfa[4] = {make_arityval(3), a[0], atoms::main, NIL};
         g_trace_hooks->process_spawned(p, main.get(), make_boxed(mfa), false);
     }
-    vm.add_process(main);
     vm.schedulers->set_main(main.get());
     vm.schedulers->enqueue(main.get());
     return main->id;

@@ -49,6 +49,7 @@ bool string_arg(Term t, std::string* out) {
 Term load_bytes(Process* p, Term name, const std::string& bytes, const std::string& path) {
     Vm& vm = p->vm;
     if (!vm.module_parser) return error_tuple(p, atom("badfile"));
+    CallAccountingPause pause(p);  // parsing and compiling are not the caller's work
     auto code = vm.module_parser({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, path);
     if (!code) return error_tuple(p, atom("badfile"));
     if (code->name != name) return error_tuple(p, atom("badfile"));

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
@@ -65,6 +66,7 @@ struct CliTrace::Impl final : tracing::NativeTracer {
     std::mutex mutex;
     std::condition_variable wake;
     std::vector<TraceRecord> queue;
+    std::unordered_set<Term> named;  // pids whose names went with an event (never reused)
     bool finishing = false;
 
     std::atomic<bool> stopped{false};
@@ -82,7 +84,9 @@ struct CliTrace::Impl final : tracing::NativeTracer {
     }
 
     void trace(Term, Term tag, Term tracee, Term term, const tracing::TracerOpts& opts) const override {
-        const_cast<Impl*>(this)->capture(tag, tracee, term, opts.extra);
+        // A call's {message, Term} comes as match_spec_result; it is the call's extra here.
+        Term extra = opts.match_spec_result && opts.match_spec_result != atoms::true_ ? opts.match_spec_result : opts.extra;
+        const_cast<Impl*>(this)->capture(tag, tracee, term, extra);
     }
 
     // On the event's thread: the limits, then a copy of the event for the writer.
@@ -121,8 +125,11 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         bool was_empty;
         {
             std::lock_guard guard(mutex);
+            // Names of pids met for the first time, while their processes still live.
+            for (Term pid : {tracee, extra})
+                if (pid && is_pid(pid) && named.insert(pid).second) r.names.emplace_back(pid, process_name(vm, pid));
             was_empty = queue.empty();
-            queue.push_back(r);
+            queue.push_back(std::move(r));
         }
         if (was_empty) wake.notify_one();
     }
@@ -203,6 +210,10 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         {
             std::lock_guard guard(mutex);
             reason = stop_reason.empty() ? why : stop_reason;
+        }
+        if (options.profile) {  // the tables are the summary
+            if (!reason.empty()) std::fprintf(stderr, "beamlet profile: %s\n", reason.c_str());
+            return;
         }
         std::uint64_t n = received.load(), d = dropped.load();
         std::fprintf(stderr, "beamlet trace: %llu events%s%s%s\n", static_cast<unsigned long long>(n - d),

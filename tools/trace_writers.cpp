@@ -14,6 +14,7 @@
 #include "bif/term_format.hpp"
 #include "tools/svg_render.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
 #include "vm/process.hpp"
 #include "vm/vm.hpp"
 
@@ -58,7 +59,38 @@ public:
         return s + ")";
     }
 
+    // What a call's match spec added to its event ({message, ...}): a caller {M, F, A} as
+    // "m:f/a", a process dump (stack) as the functions of its stack dump, innermost first; a
+    // tuple of those (caller and stack) element by element; anything else as ~P.
+    std::string call_message(Term t) const {
+        if (is_binary(t)) return "stack " + stack_of_dump(binary_text(t));
+        if (t == atoms::undefined) return "caller undefined";
+        if (is_tuple(t) && tuple_arity(t) == 3 && is_atom(tuple_element(t, 0)) && is_atom(tuple_element(t, 1)) &&
+            is_small(tuple_element(t, 2)))
+            return "caller " + mfa(t);
+        if (is_tuple(t) && tuple_arity(t) == 2) return call_message(tuple_element(t, 0)) + "; " + call_message(tuple_element(t, 1));
+        return "message " + show(t);
+    }
+
 private:
+    static std::string binary_text(Term bin) {
+        std::string text;
+        iolist_bytes(bin, &text);
+        return text;
+    }
+    // "m:f/a <- m:f/a <- ..." of the "Return addr 0x... (m:f/a + N)" lines of a process dump.
+    static std::string stack_of_dump(const std::string& dump) {
+        std::string out;
+        std::size_t at = 0;
+        while ((at = dump.find("Return addr ", at)) != std::string::npos) {
+            std::size_t open = dump.find('(', at), close = dump.find(" + ", open);
+            if (open == std::string::npos || close == std::string::npos) break;
+            out += (out.empty() ? "" : " <- ") + dump.substr(open + 1, close - open - 1);
+            at = close;
+        }
+        return out.empty() ? "[]" : out;
+    }
+
     int m_depth;  // -1: no limit
 };
 
@@ -102,54 +134,6 @@ std::string latin1_to_utf8(const std::string& s) {
 
 std::string quoted(const std::string& s) { return "\"" + json_escape(latin1_to_utf8(s)) + "\""; }
 
-// Display names of processes: the registered name, "main", or the initial call; learnt from
-// the events (spawn, register) or, the first time a pid is met, from the process itself.
-class Names {
-public:
-    Names(Vm& vm, Printer print) : m_vm(vm), m_print(print) {}
-
-    const std::string& of(Term who) {
-        auto it = m_names.find(who);
-        if (it != m_names.end()) return it->second;
-        std::string name;
-        if (is_pid(who)) {
-            if (std::shared_ptr<Process> p = m_vm.lookup_process(who)) {
-                if (p->is_main) {
-                    name = "main";
-                } else {
-                    Term reg;
-                    {
-                        std::lock_guard guard(p->lock);
-                        reg = p->registered_name;
-                    }
-                    if (reg) name = atom_text(reg);
-                    else if (p->initial_call[0] && p->initial_call[1] != atoms::apply)  // a fun says nothing
-                        name = atom_text(p->initial_call[0]) + ":" + atom_text(p->initial_call[1]) + "/" +
-                               m_print.show(p->initial_call[2]);
-                }
-            }
-        } else if (is_port(who)) {
-            name = "port";
-        }
-        return m_names.emplace(who, name).first->second;
-    }
-    // The initial call of a process met in a spawn event, {M, F, Args}.
-    void spawned(Term pid, Term mfa) {
-        if (!m_names.count(pid)) m_names[pid] = m_print.mfa(mfa);
-    }
-    void registered(Term pid, Term name) { m_names[pid] = atom_text(name); }
-    // "<0.90.0> main".
-    std::string label(Term who) {
-        const std::string& n = of(who);
-        return n.empty() ? m_print.show(who) : m_print.show(who) + " " + n;
-    }
-
-private:
-    Vm& m_vm;
-    Printer m_print;
-    std::unordered_map<Term, std::string> m_names;
-};
-
 // seq_trace's {Kind, {LastCnt, Serial}, From, To, Message} (the fourth element of its event).
 struct SeqInfo {
     Term kind = 0, serial = 0, from = 0, to = 0, message = 0;
@@ -182,6 +166,70 @@ const Tags& tags() {
     static const Tags t;
     return t;
 }
+
+}  // namespace
+
+std::string process_name(Vm& vm, Term pid) {
+    std::shared_ptr<Process> p = vm.lookup_process(pid);
+    if (!p) return "";
+    if (p->is_main) return "main";
+    Term reg;
+    {
+        std::lock_guard guard(p->lock);
+        reg = p->registered_name;
+    }
+    if (reg) return atom_text(reg);
+    if (p->initial_call[0] && p->initial_call[1] != atoms::apply && is_small(p->initial_call[2]))  // a fun says nothing
+        return atom_text(p->initial_call[0]) + ":" + atom_text(p->initial_call[1]) + "/" +
+               std::to_string(small_value(p->initial_call[2]));
+    return "";
+}
+
+namespace {
+
+// Display names of processes: the registered name, "main", or the initial call; learnt from
+// the events (spawn, register, the names found when the event was captured) or, the first
+// time a pid is met, from the process itself.
+class Names {
+public:
+    Names(Vm& vm, Printer print) : m_vm(vm), m_print(print) {}
+
+    const std::string& of(Term who) {
+        auto it = m_names.find(who);
+        if (it != m_names.end()) return it->second;
+        std::string name = is_pid(who) ? process_name(m_vm, who) : is_port(who) ? "port" : "";
+        return m_names.emplace(who, name).first->second;
+    }
+    // erlang:apply(Fun, Args), which says nothing of the process.
+    static bool is_fun_apply(Term mfa) {
+        return is_tuple(mfa) && tuple_arity(mfa) == 3 && tuple_element(mfa, 0) == atoms::erlang &&
+               tuple_element(mfa, 1) == atoms::apply;
+    }
+    // What [r] tells of names: spawns, registrations, and the capturing thread's findings.
+    void learn(const TraceRecord& r) {
+        const Tags& t = tags();
+        for (const auto& [pid, name] : r.names) m_names.emplace(pid, name);
+        if (r.tag == t.spawned) spawned(r.tracee, r.extra);
+        if (r.tag == t.spawn) spawned(r.term, r.extra);
+        if (r.tag == t.reg) m_names[r.tracee] = atom_text(r.term);
+    }
+    // The initial call of a process met in a spawn event, {M, F, Args}.
+    void spawned(Term pid, Term mfa) {
+        std::string& name = m_names[pid];
+        if (name.empty() && !is_fun_apply(mfa)) name = m_print.mfa(mfa);
+    }
+    // "<0.90.0> main".
+    std::string label(Term who) {
+        const std::string& n = of(who);
+        return n.empty() ? m_print.show(who) : m_print.show(who) + " " + n;
+    }
+
+private:
+    Vm& m_vm;
+    Printer m_print;
+    std::unordered_map<Term, std::string> m_names;
+};
+
 
 // An output: the VM's standard output (so trace lines and the program's own lines stay in
 // order) or a file.
@@ -259,14 +307,13 @@ public:
 
     void event(const TraceRecord& r) override {
         const Tags& t = tags();
-        if (r.tag == t.spawned) m_names.spawned(r.tracee, r.extra);
-        if (r.tag == t.spawn) m_names.spawned(r.term, r.extra);
-        if (r.tag == t.reg) m_names.registered(r.tracee, r.term);
+        m_names.learn(r);
         std::size_t& depth = m_depth[r.tracee];
         std::string what;
         std::size_t indent = depth;
         if (r.tag == t.call) {
             what = "call " + m_print.call(r.term);
+            if (r.extra) what += " (" + m_print.call_message(r.extra) + ")";
             if (m_calls_return) ++depth;  // each call is paired with its return
         } else if (r.tag == t.return_from) {
             if (depth) --depth;
@@ -340,9 +387,7 @@ public:
 
     void event(const TraceRecord& r) override {
         const Tags& t = tags();
-        if (r.tag == t.spawned) m_names.spawned(r.tracee, r.extra);
-        if (r.tag == t.spawn) m_names.spawned(r.term, r.extra);
-        if (r.tag == t.reg) m_names.registered(r.tracee, r.term);
+        m_names.learn(r);
         char ts[40];
         std::snprintf(ts, sizeof ts, "%.6f", double(r.ns) / 1e9);
         std::string line = std::string("{\"t\":") + ts + ",\"" + (r.tag == t.seq_trace ? "label" : "pid") +
@@ -357,6 +402,7 @@ public:
                 for (Term l = args; is_list(l); l = cdr(l)) line += (l != args ? "," : "") + quoted(m_print.show(car(l)));
                 line += "]";
             }
+            if (r.extra) line += ",\"message\":" + quoted(m_print.call_message(r.extra));
         } else if (r.tag == t.return_from || r.tag == t.return_to) {
             line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
             if (r.extra) line += ",\"value\":" + quoted(m_print.show(r.extra));
@@ -415,9 +461,7 @@ public:
 
     void event(const TraceRecord& r) override {
         const Tags& t = tags();
-        if (r.tag == t.spawned) m_names.spawned(r.tracee, r.extra);
-        if (r.tag == t.spawn) m_names.spawned(r.term, r.extra);
-        if (r.tag == t.reg) m_names.registered(r.tracee, r.term);
+        m_names.learn(r);
         m_last_ns = r.ns;
         if (r.tag == t.seq_trace) return seq_trace(r);
         Word tid = thread_of(r.tracee);
@@ -591,9 +635,7 @@ public:
 
     void event(const TraceRecord& r) override {
         const Tags& t = tags();
-        if (r.tag == t.spawned) m_names.spawned(r.tracee, r.extra);
-        if (r.tag == t.spawn) m_names.spawned(r.term, r.extra);
-        if (r.tag == t.reg) m_names.registered(r.tracee, r.term);
+        m_names.learn(r);
         double us = double(r.ns) / 1e3;
         if ((r.tag == t.send || r.tag == t.send_dead) && m_messages.size() < MAX_MESSAGES) {
             std::string msg = m_print.show(r.term);
@@ -639,8 +681,7 @@ public:
 
     void event(const TraceRecord& r) override {
         const Tags& t = tags();
-        if (r.tag == t.spawned) m_names.spawned(r.tracee, r.extra);
-        if (r.tag == t.spawn) m_names.spawned(r.term, r.extra);
+        m_names.learn(r);
         if (r.tag != t.call && !t.is_return(r.tag)) return;
         Proc& p = m_procs[r.tracee];
         if (!p.stack.empty()) m_folded[key(r.tracee, p)] += std::uint64_t(std::max<std::int64_t>(0, r.ns - p.last_ns) / 1000);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/cli_trace.hpp"
 #include "vm/heap.hpp"
@@ -28,7 +30,14 @@ struct TraceRecord {
     vm::Term extra = 0;           // the fifth (0: none)
     int scheduler = 0;
     vm::HeapFragment* fragment = nullptr;
+    // Names found on the event's thread for pids met there for the first time (the writer may
+    // come to them after they exited): {pid, name}, the name empty when there is none.
+    std::vector<std::pair<vm::Term, std::string>> names;
 };
+
+// The display name of process [pid] now: "main", its registered name, its initial call
+// (m:f/a; not for funs), or empty.
+std::string process_name(vm::Vm& vm, vm::Term pid);
 
 class TraceWriter {
 public:

@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
+#include "vm/interpreter.hpp"
 #include "vm/map.hpp"
 #include "vm/process.hpp"
 #include "vm/seq_trace.hpp"
@@ -889,10 +892,34 @@ Term match_spec_test(Process* p, Term args, Term spec, bool table, MatchSpecActi
     return tuple_of(p, {atom("ok"), result, flags, NIL});
 }
 
+// OTP's process dump, in part: the process's state and its stack dump, a line per return
+// address naming the function it is in ("Return addr 0x... (m:f/a + Offset)").
 Term process_dump_binary(Process* p) {
+    auto hex = [](const void* a) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "0x%016" PRIxPTR, reinterpret_cast<std::uintptr_t>(a));
+        return std::string(buf);
+    };
+    auto where = [&](const Word* at) {
+        const Module* m = p->vm.module_containing(at);
+        const FunctionInfo* f = m ? m->function_at(at) : nullptr;
+        if (!f) return std::string("unknown function");
+        std::size_t offset = std::size_t(at - (m->code.get() + f->header_offset)) * sizeof(Word);
+        return atom_text(m->name) + ":" + atom_text(f->name) + "/" + std::to_string(f->arity) + " + " +
+               std::to_string(offset);
+    };
     std::string s = "=proc:" + show_term(p->id) + "\nState: Running\n";
+    if (p->initial_call[0])
+        s += "Spawned as: " + atom_text(p->initial_call[0]) + ":" + atom_text(p->initial_call[1]) + "/" +
+             show_term(p->initial_call[2]) + "\n";
     s += "Message queue length: " + std::to_string(p->inbox.size()) + "\n";
+    s += "Reductions: " + std::to_string(p->reductions) + "\n";
     s += "Stack+heap: " + std::to_string(p->heap_used_words() + p->stack_used_words()) + "\n";
+    // At a trace point, as on OTP, the program counter is in no Erlang function.
+    s += "Stack dump:\nProgram counter: " + hex(nullptr) + " (unknown function)\n";
+    constexpr std::size_t MAX_FRAMES = 64;
+    for (const Word* at : return_addresses(p, MAX_FRAMES))
+        if (p->vm.module_containing(at)) s += "\n" + hex(p->stop) + " Return addr " + hex(at) + " (" + where(at) + ")\n";
     return make_binary(p, s);
 }
 

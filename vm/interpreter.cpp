@@ -180,7 +180,7 @@ static RunResult execute(Process* p, Registers* regs);
 [[gnu::noinline]] static void clear_exception(Process* p) { p->exception = PendingException{}; }
 
 // Loads the module of [e] through the code path; false if that failed.
-static bool load_module_of(Process* p, const Export* e) { return p->vm.ensure_loaded(e->module).empty(); }
+static bool load_module_of(Process* p, const Export* e) { return p->vm.ensure_loaded(e->module, p).empty(); }
 
 // The undefined_function/3 of [p]'s own error handler (process_flag(error_handler, M)), loaded
 // on demand; null for OTP's default handler, which the VM does itself.
@@ -189,7 +189,7 @@ static const Export* custom_error_handler(Process* p, const Export* e) {
         if (flag != atoms::error_handler) continue;
         if (value == atoms::error_handler || value == e->module) return nullptr;
         const Export* h = p->vm.exports.get(value, atom("undefined_function"), 3);
-        if (h->address() == h->trampoline && !p->vm.ensure_loaded(value).empty()) return nullptr;
+        if (h->address() == h->trampoline && !p->vm.ensure_loaded(value, p).empty()) return nullptr;
         return h->address() == h->trampoline ? nullptr : h;
     }
     return nullptr;
@@ -564,7 +564,7 @@ op_i_call_error_handler: {
             m && (m->on_load_pending.load(std::memory_order_acquire) || m->on_load_running.load(std::memory_order_acquire))) {
             static const Export* run = p->vm.exports.get(atom("beamlet_internal"), atom("on_load_then_apply"), 3);
             SWAPOUT();
-            p->vm.ensure_loaded(run->module);
+            p->vm.ensure_loaded(run->module, p);
             SWAPIN();
             handler = run;
         }
@@ -681,7 +681,7 @@ apply_common: {
     Export* e = p->vm.exports.find(m, f, arity);
     if (!e) {
         SWAPOUT();
-        p->vm.ensure_loaded(m);
+        p->vm.ensure_loaded(m, p);
         SWAPIN();
         e = p->vm.exports.get(m, f, arity);
     }
@@ -1744,5 +1744,13 @@ wait:
 }
 
 Term current_stacktrace(Process* p) { return stacktrace_of(p); }
+
+std::vector<const Word*> return_addresses(Process* p, std::size_t max) {
+    std::vector<const Word*> out;
+    walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
+        if (out.size() < max) out.push_back(at);
+    });
+    return out;
+}
 
 }  // namespace beamlet::vm

@@ -1,6 +1,8 @@
 // vm/interpreter.hpp — the threaded-code interpreter: module installation and process execution.
 #pragma once
 
+#include <vector>
+
 #include "vm/generic_code.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
@@ -50,5 +52,9 @@ bool in_hibernate_code(const Word* ip);
 // process_info(P, current_stacktrace) for [p], not running (or asking about itself): the
 // frames of its code position, continuation and stack, at most 8.
 Term current_stacktrace(Process* p);
+
+// The return addresses of [p]'s call chain (its continuation and those saved on its stack),
+// innermost first, at most [max]: process_dump's stack dump.
+std::vector<const Word*> return_addresses(Process* p, std::size_t max);
 
 }  // namespace beamlet::vm

@@ -1,6 +1,7 @@
 // vm/module.cpp — lookups over a loaded module's code: function and source location at an address.
 #include "vm/module.hpp"
 
+#include "vm/process.hpp"
 #include "vm/trace_hooks.hpp"
 
 #include <algorithm>
@@ -13,6 +14,15 @@ NifCallFn g_nif_call = nullptr;
 
 void TraceHooks::write_entry_word(const CodeInfo* ci, Word word) {
     std::atomic_ref<Word>(*const_cast<Word*>(ci->code())).store(word, std::memory_order_release);
+}
+
+CallAccountingPause::CallAccountingPause(Process* p)
+    : m_p(p && g_trace_hooks && !p->call_accounting.empty() ? p : nullptr) {
+    if (m_p) g_trace_hooks->schedule_break(m_p, true);
+}
+
+CallAccountingPause::~CallAccountingPause() {
+    if (m_p) g_trace_hooks->schedule_break(m_p, false);
 }
 
 const FunctionInfo* Module::function_at(const Word* p) const {

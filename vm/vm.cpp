@@ -347,8 +347,9 @@ void Vm::set_code_path(std::vector<std::string> dirs) {
     m_code_path = std::move(dirs);
 }
 
-std::string Vm::ensure_loaded(Term module) {
+std::string Vm::ensure_loaded(Term module, Process* loader) {
     if (find_module(module)) return {};
+    CallAccountingPause pause(loader);
     std::lock_guard lock(m_load_mutex);
     if (find_module(module)) return {};
     if (!module_loader) return "no code path";

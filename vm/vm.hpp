@@ -104,7 +104,9 @@ struct Vm {
     std::vector<Module*> loaded_modules() const;
 
     // Loads [module] through the code path hook if it is not loaded; empty string on success.
-    std::string ensure_loaded(Term module);
+    // [loader], the process that needs it, is not charged call_time for the loading (on OTP
+    // the code server loads while the caller waits).
+    std::string ensure_loaded(Term module, Process* loader = nullptr);
     ModuleLoader module_loader;
     ModuleParser module_parser;
     // The directories searched for MODULE.beam, in order (code:get_path/0).

@@ -53,10 +53,6 @@ server(Spec, StartMain, Parent) ->
     [set_pattern(Session, Kind, P, Returns, maps:get(global, Spec)) || P <- Compiled],
     beamlet:cli_trace_calls_return(Kind =:= trace andalso Compiled =/= [] andalso
                                    (Returns orelse lists:all(fun returns/1, Compiled))),
-    case Kind of
-        profile -> _ = trace:function(Session, on_load, true, [call_count, call_time, call_memory]);
-        trace -> ok
-    end,
     Flags = flags(Spec, Compiled),
     SeqTrace = lists:member(seq_trace, maps:get(events, Spec)),
     Main = with_seq_token(SeqTrace, fun() -> select_processes(Session, maps:get(procs, Spec), Flags, StartMain) end),
@@ -225,7 +221,7 @@ split_actions([{T, _} = Tok | Rest], Depth, Acc) when T =:= ')'; T =:= ']'; T =:
 split_actions([Tok | Rest], Depth, Acc) -> split_actions(Rest, Depth, [Tok | Acc]).
 
 actions(Tokens, Text) -> actions(Tokens, Text, []).
-actions([], _Text, Acc) -> {ok, lists:reverse(Acc)};
+actions([], _Text, Acc) -> {ok, one_message(lists:reverse(Acc))};
 actions([{Sep, _} | Rest], Text, Acc) when Sep =:= ';'; Sep =:= ',' -> actions(Rest, Text, Acc);
 actions([{atom, _, return} | Rest], Text, Acc) -> actions(Rest, Text, [{return_trace} | Acc]);
 actions([{atom, _, exception} | Rest], Text, Acc) -> actions(Rest, Text, [{exception_trace} | Acc]);
@@ -233,6 +229,13 @@ actions([{atom, _, caller} | Rest], Text, Acc) -> actions(Rest, Text, [{message,
 actions([{atom, _, stack} | Rest], Text, Acc) -> actions(Rest, Text, [{message, {process_dump}} | Acc]);
 actions([Tok | _], Text, _) ->
     bad(Text, column(Tok), "unknown action " ++ token_text(Tok) ++ " (return, exception, caller, stack)").
+
+%% caller and stack together: one message with both ({Caller, ProcessDump}).
+one_message(Body) ->
+    case [M || {message, M} <- Body] of
+        [_, _ | _] = Messages -> [A || A <- Body, element(1, A) =/= message] ++ [{message, {list_to_tuple(Messages)}}];
+        _ -> Body
+    end.
 
 %% Module, Module:Function, Module:*, Module:Function/Arity, Module:Function(Args) when G.
 head([{atom, _, M}], Body, Text) -> {ok, {{M, '_', '_'}, [{'_', [], Body}], Text}};
@@ -248,13 +251,12 @@ head([{atom, _, _}, {':', _} | _] = Tokens, _Body, Text) ->
         "expected a function name, *, /Arity or (Args) after ':'");
 head([Tok | _], _Body, Text) -> bad(Text, column(Tok), "expected a module name, not " ++ token_text(Tok)).
 
-%% M:F(Args) [when Guards]: the arguments and guards as a dbg fun, then ms_transform's match
-%% spec (as dbg:fun2ms makes one).
+%% M:F(Args) [when Guards]: the arguments and guards as a dbg fun, made a match spec by
+%% ms_transform (as dbg:fun2ms does); the actions are its clauses' body.
 call_head(M, F, L, Rest, Body, Text) ->
     Loc = {1, 1},
-    BodyTokens = body_tokens(Body, Loc),
     Fun = [{'fun', Loc}, {'(', L}, {'[', L} | open_args(Rest)] ++
-          [{'->', Loc}] ++ BodyTokens ++ [{'end', Loc}, {dot, Loc}],
+          [{'->', Loc}, {atom, Loc, true}, {'end', Loc}, {dot, Loc}],
     case erl_parse:parse_exprs(Fun) of
         {error, {{_, Col}, Mod, Desc}} -> bad(Text, Col, lists:flatten(Mod:format_error(Desc)));
         {error, {_, Mod, Desc}} -> bad(Text, 1, lists:flatten(Mod:format_error(Desc)));
@@ -264,7 +266,7 @@ call_head(M, F, L, Rest, Body, Text) ->
                 {error, [{_, [{{_, Col}, _, Desc} | _]} | _], _} ->
                     bad(Text, Col, lists:flatten(ms_transform:format_error(Desc)));
                 {error, _, _} -> bad(Text, 1, "not a match specification");
-                MS -> {ok, {{M, F, Arity}, MS, Text}}
+                MS -> {ok, {{M, F, Arity}, [{Head, Guard, Body} || {Head, Guard, _} <- MS], Text}}
             end;
         {ok, _} -> bad(Text, 1, "not a call pattern")
     end.
@@ -277,19 +279,6 @@ close_list([{T, _} = Tok | Rest], D) when T =:= '('; T =:= '['; T =:= '{'; T =:=
 close_list([{T, _} = Tok | Rest], D) when T =:= ')'; T =:= ']'; T =:= '}'; T =:= '>>' -> [Tok | close_list(Rest, D - 1)];
 close_list([Tok | Rest], D) -> [Tok | close_list(Rest, D)];
 close_list([], _) -> [].
-
-%% The fun body that makes ms_transform produce [Body] (the actions).
-body_tokens([], Loc) -> [{atom, Loc, true}];
-body_tokens(Actions, Loc) ->
-    Calls = [action_call(A, Loc) || A <- Actions],
-    lists:droplast(lists:append([C ++ [{',', Loc}] || C <- Calls])).
-
-action_call({return_trace}, L) -> [{atom, L, return_trace}, {'(', L}, {')', L}];
-action_call({exception_trace}, L) -> [{atom, L, exception_trace}, {'(', L}, {')', L}];
-action_call({message, {caller}}, L) ->
-    [{atom, L, message}, {'(', L}, {atom, L, caller}, {'(', L}, {')', L}, {')', L}];
-action_call({message, {process_dump}}, L) ->
-    [{atom, L, message}, {'(', L}, {atom, L, process_dump}, {'(', L}, {')', L}, {')', L}].
 
 list_length({nil, _}) -> 0;
 list_length({cons, _, _, T}) -> 1 + list_length(T);
@@ -334,7 +323,7 @@ write_profile(Session, Spec, _Compiled) ->
     beamlet:cli_trace_write(Text).
 
 functions(M) ->
-    try M:module_info(functions) catch _:_ -> [] end.
+    try erlang:get_module_info(M, functions) catch _:_ -> [] end.  % not M:module_info/1: it is traced
 
 traced(Session, MFA) ->
     case trace:info(Session, MFA, call_count) of
@@ -387,10 +376,17 @@ table(Title, Rows, Spec) ->
              || {MFA, C, T, W} <- Sorted],
     [Head, Lines].
 
-sort_rows(Rows, calls) -> lists:reverse(lists:keysort(2, Rows));
-sort_rows(Rows, memory) -> lists:reverse(lists:keysort(4, Rows));
+%% Largest first by the key asked for, then by time, calls and name (a stable order for ties).
 sort_rows(Rows, name) -> lists:keysort(1, Rows);
-sort_rows(Rows, _time) -> lists:reverse(lists:keysort(3, Rows)).
+sort_rows(Rows, Key) ->
+    Order = fun({MFA, C, T, W}) ->
+                    case Key of
+                        calls -> {-C, -T, MFA};
+                        memory -> {-W, -T, MFA};
+                        _time -> {-T, -C, MFA}
+                    end
+            end,
+    [R || {_, R} <- lists:sort([{Order(R), R} || R <- Rows])].
 
 mfa({M, F, A}) -> io_lib:format("~w:~w/~w", [M, F, A]).
 
