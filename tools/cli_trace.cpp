@@ -2,8 +2,11 @@
 // events, the writer thread that formats them, and the BIFs the Erlang half calls.
 #include "tools/cli_trace.hpp"
 
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -67,6 +70,7 @@ struct CliTrace::Impl final : tracing::NativeTracer {
     std::condition_variable wake;
     std::vector<TraceRecord> queue;
     std::unordered_set<Term> named;  // pids whose names went with an event (never reused)
+    std::uint64_t queued = 0;        // events for the writer, in all
     bool finishing = false;
 
     std::atomic<bool> stopped{false};
@@ -125,11 +129,19 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         bool was_empty;
         {
             std::lock_guard guard(mutex);
-            // Names of pids met for the first time, while their processes still live.
-            for (Term pid : {tracee, extra})
-                if (pid && is_pid(pid) && named.insert(pid).second) r.names.emplace_back(pid, process_name(vm, pid));
+            // Names of pids met for the first time, while their processes still live: the
+            // tracee, a pid that is the event (spawn, link), a send's receiver, seq_trace's
+            // sender and receiver ({Kind, Serial, From, To, Message}).
+            bool seq = is_tuple(term) && tuple_arity(term) == 5 && !is_pid(tracee) && !is_port(tracee);
+            for (Term pid : {tracee, term, extra, seq ? tuple_element(term, 2) : 0, seq ? tuple_element(term, 3) : 0})
+                if (pid && is_pid(pid) && !named.count(pid))
+                    if (std::optional<std::string> name = process_name(vm, pid)) {  // not a process being born
+                        named.insert(pid);
+                        r.names.emplace_back(pid, std::move(*name));
+                    }
             was_empty = queue.empty();
             queue.push_back(std::move(r));
+            ++queued;
         }
         if (was_empty) wake.notify_one();
     }
@@ -160,19 +172,36 @@ struct CliTrace::Impl final : tracing::NativeTracer {
     // ---- the writer thread ----
 
     void start() {
+        // These threads leave SIGINT and SIGTERM to the VM's signal thread (tools/boot.cpp),
+        // which writes the trace out before the VM exits.
+        sigset_t signals, old;
+        sigemptyset(&signals);
+        sigaddset(&signals, SIGINT);
+        sigaddset(&signals, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &signals, &old);
         writer_thread = std::thread([this] { write_loop(); });
-        if (options.progress)
-            progress_thread = std::thread([this] {
-                while (!progress_done.load()) {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-                    if (progress_done.load()) break;
-                    double secs = double(now_ns() - start_ns) / 1e9;
-                    std::uint64_t n = received.load();
-                    std::fprintf(stderr, "\rbeamlet trace: %llu events, %llu dropped, %.0f/s   ",
-                                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(dropped.load()),
-                                 secs > 0 ? double(n) / secs : 0.0);
-                }
-            });
+        if (options.progress) progress_thread = std::thread([this] { report_progress(); });
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    }
+
+    // Twice a second: events so far, dropped, and the rate over the last half second; on one
+    // line rewritten in place on a terminal, a line each otherwise.
+    void report_progress() {
+        bool terminal = isatty(STDERR_FILENO);
+        std::uint64_t last_n = 0;
+        std::int64_t last_ns = now_ns();
+        while (!progress_done.load()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            if (progress_done.load()) break;
+            std::uint64_t n = received.load();
+            std::int64_t t = now_ns();
+            double rate = double(n - last_n) * 1e9 / double(std::max<std::int64_t>(1, t - last_ns));
+            last_n = n;
+            last_ns = t;
+            std::fprintf(stderr, "%sbeamlet trace: %llu events, %llu dropped, %.0f/s%s", terminal ? "\r" : "",
+                         static_cast<unsigned long long>(n), static_cast<unsigned long long>(dropped.load()), rate,
+                         terminal ? "   " : "\n");
+        }
     }
 
     void write_loop() {
@@ -204,7 +233,7 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         if (writer_thread.joinable()) writer_thread.join();
         progress_done.store(true);
         if (progress_thread.joinable()) progress_thread.join();
-        if (options.progress) std::fputc('\n', stderr);
+        if (options.progress && isatty(STDERR_FILENO)) std::fputc('\n', stderr);
         std::string summary = writer->finish();
         std::string reason;
         {
@@ -215,8 +244,12 @@ struct CliTrace::Impl final : tracing::NativeTracer {
             if (!reason.empty()) std::fprintf(stderr, "beamlet profile: %s\n", reason.c_str());
             return;
         }
-        std::uint64_t n = received.load(), d = dropped.load();
-        std::fprintf(stderr, "beamlet trace: %llu events%s%s%s\n", static_cast<unsigned long long>(n - d),
+        std::uint64_t n;
+        {
+            std::lock_guard guard(mutex);
+            n = queued;
+        }
+        std::fprintf(stderr, "beamlet trace: %llu events%s%s%s\n", static_cast<unsigned long long>(n),
                      summary.empty() ? "" : ", ", summary.c_str(), reason.empty() ? "" : ("; " + reason).c_str());
     }
 };

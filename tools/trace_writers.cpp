@@ -169,9 +169,9 @@ const Tags& tags() {
 
 }  // namespace
 
-std::string process_name(Vm& vm, Term pid) {
+std::optional<std::string> process_name(Vm& vm, Term pid) {
     std::shared_ptr<Process> p = vm.lookup_process(pid);
-    if (!p) return "";
+    if (!p) return std::nullopt;
     if (p->is_main) return "main";
     Term reg;
     {
@@ -188,17 +188,18 @@ std::string process_name(Vm& vm, Term pid) {
 namespace {
 
 // Display names of processes: the registered name, "main", or the initial call; learnt from
-// the events (spawn, register, the names found when the event was captured) or, the first
-// time a pid is met, from the process itself.
+// the events (spawn, register, the names found when the event was captured).
 class Names {
 public:
-    Names(Vm& vm, Printer print) : m_vm(vm), m_print(print) {}
+    explicit Names(Printer print) : m_print(print) {}
 
+    // The name known for [who] so far (empty: none). Names come with the events, found on the
+    // tracing threads in program order, so the same run names the same way every time.
     const std::string& of(Term who) {
+        static const std::string none, port = "port";
+        if (is_port(who)) return port;
         auto it = m_names.find(who);
-        if (it != m_names.end()) return it->second;
-        std::string name = is_pid(who) ? process_name(m_vm, who) : is_port(who) ? "port" : "";
-        return m_names.emplace(who, name).first->second;
+        return it == m_names.end() ? none : it->second;
     }
     // erlang:apply(Fun, Args), which says nothing of the process.
     static bool is_fun_apply(Term mfa) {
@@ -208,7 +209,8 @@ public:
     // What [r] tells of names: spawns, registrations, and the capturing thread's findings.
     void learn(const TraceRecord& r) {
         const Tags& t = tags();
-        for (const auto& [pid, name] : r.names) m_names.emplace(pid, name);
+        for (const auto& [pid, name] : r.names)
+            if (std::string& known = m_names[pid]; known.empty()) known = name;
         if (r.tag == t.spawned) spawned(r.tracee, r.extra);
         if (r.tag == t.spawn) spawned(r.term, r.extra);
         if (r.tag == t.reg) m_names[r.tracee] = atom_text(r.term);
@@ -225,7 +227,6 @@ public:
     }
 
 private:
-    Vm& m_vm;
     Printer m_print;
     std::unordered_map<Term, std::string> m_names;
 };
@@ -266,7 +267,7 @@ private:
 class StreamWriter : public TraceWriter {
 public:
     StreamWriter(Vm& vm, Printer print, const std::string& path, std::string* error)
-        : m_print(print), m_out(vm, path, error), m_names(vm, print) {}
+        : m_print(print), m_out(vm, path, error), m_names(print) {}
     bool ok() const { return m_out.ok(); }
     void raw(const std::string& text) override {
         std::lock_guard guard(m_mutex);
@@ -605,7 +606,7 @@ private:
 class PictureWriter : public TraceWriter {
 public:
     PictureWriter(Vm& vm, Printer print, const std::string& path, std::string* error)
-        : m_vm(vm), m_print(print), m_path(path), m_names(vm, print) {
+        : m_vm(vm), m_print(print), m_path(path), m_names(print) {
         // Checked now, written at the end.
         if (FILE* f = std::fopen(path.c_str(), "w")) std::fclose(f);
         else *error = "cannot write " + path;
@@ -684,21 +685,23 @@ public:
         m_names.learn(r);
         if (r.tag != t.call && !t.is_return(r.tag)) return;
         Proc& p = m_procs[r.tracee];
-        if (!p.stack.empty()) m_folded[key(r.tracee, p)] += std::uint64_t(std::max<std::int64_t>(0, r.ns - p.last_ns) / 1000);
+        if (!p.stack.empty()) m_folded[key(r.tracee, p)] += std::uint64_t(std::max<std::int64_t>(0, r.ns - p.last_ns));
         p.last_ns = r.ns;
         if (r.tag == t.call) p.stack.push_back(m_print.mfa(r.term));
         else if (!p.stack.empty()) p.stack.pop_back();
     }
 
     std::string finish() override {
+        // Nanoseconds: a short call still counts (microseconds would round it away).
         std::string folded;
-        for (auto& [stack, us] : m_folded)
-            if (us) folded += stack + " " + std::to_string(us) + "\n";
         std::map<std::string, std::uint64_t> weights;
-        for (auto& [stack, us] : m_folded)
-            if (us) weights[stack] = us;
+        for (auto& [stack, ns] : m_folded)
+            if (ns) {
+                folded += stack + " " + std::to_string(ns) + "\n";
+                weights[stack] = ns;
+            }
         bool ok = write_file(m_path + ".folded", folded) &&
-                  write_file(m_path, flame_graph_svg(weights, "beamlet trace: time in traced calls", "us"));
+                  write_file(m_path, flame_graph_svg(weights, "beamlet trace: time in traced calls", "ns"));
         if (!ok) return "cannot write " + m_path;
         return "flame graph written to " + m_path + " (folded stacks: " + m_path + ".folded)";
     }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,8 +37,8 @@ struct TraceRecord {
 };
 
 // The display name of process [pid] now: "main", its registered name, its initial call
-// (m:f/a; not for funs), or empty.
-std::string process_name(vm::Vm& vm, vm::Term pid);
+// (m:f/a; not for funs), or empty; nothing if there is no such process (yet, or any more).
+std::optional<std::string> process_name(vm::Vm& vm, vm::Term pid);
 
 class TraceWriter {
 public:

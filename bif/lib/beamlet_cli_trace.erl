@@ -204,12 +204,30 @@ compile_pattern(Text) ->
     case erl_scan:string(Text, {1, 1}) of
         {error, {{_, Col}, Mod, Desc}, _} -> bad(Text, Col, Mod:format_error(Desc));
         {ok, Tokens, _} ->
-            {Head, Actions} = split_actions(Tokens, 0, []),
-            case actions(Actions, Text) of
-                {error, _} = E -> E;
-                {ok, Body} -> head(Head, Body, Text)
+            case brackets(Tokens, []) of
+                {error, Col, Why} -> bad(Text, Col, Why);
+                ok ->
+                    {Head, Actions} = split_actions(Tokens, 0, []),
+                    case actions(Actions, Text) of
+                        {error, _} = E -> E;
+                        {ok, Body} -> head(Head, Body, Text)
+                    end
             end
     end.
+
+%% Brackets that do not pair up, found before parsing (whose errors would point elsewhere).
+brackets([], []) -> ok;
+brackets([], [Open | _]) -> {error, column(Open), "'" ++ atom_to_list(element(1, Open)) ++ "' is never closed"};
+brackets([{T, _} = Tok | Rest], Open) when T =:= '('; T =:= '['; T =:= '{'; T =:= '<<' ->
+    brackets(Rest, [Tok | Open]);
+brackets([{T, _} = Tok | Rest], Open) when T =:= ')'; T =:= ']'; T =:= '}'; T =:= '>>' ->
+    case Open of
+        [{O, _} | More] when {O, T} =:= {'(', ')'}; {O, T} =:= {'[', ']'}; {O, T} =:= {'{', '}'};
+                             {O, T} =:= {'<<', '>>'} ->
+            brackets(Rest, More);
+        _ -> {error, column(Tok), "unexpected '" ++ atom_to_list(T) ++ "'"}
+    end;
+brackets([_ | Rest], Open) -> brackets(Rest, Open).
 
 %% The head's tokens and the actions' tokens (after a "->" outside brackets).
 split_actions([], _, Acc) -> {lists:reverse(Acc), []};
@@ -243,6 +261,9 @@ head([{atom, _, M}, {':', _}, {'*', _}], Body, Text) -> {ok, {{M, '_', '_'}, [{'
 head([{atom, _, M}, {':', _}, {atom, _, F}], Body, Text) -> {ok, {{M, F, '_'}, [{'_', [], Body}], Text}};
 head([{atom, _, M}, {':', _}, {atom, _, F}, {'/', _}, {integer, _, A}], Body, Text) ->
     {ok, {{M, F, A}, [{'_', [], Body}], Text}};
+head([{atom, _, _}, {':', _}, {atom, _, _}, {'/', _} = Slash | Rest], _Body, Text) ->
+    Where = case Rest of [] -> Slash; [Tok | _] -> Tok end,
+    bad(Text, column(Where), "expected an arity (an integer) after '/'");
 head([{atom, _, M}, {':', _}, {atom, _, F}, {'(', L} | Rest], Body, Text) ->
     call_head(M, F, L, Rest, Body, Text);
 head([], _Body, Text) -> bad(Text, 1, "expected Module, Module:Function, Module:Function/Arity or Module:Function(Args)");

@@ -60,12 +60,14 @@ int check_chrome(const std::string& file, const std::string& text, bool allow_op
         if (!e.contains("ph") || !e["ph"].is_string() || !phases.count(e["ph"].get<std::string>()))
             return fault(file, at + "no known \"ph\"");
         std::string ph = e["ph"];
-        if (!e.contains("pid") || !e["pid"].is_number_integer() || !e.contains("tid") || !e["tid"].is_number_integer())
+        // process_name metadata names a process: it needs no thread.
+        if (!e.contains("pid") || !e["pid"].is_number_integer() ||
+            ((ph != "M" || e.contains("tid")) && (!e.contains("tid") || !e["tid"].is_number_integer())))
             return fault(file, at + "\"pid\" and \"tid\" must be integers");
         if (ph != "M" && (!e.contains("ts") || !e["ts"].is_number()))
             return fault(file, at + "no numeric \"ts\"");
         if (e.contains("args") && !e["args"].is_object()) return fault(file, at + "\"args\" is not an object");
-        auto key = std::make_pair(e["pid"].get<long long>(), e["tid"].get<long long>());
+        auto key = std::make_pair(e["pid"].get<long long>(), e.contains("tid") ? e["tid"].get<long long>() : -1);
         if (ph == "M") {
             if (!e.contains("name") || !e.contains("args") || !e["args"].contains("name"))
                 return fault(file, at + "metadata without name and args.name");

@@ -1,0 +1,20 @@
+#!/usr/bin/perl
+# tests/cli/trace/normalise.pl — `beamlet trace` text output made comparable: the time stamp
+# goes, the label column becomes "WHO | " followed by the call-depth indentation, pids are
+# numbered by first appearance (<P1>, <P2>, ...), refs become #Ref<R>.
+use strict;
+use warnings;
+
+my (%pids, $n);
+while (my $line = <>) {
+    chomp $line;
+    if ($line =~ /^\s*\d+\.\d{6} (<\d+\.\d+\.\d+>(?: \S+)?)( +)(.*)$/) {
+        my ($who, $spaces, $what) = ($1, length $2, $3);
+        my $pad = length($who) < 28 ? 28 - length($who) : 0;   # the label column is 28 wide
+        my $indent = int(($spaces - $pad - 1) / 2);
+        $line = "$who | " . ("  " x $indent) . $what;
+    }
+    $line =~ s/<\d+\.\d+\.\d+>/$pids{$&} \/\/= "<P" . ++$n . ">"/ge;
+    $line =~ s/#Ref<[\d.]+>/#Ref<R>/g;
+    print "$line\n";
+}
