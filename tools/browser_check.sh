@@ -27,7 +27,9 @@
 # playwright-core and speedscope with npm into ${BEAMLET_BROWSER_CACHE:-$HOME/.cache/beamlet/browser}
 # (nothing global, no browser download). Leaves no process behind: the HTTP server lives in the
 # Node process, which closes Chromium; a trap ends Node and anything still using this run's
-# Chromium profile, also on error or ^C. Takes about 1 s per file once installed.
+# Chromium profile, also on error or ^C. Takes about 1 s per file once installed; each step
+# (loading, rendering) may take BEAMLET_BROWSER_TIMEOUT_MS (default 20000): a trace of a
+# million events (100 MB) needs minutes.
 set -euo pipefail
 
 PLAYWRIGHT_CORE_VERSION=1.65.1
@@ -121,7 +123,7 @@ const { chromium } = require(path.join(env.BC_CACHE, 'node_modules', 'playwright
 const SPEEDSCOPE = path.join(env.BC_CACHE, 'node_modules', 'speedscope', 'dist', 'release');
 const MIN_PCT = parseFloat(env.BEAMLET_MIN_NONBG_PCT || '2');
 const MIN_COLOURS = parseInt(env.BEAMLET_MIN_COLOURS || '8', 10);
-const TIMEOUT = 20000;
+const TIMEOUT = parseInt(env.BEAMLET_BROWSER_TIMEOUT_MS || '20000', 10);  // per step (a 100 MB trace needs minutes)
 const MAX_THREADS = parseInt(env.BEAMLET_MAX_THREADS || '32', 10);
 const THREAD_PNGS = env.BEAMLET_THREAD_PNGS === '1';
 const [outdir, ...files] = process.argv.slice(2);

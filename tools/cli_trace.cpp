@@ -4,12 +4,12 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -24,6 +24,7 @@
 #include "tools/trace_writers.hpp"
 #include "tracing/native_tracers.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/block_cache.hpp"
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
 #include "vm/map.hpp"
@@ -58,23 +59,30 @@ std::int64_t now_ns() {
 // ---- the tracer: events in, queued ----------------------------------------------------------------
 
 struct CliTrace::Impl final : tracing::NativeTracer {
-    Impl(Vm& vm_, CliTraceOptions options_) : vm(vm_), options(std::move(options_)) {}
+    Impl(Vm& vm_, CliTraceOptions options_)
+        : vm(vm_), options(std::move(options_)), counting(options.max_events != 0 || options.progress) {}
 
     Vm& vm;
     CliTraceOptions options;
     std::int64_t start_ns = now_ns();
     std::string error;
 
-    // Events between the tracing threads and the writer, under [mutex].
-    std::mutex mutex;
-    std::condition_variable wake;
-    std::vector<TraceRecord> queue;
-    std::unordered_set<Term> named;  // pids whose names went with an event (never reused)
-    std::uint64_t queued = 0;        // events for the writer, in all
-    bool finishing = false;
+    // Events from the tracing threads to the writer: a lock-free list the tracing threads push
+    // to and the writer takes whole, newest first (no lock, no wake-up call per event).
+    struct QueuedRecord {
+        QueuedRecord* next = nullptr;
+        TraceRecord record;
+    };
+    std::atomic<QueuedRecord*> pending{nullptr};
+    std::uint64_t written = 0;             // events the writer took (the writer's own)
+    std::atomic<bool> finishing{false};
+    std::mutex mutex;                      // stop_reason, and finish() once
 
     std::atomic<bool> stopped{false};
+    // Events that came (counted only for --max-events and --progress: a shared counter costs
+    // every event a contended cache line) and those dropped after a limit.
     std::atomic<std::uint64_t> received{0}, dropped{0};
+    const bool counting;
     std::atomic<std::int64_t> window_start_ns{0};
     std::atomic<std::uint64_t> window_count{0};
     std::string stop_reason;  // under [mutex]
@@ -99,7 +107,7 @@ struct CliTrace::Impl final : tracing::NativeTracer {
             dropped.fetch_add(1, std::memory_order_relaxed);
             return;
         }
-        std::uint64_t n = received.fetch_add(1, std::memory_order_relaxed) + 1;
+        std::uint64_t n = counting ? received.fetch_add(1, std::memory_order_relaxed) + 1 : 0;
         std::int64_t t = now_ns();
         if (options.max_events && n > options.max_events) {
             stop("stopped after " + std::to_string(options.max_events) + " events (--max-events)");
@@ -117,33 +125,45 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         r.tag = tag;
         r.scheduler = Schedulers::current_index() + 1;
         // The tracee is a pid or a port, or seq_trace's label (any term).
-        Word size = term_size_words(tracee) + term_size_words(term) + (extra ? term_size_words(extra) : 0);
-        r.fragment = size ? HeapFragment::create(size) : nullptr;
+        Word sizes[3] = {term_size_words(tracee), term_size_words(term), extra ? term_size_words(extra) : 0};
+        Word size = sizes[0] + sizes[1] + sizes[2];
+        r.fragment = size ? HeapFragment::create(size, /*pooled=*/true) : nullptr;  // freed by the writer thread
         Term* hp = size ? r.fragment->data : nullptr;
         Term** off_heap = r.fragment ? &r.fragment->off_heap_first : nullptr;
-        auto copy = [&](Term t) { return t && term_size_words(t) ? copy_term(t, &hp, off_heap) : t; };
-        r.tracee = copy(tracee);
-        r.term = copy(term);
-        r.extra = copy(extra);
+        auto copy = [&](Term t, Word words) { return words ? copy_term(t, &hp, off_heap) : t; };
+        r.tracee = copy(tracee, sizes[0]);
+        r.term = copy(term, sizes[1]);
+        r.extra = copy(extra, sizes[2]);
         if (r.fragment) r.fragment->used_words = size;
-        bool was_empty;
-        {
-            std::lock_guard guard(mutex);
-            // Names of pids met for the first time, while their processes still live: the
-            // tracee, a pid that is the event (spawn, link), a send's receiver, seq_trace's
-            // sender and receiver ({Kind, Serial, From, To, Message}).
-            bool seq = is_tuple(term) && tuple_arity(term) == 5 && !is_pid(tracee) && !is_port(tracee);
-            for (Term pid : {tracee, term, extra, seq ? tuple_element(term, 2) : 0, seq ? tuple_element(term, 3) : 0})
-                if (pid && is_pid(pid) && !named.count(pid))
-                    if (std::optional<std::string> name = process_name(vm, pid)) {  // not a process being born
-                        named.insert(pid);
-                        r.names.emplace_back(pid, std::move(*name));
-                    }
-            was_empty = queue.empty();
-            queue.push_back(std::move(r));
-            ++queued;
+        // Names of pids met for the first time, while their processes still live: the
+        // tracee, a pid that is the event (spawn, link), a send's receiver, seq_trace's sender
+        // and receiver ({Kind, Serial, From, To, Message}). Each thread remembers the pids it
+        // named (another thread may name one again: the writer keeps the first name).
+        thread_local struct {
+            const Impl* trace = nullptr;
+            std::unordered_set<Term> pids;  // never reused
+        } named;
+        if (named.trace != this) {
+            named.trace = this;
+            named.pids.clear();
         }
-        if (was_empty) wake.notify_one();
+        bool seq = is_tuple(term) && tuple_arity(term) == 5 && !is_pid(tracee) && !is_port(tracee);
+        for (Term pid : {tracee, term, extra, seq ? tuple_element(term, 2) : 0, seq ? tuple_element(term, 3) : 0})
+            if (pid && is_pid(pid) && !named.pids.count(pid))
+                if (std::optional<std::string> name = process_name(vm, pid)) {  // not a process being born
+                    named.pids.insert(pid);
+                    r.names.emplace_back(pid, std::move(*name));
+                }
+        if (finishing.load(std::memory_order_acquire)) {  // the writer has gone
+            free_fragment(r.fragment);
+            dropped.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        auto* q = new (cached_alloc(sizeof(QueuedRecord))) QueuedRecord{nullptr, std::move(r)};
+        QueuedRecord* head = pending.load(std::memory_order_relaxed);
+        do {
+            q->next = head;
+        } while (!pending.compare_exchange_weak(head, q, std::memory_order_release, std::memory_order_relaxed));
     }
 
     bool over_rate(std::int64_t t) {
@@ -204,18 +224,37 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         }
     }
 
+    // The writer thread: takes what the tracing threads pushed, in time order, every
+    // millisecond while events come (up to every 20 ms when none do).
     void write_loop() {
-        std::vector<TraceRecord> batch;
+        // Below the schedulers: when they want every core, the program runs on and the trace
+        // catches up (its events wait in memory).
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+        pthread_setname_np(pthread_self(), "beamlet-trace");
+        std::vector<QueuedRecord*> batch;
+        auto idle = std::chrono::milliseconds(1);
         while (true) {
-            {
-                std::unique_lock guard(mutex);
-                wake.wait(guard, [&] { return !queue.empty() || finishing; });
-                batch.swap(queue);
-                if (batch.empty() && finishing) return;
+            bool last = finishing.load(std::memory_order_acquire);
+            QueuedRecord* list = pending.exchange(nullptr, std::memory_order_acquire);
+            if (!list) {
+                if (last) return;
+                std::this_thread::sleep_for(idle);
+                idle = std::min(idle * 2, std::chrono::milliseconds(20));
+                continue;
             }
-            for (TraceRecord& r : batch) {
-                writer->event(r);
-                free_fragment(r.fragment);
+            idle = std::chrono::milliseconds(1);
+            for (; list; list = list->next) batch.push_back(list);
+            // Newest first as taken; threads that pushed together may have taken their time
+            // stamps in the other order.
+            std::reverse(batch.begin(), batch.end());
+            std::stable_sort(batch.begin(), batch.end(),
+                             [](const QueuedRecord* a, const QueuedRecord* b) { return a->record.ns < b->record.ns; });
+            written += batch.size();
+            for (QueuedRecord* q : batch) {
+                writer->event(q->record);
+                free_fragment(q->record.fragment);
+                q->~QueuedRecord();
+                cached_free(q, sizeof(QueuedRecord));
             }
             batch.clear();
             writer->flush();
@@ -226,10 +265,8 @@ struct CliTrace::Impl final : tracing::NativeTracer {
     void finish(const std::string& why) {
         {
             std::lock_guard guard(mutex);
-            if (finishing) return;
-            finishing = true;
+            if (finishing.exchange(true, std::memory_order_acq_rel)) return;
         }
-        wake.notify_one();
         if (writer_thread.joinable()) writer_thread.join();
         progress_done.store(true);
         if (progress_thread.joinable()) progress_thread.join();
@@ -244,11 +281,7 @@ struct CliTrace::Impl final : tracing::NativeTracer {
             if (!reason.empty()) std::fprintf(stderr, "beamlet profile: %s\n", reason.c_str());
             return;
         }
-        std::uint64_t n;
-        {
-            std::lock_guard guard(mutex);
-            n = queued;
-        }
+        std::uint64_t n = written;
         std::fprintf(stderr, "beamlet trace: %llu events%s%s%s\n", static_cast<unsigned long long>(n),
                      summary.empty() ? "" : ", ", summary.c_str(), reason.empty() ? "" : ("; " + reason).c_str());
     }

@@ -2,6 +2,7 @@
 // flame graph writers for `beamlet trace`.
 #include "tools/trace_writers.hpp"
 
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 #include <deque>
@@ -29,34 +30,62 @@ class Printer {
 public:
     explicit Printer(int depth) : m_depth(depth) {}
 
-    std::string show(Term t) const { return bif::print_term(t, 1, 1 << 30, m_depth); }
-
-    // "m:f/a" of {M, F, Args | Arity}.
+    std::string show(Term t) const {
+        std::string out;
+        show_to(out, t);
+        return out;
+    }
     std::string mfa(Term t) const {
+        std::string out;
+        mfa_to(out, t);
+        return out;
+    }
+    std::string call(Term t) const {
+        std::string out;
+        call_to(out, t);
+        return out;
+    }
+
+    // Appending to [out] (the writers' hot path: no string made per term).
+    void show_to(std::string& out, Term t) const {
+        if (is_small(t)) {  // the commonest argument, quickly
+            char buf[24];
+            out.append(buf, std::to_chars(buf, buf + sizeof buf, small_value(t)).ptr);
+        } else {
+            out += bif::print_term(t, 1, 1 << 30, m_depth);
+        }
+    }
+    // "m:f/a" of {M, F, Args | Arity}.
+    void mfa_to(std::string& out, Term t) const {
         if (!is_tuple(t) || tuple_arity(t) != 3 || !is_atom(tuple_element(t, 0)) || !is_atom(tuple_element(t, 1)))
-            return show(t);
+            return show_to(out, t);
         Term a = tuple_element(t, 2);
         if (is_list(a) || is_nil(a)) {
             SWord n = 0;
             for (; is_list(a); a = cdr(a)) ++n;
             a = make_small(n);
         }
-        return atom_text(tuple_element(t, 0)) + ":" + atom_text(tuple_element(t, 1)) + "/" +
-               (is_small(a) ? std::to_string(small_value(a)) : show(a));
+        out += atom_text(tuple_element(t, 0));
+        out += ':';
+        out += atom_text(tuple_element(t, 1));
+        out += '/';
+        show_to(out, a);
     }
-
     // "m:f(Arg1, Arg2)" of {M, F, Args}, or "m:f/a" for {M, F, Arity}.
-    std::string call(Term t) const {
+    void call_to(std::string& out, Term t) const {
         if (!is_tuple(t) || tuple_arity(t) != 3 || !is_atom(tuple_element(t, 0)) || !is_atom(tuple_element(t, 1)))
-            return show(t);
+            return show_to(out, t);
         Term args = tuple_element(t, 2);
-        if (!is_list(args) && !is_nil(args)) return mfa(t);
-        std::string s = atom_text(tuple_element(t, 0)) + ":" + atom_text(tuple_element(t, 1)) + "(";
+        if (!is_list(args) && !is_nil(args)) return mfa_to(out, t);
+        out += atom_text(tuple_element(t, 0));
+        out += ':';
+        out += atom_text(tuple_element(t, 1));
+        out += '(';
         for (Term l = args; is_list(l); l = cdr(l)) {
-            if (l != args) s += ", ";
-            s += show(car(l));
+            if (l != args) out += ", ";
+            show_to(out, car(l));
         }
-        return s + ")";
+        out += ')';
     }
 
     // What a call's match spec added to its event ({message, ...}): a caller {M, F, A} as
@@ -94,29 +123,6 @@ private:
     int m_depth;  // -1: no limit
 };
 
-std::string json_escape(const std::string& s) {
-    std::string out;
-    out.reserve(s.size() + 2);
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += char(c);  // UTF-8 passes through; Latin-1 bytes above 127 are escaped below
-            }
-        }
-    }
-    return out;
-}
-
 // ~p output is Latin-1 bytes: as UTF-8 for JSON and SVG.
 std::string latin1_to_utf8(const std::string& s) {
     std::string out;
@@ -132,7 +138,56 @@ std::string latin1_to_utf8(const std::string& s) {
     return out;
 }
 
-std::string quoted(const std::string& s) { return "\"" + json_escape(latin1_to_utf8(s)) + "\""; }
+// [ns] divided by [unit] with [decimals] decimals ("12.345"): integer arithmetic, as printf's
+// floating point is slow by the million.
+std::string fixed_point(std::int64_t ns, std::int64_t unit, int decimals) {
+    if (ns < 0) ns = 0;
+    char buf[32];
+    char* end = std::to_chars(buf, buf + sizeof buf, ns / unit).ptr;
+    *end++ = '.';
+    std::int64_t frac = ns % unit;
+    for (std::int64_t scale = unit / 10; decimals-- > 0; scale /= 10) {
+        *end++ = char('0' + frac / scale);
+        frac %= scale;
+    }
+    return std::string(buf, end);
+}
+// Microseconds with three decimals: the Trace Event format's time stamps.
+std::string microseconds(std::int64_t ns) { return fixed_point(ns, 1000, 3); }
+// Seconds with six decimals: text and JSON lines.
+std::string seconds(std::int64_t ns) { return fixed_point(ns, 1000000000, 6); }
+
+// [s] (Latin-1, as ~p prints) as a JSON string, appended to [out] in one pass.
+void append_quoted(std::string& out, std::string_view s) {
+    out += '"';
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else if (c < 0x80) {
+                out += char(c);
+            } else {
+                out += char(0xC0 | (c >> 6));
+                out += char(0x80 | (c & 0x3F));
+            }
+        }
+    }
+    out += '"';
+}
+
+std::string quoted(const std::string& s) {
+    std::string out;
+    append_quoted(out, s);
+    return out;
+}
 
 // seq_trace's {Kind, {LastCnt, Serial}, From, To, Message} (the fourth element of its event).
 struct SeqInfo {
@@ -222,8 +277,16 @@ public:
     }
     // "<0.90.0> main".
     std::string label(Term who) {
-        const std::string& n = of(who);
-        return n.empty() ? m_print.show(who) : m_print.show(who) + " " + n;
+        std::string out;
+        label_to(out, who);
+        return out;
+    }
+    void label_to(std::string& out, Term who) {
+        m_print.show_to(out, who);
+        if (const std::string& n = of(who); !n.empty()) {
+            out += ' ';
+            out += n;
+        }
     }
 
 private:
@@ -310,49 +373,75 @@ public:
         const Tags& t = tags();
         m_names.learn(r);
         std::size_t& depth = m_depth[r.tracee];
-        std::string what;
-        std::size_t indent = depth;
-        if (r.tag == t.call) {
-            what = "call " + m_print.call(r.term);
-            if (r.extra) what += " (" + m_print.call_message(r.extra) + ")";
-            if (m_calls_return) ++depth;  // each call is paired with its return
-        } else if (r.tag == t.return_from) {
-            if (depth) --depth;
-            indent = depth;
-            what = "returned from " + m_print.mfa(r.term) + " -> " + m_print.show(r.extra);
-        } else if (r.tag == t.exception_from) {
-            if (depth) --depth;
-            indent = depth;
-            std::string reason = is_tuple(r.extra) && tuple_arity(r.extra) == 2
-                                     ? m_print.show(tuple_element(r.extra, 0)) + ":" + m_print.show(tuple_element(r.extra, 1))
-                                     : m_print.show(r.extra);
-            what = "exception from " + m_print.mfa(r.term) + " -> " + reason;
-        } else if (r.tag == t.return_to) {
-            what = "returned to " + m_print.mfa(r.term);
-        } else if (r.tag == t.send || r.tag == t.send_dead) {
-            what = std::string(r.tag == t.send ? "send " : "send (to a dead process) ") + m_print.show(r.term) + " to " +
-                   m_names.label(r.extra);
-        } else if (r.tag == t.receive) {
-            what = "receive " + m_print.show(r.term);
-        } else if (r.tag == t.spawn) {
-            what = "spawn " + m_print.show(r.term) + " as " + m_print.call(r.extra);
-        } else if (r.tag == t.spawned) {
-            what = "spawned by " + m_names.label(r.term) + " as " + m_print.call(r.extra);
-        } else if (r.tag == t.seq_trace) {
-            what = seq_trace_text(r.term);
-        } else {
-            what = atom_text(r.tag) + " " + m_print.show(r.term) + (r.extra ? " " + m_print.show(r.extra) : "");
-        }
-        if (indent > 40) indent = 40;
-        char head[96];
-        std::snprintf(head, sizeof head, "%11.6f ", double(r.ns) / 1e9);
-        std::string who = m_names.label(r.tag == t.seq_trace ? seq_trace_actor(r.term) : r.tracee);
-        std::string line = head;
-        line += who;
-        if (who.size() < 28) line.append(28 - who.size(), ' ');
+        bool call = r.tag == t.call, returned = t.is_return(r.tag);
+        if (returned && depth) --depth;
+        std::size_t indent = std::min<std::size_t>(depth, 40);
+        if (call && m_calls_return) ++depth;  // each call is paired with its return
+        // "   0.012345 <0.90.0> name          " then the indentation, then what happened.
+        std::string& line = m_line;
+        line.clear();
+        std::string time = seconds(r.ns);
+        if (time.size() < 11) line.append(11 - time.size(), ' ');
+        line += time;
+        line += ' ';
+        std::size_t who_at = line.size();
+        m_names.label_to(line, r.tag == t.seq_trace ? seq_trace_actor(r.term) : r.tracee);
+        std::size_t who = line.size() - who_at;
+        if (who < 28) line.append(28 - who, ' ');
         line += ' ';
         line.append(2 * indent, ' ');
-        line += what;
+        if (call) {
+            line += "call ";
+            m_print.call_to(line, r.term);
+            if (r.extra) line += " (" + m_print.call_message(r.extra) + ")";
+        } else if (r.tag == t.return_from) {
+            line += "returned from ";
+            m_print.mfa_to(line, r.term);
+            line += " -> ";
+            m_print.show_to(line, r.extra);
+        } else if (r.tag == t.exception_from) {
+            line += "exception from ";
+            m_print.mfa_to(line, r.term);
+            line += " -> ";
+            if (is_tuple(r.extra) && tuple_arity(r.extra) == 2) {
+                m_print.show_to(line, tuple_element(r.extra, 0));
+                line += ':';
+                m_print.show_to(line, tuple_element(r.extra, 1));
+            } else {
+                m_print.show_to(line, r.extra);
+            }
+        } else if (r.tag == t.return_to) {
+            line += "returned to ";
+            m_print.mfa_to(line, r.term);
+        } else if (r.tag == t.send || r.tag == t.send_dead) {
+            line += r.tag == t.send ? "send " : "send (to a dead process) ";
+            m_print.show_to(line, r.term);
+            line += " to ";
+            m_names.label_to(line, r.extra);
+        } else if (r.tag == t.receive) {
+            line += "receive ";
+            m_print.show_to(line, r.term);
+        } else if (r.tag == t.spawn) {
+            line += "spawn ";
+            m_print.show_to(line, r.term);
+            line += " as ";
+            m_print.call_to(line, r.extra);
+        } else if (r.tag == t.spawned) {
+            line += "spawned by ";
+            m_names.label_to(line, r.term);
+            line += " as ";
+            m_print.call_to(line, r.extra);
+        } else if (r.tag == t.seq_trace) {
+            line += seq_trace_text(r.term);
+        } else {
+            line += atom_text(r.tag);
+            line += ' ';
+            m_print.show_to(line, r.term);
+            if (r.extra) {
+                line += ' ';
+                m_print.show_to(line, r.extra);
+            }
+        }
         line += '\n';
         add(line);
     }
@@ -378,6 +467,7 @@ private:
 
     std::unordered_map<Term, std::size_t> m_depth;
     bool m_calls_return = false;  // calls indent by depth only when each has its return
+    std::string m_line;           // the line being made (its memory reused)
 };
 
 // ---- JSON lines -----------------------------------------------------------------------------------
@@ -389,40 +479,61 @@ public:
     void event(const TraceRecord& r) override {
         const Tags& t = tags();
         m_names.learn(r);
-        char ts[40];
-        std::snprintf(ts, sizeof ts, "%.6f", double(r.ns) / 1e9);
-        std::string line = std::string("{\"t\":") + ts + ",\"" + (r.tag == t.seq_trace ? "label" : "pid") +
-                           "\":" + quoted(m_print.show(r.tracee));
-        if (r.tag != t.seq_trace) line += ",\"name\":" + quoted(m_names.of(r.tracee));
-        line += ",\"event\":" + quoted(atom_text(r.tag));
+        std::string& line = m_line;
+        line = "{\"t\":";
+        line += seconds(r.ns);
+        field(r.tag == t.seq_trace ? "label" : "pid", [&](std::string& s) { m_print.show_to(s, r.tracee); });
+        if (r.tag != t.seq_trace) field("name", [&](std::string& s) { s += m_names.of(r.tracee); });
+        field("event", [&](std::string& s) { s += atom_text(r.tag); });
         if (r.tag == t.call) {
-            line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
+            field("mfa", [&](std::string& s) { m_print.mfa_to(s, r.term); });
             Term args = is_tuple(r.term) && tuple_arity(r.term) == 3 ? tuple_element(r.term, 2) : NIL;
             if (is_list(args) || is_nil(args)) {
                 line += ",\"args\":[";
-                for (Term l = args; is_list(l); l = cdr(l)) line += (l != args ? "," : "") + quoted(m_print.show(car(l)));
-                line += "]";
+                for (Term l = args; is_list(l); l = cdr(l)) {
+                    if (l != args) line += ',';
+                    m_text.clear();
+                    m_print.show_to(m_text, car(l));
+                    append_quoted(line, m_text);
+                }
+                line += ']';
             }
-            if (r.extra) line += ",\"message\":" + quoted(m_print.call_message(r.extra));
+            if (r.extra) field("message", [&](std::string& s) { s += m_print.call_message(r.extra); });
         } else if (r.tag == t.return_from || r.tag == t.return_to) {
-            line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
-            if (r.extra) line += ",\"value\":" + quoted(m_print.show(r.extra));
+            field("mfa", [&](std::string& s) { m_print.mfa_to(s, r.term); });
+            if (r.extra) field("value", [&](std::string& s) { m_print.show_to(s, r.extra); });
         } else if (r.tag == t.exception_from) {
-            line += ",\"mfa\":" + quoted(m_print.mfa(r.term));
-            if (is_tuple(r.extra) && tuple_arity(r.extra) == 2)
-                line += ",\"class\":" + quoted(m_print.show(tuple_element(r.extra, 0))) +
-                        ",\"reason\":" + quoted(m_print.show(tuple_element(r.extra, 1)));
+            field("mfa", [&](std::string& s) { m_print.mfa_to(s, r.term); });
+            if (is_tuple(r.extra) && tuple_arity(r.extra) == 2) {
+                field("class", [&](std::string& s) { m_print.show_to(s, tuple_element(r.extra, 0)); });
+                field("reason", [&](std::string& s) { m_print.show_to(s, tuple_element(r.extra, 1)); });
+            }
         } else if (r.tag == t.send || r.tag == t.send_dead) {
-            line += ",\"msg\":" + quoted(m_print.show(r.term)) + ",\"to\":" + quoted(m_print.show(r.extra));
+            field("msg", [&](std::string& s) { m_print.show_to(s, r.term); });
+            field("to", [&](std::string& s) { m_print.show_to(s, r.extra); });
         } else if (r.tag == t.receive) {
-            line += ",\"msg\":" + quoted(m_print.show(r.term));
+            field("msg", [&](std::string& s) { m_print.show_to(s, r.term); });
         } else {
-            line += ",\"term\":" + quoted(m_print.show(r.term));
-            if (r.extra) line += ",\"extra\":" + quoted(m_print.show(r.extra));
+            field("term", [&](std::string& s) { m_print.show_to(s, r.term); });
+            if (r.extra) field("extra", [&](std::string& s) { m_print.show_to(s, r.extra); });
         }
         line += "}\n";
         add(line);
     }
+
+private:
+    // ,"key":"text", the text made by [fill] (into a buffer whose memory is reused).
+    template <typename Fill>
+    void field(const char* key, Fill&& fill) {
+        m_text.clear();
+        fill(m_text);
+        m_line += ",\"";
+        m_line += key;
+        m_line += "\":";
+        append_quoted(m_line, m_text);
+    }
+
+    std::string m_line, m_text;
 };
 
 // ---- Chrome Trace Event format --------------------------------------------------------------------
@@ -466,8 +577,7 @@ public:
         m_last_ns = r.ns;
         if (r.tag == t.seq_trace) return seq_trace(r);
         Word tid = thread_of(r.tracee);
-        char ts[40];
-        std::snprintf(ts, sizeof ts, "%.3f", double(r.ns) / 1e3);
+        std::string ts = microseconds(r.ns);
         std::string common = std::string(",\"pid\":1,\"tid\":") + std::to_string(tid) + ",\"ts\":" + ts;
         if (r.tag == t.call) {
             // B has no args: speedscope names a frame by its name and args, and a function's
@@ -531,8 +641,7 @@ public:
     std::string finish() override {
         // Slices still open (a call that never returned, a process still running) end at
         // the last event, so that the viewer draws them.
-        char ts[40];
-        std::snprintf(ts, sizeof ts, "%.3f", double(m_last_ns) / 1e3);
+        std::string ts = microseconds(m_last_ns);
         auto end = [&](const std::string& name, Word tid) {
             add(",\n{\"name\":" + quoted(name) + ",\"ph\":\"E\",\"pid\":1,\"tid\":" + std::to_string(tid) +
                 ",\"ts\":" + ts + "}");
@@ -572,8 +681,7 @@ private:
         SeqInfo i;
         if (!SeqInfo::parse(r.term, &i)) return;
         Term actor = i.kind == t.receive ? i.to : i.from;
-        char ts[40];
-        std::snprintf(ts, sizeof ts, "%.3f", double(r.ns) / 1e3);
+        std::string ts = microseconds(r.ns);
         std::string common = std::string(",\"pid\":1,\"tid\":") + std::to_string(thread_of(actor)) + ",\"ts\":" + ts;
         std::string serial = m_print.show(i.serial);
         add(",\n{\"name\":" + quoted("seq_trace " + atom_text(i.kind)) + ",\"cat\":\"seq_trace\",\"ph\":\"i\",\"s\":\"t\"" +
