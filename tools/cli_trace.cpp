@@ -28,6 +28,7 @@
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
 #include "vm/map.hpp"
+#include "vm/process.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/vm.hpp"
 
@@ -131,14 +132,19 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         Term* hp = size ? r.fragment->data : nullptr;
         Term** off_heap = r.fragment ? &r.fragment->off_heap_first : nullptr;
         auto copy = [&](Term t, Word words) { return words ? copy_term(t, &hp, off_heap) : t; };
+        // A send to a registered name: who had the name then (arrows and flows need the pid).
+        static const Term am_send = atom("send");
+        if (tag == am_send && extra && is_atom(extra))
+            r.to_pid = vm.whereis_id(extra);
         r.tracee = copy(tracee, sizes[0]);
         r.term = copy(term, sizes[1]);
         r.extra = copy(extra, sizes[2]);
         if (r.fragment) r.fragment->used_words = size;
         // Names of pids met for the first time, while their processes still live: the
-        // tracee, a pid that is the event (spawn, link), a send's receiver, seq_trace's sender
-        // and receiver ({Kind, Serial, From, To, Message}). Each thread remembers the pids it
-        // named (another thread may name one again: the writer keeps the first name).
+        // tracee, a pid that is the event (spawn, link), a send's receiver (or the holder of
+        // the name it was sent to), seq_trace's sender and receiver ({Kind, Serial, From, To,
+        // Message}). Each thread remembers the pids it named (another thread may name one
+        // again: the writer keeps the first name).
         thread_local struct {
             const Impl* trace = nullptr;
             std::unordered_set<Term> pids;  // never reused
@@ -148,7 +154,7 @@ struct CliTrace::Impl final : tracing::NativeTracer {
             named.pids.clear();
         }
         bool seq = is_tuple(term) && tuple_arity(term) == 5 && !is_pid(tracee) && !is_port(tracee);
-        for (Term pid : {tracee, term, extra, seq ? tuple_element(term, 2) : 0, seq ? tuple_element(term, 3) : 0})
+        for (Term pid : {tracee, term, extra, r.to_pid, seq ? tuple_element(term, 2) : 0, seq ? tuple_element(term, 3) : 0})
             if (pid && is_pid(pid) && !named.pids.count(pid))
                 if (std::optional<std::string> name = process_name(vm, pid)) {  // not a process being born
                     named.pids.insert(pid);

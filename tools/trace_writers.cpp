@@ -597,8 +597,8 @@ public:
             std::string msg = m_print.show(r.term);
             add(",\n{\"name\":\"send\",\"cat\":\"message\",\"ph\":\"i\",\"s\":\"t\"" + common + ",\"args\":{\"msg\":" +
                 quoted(msg) + ",\"to\":" + quoted(m_names.label(r.extra)) + "}}");
-            if (is_pid(r.extra)) {
-                std::uint64_t id = m_flows.sent(r.extra, msg);
+            if (Term to = r.to_pid ? r.to_pid : r.extra; is_pid(to)) {
+                std::uint64_t id = m_flows.sent(to, msg);
                 add(",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":" + std::to_string(id) + common +
                     "}");
             }
@@ -748,9 +748,9 @@ public:
         double us = double(r.ns) / 1e3;
         if ((r.tag == t.send || r.tag == t.send_dead) && m_messages.size() < MAX_MESSAGES) {
             std::string msg = m_print.show(r.term);
-            m_messages.push_back({us, -1, latin1_to_utf8(m_names.label(r.tracee)), latin1_to_utf8(m_names.label(r.extra)),
-                                  latin1_to_utf8(msg)});
-            m_waiting[{r.extra, msg}].push_back(m_messages.size() - 1);
+            Term to = r.to_pid ? r.to_pid : r.extra;  // a name's lane is its process's
+            m_messages.push_back({us, -1, r.tracee, to, msg});
+            m_waiting[{to, msg}].push_back(m_messages.size() - 1);
         } else if (r.tag == t.receive) {
             auto it = m_waiting.find({r.tracee, m_print.show(r.term)});
             if (it != m_waiting.end() && !it->second.empty()) {
@@ -761,8 +761,7 @@ public:
             // Matched by serial: a send's receive has the same one.
             std::string key = m_print.show(i.serial);
             if (i.kind == t.send && m_messages.size() < MAX_MESSAGES) {
-                m_messages.push_back({us, -1, latin1_to_utf8(m_names.label(i.from)), latin1_to_utf8(m_names.label(i.to)),
-                                      latin1_to_utf8(m_print.show(i.message))});
+                m_messages.push_back({us, -1, i.from, i.to, m_print.show(i.message)});
                 m_serials[key] = m_messages.size() - 1;
             } else if (i.kind == t.receive) {
                 if (auto it = m_serials.find(key); it != m_serials.end()) m_messages[it->second].received_us = us;
@@ -771,13 +770,25 @@ public:
     }
 
     std::string finish() override {
-        std::string title = "beamlet trace: " + std::to_string(m_messages.size()) + " messages";
-        if (!write_file(m_path, sequence_diagram_svg(m_messages, {}, title))) return "cannot write " + m_path;
+        // A lane per process, named as known at the end (a name registered after the first
+        // message still names the whole lane).
+        std::vector<SequenceMessage> messages;
+        messages.reserve(m_messages.size());
+        for (const Message& m : m_messages)
+            messages.push_back({m.sent_us, m.received_us, latin1_to_utf8(m_names.label(m.from)),
+                                latin1_to_utf8(m_names.label(m.to)), latin1_to_utf8(m.text)});
+        std::string title = "beamlet trace: " + std::to_string(messages.size()) + " messages";
+        if (!write_file(m_path, sequence_diagram_svg(messages, {}, title))) return "cannot write " + m_path;
         return "sequence diagram written to " + m_path;
     }
 
 private:
-    std::vector<SequenceMessage> m_messages;
+    struct Message {
+        double sent_us, received_us;  // -1: not seen received
+        Term from, to;                // pids (or names and ports), immediate
+        std::string text;
+    };
+    std::vector<Message> m_messages;
     std::map<std::pair<Term, std::string>, std::deque<std::size_t>> m_waiting;
     std::map<std::string, std::size_t> m_serials;
 };

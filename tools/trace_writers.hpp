@@ -29,6 +29,7 @@ struct TraceRecord {
     vm::Term tracee = 0;          // a pid, a port, or a seq_trace label
     vm::Term term = 0;            // the fourth element of OTP's trace tuple
     vm::Term extra = 0;           // the fifth (0: none)
+    vm::Term to_pid = 0;          // a send to a registered name: the pid it named then (0: none)
     int scheduler = 0;
     vm::HeapFragment* fragment = nullptr;
     // Names found on the event's thread for pids met there for the first time (the writer may
