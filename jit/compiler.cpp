@@ -35,87 +35,27 @@ using llvm::Function;
 using llvm::Value;
 
 namespace {
-bool has_emitter(const GenericModule& g, const GenericInstr& in);
+
+// Instructions with a native emitter: those vm/instructions.def marks Native. A select_val
+// is compiled to word comparisons, so only when every value is an immediate (a boxed
+// operand then matches none); bignum or float values are the interpreter's.
+bool has_emitter(const GenericModule& g, const GenericInstr& in) {
+    if (!(op_info(in.op).flags & Native)) return false;
+    if (in.op == Op::select_val)
+        for (Word k = 0; k < g.operand(in, 2).value; k += 2)
+            if (!is_immediate(g.operand(in, 3 + std::uint32_t(k)).value)) return false;
+    return true;
 }
 
-namespace {
-// Calls, returns and jumps: native code for them always ends its function.
-bool transfers_control(Op op) {
-    switch (op) {
-    case Op::call:
-    case Op::call_last:
-    case Op::call_only:
-    case Op::call_ext:
-    case Op::call_ext_last:
-    case Op::call_ext_only:
-    case Op::return_:
-    case Op::jump:
-        return true;
-    default:
-        return false;
-    }
-}
 }  // namespace
 
 bool continues_natively(const GenericModule& g, const GenericInstr& in) {
     // Whatever native code handles and does not end with a jump, a call or a return. (A slow
     // path hands the instruction to the interpreter, which runs on to the next resume point.)
-    return has_emitter(g, in) && !transfers_control(in.op);
+    return has_emitter(g, in) && !ends_native_code(in.op);
 }
 
 namespace {
-
-// Instructions with a native emitter.
-bool has_emitter(const GenericModule& g, const GenericInstr& in) {
-    if (transfers_control(in.op)) return true;
-    switch (in.op) {
-    case Op::move:
-    case Op::allocate:
-    case Op::allocate_heap:
-    case Op::allocate_zero:
-    case Op::allocate_heap_zero:
-    case Op::test_heap:
-    case Op::init:
-    case Op::init_yregs:
-    case Op::deallocate:
-    case Op::trim:
-    case Op::get_list:
-    case Op::get_hd:
-    case Op::get_tl:
-    case Op::put_list:
-    case Op::get_tuple_element:
-    case Op::put_tuple2:
-    case Op::swap:
-    case Op::is_lt:
-    case Op::is_ge:
-    case Op::is_eq_exact:
-    case Op::is_ne_exact:
-    case Op::is_eq:
-    case Op::is_ne:
-    case Op::is_nil:
-    case Op::is_nonempty_list:
-    case Op::is_tuple:
-    case Op::test_arity:
-    case Op::is_tagged_tuple:
-    case Op::is_atom:
-    case Op::is_integer:
-        return true;
-    case Op::gc_bif2: {
-        const ImportEntry& imp = g.imports[g.operand(in, 2).value];
-        return imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus);
-    }
-    case Op::select_val:
-        // Word comparisons decide it when every value is an immediate (a boxed operand then
-        // matches none); bignum or float values are the interpreter's.
-        for (Word k = 0; k < g.operand(in, 2).value; k += 2)
-            if (!is_immediate(g.operand(in, 3 + std::uint32_t(k)).value)) return false;
-        return true;
-    case Op::select_tuple_arity:
-        return true;
-    default:
-        return false;
-    }
-}
 
 bool emits_code(Op op) { return op != Op::label && op != Op::line && op != Op::int_code_end; }
 
@@ -125,6 +65,7 @@ public:
             const ThreadLayout& layout, Arch arch)
         : m_vm(vm), C(context), M(module), B(context), g(g), L(layout), m_arch(arch), m_off(process_offsets()) {
         i64 = llvm::Type::getInt64Ty(C);
+        f64 = llvm::Type::getDoubleTy(C);
         ptr = llvm::PointerType::getUnqual(C);
         resume_ty = llvm::FunctionType::get(ptr, {ptr, ptr, ptr, ptr, ptr, i64}, false);
         m_base = mod.code.get();
@@ -725,15 +666,15 @@ private:
             test(i, cond, fail);
             return true;
         }
-        case Op::gc_bif2: {
+        case Op::i_plus:
+        case Op::i_minus: {
             // + and - on small integers whose result is small; the rest (bignums, floats,
             // errors) is the interpreter's.
-            const ImportEntry& imp = g.imports[op(in, 2).value];
             Value* a = src(op(in, 3));
             Value* b = src(op(in, 4));
             // On tagged words: a + (b - tag) (or a - (b - tag)) is the tagged result, and the
             // machine's overflow flag says whether it is still a small integer.
-            bool plus = imp.function == atoms::plus;
+            bool plus = in.op == Op::i_plus;
             Value* untagged_b = B.CreateSub(b, word(TAG_IMMED1_SMALL));
             llvm::Intrinsic::ID id = plus ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow;
             Value* pair = B.CreateBinaryIntrinsic(id, a, untagged_b);
@@ -748,10 +689,169 @@ private:
             dst(op(in, 5), tagged);
             return true;
         }
+        case Op::loop_rec: {
+            // The message at the save pointer; with none, the interpreter fetches the inbox
+            // (and traces 'receive') or jumps to the wait.
+            Value* save = B.CreateLoad(ptr, field(m_off.queue_save));
+            Value* node = B.CreateLoad(ptr, save);
+            BasicBlock* have = block(), *none = block();
+            B.CreateCondBr(B.CreateIsNotNull(node), have, none, likely());
+            B.SetInsertPoint(none);
+            leave(instr_address(i));
+            B.SetInsertPoint(have);
+            dst(op(in, 1), B.CreateLoad(i64, B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), node, m_off.node_term)));
+            return true;
+        }
+        case Op::loop_rec_end: {
+            // The save pointer past the current message, one reduction, back to loop_rec; the
+            // last reduction is the interpreter's (it switches the process out).
+            BasicBlock* go = block(), *out = block();
+            B.CreateCondBr(B.CreateICmpSGT(reds, word(1)), go, out, likely());
+            B.SetInsertPoint(out);
+            leave(instr_address(i));
+            B.SetInsertPoint(go);
+            reds = B.CreateSub(reds, word(1));
+            Value* save = B.CreateLoad(ptr, field(m_off.queue_save));
+            Value* node = B.CreateLoad(ptr, save);
+            B.CreateStore(B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), node, m_off.node_next), field(m_off.queue_save));
+            goto_label(op(in, 0).value);
+            return false;
+        }
+        case Op::remove_message:
+            call_runtime("remove_message", reinterpret_cast<const void*>(&beamlet_jit_remove_message), llvm::Type::getVoidTy(C),
+                         {p});
+            return true;
+        case Op::send: {
+            // To a pid here; names, ports and aliases (which may raise or suspend) are the
+            // interpreter's.
+            Value* sent = call_runtime("send", reinterpret_cast<const void*>(&beamlet_jit_send), llvm::Type::getInt1Ty(C),
+                                       {p, x});
+            BasicBlock* done = block(), *other = block();
+            B.CreateCondBr(sent, done, other, likely());
+            B.SetInsertPoint(other);
+            leave(instr_address(i));
+            B.SetInsertPoint(done);
+            return true;
+        }
+        case Op::is_float:
+            test(i, is_boxed_with_header(src(op(in, 1)), make_header(1, Subtag::Float)), op(in, 0).value);
+            return true;
+        case Op::fmove: {
+            const Operand& from = op(in, 0);
+            const Operand& to = op(in, 1);
+            if (to.kind == OperandKind::FloatReg && from.kind == OperandKind::Literal && !is_float(from.value)) {
+                leave(instr_address(i));  // not from erlc; the interpreter's
+                return false;
+            }
+            if (to.kind == OperandKind::FloatReg) {
+                // From a float register, a float literal (its value is a constant) or a term
+                // the compiler knows to be a float.
+                Value* d = from.kind == OperandKind::FloatReg ? B.CreateLoad(f64, float_reg(from.value))
+                           : from.kind == OperandKind::Literal ? llvm::ConstantFP::get(f64, float_value(from.value))
+                                                              : B.CreateBitCast(boxed_word(src(from), 1), f64);
+                B.CreateStore(d, float_reg(to.value));
+            } else if (from.kind == OperandKind::FloatReg) {
+                // A boxed float on the heap (a test_heap made room): [header][double].
+                B.CreateStore(word(make_header(1, Subtag::Float)), htop);
+                B.CreateStore(B.CreateLoad(f64, float_reg(from.value)), slot(htop, 1));
+                Value* boxed = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_BOXED));
+                htop = B.CreateConstGEP1_64(i64, htop, FLOAT_WORDS);
+                dst(to, boxed);
+            } else {
+                dst(to, src(from));
+            }
+            return true;
+        }
+        case Op::fconv: {
+            // A float or a small integer; a bignum (or badarith) is the interpreter's.
+            Value* t = src(op(in, 0));
+            BasicBlock* small = block(), *other = block(), *is_flt = block(), *slow = block(), *done = block();
+            B.CreateCondBr(is_small(t), small, other, likely());
+            B.SetInsertPoint(small);
+            Value* from_small = B.CreateSIToFP(B.CreateAShr(t, word(TAG_IMMED1_SIZE)), f64);
+            B.CreateBr(done);
+            B.SetInsertPoint(other);
+            B.CreateCondBr(is_boxed_with_header(t, make_header(1, Subtag::Float)), is_flt, slow, likely());
+            B.SetInsertPoint(slow);
+            leave(instr_address(i));
+            B.SetInsertPoint(is_flt);
+            Value* from_float = B.CreateBitCast(boxed_word(t, 1), f64);
+            B.CreateBr(done);
+            B.SetInsertPoint(done);
+            llvm::PHINode* d = B.CreatePHI(f64, 2);
+            d->addIncoming(from_small, small);
+            d->addIncoming(from_float, is_flt);
+            B.CreateStore(d, float_reg(op(in, 1).value));
+            return true;
+        }
+        case Op::fadd:
+        case Op::fsub:
+        case Op::fmul:
+        case Op::fdiv: {
+            // OTP's checks: a result that is not finite is badarith, which the interpreter
+            // raises when it runs the instruction again.
+            Value* a = B.CreateLoad(f64, float_reg(op(in, 1).value));
+            Value* b = B.CreateLoad(f64, float_reg(op(in, 2).value));
+            Value* r = in.op == Op::fadd ? B.CreateFAdd(a, b)
+                       : in.op == Op::fsub ? B.CreateFSub(a, b)
+                       : in.op == Op::fmul ? B.CreateFMul(a, b)
+                                           : B.CreateFDiv(a, b);
+            Value* finite = B.CreateFCmpONE(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r),
+                                            llvm::ConstantFP::getInfinity(f64));
+            BasicBlock* ok = block(), *slow = block();
+            B.CreateCondBr(finite, ok, slow, likely());
+            B.SetInsertPoint(slow);
+            leave(instr_address(i));
+            B.SetInsertPoint(ok);
+            B.CreateStore(r, float_reg(op(in, 3).value));
+            return true;
+        }
+        case Op::fnegate: {
+            Value* a = B.CreateLoad(f64, float_reg(op(in, 1).value));
+            B.CreateStore(B.CreateFSub(llvm::ConstantFP::get(f64, 0.0), a), float_reg(op(in, 2).value));  // -(0.0) is 0.0
+            return true;
+        }
         default:
             leave(instr_address(i));
             return false;
         }
+    }
+
+    // Calls a runtime function of jit/runtime.hpp with the native state in the process (as the
+    // interpreter's SWAPOUT), and takes the state back after it.
+    Value* call_runtime(const char* name, const void* fn, llvm::Type* result, std::vector<Value*> args) {
+        B.CreateStore(E, field(m_off.stop));
+        B.CreateStore(htop, field(m_off.htop));
+        B.CreateStore(cp, field(m_off.cp));
+        std::vector<llvm::Type*> types;
+        for (Value* a : args) types.push_back(a->getType());
+        auto* fn_ty = llvm::FunctionType::get(result, types, false);
+        Value* r = B.CreateCall(fn_ty, runtime_address(name, fn), args);
+        E = B.CreateLoad(ptr, field(m_off.stop));
+        htop = B.CreateLoad(ptr, field(m_off.htop));
+        cp = B.CreateLoad(ptr, field(m_off.cp));
+        return r;
+    }
+
+    // True when [t] is boxed and its header word is [header].
+    Value* is_boxed_with_header(Value* t, Word header) {
+        BasicBlock* boxed = block(), *done = block();
+        BasicBlock* from = B.GetInsertBlock();
+        B.CreateCondBr(is_boxed(t), boxed, done);
+        B.SetInsertPoint(boxed);
+        Value* same = B.CreateICmpEQ(boxed_word(t, 0), word(header));
+        B.CreateBr(done);
+        B.SetInsertPoint(done);
+        llvm::PHINode* phi = B.CreatePHI(llvm::Type::getInt1Ty(C), 2);
+        phi->addIncoming(llvm::ConstantInt::getFalse(C), from);
+        phi->addIncoming(same, boxed);
+        return phi;
+    }
+
+    // Float register [n]: the scheduler's Registers::fr, at a fixed distance from its x array.
+    Value* float_reg(Word n) {
+        return B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), x,
+                                    offsetof(Registers, fr) - offsetof(Registers, x) + n * sizeof(double));
     }
 
     Vm& m_vm;
@@ -763,6 +863,7 @@ private:
     Arch m_arch;
     ProcessOffsets m_off;
     llvm::Type* i64;
+    llvm::Type* f64;
     llvm::PointerType* ptr;
     llvm::FunctionType* resume_ty;
     Word* m_base;

@@ -2,6 +2,7 @@
 #include "jit/runtime.hpp"
 
 #include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
 
 namespace beamlet::jit {
 
@@ -9,9 +10,18 @@ namespace beamlet::jit {
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 ProcessOffsets process_offsets() {
     using vm::Process;
-    return ProcessOffsets{offsetof(Process, stop),     offsetof(Process, htop),       offsetof(Process, cp),
-                          offsetof(Process, jit_reds), offsetof(Process, jit_live),   offsetof(Process, mbuf_words),
-                          offsetof(Process, heap_size_words), offsetof(Process, all_trace_flags)};
+    vm::MessageQueue::Layout queue = vm::MessageQueue::layout();
+    return ProcessOffsets{offsetof(Process, stop),
+                          offsetof(Process, htop),
+                          offsetof(Process, cp),
+                          offsetof(Process, jit_reds),
+                          offsetof(Process, jit_live),
+                          offsetof(Process, mbuf_words),
+                          offsetof(Process, heap_size_words),
+                          offsetof(Process, all_trace_flags),
+                          offsetof(Process, queue) + queue.save,
+                          queue.node_term,
+                          queue.node_next};
 }
 #pragma GCC diagnostic pop
 
@@ -21,4 +31,17 @@ extern "C" void beamlet_jit_breakpoint(beamlet::vm::Process* p, beamlet::vm::Ter
     // The hook's return value (the interpreter's original instruction word) means nothing here:
     // the trampoline returns into the function right after its patch site.
     if (beamlet::vm::g_trace_hooks) beamlet::vm::g_trace_hooks->function_breakpoint(p, ci, x);
+}
+
+extern "C" void beamlet_jit_remove_message(beamlet::vm::Process* p) {
+    p->remove_message();
+    p->timeout_ip = nullptr;
+}
+
+extern "C" bool beamlet_jit_send(beamlet::vm::Process* p, beamlet::vm::Term* x) {
+    using namespace beamlet::vm;
+    if (!is_pid(x[0])) return false;
+    p->vm.send_message(p, x[0], x[1]);  // to a pid it cannot fail (a dead one drops it)
+    x[0] = x[1];
+    return true;
 }

@@ -518,6 +518,7 @@ private:
                 if (!read_operand(code)) return fail("chunk Code: " + where() + std::string(info.name) + ": " + m_error);
             in.operand_count = std::uint32_t(m_mod.operands.size() - in.first_operand);
             if (!check_instr(in)) return false;
+            in.op = rewritten(in);
             m_mod.instrs.push_back(in);
             if (op == Op::int_code_end) {
                 ended = true;
@@ -526,6 +527,18 @@ private:
         }
         if (!ended) return fail("chunk Code: truncated (no int_code_end)");
         return true;
+    }
+
+    // The instruction both engines run for [in]: gc_bif2 on erlang:'+'/2 or erlang:'-'/2 becomes
+    // i_plus / i_minus (same operands), which have integer fast paths in the interpreter and
+    // native emitters in the JIT; everything else is itself.
+    Op rewritten(const GenericInstr& in) const {
+        if (in.op != Op::gc_bif2) return in.op;
+        const ImportEntry& imp = m_mod.imports[m_mod.operands[in.first_operand + 2].value];
+        if (imp.module != atoms::erlang || imp.arity != 2) return in.op;
+        if (imp.function == atoms::plus) return Op::i_plus;
+        if (imp.function == atoms::minus) return Op::i_minus;
+        return in.op;
     }
 
     // Checks operand kinds against the signature and tracks the current function for messages.

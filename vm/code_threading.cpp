@@ -283,18 +283,14 @@ private:
         const OpInfo& info = op_info(op);
         Word* w = m_code + pos;
 
-        // Rewrites to faster internal instructions (the only per-op special cases).
-        if (op == Op::gc_bif2) {
-            const ImportEntry& imp = m_g.imports[m_g.operand(in, 2).value];
-            if (imp.module == atoms::erlang && imp.arity == 2 && (imp.function == atoms::plus || imp.function == atoms::minus)) {
-                bool plus = imp.function == atoms::plus;
-                op = plus ? Op::i_plus : Op::i_minus;
-                const Operand& a = m_g.operand(in, 3);
-                const Operand& b = m_g.operand(in, 4);
-                if (b.kind == OperandKind::Literal && is_small(b.value)) {
-                    if (a.kind == OperandKind::X) op = plus ? Op::i_plus_xc : Op::i_minus_xc;
-                    else if (a.kind == OperandKind::Y) op = plus ? Op::i_plus_yc : Op::i_minus_yc;
-                }
+        // Variants of i_plus / i_minus (the loader's rewrite of gc_bif2) for a small constant.
+        if (op == Op::i_plus || op == Op::i_minus) {
+            bool plus = op == Op::i_plus;
+            const Operand& a = m_g.operand(in, 3);
+            const Operand& b = m_g.operand(in, 4);
+            if (b.kind == OperandKind::Literal && is_small(b.value)) {
+                if (a.kind == OperandKind::X) op = plus ? Op::i_plus_xc : Op::i_minus_xc;
+                else if (a.kind == OperandKind::Y) op = plus ? Op::i_plus_yc : Op::i_minus_yc;
             }
         }
         op = specialised_for_x_registers(op, in);

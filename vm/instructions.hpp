@@ -15,6 +15,7 @@ enum OpFlags : std::uint32_t {
     MayThrow = 1u << 4,
     Internal = 1u << 5,    // never in a .beam file
     LoaderOnly = 1u << 6,  // consumed by the loader, never executed
+    Native = 1u << 7,      // has a native emitter in the JIT (jit/compiler.cpp)
 };
 
 enum class Op : std::uint16_t {
@@ -46,6 +47,9 @@ inline constexpr std::array<OpInfo, OP_COUNT> OP_INFO = {{
 }};
 
 inline constexpr const OpInfo& op_info(Op op) { return OP_INFO[std::size_t(op)]; }
+
+// Native code for [op] never goes on to the next instruction: it calls, returns or jumps.
+inline constexpr bool ends_native_code(Op op) { return op_info(op).flags & (Call | Return | Terminator); }
 
 // The highest generic opcode number beamlet loads (OTP 25's table ends at 180).
 inline constexpr std::uint16_t MAX_BEAM_OPCODE = 180;

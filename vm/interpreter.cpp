@@ -1322,7 +1322,7 @@ op_send: {
         bif_args[0] = x[0];
         bif_args[1] = x[1];
         p->badarg();
-        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::send_op, 2), 2);
+        BIF_FAILED(p->vm.exports.get(atoms::erlang, atoms::send, 2), 2);  // OTP 25 names the send instruction erlang:send/2
     }
     x[0] = x[1];
     if (sent == Vm::SendResult::Suspend) {

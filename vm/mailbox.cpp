@@ -86,4 +86,11 @@ void MessageQueue::clear_marker(const Word ref_id[3]) {
     }
 }
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+MessageQueue::Layout MessageQueue::layout() {
+    return Layout{offsetof(MessageQueue, m_save), offsetof(Node, message) + offsetof(Message, term), offsetof(Node, next)};
+}
+#pragma GCC diagnostic pop
+
 }  // namespace beamlet::vm

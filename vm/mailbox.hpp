@@ -60,6 +60,13 @@ public:
     bool remove_first_if(Pred pred, Message* out);
     std::size_t size() const { return m_size; }
 
+    // Where native code finds the save pointer and a node's message term and next link (the
+    // JIT's loop_rec and loop_rec_end read them directly).
+    struct Layout {
+        std::size_t save, node_term, node_next;
+    };
+    static Layout layout();
+
     // Receive markers (OTP's recv_marker_* instructions): a marker reserved just before a
     // request's reference is made remembers where the queue ends; bound to the reference, it
     // lets the receive of the reply start there, skipping the older messages, which cannot
