@@ -100,6 +100,10 @@ Term* Process::alloc_fragment(Word n) {
 }
 
 bool Process::fetch_inbox() {
+    // Every message in the inbox or the queue is counted (a sender counts before it pushes,
+    // under the lock): equal counts mean no message waits in the inbox, and the lock is not
+    // needed to know it. One that arrives meanwhile is seen by the wait, under the lock.
+    if (message_count.load(std::memory_order_relaxed) == queue.size()) return false;
     if (all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) {
         // Traced: the events are delivered outside the lock (a tracer may be tracing us).
         std::vector<Message> arrived;

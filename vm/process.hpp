@@ -18,6 +18,7 @@
 
 #include "vm/heap.hpp"
 #include "vm/mailbox.hpp"
+#include "vm/spin_lock.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/term.hpp"
 
@@ -145,8 +146,9 @@ struct Process {
 
     // ---- shared state, guarded by [lock]: the inbox senders append to, the scheduling
     // state, links and monitors ----
-    std::mutex lock;
+    SpinLock lock;
     std::vector<Message> inbox;
+    std::vector<Message> inbox_spare;  // the owner's: an empty buffer the inbox trades with
     // Messages in the inbox and the queue together (not other signals): what a tracer's
     // overload limit reads from another thread (tracing/delivery.cpp). Counted where a message
     // arrives (Vm::send_signal and the signal handlers that turn signals into messages) and

@@ -15,6 +15,7 @@
 
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
+#include "vm/spin_lock.hpp"
 #include "vm/task.hpp"
 
 namespace beamlet::vm {
@@ -55,7 +56,7 @@ public:
 
 private:
     struct Scheduler {
-        std::mutex mutex;
+        SpinLock mutex;
         std::deque<Task> queue;
         Registers regs;
         std::thread thread;

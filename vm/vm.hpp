@@ -176,6 +176,8 @@ struct Vm {
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
     // info requests; trapped exits become messages. Sets p->pending_exit when [p] must die.
     void process_signals(Process* p);
+    // Acts on [signals], taken from [p]'s inbox, in order (process_signals).
+    void handle_signals(Process* p, std::vector<Message>& signals);
     // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
     // table removal, the crash report. Owner thread only.
     void do_exit(Process* p, Term reason);

@@ -1,0 +1,29 @@
+// vm/spin_lock.cpp — waiting for a SpinLock.
+#include "vm/spin_lock.hpp"
+
+#include <sched.h>
+
+namespace beamlet::vm {
+
+namespace {
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+}
+}  // namespace
+
+void SpinLock::lock_contended() noexcept {
+    for (unsigned spins = 0;; ++spins) {
+        // Wait on a plain load (the cache line stays shared) until the lock looks free.
+        while (m_held.load(std::memory_order_relaxed)) {
+            if (spins++ < 100) cpu_relax();
+            else sched_yield();
+        }
+        if (!m_held.exchange(true, std::memory_order_acquire)) return;
+    }
+}
+
+}  // namespace beamlet::vm
