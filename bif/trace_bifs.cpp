@@ -575,7 +575,7 @@ Term function_info(Process* p, TraceSession* session, Term what, Term item) {
             time = d->time;
             memory = d->memory;
         }
-        if (const GenericBp* bp = tracing::find_bp(chain, session)) calls = bp->call_count.load(std::memory_order_relaxed);
+        if (const GenericBp* bp = tracing::find_bp(chain, session)) calls = bp->call_count.value();
     };
     Export* e = p->vm.exports.find(m, f, arity);
     bool bif = e && e->is_bif();

@@ -143,14 +143,17 @@ private:
 
     void make_patchable(Function* fn, const CodeInfo* ci) {
         fn->addFnAttr("patchable-function-entry", m_arch == Arch::X86_64 ? "5" : "2");
-        // {summary, CodeInfo*} right before the entry: the trampoline finds the header from its
-        // return address. The summary's low byte, set by tracing through the writable alias,
-        // says whether a breakpoint kind acts for every process (call_count, meta); when not,
-        // a process without the call flag returns from the trampoline at once. 16 bytes keep
-        // the entry 16-byte aligned.
-        llvm::Constant* words[] = {llvm::ConstantInt::get(i64, 0),
+        // {count slots, 0, summary, CodeInfo*} right before the entry: the trampoline finds
+        // them from its return address. The summary's low byte, set by tracing through the
+        // writable alias, says what the breakpoint does for a process without the call flag:
+        // 0 nothing (it returns at once), 1 call the handler (call_count or meta act for every
+        // process), 2 add one to the count slots' word of the process's scheduler (a lone
+        // call_count: tracing/breakpoints.hpp's CallCounter). 32 bytes keep the entry 16-byte
+        // aligned.
+        llvm::Constant* zero = llvm::ConstantInt::get(i64, 0);
+        llvm::Constant* words[] = {zero, zero, zero,
                                    llvm::ConstantExpr::getPtrToInt(code_address(reinterpret_cast<const Word*>(ci)), i64)};
-        fn->setPrefixData(llvm::ConstantArray::get(llvm::ArrayType::get(i64, 2), words));
+        fn->setPrefixData(llvm::ConstantArray::get(llvm::ArrayType::get(i64, 4), words));
         fn->setAlignment(llvm::Align(16));
     }
 
@@ -169,13 +172,17 @@ private:
         runtime_address("bp", reinterpret_cast<const void*>(&beamlet_jit_breakpoint));  // defined for the asm
         std::string text;
         std::string flags = std::to_string(m_off.all_trace_flags);
+        std::string sched = std::to_string(m_off.scheduler_index);
         if (m_arch == Arch::X86_64) {
             // Entered by the patch site's `call`: the return address is the entry + 5, the
-            // summary byte at entry - 16 and the CodeInfo* at entry - 8. Arguments: rdi p,
-            // rsi x, rdx E, rcx htop, r8 cp, r9 reds. The filter first: nothing to do for a
-            // process without the call flag when no kind acts for every process.
+            // count slots at entry - 32, the summary byte at entry - 16 and the CodeInfo* at
+            // entry - 8. Arguments: rdi p, rsi x, rdx E, rcx htop, r8 cp, r9 reds (rax, r10 and
+            // r11 are free). The filter first: for a process without the call flag, nothing
+            // to do (summary 0), or only a count (2).
             text = "testl $$1, " + flags + "(%rdi)\n jnz 1f\n"
-                   "movq (%rsp), %rax\n cmpb $$0, -21(%rax)\n jnz 1f\n retq\n"
+                   "movq (%rsp), %rax\n movzbl -21(%rax), %r10d\n testl %r10d, %r10d\n jnz 2f\n retq\n"
+                   "2:\n cmpl $$2, %r10d\n jne 1f\n"
+                   "movq -37(%rax), %r11\n movslq " + sched + "(%rdi), %r10\n incq (%r11,%r10,8)\n retq\n"
                    "1:\n pushq %rdi\n pushq %rsi\n pushq %rdx\n pushq %rcx\n pushq %r8\n pushq %r9\n pushq %rbx\n"
                    "movq %rdx, " + stop + "(%rdi)\n movq %rcx, " + htop + "(%rdi)\n movq %r8, " + cp + "(%rdi)\n"
                    "movq 56(%rsp), %rdx\n movq -13(%rdx), %rdx\n"
@@ -187,10 +194,15 @@ private:
                    "retq";
         } else {
             // Entered by `bl` after `mov x17, x30`: x30 is the entry + 8, x17 the caller's
-            // return address; the summary byte at entry - 16, the CodeInfo* at entry - 8.
-            // Arguments in x0..x5; x16 is scratch. The same filter as on x86-64 first.
+            // return address; the count slots at entry - 32, the summary byte at entry - 16,
+            // the CodeInfo* at entry - 8. Arguments in x0..x5; x9, x10 and x16 are scratch.
+            // The same filter as on x86-64 first.
             text = "ldr w16, [x0, #" + flags + "]\n tbnz w16, #0, 1f\n"
-                   "ldurb w16, [x30, #-24]\n cbnz w16, 1f\n"
+                   "ldurb w16, [x30, #-24]\n cbnz w16, 3f\n"
+                   "mov x16, x30\n mov x30, x17\n br x16\n"
+                   "3:\n cmp w16, #2\n b.ne 1f\n"
+                   "ldur x16, [x30, #-40]\n ldrsw x9, [x0, #" + sched + "]\n"
+                   "ldr x10, [x16, x9, lsl #3]\n add x10, x10, #1\n str x10, [x16, x9, lsl #3]\n"
                    "mov x16, x30\n mov x30, x17\n br x16\n"
                    "1:\n stp x0, x1, [sp, #-64]!\n stp x2, x3, [sp, #16]\n stp x4, x5, [sp, #32]\n stp x17, x30, [sp, #48]\n"
                    "str x2, [x0, #" + stop + "]\n str x3, [x0, #" + htop + "]\n str x4, [x0, #" + cp + "]\n"

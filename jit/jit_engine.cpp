@@ -95,7 +95,9 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
         if (!rp->entry_of) continue;
         if (m_mode == BreakpointMode::Flag) m_entries[rp->entry_of].flag = &flags[rp->flag_index];
         else if (const PatchSite* site = m_engine->site(address))
-            m_entries[rp->entry_of] = Entry{site, m_engine->writable_alias(address - 16), nullptr};
+            m_entries[rp->entry_of] = Entry{site, m_engine->writable_alias(address - 16),
+                                            reinterpret_cast<std::int64_t**>(m_engine->writable_alias(address - 32)),
+                                            nullptr};
     }
     if (flags) m_flags.push_back(std::move(flags));
     m_trackers.push_back(std::move(tracker));
@@ -133,12 +135,14 @@ bool JitCodeEngine::set_breakpoint(const CodeInfo* ci, bool on) {
     return false;
 }
 
-void JitCodeEngine::set_every_process(const CodeInfo* ci, bool on) {
-    // The low byte of the prefix word before the entry, read by the trampoline's filter
-    // (compiler.cpp); written through the writable alias like the site itself. Flag mode
-    // calls the handler whenever the flag is set.
-    if (std::uint8_t* summary = entry_of(ci).summary)
-        std::atomic_ref<std::uint8_t>(*summary).store(on ? 1 : 0, std::memory_order_release);
+void JitCodeEngine::set_every_process(const CodeInfo* ci, bool on, std::int64_t* count_slots) {
+    // The prefix words before the entry, read by the trampoline's filter (compiler.cpp);
+    // written through the writable alias like the site itself: the slots before the summary
+    // that says to use them. Flag mode calls the handler whenever the flag is set.
+    Entry e = entry_of(ci);
+    if (!e.summary) return;
+    if (count_slots) std::atomic_ref<std::int64_t*>(*e.count_slots).store(count_slots, std::memory_order_release);
+    std::atomic_ref<std::uint8_t>(*e.summary).store(count_slots ? 2 : on ? 1 : 0, std::memory_order_release);
 }
 
 int JitCodeEngine::breakpoint_state(const CodeInfo* ci) const {

@@ -32,7 +32,7 @@ public:
     std::string compile(vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout) override;
     bool set_breakpoint(const vm::CodeInfo* ci, bool on) override;
     int breakpoint_state(const vm::CodeInfo* ci) const override;
-    void set_every_process(const vm::CodeInfo* ci, bool on) override;
+    void set_every_process(const vm::CodeInfo* ci, bool on, std::int64_t* count_slots) override;
 
     // Its native entry's patch site, or null (beamlet dis --engine jit).
     const PatchSite* site_of(const vm::CodeInfo* ci) const;
@@ -55,6 +55,7 @@ private:
     struct Entry {
         const PatchSite* site = nullptr;
         std::uint8_t* summary = nullptr;  // the writable alias of the prefix's summary byte
+        std::int64_t** count_slots = nullptr;  // and of its count slots word
         std::atomic<std::uint8_t>* flag = nullptr;
     };
     std::unordered_map<const vm::CodeInfo*, Entry> m_entries;

@@ -21,7 +21,8 @@ ProcessOffsets process_offsets() {
                           offsetof(Process, all_trace_flags),
                           offsetof(Process, queue) + queue.save,
                           queue.node_term,
-                          queue.node_next};
+                          queue.node_next,
+                          offsetof(Process, scheduler_index)};
 }
 #pragma GCC diagnostic pop
 

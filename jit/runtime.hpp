@@ -13,6 +13,7 @@ namespace beamlet::jit {
 struct ProcessOffsets {
     std::size_t stop, htop, cp, jit_reds, jit_live, mbuf_words, heap_size_words, all_trace_flags;
     std::size_t queue_save, node_term, node_next;  // the message queue (MessageQueue::layout)
+    std::size_t scheduler_index;                   // an int
 };
 ProcessOffsets process_offsets();
 

@@ -189,6 +189,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
         m_vm.interpreted_dirs.push_back(fs::path(std::getenv("BEAMLET_OTP_LIB") ? std::getenv("BEAMLET_OTP_LIB") : BEAMLET_OTP_LIB_DIR).string() + "/");
     }
     if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
+    tracing::CallCounter::set_schedulers(m_options.schedulers);
     bif::register_bifs(m_vm);
     nif::install(m_vm);
     m_vm.module_loader = [this](Term module) { return load(module); };

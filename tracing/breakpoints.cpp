@@ -11,6 +11,29 @@
 namespace beamlet::tracing {
 
 namespace {
+int g_counter_schedulers = 64;  // CallTimeData's limit, until boot says how many there are
+}
+
+void CallCounter::set_schedulers(int n) { g_counter_schedulers = n; }
+
+CallCounter::CallCounter() : m_slots(new std::int64_t[std::size_t(g_counter_schedulers) + 1]()), m_own_slots(g_counter_schedulers) {}
+
+CallCounter::~CallCounter() { delete[] m_slots; }
+
+std::int64_t CallCounter::value() const {
+    std::int64_t sum = 0;
+    for (int i = 0; i <= m_own_slots; ++i) sum += std::atomic_ref<std::int64_t>(m_slots[i]).load(std::memory_order_relaxed);
+    return sum - m_zero.load(std::memory_order_relaxed);
+}
+
+void CallCounter::restart() { m_zero.store(value() + m_zero.load(std::memory_order_relaxed), std::memory_order_relaxed); }
+
+void CallCounter::reset() {
+    for (int i = 0; i <= m_own_slots; ++i) std::atomic_ref<std::int64_t>(m_slots[i]).store(0, std::memory_order_relaxed);
+    m_zero.store(0, std::memory_order_relaxed);
+}
+
+namespace {
 
 std::atomic<unsigned> g_active_bp_ix{0};
 
@@ -41,7 +64,7 @@ void release_data(GenericBpData& d) {
 
 void recycle_bp(GenericBp* bp) {
     bp->orig_instr = 0;
-    bp->call_count.store(0, std::memory_order_relaxed);
+    bp->call_count.reset();
     release_data(bp->data[0]);
     release_data(bp->data[1]);
     bp->session = nullptr;
@@ -72,10 +95,20 @@ void arm(const CodeInfo* ci) {
     if (read_word(ci->code()) != breakpoint_word()) patch_word(first_instruction(ci), breakpoint_word());
 }
 
-// Tells a native-code engine whether [ci]'s chain has kinds that act for every process, given
-// the chain's [flags] (both generations' while a change is staged, then the active one's).
-void update_every_process(const CodeInfo* ci, std::uint32_t flags) {
-    if (g_code_engine) g_code_engine->set_every_process(ci, flags & (BPF_COUNT_ACTIVE | BPF_META_TRACE));
+// Tells a native-code engine what [ci]'s breakpoint does for a process without the call flag,
+// given the chain's flags in the two generations ([a] and [b]: staging and active while a
+// change is staged, then the active one's twice): nothing, the handler, or, when the chain is
+// one session's call_count and nothing else acts for every process in either generation,
+// only that count.
+void update_every_process(const CodeInfo* ci, std::uint32_t a, std::uint32_t b) {
+    if (!g_code_engine) return;
+    constexpr std::uint32_t every = BPF_COUNT_ACTIVE | BPF_META_TRACE;
+    std::int64_t* count_slots = nullptr;
+    GenericBp* head = ci->gen_bp.load(std::memory_order_acquire);
+    if ((a & every) == BPF_COUNT_ACTIVE && (b & every) == BPF_COUNT_ACTIVE && head &&
+        !head->next.load(std::memory_order_acquire) && !head->to_insert)
+        count_slots = head->call_count.slots();
+    g_code_engine->set_every_process(ci, (a | b) & every, count_slots);
 }
 
 void disarm(const CodeInfo* ci, Word orig_instr) {
@@ -207,7 +240,7 @@ void stage_counter(CountAction action, std::uint32_t kind, std::uint32_t active_
             assign(d.*field, new CallTimeData(), c);
         } else {
             // call_count restarts in place, shared with the active generation (as OTP).
-            bp->call_count.store(0, std::memory_order_relaxed);
+            bp->call_count.restart();
         }
         flags |= kind | active_bit;
         break;
@@ -350,7 +383,7 @@ void install(BreakpointChange& c) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         link_prepared(slot);
         if (slot.load(std::memory_order_acquire))
-            update_every_process(ci, chain_flags(slot, staging) | chain_flags(slot, active_bp_index()));
+            update_every_process(ci, chain_flags(slot, staging), chain_flags(slot, active_bp_index()));
         if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging)) arm(ci);  // idempotent
     }
     auto install_export = [&](Export* e) {
@@ -394,7 +427,8 @@ void uninstall(BreakpointChange& c) {
 void consolidate(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c);
-        update_every_process(ci, chain_flags(ci->gen_bp, active_bp_index()));
+        std::uint32_t active = chain_flags(ci->gen_bp, active_bp_index());
+        update_every_process(ci, active, active);
     }
     for (Export* e : c.exports) consolidate_chain(e->gen_bp, c);
     for (Export* e : c.bif_locals) consolidate_chain(e->gen_bp, c);
@@ -445,7 +479,8 @@ void apply_on_load(vm::Module& module, TraceSession* session, const OnLoadPatter
         if (local_kinds) {
             Word orig = has_breakpoint(ci) ? ci->gen_bp.load()->orig_instr : read_word(ci->code());
             add(ci->gen_bp, orig, local_kinds);
-            update_every_process(ci, chain_flags(ci->gen_bp, active_bp_index()));
+            std::uint32_t active = chain_flags(ci->gen_bp, active_bp_index());
+            update_every_process(ci, active, active);
             if (!has_breakpoint(ci)) arm(ci);
         } else if ((pattern.flags & BPF_GLOBAL_TRACE) && f.export_entry && !f.export_entry->is_bif()) {
             add(f.export_entry->gen_bp, 0, BPF_GLOBAL_TRACE);  // vm publishes the trampoline

@@ -79,6 +79,41 @@ private:
     std::atomic<Table*> m_tables[MAX_TABLES] = {};
 };
 
+// call_count of one breakpoint, shared by both generations (as OTP's BpCount): a slot per
+// scheduler, which only that scheduler writes, with a plain load and store (native code adds
+// to it with one instruction, jit/compiler.cpp's trampoline); readers sum the slots. A restart
+// takes the current sum as the new zero, so that it never races with an increment. Processes
+// off the schedulers share the last slot, with an atomic add.
+class CallCounter {
+public:
+    CallCounter();
+    ~CallCounter();
+    CallCounter(const CallCounter&) = delete;
+    CallCounter& operator=(const CallCounter&) = delete;
+
+    void add(int scheduler_index) {
+        if (scheduler_index >= 0 && scheduler_index < m_own_slots) {
+            std::atomic_ref<std::int64_t> slot(m_slots[scheduler_index]);
+            slot.store(slot.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        } else {
+            std::atomic_ref<std::int64_t>(m_slots[m_own_slots]).fetch_add(1, std::memory_order_relaxed);
+        }
+    }
+    std::int64_t value() const;
+    void restart();
+    void reset();  // no one counts (a recycled breakpoint)
+    // The slots, indexed by scheduler: what native code adds to.
+    std::int64_t* slots() { return m_slots; }
+
+    // Scheduler slots for counters made from now on (set at boot, before any tracing).
+    static void set_schedulers(int n);
+
+private:
+    std::int64_t* m_slots;
+    int m_own_slots;
+    std::atomic<std::int64_t> m_zero{0};
+};
+
 // One generation of a GenericBp's settings. Only [flags] is read and written concurrently;
 // the rest is written in the staging generation only, and read by running code in the
 // active one (published by the commit of the active index).
@@ -104,8 +139,7 @@ namespace beamlet::vm {
 struct GenericBp {
     Word orig_instr = 0;                 // the first instruction word the breakpoint replaced
     tracing::GenericBpData data[2];
-    // call_count: both generations share it (as OTP's BpCount); updated without a lock.
-    std::atomic<std::int64_t> call_count{0};
+    tracing::CallCounter call_count;
     TraceSession* session = nullptr;
     std::atomic<GenericBp*> next{nullptr};   // the next session's GenericBp on this function
     GenericBp* to_insert = nullptr;      // prepared for another session, linked at install

@@ -113,7 +113,7 @@ DeliveryResult send_call(Vm& vm, Hit& h, TraceSession* session, Tracer tracer, s
 // process's tracing in the session (call trace), or [meta_tracer] is set. Returns the match
 // spec's return/exception flags; [sent] tells whether a call message went out. A dead tracer
 // is noticed when there is something to send to it.
-std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, TracerRef ref, Tracer meta_tracer,
+std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, const TracerRef& ref, Tracer meta_tracer,
                          bool* sent, std::uint32_t* flags_inout) {
     Process* p = h.p;
     bool meta = !meta_tracer.is_none();
@@ -250,7 +250,7 @@ void for_each_hit(Process* p, GenericBp* head, Slow&& slow) {
     bool call_traced = p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_CALL;
     for (GenericBp* bp = head; bp; bp = bp->next.load(std::memory_order_acquire)) {
         std::uint32_t flags = bp->data[ix].flags.load(std::memory_order_relaxed);
-        if (flags & BPF_COUNT_ACTIVE) bp->call_count.fetch_add(1, std::memory_order_relaxed);
+        if (flags & BPF_COUNT_ACTIVE) bp->call_count.add(p->scheduler_index);
         if ((flags & BPF_META_TRACE) || (call_traced && (flags & needs_call))) slow(bp);
     }
 }

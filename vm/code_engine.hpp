@@ -9,6 +9,7 @@
 // stack traces therefore keep using threaded addresses, whichever engine produced them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,10 +45,12 @@ public:
     // threaded code's breakpoint word).
     virtual bool set_breakpoint(const CodeInfo* ci, bool on) = 0;
     virtual int breakpoint_state(const CodeInfo* ci) const = 0;  // -1 no native entry, 0 off, 1 on
-    // Whether a breakpoint kind of [ci]'s function acts for every process (call_count, meta):
-    // when not, the native breakpoint returns at once for a process without the call flag.
-    // Kept a superset of the truth while a change is staged.
-    virtual void set_every_process(const CodeInfo* ci, bool on) = 0;
+    // What [ci]'s native breakpoint does for a process without the call flag: nothing (it
+    // returns at once), or ([on]: a kind acts for every process, call_count or meta) call the
+    // handler, or (with [count_slots], a lone call_count) only add one to
+    // count_slots[the process's scheduler]. Kept a superset of the truth while a change is
+    // staged.
+    virtual void set_every_process(const CodeInfo* ci, bool on, std::int64_t* count_slots) = 0;
 };
 
 // Calls native code compiled for a resume point (set by the engine; the interpreter calls it).

@@ -35,7 +35,7 @@ public:
     std::string compile(vm::Module&, const vm::GenericModule&, const vm::ThreadLayout&) override { return {}; }
     bool set_breakpoint(const vm::CodeInfo*, bool) override { return false; }
     int breakpoint_state(const vm::CodeInfo*) const override { return -1; }
-    void set_every_process(const vm::CodeInfo*, bool) override {}
+    void set_every_process(const vm::CodeInfo*, bool, std::int64_t*) override {}
 };
 
 void initialize_targets() {
