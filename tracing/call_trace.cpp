@@ -182,6 +182,11 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
     }
     std::uint32_t pflags = ref.flags;
     Word live = h.arity;
+    // A call the match spec rejects on its first tests does nothing more (a tracer module is
+    // asked before the match spec runs, so only for a process tracer).
+    if ((flags & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) && d.ms && !ref.tracer.is_module() &&
+        !d.ms->may_match(h.x, h.arity))
+        flags &= ~(BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE);
     if (flags & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) {
         bool sent = false;
         std::uint32_t ms_flags = call_trace(vm, h, session, d.ms, ref, Tracer(), &sent, &pflags);

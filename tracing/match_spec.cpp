@@ -808,20 +808,21 @@ private:
     bool m_in_body = false;
 };
 
-MatchSpec::Result MatchSpec::run(Process* p, const Term* args, Word n, MatchSpecActions& actions) const {
-    // Most calls match no clause of a selective spec: reject them on arity and immediates
-    // before setting up a full run.
-    bool candidate = m_table;
+bool MatchSpec::may_match(const Term* args, Word n) const {
+    if (m_table) return true;
     for (const Clause& c : m_clauses) {
         if (c.arity >= 0 && Word(c.arity) != n) continue;
         bool ok = true;
         for (std::uint8_t i = 0; i < c.immediate_count && ok; ++i) ok = args[c.immediate_arg[i]] == c.immediate[i];
-        if (ok) {
-            candidate = true;
-            break;
-        }
+        if (ok) return true;
     }
-    if (!candidate) return Result{};
+    return false;
+}
+
+MatchSpec::Result MatchSpec::run(Process* p, const Term* args, Word n, MatchSpecActions& actions) const {
+    // Most calls match no clause of a selective spec: reject them on arity and immediates
+    // before setting up a full run.
+    if (!may_match(args, n)) return Result{};
     Term small_vars[16];
     std::vector<Term> big_vars;
     Term* vars = small_vars;

@@ -82,6 +82,9 @@ public:
     // Runs the spec on the [n] arguments [args] of a call by [p]; terms are built on [p]'s heap
     // (fragments when it is full: a running process's heap never moves here).
     Result run(Process* p, const Term* args, Word n, MatchSpecActions& actions) const;
+    // False when no clause can match [n] arguments [args] (arity and immediate arguments
+    // decide): run() would not match, and nothing needs setting up for it.
+    bool may_match(const Term* args, Word n) const;
 
     // The references held by breakpoint generations and sessions.
     void add_ref() { ++m_refs; }
