@@ -6,6 +6,8 @@
 #include <deque>
 #include <mutex>
 
+#include "vm/spin_lock.hpp"
+
 namespace beamlet::vm {
 
 struct Process;
@@ -25,7 +27,7 @@ public:
 
 private:
     Vm& m_vm;
-    mutable std::mutex m_mutex;
+    mutable SpinLock m_mutex;
     Process* m_holder = nullptr;
     std::deque<Process*> m_waiters;
 };

@@ -92,7 +92,7 @@ private:
     std::atomic<unsigned> m_round_robin{0};
     std::atomic<Process*> m_main{nullptr};
     Process* m_boot = nullptr;
-    std::mutex m_progress_mutex;
+    SpinLock m_progress_mutex;
     std::vector<Process*> m_progress_waiters;   // suspended until thread progress
     std::vector<std::pair<std::uint64_t, std::function<void()>>> m_later_ops;  // likewise
     std::atomic<bool> m_progress_waiting{false};

@@ -16,6 +16,7 @@
 #include "vm/generic_code.hpp"
 #include "vm/module.hpp"
 #include "vm/result.hpp"
+#include "vm/spin_lock.hpp"
 #include "vm/process.hpp"
 #include "vm/term.hpp"
 
@@ -47,7 +48,7 @@ public:
 
 private:
     using Key = std::tuple<Term, Term, Word>;
-    mutable std::mutex m_mutex;
+    mutable SpinLock m_mutex;
     std::map<Key, std::unique_ptr<Export>> m_exports;
 };
 
@@ -304,12 +305,12 @@ private:
     mutable std::mutex m_code_path_mutex;
     std::vector<std::string> m_code_path;
     std::mutex m_load_mutex;
-    mutable std::mutex m_process_mutex;
+    mutable SpinLock m_process_mutex;
     std::unordered_map<Term, std::shared_ptr<Process>> m_processes;
     // Exited processes waiting to be freed after thread progress (bury, seal_graveyard).
     void bury(std::shared_ptr<Process> p);
     void seal_graveyard();
-    std::mutex m_graveyard_mutex;
+    SpinLock m_graveyard_mutex;
     std::vector<std::shared_ptr<Process>> m_graveyard;
     bool m_graveyard_sealing = false;
     // find_process's lock-free first look: slot pid_number % FAST_SLOTS holds the process with
