@@ -36,27 +36,6 @@ using llvm::Value;
 
 namespace {
 
-// Instructions with a native emitter: those vm/instructions.def marks Native. A select_val
-// is compiled to word comparisons, so only when every value is an immediate (a boxed
-// operand then matches none); bignum or float values are the interpreter's.
-bool has_emitter(const GenericModule& g, const GenericInstr& in) {
-    if (!(op_info(in.op).flags & Native)) return false;
-    if (in.op == Op::select_val)
-        for (Word k = 0; k < g.operand(in, 2).value; k += 2)
-            if (!is_immediate(g.operand(in, 3 + std::uint32_t(k)).value)) return false;
-    return true;
-}
-
-}  // namespace
-
-bool continues_natively(const GenericModule& g, const GenericInstr& in) {
-    // Whatever native code handles and does not end with a jump, a call or a return. (A slow
-    // path hands the instruction to the interpreter, which runs on to the next resume point.)
-    return has_emitter(g, in) && !ends_native_code(in.op);
-}
-
-namespace {
-
 bool emits_code(Op op) { return op != Op::label && op != Op::line && op != Op::int_code_end; }
 
 class Emitter {
@@ -112,7 +91,7 @@ private:
             rp.entry_of = pending_entry;
             pending_entry = nullptr;
             Function* fn = nullptr;
-            if (has_emitter(g, in)) {
+            if (has_native_emitter(g, in)) {
                 // Unique in the whole JIT (every module shares one JITDylib) and the same in
                 // every run (cached objects define them).
                 const char* prefix = !rp.entry_of ? "bjr." : m_mode == BreakpointMode::Patch ? PATCHABLE_PREFIX : "bje.";
@@ -274,7 +253,7 @@ private:
                 goto_resume(i);  // falls through into the next resume point
                 return;
             }
-            if (!has_emitter(g, in)) {
+            if (!has_native_emitter(g, in)) {
                 leave(instr_address(i));
                 return;
             }

@@ -33,10 +33,6 @@ struct Vm;
 
 namespace beamlet::jit {
 
-// True if the native code of [in] always continues with the next instruction (no slow path,
-// no jump, no call): that instruction needs no resume point.
-bool continues_natively(const vm::GenericModule& code, const vm::GenericInstr& in);
-
 // How function-entry breakpoints work in native code: a patch site switched by writing the
 // code (the default), or a flag byte per function that the entry tests (no code writes; the
 // documented fallback, BEAMLET_JIT_BREAKPOINTS=flag).

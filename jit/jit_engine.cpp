@@ -55,10 +55,6 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
 
 JitCodeEngine::~JitCodeEngine() = default;
 
-bool JitCodeEngine::continues_natively(const GenericModule& code, const GenericInstr& in) const {
-    return jit::continues_natively(code, in);
-}
-
 std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
     auto started = std::chrono::steady_clock::now();
     std::unique_ptr<std::atomic<std::uint8_t>[]> flags;

@@ -28,7 +28,6 @@ public:
     static std::unique_ptr<JitCodeEngine> create(vm::Vm& vm, std::string* error);
     ~JitCodeEngine() override;
 
-    bool continues_natively(const vm::GenericModule& code, const vm::GenericInstr& in) const override;
     std::string compile(vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout) override;
     bool set_breakpoint(const vm::CodeInfo* ci, bool on) override;
     int breakpoint_state(const vm::CodeInfo* ci) const override;

@@ -20,7 +20,6 @@
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
-#include "jit/jit_engine.hpp"
 #include "loader/beam_loader.hpp"
 #include "nif/nif.hpp"
 #include "tracing/tracer_module.hpp"
@@ -207,14 +206,10 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
         vm::g_trace_hooks = m_timed.get();
     }
     if (m_options.jit) {
-        std::string error;
-        m_jit = jit::JitCodeEngine::create(m_vm, &error);
-        if (m_jit) {
-            m_vm.code_engine = m_jit.get();
-            tracing::set_code_engine(m_jit.get());
-        } else {
-            std::fprintf(stderr, "beamlet: the JIT is not available here (%s); interpreting\n", error.c_str());
-        }
+        // LLVM is loaded with the JIT library when the first module is compiled.
+        m_jit = std::make_unique<JitLoader>(m_vm);
+        m_vm.code_engine = m_jit.get();
+        tracing::set_code_engine(m_jit.get());
     }
 }
 

@@ -5,13 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "tools/jit_loader.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
-
-namespace beamlet::jit {
-class JitCodeEngine;
-}
 
 namespace beamlet::tools {
 
@@ -32,7 +29,7 @@ public:
 
     vm::Vm& vm() { return m_vm; }
     // The JIT when modules are compiled to native code, else null.
-    jit::JitCodeEngine* jit() { return m_jit.get(); }
+    JitLoader* jit() { return m_jit.get(); }
     // Loads [module] from the code path now; empty string on success, else a one-line error.
     std::string load(vm::Term module);
     // Loads the .beam file at [path] (module name from the file); error text or empty.
@@ -49,7 +46,7 @@ private:
     vm::Vm m_vm;
     std::unique_ptr<vm::TraceHooks> m_tracer;
     std::unique_ptr<vm::TraceHooks> m_timed;  // BEAMLET_TRACE_STATS: m_tracer, timed
-    std::unique_ptr<jit::JitCodeEngine> m_jit;
+    std::unique_ptr<JitLoader> m_jit;
     std::unique_ptr<CliTrace> m_cli_trace;  // beamlet trace / profile
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "vm/generic_code.hpp"
+#include "vm/instructions.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -31,12 +32,19 @@ struct ThreadLayout {
 
 inline constexpr Word NO_POSITION = ~Word(0);
 
+// Whether the JIT has a native emitter for [in]: vm/instructions.def's Native column (a
+// select_val only when every value is an immediate, which word comparisons decide).
+bool has_native_emitter(const GenericModule& code, const GenericInstr& in);
+// True if native code for [in] always goes on to the next instruction in the same native
+// function when it does not jump (so that instruction needs no resume point). The threaded
+// code is laid out from it before any native code exists.
+inline bool continues_natively(const GenericModule& code, const GenericInstr& in) {
+    return has_native_emitter(code, in) && !ends_native_code(in.op);
+}
+
 class CodeEngine {
 public:
     virtual ~CodeEngine() = default;
-    // True if native code for [in] always goes on to the next instruction in the same native
-    // function when it does not jump (so that instruction needs no resume point).
-    virtual bool continues_natively(const GenericModule& code, const GenericInstr& in) const = 0;
     // Compiles [module] (threaded as [layout] says) and fills its markers; an error leaves the
     // markers as i_jit_skip, and the module runs interpreted.
     virtual std::string compile(Module& module, const GenericModule& code, const ThreadLayout& layout) = 0;

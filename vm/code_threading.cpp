@@ -194,7 +194,7 @@ private:
                 break;
             }
             m_resume[i] = next_resumes;
-            next_resumes = !engine->continues_natively(m_g, in);
+            next_resumes = !continues_natively(m_g, in);
         }
     }
 

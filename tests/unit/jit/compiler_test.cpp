@@ -29,9 +29,6 @@ using Bytes = std::vector<std::uint8_t>;
 // Threads modules with resume points as the JIT would, without compiling them.
 class LayoutOnly : public vm::CodeEngine {
 public:
-    bool continues_natively(const vm::GenericModule& code, const vm::GenericInstr& in) const override {
-        return jit::continues_natively(code, in);
-    }
     std::string compile(vm::Module&, const vm::GenericModule&, const vm::ThreadLayout&) override { return {}; }
     bool set_breakpoint(const vm::CodeInfo*, bool) override { return false; }
     int breakpoint_state(const vm::CodeInfo*) const override { return -1; }
