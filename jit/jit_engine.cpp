@@ -55,16 +55,33 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
 
 JitCodeEngine::~JitCodeEngine() = default;
 
-std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
-    auto started = std::chrono::steady_clock::now();
+namespace {
+
+// A module compiled and linked, its markers not yet filled (CodeEngine::prepare).
+struct JitNativeCode : NativeCode {
+    struct Entry {
+        const CodeInfo* ci;
+        std::uint64_t address;
+        std::size_t flag_index;
+    };
+    std::vector<Entry> entries;
     std::unique_ptr<std::atomic<std::uint8_t>[]> flags;
+    std::shared_ptr<llvm::orc::ResourceTracker> tracker;
+};
+
+}  // namespace
+
+std::unique_ptr<NativeCode> JitCodeEngine::prepare(Module& module, const GenericModule& code, const ThreadLayout& layout,
+                                                   std::string* error) {
+    auto started = std::chrono::steady_clock::now();
+    auto native = std::make_unique<JitNativeCode>();
     if (m_mode == BreakpointMode::Flag) {
-        flags = std::make_unique<std::atomic<std::uint8_t>[]>(module.functions.size() + 1);
-        for (std::size_t i = 0; i <= module.functions.size(); ++i) flags[i].store(0, std::memory_order_relaxed);
+        native->flags = std::make_unique<std::atomic<std::uint8_t>[]>(module.functions.size() + 1);
+        for (std::size_t i = 0; i <= module.functions.size(); ++i) native->flags[i].store(0, std::memory_order_relaxed);
     }
     CompiledModule compiled =
         compile_module(m_vm, module, code, layout, m_engine->arch(), m_engine->triple(), m_engine->data_layout(), m_mode,
-                       reinterpret_cast<const std::uint8_t*>(flags.get()));
+                       reinterpret_cast<const std::uint8_t*>(native->flags.get()));
     // The addresses the code refers to by name; runtime ones are shared by every module.
     std::vector<std::pair<std::string, std::uint64_t>> absolutes;
     {
@@ -72,38 +89,59 @@ std::string JitCodeEngine::compile(Module& module, const GenericModule& code, co
         for (auto& [name, value] : compiled.absolutes)
             if (m_defined.insert(name).second) absolutes.emplace_back(name, value);
     }
-    if (llvm::Error e = m_engine->define_absolute(absolutes)) return llvm::toString(std::move(e));
-    std::shared_ptr<llvm::orc::ResourceTracker> tracker;
-    if (llvm::Error e = m_engine->add_module(std::move(compiled.ir), &tracker)) return llvm::toString(std::move(e));
+    if (llvm::Error e = m_engine->define_absolute(absolutes)) {
+        *error = llvm::toString(std::move(e));
+        return nullptr;
+    }
+    if (llvm::Error e = m_engine->add_module(std::move(compiled.ir), &native->tracker)) {
+        *error = llvm::toString(std::move(e));
+        return nullptr;
+    }
     // Resolve everything first: the markers change only once the whole module links.
-    std::vector<std::pair<const ResumePoint*, std::uint64_t>> resolved;
     for (const ResumePoint& rp : compiled.points) {
         if (rp.symbol.empty()) continue;  // no native code: the marker stays a no-op
         auto address = m_engine->lookup(rp.symbol);
-        if (!address) return llvm::toString(address.takeError());
-        resolved.emplace_back(&rp, *address);
+        if (!address) {
+            *error = llvm::toString(address.takeError());
+            return nullptr;
+        }
+        native->markers.emplace_back(rp.marker, *address);
+        if (rp.entry_of) native->entries.push_back({rp.entry_of, *address, rp.flag_index});
     }
-    std::lock_guard guard(m_mutex);
-    for (auto [rp, address] : resolved) {
-        Word* marker = module.code.get() + rp->marker;
-        marker[1] = address;
-        marker[0] = op_word(Op::i_jit_enter);
-        if (!rp->entry_of) continue;
-        if (m_mode == BreakpointMode::Flag) m_entries[rp->entry_of].flag = &flags[rp->flag_index];
-        else if (const PatchSite* site = m_engine->site(address))
-            m_entries[rp->entry_of] = Entry{site, m_engine->writable_alias(address - 16),
-                                            reinterpret_cast<std::int64_t**>(m_engine->writable_alias(address - 32)),
-                                            nullptr};
-    }
-    if (flags) m_flags.push_back(std::move(flags));
-    m_trackers.push_back(std::move(tracker));
     // BEAMLET_JIT_DEBUG=1: what each module became and what it cost.
     if (std::getenv("BEAMLET_JIT_DEBUG")) {
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
         std::fprintf(stderr, "jit: %s: %zu functions, %zu resume points (%zu native) in %.2f ms (%.3f ms/function)\n",
-                     atom_text(module.name).c_str(), module.functions.size(), compiled.points.size(), resolved.size(), ms,
-                     module.functions.empty() ? 0.0 : ms / double(module.functions.size()));
+                     atom_text(module.name).c_str(), module.functions.size(), compiled.points.size(),
+                     native->markers.size(), ms, module.functions.empty() ? 0.0 : ms / double(module.functions.size()));
     }
+    return native;
+}
+
+void JitCodeEngine::adopt(Module&, NativeCode& code) {
+    auto& native = static_cast<JitNativeCode&>(code);
+    std::lock_guard guard(m_mutex);
+    for (const JitNativeCode::Entry& e : native.entries) {
+        if (m_mode == BreakpointMode::Flag) m_entries[e.ci].flag = &native.flags[e.flag_index];
+        else if (const PatchSite* site = m_engine->site(e.address))
+            m_entries[e.ci] = Entry{site, m_engine->writable_alias(e.address - 16),
+                                    reinterpret_cast<std::int64_t**>(m_engine->writable_alias(e.address - 32)), nullptr};
+    }
+    if (native.flags) m_flags.push_back(std::move(native.flags));
+    m_trackers.push_back(std::move(native.tracker));
+}
+
+std::string JitCodeEngine::compile(Module& module, const GenericModule& code, const ThreadLayout& layout) {
+    // At load, before any process can run the module: the markers are filled at once.
+    std::string error;
+    std::unique_ptr<NativeCode> native = prepare(module, code, layout, &error);
+    if (!native) return error;
+    for (auto [marker, address] : native->markers) {
+        Word* words = module.code.get() + marker;
+        words[1] = address;
+        words[0] = op_word(Op::i_jit_enter);
+    }
+    adopt(module, *native);
     return {};
 }
 

@@ -25,6 +25,7 @@
 #include "tracing/tracer_module.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/hooks.hpp"
+#include "vm/native_compiler.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
@@ -210,6 +211,15 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
         m_jit = std::make_unique<JitLoader>(m_vm);
         m_vm.code_engine = m_jit.get();
         tracing::set_code_engine(m_jit.get());
+        // The lazy JIT: BEAMLET_JIT_HOT calls of a function make its module hot (0: every
+        // module is compiled as it loads).
+        m_vm.jit_hot_calls = DEFAULT_JIT_HOT_CALLS;
+        if (const char* hot = std::getenv("BEAMLET_JIT_HOT")) m_vm.jit_hot_calls = vm::Word(std::strtoull(hot, nullptr, 10));
+        if (m_options.jit_eager) m_vm.jit_hot_calls = 0;
+        if (m_vm.jit_hot_calls) {
+            m_native_compiler = std::make_unique<vm::NativeCompiler>(m_vm);
+            m_vm.native_compiler = m_native_compiler.get();
+        }
     }
 }
 
@@ -221,6 +231,9 @@ std::string Runtime::trace_from_command_line(const CliTraceOptions& options) {
 }
 
 Runtime::~Runtime() {
+    // No module is switched to native code while the VM goes away.
+    m_vm.native_compiler = nullptr;
+    m_native_compiler.reset();
     // The command-line trace ends first: its writer may still name processes.
     m_cli_trace.reset();
     if (vm::g_trace_hooks == m_tracer.get() || vm::g_trace_hooks == m_timed.get()) vm::g_trace_hooks = nullptr;

@@ -10,7 +10,14 @@
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
+namespace beamlet::vm {
+class NativeCompiler;
+}
+
 namespace beamlet::tools {
+
+// Calls of one function that make its module hot for the lazy JIT (BEAMLET_JIT_HOT).
+inline constexpr vm::Word DEFAULT_JIT_HOT_CALLS = 1000;
 
 class CliTrace;
 struct CliTraceOptions;
@@ -19,6 +26,7 @@ struct BootOptions {
     std::vector<std::string> code_path;  // searched in order for MODULE.beam
     int schedulers = 0;                  // scheduler threads; 0 = one per core
     bool jit = false;                    // compile modules to native code (LLVM ORC)
+    bool jit_eager = false;              // compile each module as it loads (not when hot)
 };
 
 // A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.
@@ -47,6 +55,7 @@ private:
     std::unique_ptr<vm::TraceHooks> m_tracer;
     std::unique_ptr<vm::TraceHooks> m_timed;  // BEAMLET_TRACE_STATS: m_tracer, timed
     std::unique_ptr<JitLoader> m_jit;
+    std::unique_ptr<vm::NativeCompiler> m_native_compiler;
     std::unique_ptr<CliTrace> m_cli_trace;  // beamlet trace / profile
 };
 

@@ -64,6 +64,19 @@ std::string JitLoader::compile(vm::Module& module, const vm::GenericModule& code
     return m_engine.load(std::memory_order_acquire)->compile(module, code, layout);
 }
 
+std::unique_ptr<vm::NativeCode> JitLoader::prepare(vm::Module& module, const vm::GenericModule& code,
+                                                  const vm::ThreadLayout& layout, std::string* error) {
+    if (!load()) {
+        *error = m_error;
+        return nullptr;
+    }
+    return m_engine.load(std::memory_order_acquire)->prepare(module, code, layout, error);
+}
+
+void JitLoader::adopt(vm::Module& module, vm::NativeCode& native) {
+    m_engine.load(std::memory_order_acquire)->adopt(module, native);
+}
+
 bool JitLoader::set_breakpoint(const vm::CodeInfo* ci, bool on) {
     vm::CodeEngine* e = m_engine.load(std::memory_order_acquire);
     return e && e->set_breakpoint(ci, on);

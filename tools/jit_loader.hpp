@@ -22,6 +22,9 @@ public:
     ~JitLoader() override;
 
     std::string compile(vm::Module& module, const vm::GenericModule& code, const vm::ThreadLayout& layout) override;
+    std::unique_ptr<vm::NativeCode> prepare(vm::Module& module, const vm::GenericModule& code,
+                                            const vm::ThreadLayout& layout, std::string* error) override;
+    void adopt(vm::Module& module, vm::NativeCode& native) override;
     bool set_breakpoint(const vm::CodeInfo* ci, bool on) override;
     int breakpoint_state(const vm::CodeInfo* ci) const override;
     void set_every_process(const vm::CodeInfo* ci, bool on, std::int64_t* count_slots) override;

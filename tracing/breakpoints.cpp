@@ -227,6 +227,27 @@ bool has_breakpoint(const CodeInfo* ci) {
 
 void set_code_engine(vm::CodeEngine* engine) { g_code_engine = engine; }
 
+void replace_first_word(const CodeInfo* ci, Word word) {
+    if (read_word(ci->code()) != breakpoint_word()) {
+        patch_word(first_instruction(ci), word);
+        return;
+    }
+    // The breakpoint stays; what runs after it changes (a hit reads the head's original word).
+    for (GenericBp* bp = ci->gen_bp.load(std::memory_order_acquire); bp; bp = bp->next.load(std::memory_order_acquire)) {
+        std::atomic_ref<Word>(bp->orig_instr).store(word, std::memory_order_release);
+        if (bp->to_insert) bp->to_insert->orig_instr = word;
+    }
+}
+
+void adopt_native_entry(const CodeInfo* ci) {
+    if (!g_code_engine || read_word(ci->code()) != breakpoint_word()) return;
+    // The filter's summary first, then the patch site (no native entry: the threaded
+    // breakpoint simply stays).
+    std::uint32_t active = chain_flags(ci->gen_bp, active_bp_index());
+    update_every_process(ci, active, active);
+    g_code_engine->set_breakpoint(ci, true);
+}
+
 namespace {
 
 // A counter kind's change on [d], the staging generation of [bp].

@@ -222,6 +222,12 @@ const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const Trac
 // True if [ci]'s function-entry breakpoint is on (the breakpoint instruction, or the JIT's
 // armed patch site).
 bool has_breakpoint(const CodeInfo* ci);
+// The function of [ci] starts with [word] from now on: under a breakpoint instruction, the
+// word its hits go on with; else the first word itself. Under the code modification permission.
+void replace_first_word(const CodeInfo* ci, Word word);
+// The lazy JIT registered [ci]'s native entry (vm/native_compiler.hpp): a breakpoint standing
+// in the threaded code is armed in the native entry too, with its every-process summary.
+void adopt_native_entry(const CodeInfo* ci);
 // Function-entry breakpoints of natively compiled functions go through [engine] (set at boot
 // with --engine jit).
 void set_code_engine(vm::CodeEngine* engine);

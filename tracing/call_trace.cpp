@@ -345,7 +345,7 @@ Word function_breakpoint(Vm& vm, Process* p, const CodeInfo* ci, Term* x) {
         Hit h{p, x, ci->module, ci->function, ci->arity, ci, &ci->gen_bp};
         session_breakpoint(vm, h, bp, true);
     });
-    return head->orig_instr;
+    return std::atomic_ref<Word>(head->orig_instr).load(std::memory_order_acquire);  // see replace_first_word
 }
 
 const Word* export_breakpoint(Vm& vm, Process* p, Export* e, Term* x) {

@@ -33,6 +33,10 @@ void TracingHooks::exception_unwinding(Process* p, Term* from, Term* to, const W
 
 void TracingHooks::schedule_break(Process* p, bool out) { tracing::schedule_break(p, out); }
 
+void TracingHooks::replace_entry_word(const CodeInfo* ci, Word word) { tracing::replace_first_word(ci, word); }
+
+void TracingHooks::native_entry_adopted(const CodeInfo* ci) { tracing::adopt_native_entry(ci); }
+
 void TracingHooks::module_loading(Module& module) {
     for (TraceSession* s : live_sessions()) {
         std::lock_guard guard(s->mutex);

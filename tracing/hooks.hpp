@@ -18,6 +18,8 @@ public:
     void exception_unwinding(vm::Process* p, vm::Term* from, vm::Term* to, const vm::Word* catch_at) override;
     void schedule_break(vm::Process* p, bool out) override;
     void module_loading(vm::Module& module) override;
+    void replace_entry_word(const vm::CodeInfo* ci, vm::Word word) override;
+    void native_entry_adopted(const vm::CodeInfo* ci) override;
 
     void process_spawned(vm::Process* parent, vm::Process* child, vm::Term mfa, bool linked) override;
     void process_linked(vm::Process* linker, vm::Process* linked) override;

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vm/generic_code.hpp"
@@ -42,9 +44,24 @@ inline bool continues_natively(const GenericModule& code, const GenericInstr& in
     return has_native_emitter(code, in) && !ends_native_code(in.op);
 }
 
+// A module's native code, compiled but not yet reachable (the lazy JIT's first step): for
+// each marker with native code, its offset in the module's code and the native function.
+struct NativeCode {
+    virtual ~NativeCode() = default;
+    std::vector<std::pair<Word, Word>> markers;
+};
+
 class CodeEngine {
 public:
     virtual ~CodeEngine() = default;
+    // The lazy JIT (vm/native_compiler.hpp) in two steps. prepare() compiles [module] without
+    // touching its code, on any thread (null, with [*error], if it cannot). adopt() registers
+    // the native entries (breakpoints switch at their patch sites from then on); it runs
+    // under the code modification permission once every thread sees the markers' native
+    // function words, before the markers are switched on.
+    virtual std::unique_ptr<NativeCode> prepare(Module& module, const GenericModule& code, const ThreadLayout& layout,
+                                                std::string* error) = 0;
+    virtual void adopt(Module& module, NativeCode& native) = 0;
     // Compiles [module] (threaded as [layout] says) and fills its markers; an error leaves the
     // markers as i_jit_skip, and the module runs interpreted.
     virtual std::string compile(Module& module, const GenericModule& code, const ThreadLayout& layout) = 0;

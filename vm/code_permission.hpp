@@ -24,11 +24,16 @@ public:
     void release(Process* p);
     // True while [p] holds it.
     bool held_by(const Process* p) const;
+    // For a thread of the runtime (the lazy JIT's), which cannot be suspended: takes the
+    // permission if no one holds it; release_by_runtime() hands it to the first waiter.
+    bool try_seize_by_runtime();
+    void release_by_runtime();
 
 private:
     Vm& m_vm;
     mutable SpinLock m_mutex;
     Process* m_holder = nullptr;
+    bool m_runtime_holds = false;
     std::deque<Process*> m_waiters;
 };
 

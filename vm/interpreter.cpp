@@ -293,6 +293,16 @@ void prepare_call_address(Process* p, const Word* address, const std::vector<Ter
 
 RunResult run_process(Process* p, Registers& regs) { return execute(p, &regs); }
 
+namespace {
+// One more call in a lazy marker's counter word (vm/instructions.def, i_jit_count).
+Word count_call(const Word* counter) {
+    std::atomic_ref<Word> word(*const_cast<Word*>(counter));
+    Word n = word.load(std::memory_order_relaxed) + 1;
+    word.store(n, std::memory_order_relaxed);
+    return n;
+}
+}  // namespace
+
 // The interpreter loop; called with [p] null once, to publish the handler addresses.
 static RunResult execute(Process* p, Registers* regs) {
     static const void* const labels[] = {
@@ -628,6 +638,16 @@ op_i_jit_enter: {
 }
 
 op_i_jit_skip:
+    NEXT(2);
+
+op_i_jit_count:
+    // Schedulers may count at once and lose a count: the count is only a heuristic. The
+    // process that makes the module hot waits for its native code (off its clock); the others
+    // go on interpreted meanwhile.
+    if (count_call(I + 1) == p->vm.jit_hot_calls && p->vm.request_native_code(p, I)) {
+        live = CodeInfo::from_code(I)->arity;
+        goto native_code_wait;
+    }
     NEXT(2);
 
 op_i_trace_return: {
@@ -1716,6 +1736,18 @@ busy_port_wait:
     p->arity = 1;
     p->saved_x.assign(x, x + 1);
     p->suspend_for = SuspendFor::BusyPort;
+    p->reductions += CONTEXT_REDS - reds;
+    return RunResult::Suspended;
+
+native_code_wait:
+    // Resumed past the marker: this call goes on interpreted (its entry breakpoint, if any,
+    // has been hit already); the next ones enter the native code.
+    SWAPOUT();
+    p->ip = I + 2;
+    p->cp = cp;
+    p->arity = live;
+    p->saved_x.assign(x, x + live);
+    p->suspend_for = SuspendFor::NativeCode;
     p->reductions += CONTEXT_REDS - reds;
     return RunResult::Suspended;
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "vm/code_engine.hpp"
+#include "vm/generic_code.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -98,6 +100,12 @@ struct LineEntry {
 
 // A loaded module: threaded code (function headers included), its lambdas, exports and line
 // table. Code never moves once installed: headers and funs point into it.
+// A module's code as loaded and where the threaded code put it: what the JIT compiles.
+struct LazyNative {
+    GenericModule code;
+    ThreadLayout layout;
+};
+
 struct Module {
     Term name = 0;
     std::unique_ptr<Word[]> code;
@@ -118,6 +126,10 @@ struct Module {
     std::atomic<bool> on_load_running{false};
     // It calls erlang:load_nif/2: its functions may become NIFs (it runs interpreted).
     bool loads_nifs = false;
+    // Lazy JIT: what compiling it needs, kept from loading until it is compiled (null when it
+    // is not to be compiled lazily), and whether it has been asked for.
+    std::unique_ptr<LazyNative> lazy_native;
+    std::atomic<bool> native_requested{false};
 
     bool contains(const Word* p) const { return p >= code.get() && p < code.get() + code_size_words; }
     // The function whose code contains [p], or null.

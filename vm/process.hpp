@@ -62,6 +62,7 @@ enum class SuspendFor : std::uint8_t {
     ThreadProgress,  // Process::progress_value to be reached
     Permission,      // the code modification permission to be handed over
     BusyPort,        // a port it sent to to stop being busy (vm/port.hpp)
+    NativeCode,      // the lazy JIT to switch in the module it made hot (vm/native_compiler.hpp)
 };
 
 // The rest of a trapping BIF: runs on resumption with the x registers; returns the BIF's

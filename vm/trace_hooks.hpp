@@ -133,6 +133,10 @@ public:
     // where a breakpoint will go on, when the function carries one. Under the code
     // modification permission.
     virtual void replace_entry_word(const CodeInfo* ci, Word word) { write_entry_word(ci, word); }
+    // The lazy JIT registered [ci]'s native entry (vm/native_compiler.hpp), under the code
+    // modification permission, before switching the function's markers on: a breakpoint in
+    // the threaded code arms the native entry too.
+    virtual void native_entry_adopted(const CodeInfo* ci) { (void)ci; }
     static void write_entry_word(const CodeInfo* ci, Word word);
 
     // ---- process and message events; each is called only when the process's

@@ -11,6 +11,7 @@
 #include "vm/code_engine.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
+#include "vm/native_compiler.hpp"
 #include "vm/process.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/port.hpp"
@@ -164,7 +165,14 @@ std::unique_ptr<Module> Vm::prepare_module(const GenericModule& code, std::strin
         return i.module == atoms::erlang && i.function == atom("load_nif") && i.arity == 2;
     });
     mod->on_load_function = code.on_load_function;
-    if (code_engine && !library && !mod->loads_nifs) {
+    if (code_engine && !library && !mod->loads_nifs && jit_hot_calls && native_compiler) {
+        // Lazy: each function's entry counts its calls until the module is hot.
+        for (const FunctionInfo& f : mod->functions) {
+            Word* entry = mod->code.get() + f.header_offset + sizeof(CodeInfo) / sizeof(Word);
+            if (entry[0] == op_word(Op::i_jit_skip)) entry[0] = op_word(Op::i_jit_count);
+        }
+        mod->lazy_native = std::make_unique<LazyNative>(LazyNative{code, std::move(layout)});
+    } else if (code_engine && !library && !mod->loads_nifs) {
         // Native code; if it cannot be compiled the module still runs, interpreted.
         std::string jit_error = code_engine->compile(*mod, code, layout);
         if (!jit_error.empty())
@@ -266,6 +274,14 @@ bool Vm::finish_on_load(Term name, bool keep) {
     m->on_load_running.store(false, std::memory_order_release);
     code_generation.fetch_add(1, std::memory_order_acq_rel);
     return true;
+}
+
+bool Vm::request_native_code(Process* p, const Word* marker) {
+    const Module* m = native_compiler ? module_containing(marker) : nullptr;
+    if (!m) return false;
+    // A process holding the code modification permission does not wait: the switch needs it.
+    Term waiter = code_permission->held_by(p) ? Term(0) : p->id;
+    return native_compiler->request(*const_cast<Module*>(m), waiter);
 }
 
 Module* Vm::install_module(const GenericModule& code, std::string* error) {

@@ -29,6 +29,7 @@ class CodePermission;
 class TimerService;
 class StandardIo;
 class CodeEngine;
+class NativeCompiler;
 class PortTable;
 struct Message;
 struct Port;
@@ -239,6 +240,14 @@ struct Vm {
     std::unique_ptr<PortTable> port_table;
     // The native-code engine (--engine jit), or null: modules are only interpreted.
     CodeEngine* code_engine = nullptr;
+    // The lazy JIT: a module is compiled (by [native_compiler], in the background) once one
+    // of its functions has been entered [jit_hot_calls] times; 0 compiles each module as it
+    // loads.
+    Word jit_hot_calls = 0;
+    NativeCompiler* native_compiler = nullptr;
+    // i_jit_count: [p] made the function whose entry marker is [marker] hot. True when [p]
+    // is to wait for its module's native code (it is resumed once it is switched in).
+    bool request_native_code(Process* p, const Word* marker);
     // The process that destroys trace sessions whose strong handles were garbage collected
     // (started by the first trace:session_create/3; 0 until then).
     std::atomic<Term> trace_cleaner{0};

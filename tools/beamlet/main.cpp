@@ -207,6 +207,7 @@ int main(int argc, char** argv) {
     }
     if (compare->parsed()) return tools::compare_engines(options, vm::atom_text(module), compare_options);
 
+    options.jit_eager = true;  // dis shows the module's native entries: compile it now
     tools::Runtime runtime(options);
     std::string error = runtime.load(module);
     if (!error.empty()) {

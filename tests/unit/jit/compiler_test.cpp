@@ -30,6 +30,11 @@ using Bytes = std::vector<std::uint8_t>;
 class LayoutOnly : public vm::CodeEngine {
 public:
     std::string compile(vm::Module&, const vm::GenericModule&, const vm::ThreadLayout&) override { return {}; }
+    std::unique_ptr<vm::NativeCode> prepare(vm::Module&, const vm::GenericModule&, const vm::ThreadLayout&,
+                                            std::string*) override {
+        return nullptr;
+    }
+    void adopt(vm::Module&, vm::NativeCode&) override {}
     bool set_breakpoint(const vm::CodeInfo*, bool) override { return false; }
     int breakpoint_state(const vm::CodeInfo*) const override { return -1; }
     void set_every_process(const vm::CodeInfo*, bool, std::int64_t*) override {}
