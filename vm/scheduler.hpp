@@ -31,6 +31,10 @@ public:
     Schedulers& operator=(const Schedulers&) = delete;
 
     int count() const { return int(m_scheds.size()); }
+    // True when scheduler [index]'s run queue holds a task (a hint: read without its lock).
+    bool has_queued(int index) const {
+        return index >= 0 && index < count() && m_scheds[std::size_t(index)]->length.load(std::memory_order_relaxed) > 0;
+    }
     // Puts [task] in a run queue: the current scheduler's when called from a scheduler
     // thread, else a round-robin one. A process's state has been set to Runnable by the
     // caller; a port holds itself alive while queued (Port::task_hold).

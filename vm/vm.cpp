@@ -279,8 +279,11 @@ bool Vm::finish_on_load(Term name, bool keep) {
 bool Vm::request_native_code(Process* p, const Word* marker) {
     const Module* m = native_compiler ? module_containing(marker) : nullptr;
     if (!m) return false;
-    // A process holding the code modification permission does not wait: the switch needs it.
-    Term waiter = code_permission->held_by(p) ? Term(0) : p->id;
+    // It waits for the native code (then runs it) only when its scheduler has nothing else to
+    // run, so that no other process waits with it; and not while it holds the code
+    // modification permission, which the switch needs.
+    bool wait = !schedulers->has_queued(p->scheduler_index) && !code_permission->held_by(p);
+    Term waiter = wait ? p->id : Term(0);
     return native_compiler->request(*const_cast<Module*>(m), waiter);
 }
 
