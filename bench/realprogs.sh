@@ -18,7 +18,7 @@ work="$here/build-realprogs"
 
 # folder, argument: each about 0.5-2 s on erl 25 (+S 1) on the 2-core machine.
 declare -A size=(
-    [binarytrees]=17 [chameneosredux]=300000 [fannkuchredux]=10 [fasta]=1000000 [mandelbrot]=1600
+    [binarytrees]=18 [chameneosredux]=300000 [fannkuchredux]=10 [fasta]=1000000 [mandelbrot]=1600
     [nbody]=1000000 [pidigits]=2500 [spectralnorm]=1000 [threadring]=5000000
 )
 programs=("$@")
