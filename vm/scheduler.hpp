@@ -79,6 +79,8 @@ private:
 
     void loop(int index);
     Task take(int index);
+    // Out of work: polls the run queues a little before the scheduler sleeps.
+    Task spin_for_work(int index, int progress_index);
     void run_one(int index, Process* p);
     void wake_one();
     void resume_progress_waiters();
