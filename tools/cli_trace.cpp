@@ -23,6 +23,7 @@
 #include "tools/svg_render.hpp"
 #include "tools/trace_writers.hpp"
 #include "tracing/native_tracers.hpp"
+#include "vm/thread_signals.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/block_cache.hpp"
 #include "vm/copy.hpp"
@@ -198,16 +199,10 @@ struct CliTrace::Impl final : tracing::NativeTracer {
     // ---- the writer thread ----
 
     void start() {
-        // These threads leave SIGINT and SIGTERM to the VM's signal thread (tools/boot.cpp),
-        // which writes the trace out before the VM exits.
-        sigset_t signals, old;
-        sigemptyset(&signals);
-        sigaddset(&signals, SIGINT);
-        sigaddset(&signals, SIGTERM);
-        pthread_sigmask(SIG_BLOCK, &signals, &old);
+        // The signal thread writes the trace out before the VM exits (tools/boot.cpp).
+        vm::StopSignalsBlocked blocked;
         writer_thread = std::thread([this] { write_loop(); });
         if (options.progress) progress_thread = std::thread([this] { report_progress(); });
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
     }
 
     // Twice a second: events so far, dropped, and the rate over the last half second; on one

@@ -2,7 +2,6 @@
 #include "vm/native_compiler.hpp"
 
 #include <pthread.h>
-#include <signal.h>
 
 #include <chrono>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
 #include "vm/thread_progress.hpp"
+#include "vm/thread_signals.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
@@ -30,15 +30,8 @@ namespace {
 }  // namespace
 
 NativeCompiler::NativeCompiler(Vm& vm) : m_vm(vm) {
-    // The thread leaves SIGINT and SIGTERM to the signal thread (tools/boot.cpp): it starts
-    // with them blocked.
-    sigset_t blocked, previous;
-    sigemptyset(&blocked);
-    sigaddset(&blocked, SIGINT);
-    sigaddset(&blocked, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    StopSignalsBlocked blocked;
     m_thread = std::thread([this] { run(); });
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 NativeCompiler::~NativeCompiler() {

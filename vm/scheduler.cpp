@@ -15,13 +15,6 @@
 namespace beamlet::vm {
 
 namespace {
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield" ::: "memory");
-#endif
-}
 constexpr int IDLE_SPINS = 1500;  // of a pause each: about 50 µs
 }  // namespace
 

@@ -5,16 +5,6 @@
 
 namespace beamlet::vm {
 
-namespace {
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield" ::: "memory");
-#endif
-}
-}  // namespace
-
 void SpinLock::lock_contended() noexcept {
     for (unsigned spins = 0;; ++spins) {
         // Wait on a plain load (the cache line stays shared) until the lock looks free.

@@ -10,6 +10,15 @@
 
 namespace beamlet::vm {
 
+// The busy-wait hint (x86 pause, AArch64 yield) between two polls of a shared location.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+}
+
 class SpinLock {
 public:
     void lock() noexcept {
