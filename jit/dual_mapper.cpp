@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <llvm/ADT/STLExtras.h>
@@ -46,7 +48,86 @@ int to_prot(llvm::orc::MemProt prot) {
     return result;
 }
 
+#if defined(__aarch64__)
+// Whether code written through a writable alias and made visible by cache maintenance alone
+// is what runs: a page mapped twice, `mov w0, #1; ret` run once from the executable view, then
+// `mov w0, #2` stored through the alias, the cache maintenance, and a second run. On hardware
+// the architecture guarantees the new instruction (Arm ARM B2.2.5: the maintenance by the
+// executable address, then the ISB on this thread); qemu-user runs its stale translation.
+// If the probe cannot map its page, nothing is known against the architecture's rule: true.
+bool cache_maintenance_reaches_fetch() {
+    const long page = sysconf(_SC_PAGESIZE);
+    const int fd = create_memfd();
+    if (page <= 0 || fd < 0) return true;
+    bool result = true;
+    void* writable = MAP_FAILED;
+    void* exec = MAP_FAILED;
+    if (ftruncate(fd, page) == 0) {
+        writable = mmap(nullptr, std::size_t(page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        exec = mmap(nullptr, std::size_t(page), PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+    }
+    if (writable != MAP_FAILED && exec != MAP_FAILED) {
+        constexpr std::uint32_t MOV_W0_1 = 0x52800020, MOV_W0_2 = 0x52800040, RET = 0xD65F03C0;
+        auto* words = static_cast<std::uint32_t*>(writable);
+        auto* code = static_cast<char*>(exec);
+        auto run = reinterpret_cast<int (*)()>(exec);
+        words[0] = MOV_W0_1;
+        words[1] = RET;
+        __builtin___clear_cache(code, code + 8);
+        const int first = run();
+        __atomic_store_n(&words[0], MOV_W0_2, __ATOMIC_RELEASE);
+        __builtin___clear_cache(code, code + 8);
+        asm volatile("isb" ::: "memory");
+        const int second = run();
+        result = !(first == 1 && second == 1);
+    }
+    if (writable != MAP_FAILED) munmap(writable, std::size_t(page));
+    if (exec != MAP_FAILED) munmap(exec, std::size_t(page));
+    close(fd);
+    return result;
+}
+#endif
+
+bool decide_code_sync_remaps() {
+#if defined(__aarch64__)
+    if (const char* env = std::getenv("BEAMLET_JIT_CODE_SYNC")) {
+        if (std::strcmp(env, "remap") == 0) return true;
+        if (std::strcmp(env, "cache") == 0) return false;
+    }
+    return !cache_maintenance_reaches_fetch();
+#else
+    return false;
+#endif
+}
+
 }  // namespace
+
+bool code_sync_remaps() {
+    static const bool remaps = decide_code_sync_remaps();
+    return remaps;
+}
+
+void sync_code(std::uint8_t* exec, std::size_t size) {
+#if defined(__aarch64__)
+    __builtin___clear_cache(reinterpret_cast<char*>(exec), reinterpret_cast<char*>(exec + size));
+    if (code_sync_remaps()) {
+        // Execute permission stays throughout: other threads may be running this code.
+        const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+        const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(exec) & ~(page - 1);
+        const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(exec + size) + page - 1) & ~(page - 1);
+        void* pages = reinterpret_cast<void*>(first);
+        if (mprotect(pages, end - first, PROT_READ | PROT_WRITE | PROT_EXEC) != 0 ||
+            mprotect(pages, end - first, PROT_READ | PROT_EXEC) != 0) {
+            std::perror("beamlet jit: mprotect (code sync)");
+            std::abort();
+        }
+    }
+    asm volatile("isb" ::: "memory");
+#else
+    (void)exec;
+    (void)size;
+#endif
+}
 
 llvm::Expected<std::unique_ptr<DualMapper>> DualMapper::create() {
     auto page_size = llvm::sys::Process::getPageSize();
@@ -129,8 +210,9 @@ void DualMapper::initialize(AllocInfo& AI, OnInitializedFunction OnInitialized) 
         const int prot = to_prot(segment.AG.getMemProt());
         if (mprotect(exec, round_to_pages(size_bytes), prot) != 0) return OnInitialized(system_error("mprotect"));
         // The code was written through another virtual address: make the instruction fetch
-        // side see it (AArch64: clean to PoU and invalidate by the executable address).
-        if (prot & PROT_EXEC) __builtin___clear_cache(reinterpret_cast<char*>(exec), reinterpret_cast<char*>(exec + size_bytes));
+        // side see it (AArch64: clean to PoU and invalidate by the executable address). The
+        // range may have held code before (a removed module) that qemu-user translated.
+        if (prot & PROT_EXEC) sync_code(exec, size_bytes);
         extent_bytes = std::max<std::size_t>(extent_bytes, segment.Offset + round_to_pages(size_bytes));
     }
 

@@ -18,6 +18,22 @@
 
 namespace beamlet::jit {
 
+// Makes the code stored through the writable alias at executable [exec, exec + size) what this
+// thread fetches from now on; other threads fetch it after their code barrier (an ISB at their
+// thread-progress point). The pages must be executable code pages (read + execute).
+//
+// AArch64: DC CVAU, DSB ISH, IC IVAU by the executable address, DSB ISH, ISB
+// (__builtin___clear_cache). Where that is not enough — qemu-user, whose IC IVAU is a no-op
+// and which drops its translations of guest code only when the guest writes to that code's
+// own addresses or makes its pages writable, so that it keeps running stale code after a store
+// through the alias — the pages are also made writable and read-only again by their
+// executable address (mprotect), which makes qemu retranslate them. A probe at the first call
+// decides (code_sync_remaps()); BEAMLET_JIT_CODE_SYNC=cache or =remap forces either way.
+// x86-64: nothing (its instruction fetch snoops stores, whatever the virtual address).
+void sync_code(std::uint8_t* exec, std::size_t size);
+// Whether sync_code also remaps the pages (see above). Always false on x86-64.
+bool code_sync_remaps();
+
 class DualMapper final : public llvm::orc::MemoryMapper {
 public:
     // A mapper for this process, or an error if the page size is unknown.

@@ -75,8 +75,9 @@ void store_toggle(const PatchSite& site, bool enabled) {
         const auto pc = reinterpret_cast<std::uint64_t>(site.exec) + 4;
         std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t*>(site.writable + 4))
             .store(enabled ? aarch64_bl(pc, site.trampoline) : AARCH64_NOP, std::memory_order_release);
-        // Clean the data cache and invalidate the instruction cache by the executable address.
-        __builtin___clear_cache(reinterpret_cast<char*>(site.exec + 4), reinterpret_cast<char*>(site.exec + 8));
+        // Clean the data cache and invalidate the instruction cache by the executable address
+        // (and under qemu-user, make it retranslate the page: dual_mapper.hpp).
+        sync_code(site.exec + 4, 4);
     }
 }
 

@@ -9,6 +9,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 
 #include "jit/compiler.hpp"
+#include "jit/dual_mapper.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/vm.hpp"
@@ -47,6 +48,10 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
         return nullptr;
     }
     g_jit_entry = reinterpret_cast<JitEntryFn>(*enter);
+    if (std::getenv("BEAMLET_JIT_DEBUG"))
+        std::fprintf(stderr, "jit: %s, cpu %s, %s breakpoints, code sync: %s\n", engine->triple().c_str(),
+                     engine->cpu().c_str(), mode == BreakpointMode::Flag ? "flag" : "patched",
+                     code_sync_remaps() ? "cache maintenance + remap" : "cache maintenance");
     std::unique_ptr<JitCodeEngine> jit(new JitCodeEngine(vm, std::move(cache), std::move(engine)));
     jit->m_trackers.push_back(std::move(tracker));
     jit->m_mode = mode;

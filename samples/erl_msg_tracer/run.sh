@@ -11,7 +11,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here/erl_msg_tracer.c" "$here/erl_msg_tracer.erl" "$here/seed_session.erl" "$work/"
 cd "$work"
-gcc -I "$root/include" -fPIC -shared -o erl_msg_tracer.so erl_msg_tracer.c
+# A cross build (tools/aarch64.sh) names its C compiler and its emulated beamlet.
+"${BEAMLET_NIF_CC:-gcc}" -I "$root/include" -fPIC -shared -o erl_msg_tracer.so erl_msg_tracer.c
 erlc erl_msg_tracer.erl
 erlc seed_session.erl
-"$build/beamlet" run ${BEAMLET_ENGINE:+--engine "$BEAMLET_ENGINE"} -pa . seed_session
+"${BEAMLET_BIN:-$build/beamlet}" run ${BEAMLET_ENGINE:+--engine "$BEAMLET_ENGINE"} -pa . seed_session

@@ -12,6 +12,7 @@
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
 
+#include "jit/dual_mapper.hpp"
 #include "tests/unit/jit/jit_test_support.hpp"
 
 namespace beamlet::jit {
@@ -96,6 +97,39 @@ TEST_F(LinkedAdd, PatchingWritesThroughTheAliasOfNonWritableCode) {
     EXPECT_EQ(test::page_permissions(alias), "rw-s");
     int local = 0;
     EXPECT_EQ(engine->writable_alias(reinterpret_cast<std::uint64_t>(&local)), nullptr);
+}
+
+// The site in the machine code itself, read through the executable view: `mov x17, x30` and
+// `bl trampoline` when armed, `nop` when not, each word stored through the writable alias
+// (the executable pages are never writable), and every armed call reaches the trampoline —
+// under qemu-user too, where the JIT syncs code by remapping (dual_mapper.hpp).
+TEST_F(LinkedAdd, AArch64ArmedSiteIsABlStoredThroughTheAlias) {
+    if (engine->arch() != Arch::AArch64) GTEST_SKIP() << "an AArch64 host only";
+    RecordProperty("code_sync", code_sync_remaps() ? "cache maintenance + remap" : "cache maintenance");
+    auto word = [&](int i) {
+        std::uint32_t value = 0;
+        std::memcpy(&value, site->exec + 4 * i, sizeof value);
+        return value;
+    };
+    const std::uint64_t bl_pc = entry + 4;
+    const std::uint32_t bl = 0x94000000U | (static_cast<std::uint32_t>((site->trampoline - bl_pc) >> 2) & 0x03FFFFFFU);
+    EXPECT_NE(site->writable, site->exec);
+    EXPECT_EQ(test::page_permissions(site->exec), "r-xs");
+    EXPECT_EQ(word(0), 0xAA1E03F1U);  // mov x17, x30
+    EXPECT_EQ(word(1), 0xD503201FU);  // nop
+    for (int round = 0; round < 3; ++round) {
+        Engine::arm(*site);
+        EXPECT_EQ(word(0), 0xAA1E03F1U);
+        EXPECT_EQ(word(1), bl);
+        const std::int64_t before = read_counter(hits);
+        for (std::int64_t i = 0; i < 10; ++i) ASSERT_EQ(add(i, 1), i + 1);
+        EXPECT_EQ(read_counter(hits) - before, 10) << "round " << round;
+        Engine::disarm(*site);
+        EXPECT_EQ(word(1), 0xD503201FU);
+        for (std::int64_t i = 0; i < 10; ++i) ASSERT_EQ(add(i, 1), i + 1);
+        EXPECT_EQ(read_counter(hits) - before, 10) << "round " << round;
+    }
+    EXPECT_EQ(test::page_permissions(site->exec), "r-xs");
 }
 
 TEST_F(LinkedAdd, RemovingTheTrackerFreesTheModule) {
