@@ -64,6 +64,12 @@ vm::Term posix_atom(int err);
 vm::Term wait_for_busy_port(vm::Process* p, vm::Term result);
 // A new unique reference, allocated on [p] (make_ref/0).
 vm::Term new_ref(vm::Process* p);
+// A max_heap_size value (process_flag/2, spawn_opt/2, system_flag/2): a size in words, or a
+// map of size (required), kill and error_logger. False for anything OTP refuses, including a
+// size below the minimum heap size (0 is no limit).
+bool parse_max_heap_size(vm::Term value, const vm::MaxHeapSize& current, vm::MaxHeapSize* out);
+// #{error_logger => _, kill => _, size => _} on [p], as OTP reports a max_heap_size.
+vm::Term max_heap_size_term(vm::Process* p, const vm::MaxHeapSize& limit);
 
 }  // namespace beamlet::bif
 

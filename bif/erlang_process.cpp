@@ -95,6 +95,45 @@ struct RequestOptions {
     bool reply_success = true, reply_error = true;
 };
 
+}  // namespace
+
+bool parse_max_heap_size(Term value, const MaxHeapSize& current, MaxHeapSize* out) {
+    constexpr SWord MIN_HEAP_SIZE = 233;  // OTP's minimum heap size, in words
+    auto valid_size = [](Term v) {
+        return is_small(v) && (small_value(v) == 0 || small_value(v) >= MIN_HEAP_SIZE);
+    };
+    *out = current;
+    if (is_small(value)) {
+        if (!valid_size(value)) return false;
+        out->size = Word(small_value(value));
+        return true;
+    }
+    if (!is_map(value)) return false;
+    BEAMLET_CACHED_ATOM(am_size, "size");
+    BEAMLET_CACHED_ATOM(am_kill, "kill");
+    BEAMLET_CACHED_ATOM(am_error_logger, "error_logger");
+    const Term* size = map_lookup(value, am_size);
+    if (!size || !valid_size(*size)) return false;
+    out->size = Word(small_value(*size));
+    Word known = 1;
+    for (auto [key, flag] : {std::pair{am_kill, &out->kill}, std::pair{am_error_logger, &out->error_logger}}) {
+        const Term* v = map_lookup(value, key);
+        if (!v) continue;
+        if (*v != atoms::true_ && *v != atoms::false_) return false;
+        *flag = *v == atoms::true_;
+        ++known;
+    }
+    return map_size(value) == known;  // no other keys
+}
+
+Term max_heap_size_term(Process* p, const MaxHeapSize& limit) {
+    return map_from_pairs(p, {{atom("error_logger"), make_bool(limit.error_logger)},
+                              {atom("kill"), make_bool(limit.kill)},
+                              {atom("size"), make_small(SWord(limit.size))}});
+}
+
+namespace {
+
 enum class OptsError { None, NotAList, BadOption };
 
 // spawn_opt options: link, monitor, {monitor, MonitorOpts}, {fullsweep_after, N}; other
@@ -104,6 +143,7 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
     BEAMLET_CACHED_ATOM(am_link, "link");
     BEAMLET_CACHED_ATOM(am_monitor, "monitor");
     BEAMLET_CACHED_ATOM(am_fullsweep_after, "fullsweep_after");
+    BEAMLET_CACHED_ATOM(am_max_heap_size, "max_heap_size");
     BEAMLET_CACHED_ATOM(am_reply_tag, "reply_tag");
     BEAMLET_CACHED_ATOM(am_reply, "reply");
     BEAMLET_CACHED_ATOM(am_tag, "tag");
@@ -129,6 +169,10 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
         } else if (key == am_fullsweep_after) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->fullsweep_after = Word(small_value(value));
+        } else if (key == am_max_heap_size) {
+            MaxHeapSize limit;
+            if (!parse_max_heap_size(value, MaxHeapSize{}, &limit)) result = OptsError::BadOption;
+            else out->max_heap = limit;
         } else if (request && key == am_reply_tag) {
             request->reply_tag = value;
         } else if (request && key == am_reply) {
@@ -665,6 +709,14 @@ Term bif_process_flag(Process* p, Term* a) {
         p->trap_exit = a[1] == atoms::true_;
         return old;
     }
+    if (a[0] == atom("max_heap_size")) {
+        MaxHeapSize limit;
+        if (!parse_max_heap_size(a[1], p->max_heap, &limit)) return p->badarg();
+        Term old = max_heap_size_term(p, p->max_heap);
+        p->max_heap = limit;
+        p->max_heap_over = false;
+        return old;
+    }
     // Flags whose values are kept (and reported back) without changing how the process runs.
     struct Kept {
         const char* name;
@@ -679,7 +731,6 @@ Term bif_process_flag(Process* p, Term* a) {
         {"min_heap_size", "233", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
         {"min_bin_vheap_size", "46422", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
         {"fullsweep_after", "65535", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
-        {"max_heap_size", "0", [](Term v) { return (is_small(v) && small_value(v) >= 0) || is_map(v); }},
         {"error_handler", "error_handler", [](Term v) { return is_atom(v); }},
         {"async_dist", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
     };
@@ -883,6 +934,8 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
         v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + p->mbuf_words));
     } else if (item == am_stack_size) {
         v = make_small(SWord(p->stack_used_words()));
+    } else if (item == atom("max_heap_size")) {
+        v = max_heap_size_term(p, p->max_heap);
     } else if (item == am_reductions) {
         v = make_small(p->reductions);
     } else if (item == am_memory) {

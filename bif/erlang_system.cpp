@@ -103,15 +103,9 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "fullsweep_after") return pair(p, atom("fullsweep_after"), make_small(65535));
     if (name == "min_heap_size") return pair(p, atom("min_heap_size"), make_small(233));
     if (name == "min_bin_vheap_size") return pair(p, atom("min_bin_vheap_size"), make_small(46422));
-    if (name == "max_heap_size") {
-        Term keys[] = {atom("error_logger"), atom("kill"), atom("size")};
-        Term values[] = {atoms::true_, atoms::true_, make_small(0)};
-        std::vector<std::pair<Term, Term>> pairs;
-        for (int i = 0; i < 3; ++i) pairs.emplace_back(keys[i], values[i]);
-        return map_from_pairs(p, std::move(pairs));
-    }
+    if (name == "max_heap_size") return max_heap_size_term(p, p->vm.max_heap_default());
     if (name == "garbage_collection")
-        return list_of(p, {pair(p, atom("max_heap_size"), make_small(0)),
+        return list_of(p, {pair(p, atom("max_heap_size"), make_small(SWord(p->vm.max_heap_default().size))),
                            pair(p, atom("min_bin_vheap_size"), make_small(46422)),
                            pair(p, atom("min_heap_size"), make_small(233)),
                            pair(p, atom("fullsweep_after"), make_small(65535))});
@@ -213,7 +207,13 @@ Term bif_system_flag(Process* p, Term* a) {
     }
     if (name == "min_heap_size") return make_small(233);
     if (name == "min_bin_vheap_size") return make_small(46422);
-    if (name == "max_heap_size") return make_small(0);
+    if (name == "max_heap_size") {
+        MaxHeapSize limit;
+        if (!parse_max_heap_size(a[1], p->vm.max_heap_default(), &limit)) return p->badarg();
+        Term old = max_heap_size_term(p, p->vm.max_heap_default());
+        p->vm.set_max_heap_default(limit);
+        return old;
+    }
     if (name == "trace_control_word") return make_small(0);
     if (name == "schedulers_online") {
         if (!is_small(a[1]) || small_value(a[1]) < 1 || small_value(a[1]) > scheduler_count(p)) return p->badarg();

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -878,26 +879,25 @@ private:
 }  // namespace
 
 std::string module_key(const Module& module) {
-    // FNV-1a over the .beam file and the module name: the code and its layout follow from
-    // them. A module without a readable file gets a key of its own (and is never cached).
+    // FNV-1a over the module name and the .beam bytes it was loaded from (the code and its
+    // layout follow from them). Purged code stays mapped with its symbols (vm.cpp), so the
+    // same bytes loaded again in this run get a generation suffix: new names, compiled anew.
     std::uint64_t h = 1469598103934665603ull;
-    auto mix = [&](const char* data, std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i) h = (h ^ std::uint8_t(data[i])) * 1099511628211ull;
+    auto mix = [&](const void* data, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<const std::uint8_t*>(data)[i]) * 1099511628211ull;
     };
     const std::string& name = vm::atom_text(module.name);
     mix(name.data(), name.size());
-    std::ifstream in(module.source_path, std::ios::binary);
-    if (in) {
-        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        mix(bytes.data(), bytes.size());
-    } else {
-        static std::atomic<std::uint64_t> uncached{0};
-        std::string unique = "uncached" + std::to_string(uncached++) + std::to_string(reinterpret_cast<Word>(&module));
-        mix(unique.data(), unique.size());
-    }
+    mix(&module.content_hash, sizeof module.content_hash);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
+    static std::mutex mutex;
+    static std::unordered_map<std::string, std::unordered_map<const Module*, unsigned>> loads;
+    std::lock_guard lock(mutex);
+    auto& instances = loads[hex];
+    auto [it, fresh] = instances.try_emplace(&module, unsigned(instances.size()));
+    (void)fresh;
+    return it->second == 0 ? std::string(hex) : std::string(hex) + "g" + std::to_string(it->second);
 }
 
 CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code, const ThreadLayout& layout, Arch arch,

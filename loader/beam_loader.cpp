@@ -733,12 +733,18 @@ std::optional<std::vector<std::uint8_t>> gunzip(std::span<const std::uint8_t> in
 }  // namespace
 
 Result<GenericModule> load_beam(std::span<const std::uint8_t> bytes, const std::string& path, ExportTable& exports) {
+    std::optional<std::vector<std::uint8_t>> inflated;
     if (bytes.size() >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B) {
-        auto inflated = gunzip(bytes);
+        inflated = gunzip(bytes);
         if (!inflated) return Error{path + ": corrupt gzip-compressed BEAM file"};
-        return ModuleLoader(*inflated, path, exports).run();
     }
-    return ModuleLoader(bytes, path, exports).run();
+    Result<GenericModule> module = ModuleLoader(inflated ? *inflated : bytes, path, exports).run();
+    if (module) {
+        std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+        for (std::uint8_t b : bytes) h = (h ^ b) * 1099511628211ull;
+        module->content_hash = h;
+    }
+    return module;
 }
 
 Result<GenericModule> load_beam_file(const std::string& path, ExportTable& exports) {

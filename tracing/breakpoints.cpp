@@ -79,11 +79,11 @@ Word* first_instruction(const CodeInfo* ci) { return const_cast<Word*>(ci->code(
 // The one write running code can observe in a function's code: an aligned word store, as in
 // OTP ("assume aligned word-size writes are atomic"). Readers execute the word with plain
 // loads, so TSan is told nothing about this store (it is the designed race).
-[[gnu::no_sanitize("thread")]] void patch_word(Word* at, Word value) {
+__attribute__((no_sanitize("thread"))) void patch_word(Word* at, Word value) {
     __atomic_store_n(at, value, __ATOMIC_RELEASE);
 }
 
-[[gnu::no_sanitize("thread")]] Word read_word(const Word* at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
+__attribute__((no_sanitize("thread"))) Word read_word(const Word* at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
 
 // The native-code engine whose patch sites hold the function-entry breakpoints (JIT), or null.
 vm::CodeEngine* g_code_engine = nullptr;

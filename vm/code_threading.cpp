@@ -55,6 +55,7 @@ public:
         mod->compile_info = m_g.compile_info;
         mod->source_path = m_g.source_path;
         std::copy(std::begin(m_g.md5), std::end(m_g.md5), mod->md5);
+        mod->content_hash = m_g.content_hash;
 
         // Pass 1: sizes, label offsets, function boundaries, and (with a native-code engine)
         // the resume points that get a marker.

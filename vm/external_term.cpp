@@ -222,9 +222,13 @@ private:
             return;
         }
         if (is_port(t)) {
-            u8(NEW_PORT_EXT);
+            // A number past 32 bits needs the 64-bit id of V4_PORT_EXT, as in OTP.
+            Word number = port_number(t);
+            bool wide = number > 0xffffffffu;
+            u8(wide ? V4_PORT_EXT : NEW_PORT_EXT);
             local_node_atom();
-            u32(std::uint32_t(port_number(t)));
+            if (wide) u32(std::uint32_t(number >> 32));
+            u32(std::uint32_t(number));
             u32(0);
             return;
         }
@@ -642,6 +646,10 @@ private:
             std::uint64_t id = tag == V4_PORT_EXT ? (std::uint64_t(m_r.u32()) << 32) | m_r.u32() : m_r.u32();
             if (tag == PORT_EXT) m_r.u8();
             else m_r.u32();
+            if (!fits_immediate(id)) {  // no such port could exist here
+                m_r.fail();
+                return;
+            }
             return set(dest, make_port(id));
         }
         case NEWER_REFERENCE_EXT:
@@ -696,8 +704,17 @@ private:
         std::uint64_t serial = m_r.u32();
         if (tag == NEW_PID_EXT) m_r.u32();
         else m_r.u8();
-        set(dest, make_pid(id | (serial << 32)));
+        std::uint64_t number = id | (serial << 32);
+        if (!fits_immediate(number)) {  // no such process could exist here
+            m_r.fail();
+            return;
+        }
+        set(dest, make_pid(number));
     }
+
+    // Whether a pid or port number survives the immediate's tag bits (a larger one, from
+    // another node's numbering, would come back as a different pid or port).
+    static bool fits_immediate(std::uint64_t number) { return (number >> (64 - TAG_IMMED1_SIZE)) == 0; }
 
     void float_term(double v, Term* dest) {
         Term* hp = words(FLOAT_WORDS);
@@ -840,6 +857,9 @@ void encode_external(Term t, const EncodeOptions& options, std::string* out) {
     out->append(packed.data(), bound);
 }
 
+// zlib's deflate never compresses better than about 1032:1 (its documentation's bound).
+constexpr std::size_t MAX_DEFLATE_RATIO = 1032;
+
 DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bool safe) {
     DecodeResult result;
     if (bytes.size() < 2 || bytes[0] != VERSION) return result;
@@ -850,6 +870,8 @@ DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bo
         if (bytes.size() < 6) return result;
         std::uint32_t size = (std::uint32_t(bytes[2]) << 24) | (std::uint32_t(bytes[3]) << 16) |
                              (std::uint32_t(bytes[4]) << 8) | bytes[5];
+        // Deflate expands at most 1032 times: a larger size is a lie, not an allocation to try.
+        if (size > (bytes.size() - 6) * MAX_DEFLATE_RATIO) return result;
         inflated.resize(size);
         z_stream z{};
         if (inflateInit(&z) != Z_OK) return result;

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "vm/assert.hpp"
+#include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/heap.hpp"
 #include "vm/magic.hpp"
@@ -216,14 +217,32 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 
 namespace {
 Word collect(Process* p, Term* x, Word live, Word need_words, bool major);
+
+// max_heap_size: young and old heap blocks together (OTP's total heap size) past the limit
+// kill the process (the signal acts when it is next scheduled in) and report it once it is off
+// its scheduler (Vm::report_max_heap_size): neither can happen in the middle of a collection.
+void check_max_heap_size(Process* p) {
+    Word total = p->heap_size_words + Word(p->old_hend - p->old_heap);
+    bool over = total > p->max_heap.size;
+    if (over && !p->max_heap_over) {
+        p->max_heap_reached = total;
+        if (p->max_heap.kill) p->vm.send_exit(p->id, p->id, atoms::kill, false);
+    }
+    p->max_heap_over = over;
 }
+}  // namespace
 
 Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
-    if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed)) return collect(p, x, live, need_words, major);
-    auto start = std::chrono::steady_clock::now();
-    Word reds = collect(p, x, live, need_words, major);
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-    p->vm.monitor_gc(p, std::uint64_t(ms));
+    Word reds;
+    if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed)) {
+        reds = collect(p, x, live, need_words, major);
+    } else {
+        auto start = std::chrono::steady_clock::now();
+        reds = collect(p, x, live, need_words, major);
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+        p->vm.monitor_gc(p, std::uint64_t(ms));
+    }
+    if (p->max_heap.size) check_max_heap_size(p);
     return reds;
 }
 

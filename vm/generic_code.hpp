@@ -77,6 +77,7 @@ struct GenericModule {
     Word label_count = 0;
     Word function_count = 0;
     std::uint8_t md5[16] = {};
+    std::uint64_t content_hash = 0;  // FNV-1a of the .beam bytes as loaded (the JIT's module key)
     Term attributes = NIL;
     Term on_load_function = 0;   // -on_load(F/0): F (0: none)
     Term compile_info = NIL;

@@ -720,8 +720,12 @@ apply_common: {
 }
 
 op_call_fun: {
-    Word arity = I[1];
-    Term fun = x[arity];
+    // Assigned, not initialised: op_call_fun2 jumps into this scope (clang forbids skipping
+    // an initialisation).
+    Word arity;
+    Term fun;
+    arity = I[1];
+    fun = x[arity];
     cp = I + 2;
     goto call_fun_common;
 op_call_fun2:

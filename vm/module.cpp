@@ -14,7 +14,7 @@ NifCallFn g_nif_call = nullptr;
 
 // An aligned word store the interpreter executes with plain loads (the designed race of code
 // writes, as tracing's patch_word: TSan is not told).
-[[gnu::no_sanitize("thread")]] void TraceHooks::write_entry_word(const CodeInfo* ci, Word word) {
+__attribute__((no_sanitize("thread"))) void TraceHooks::write_entry_word(const CodeInfo* ci, Word word) {
     __atomic_store_n(const_cast<Word*>(ci->code()), word, __ATOMIC_RELEASE);
 }
 

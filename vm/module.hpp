@@ -116,6 +116,7 @@ struct Module {
     std::vector<std::string> files;
     std::vector<std::uint8_t> strings;       // StrT, for bs_match_string and bs_create_bin
     std::uint8_t md5[16] = {};
+    std::uint64_t content_hash = 0;          // GenericModule::content_hash
     Term attributes = NIL;
     Term compile_info = NIL;
     std::string source_path;

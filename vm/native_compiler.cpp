@@ -23,7 +23,7 @@ namespace {
 // Code words that running schedulers read: written as OTP writes code, aligned word stores
 // (the interpreter executes them with plain loads: a designed race, as tracing's patch_word,
 // that TSan is not told about).
-[[gnu::no_sanitize("thread")]] void store_code_word(Word* at, Word value) {
+__attribute__((no_sanitize("thread"))) void store_code_word(Word* at, Word value) {
     __atomic_store_n(at, value, __ATOMIC_RELEASE);
 }
 

@@ -79,6 +79,14 @@ enum class ProcessState : std::uint8_t {
 };
 
 // A monitor: [ref_id] identifies the reference term; [other] is the watched or watching pid.
+// erlang:process_flag(max_heap_size, ...): past [size] words (0: no limit) of young and old heap,
+// the process is killed ([kill]) and an error report logged ([error_logger]), as in OTP.
+struct MaxHeapSize {
+    Word size = 0;
+    bool kill = true;
+    bool error_logger = true;
+};
+
 struct MonitorEntry {
     Word ref_id[3];
     Term other;
@@ -126,6 +134,11 @@ struct Process {
     Term* old_hend = nullptr;
     Word minor_gcs = 0;                  // since the last major collection
     Word fullsweep_after = 65535;        // OTP's default
+    MaxHeapSize max_heap;                // process_flag(max_heap_size, ...)
+    // A collection found the heap past max_heap.size: the total it found, to be reported once
+    // the process is off its scheduler (the kill is already sent); 0 when there is none.
+    Word max_heap_reached = 0;
+    bool max_heap_over = false;  // past the limit at the last collection (reported once per crossing)
     bool gc_requested = false;           // erlang:garbage_collect/0,1: a major GC before it runs
     // Words of reference-counted binaries the process took in (messages, binaries it made)
     // since its last collection: past BINARY_GC_WORDS, a minor collection runs before its next

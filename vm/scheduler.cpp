@@ -276,6 +276,7 @@ void Schedulers::run_one(int index, Process* p) {
         m_vm.monitor_schedule(p, std::uint64_t(ms), in, out);
     }
     p->ever_ran = true;
+    if (p->max_heap_reached && r != RunResult::Exited) m_vm.report_max_heap_size(p);
     if (accounting || !p->call_accounting.empty()) g_trace_hooks->schedule_break(p, true);
     if (r != RunResult::Exited) trace_scheduling(p, SchedEvent::Out);
     switch (r) {

@@ -156,6 +156,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
     Process* c = child.get();
     c->fullsweep_after = opts.fullsweep_after;
+    c->max_heap = opts.max_heap ? *opts.max_heap : max_heap_default();
     c->group_leader.store(parent ? parent->group_leader.load(std::memory_order_relaxed) : default_group_leader.load(),
                           std::memory_order_relaxed);
     // Arguments (and the fun) are copied into the child's fresh heap.
@@ -503,6 +504,47 @@ void Vm::report_crash(Process* p, Term reason) {
     log_error(p, "Error in process ~p with exit value:~n~p~n", args);
 }
 
+void Vm::report_max_heap_size(Process* p) {
+    Word total = p->max_heap_reached;
+    p->max_heap_reached = 0;
+    if (!p->max_heap.error_logger) return;
+    // OTP's report, with beamlet's own collector figures as the GC info.
+    auto pair = [p](const char* key, Word value) {
+        Term* hp = p->alloc(3);
+        hp[0] = make_arityval(2);
+        hp[1] = atom(key);
+        hp[2] = make_small(SWord(value));
+        return make_boxed(hp);
+    };
+    Term gc_info = NIL;
+    Term items[] = {pair("old_heap_block_size", Word(p->old_hend - p->old_heap)),
+                    pair("heap_block_size", p->heap_size_words),
+                    pair("mbuf_size", p->mbuf_words),
+                    pair("stack_size", Word(p->hend - p->stop)),
+                    pair("old_heap_size", Word(p->old_htop - p->old_heap)),
+                    pair("heap_size", Word(p->htop - p->heap))};
+    for (std::size_t i = std::size(items); i-- > 0;) gc_info = make_cons_on(p->alloc(2), items[i], gc_info);
+    Term values[] = {p->id,
+                     make_small(SWord(p->max_heap.size)),
+                     make_small(SWord(total)),
+                     p->max_heap.kill ? atoms::true_ : atoms::false_,
+                     atoms::true_,
+                     make_small(SWord(p->message_count.load(std::memory_order_relaxed))),
+                     gc_info};
+    Term args = NIL;
+    for (std::size_t i = std::size(values); i-- > 0;) args = make_cons_on(p->alloc(2), values[i], args);
+    log_error(p,
+              "     Process:            ~p ~n"
+              "     Context:            maximum heap size reached~n"
+              "     Max Heap Size:      ~p~n"
+              "     Total Heap Size:    ~p~n"
+              "     Kill:               ~p~n"
+              "     Error Logger:       ~p~n"
+              "     Message Queue Len:  ~p~n"
+              "     GC Info:            ~p~n",
+              args);
+}
+
 void Vm::log_error(Process* p, std::string_view format, Term args) {
     // {log, error, Format, Args, Meta} to the logger process, as erts sends it; built on [p]'s
     // heap (a BIF's caller, or a dying process: still ours) and copied by the send.
@@ -669,6 +711,7 @@ void Vm::monitor_busy_port(Term pid, Term port) {
 void Vm::do_exit(Process* p, Term reason) {
     // The table holds the last reference: keep the process alive until this function is done.
     std::shared_ptr<Process> keep = lookup_process(p->id);
+    if (p->max_heap_reached) report_max_heap_size(p);  // killed for it before its slice ended
     std::vector<Term> links;
     std::vector<MonitorEntry> monitored_by, monitors;
     Term name;

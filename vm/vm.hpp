@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -125,6 +126,7 @@ struct Vm {
         const Word* request_ref = nullptr;  // spawn_request's ReqId: the monitor's reference
         Term reply_tag = 0;                 // {Tag, ReqId, ok, Pid} to the parent before the child runs
         Word fullsweep_after = 65535;
+        std::optional<MaxHeapSize> max_heap;  // {max_heap_size, _}; else the system default
     };
     // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
     // [fun] with [args] when [entry] is null; links/monitors it to [parent] as asked. The new
@@ -188,6 +190,18 @@ struct Vm {
     // An error report {log, error, [format], [args], Meta} to the logger, as the emulator
     // sends one; built on [p]'s heap. Without a logger, [format] goes to stderr.
     void log_error(Process* p, std::string_view format, Term args);
+    // The error report of a process whose heap went past its max_heap_size (once; the
+    // collection that found it could not allocate on the heap it was collecting).
+    void report_max_heap_size(Process* p);
+    // erlang:system_flag(max_heap_size, ...): the limit new processes start with.
+    MaxHeapSize max_heap_default() const {
+        std::lock_guard guard(m_max_heap_lock);
+        return m_max_heap_default;
+    }
+    void set_max_heap_default(const MaxHeapSize& limit) {
+        std::lock_guard guard(m_max_heap_lock);
+        m_max_heap_default = limit;
+    }
     // Arms the timer of [p]'s receive ... after: it fires after [timeout_ms] (NO_TIMEOUT:
     // never; the receive is still marked as armed).
     void start_receive_timer(Process* p, std::uint64_t timeout_ms);
@@ -310,6 +324,8 @@ struct Vm {
     std::atomic<int> halt_status{-1};
 
 private:
+    mutable SpinLock m_max_heap_lock;
+    MaxHeapSize m_max_heap_default;
     mutable std::mutex m_modules_mutex;
     mutable std::mutex m_code_path_mutex;
     std::vector<std::string> m_code_path;

@@ -1,0 +1,25 @@
+// tests/fuzz/fuzz_loader.cpp — a .beam file from the fuzzer through everything loading does:
+// the IFF container and gzip, every chunk (atoms, code with its compact terms, imports,
+// exports, literals in the external term format, lines, funs, types), the validator, and the
+// threading into interpreter code. The module is prepared but never published, so inputs stay
+// independent. Any outcome is fine but a sanitizer report, a crash or a hang.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "loader/beam_loader.hpp"
+#include "tests/fuzz/fuzz_support.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace beamlet;
+    vm::Vm& vm = fuzz::runtime().vm();
+    auto code = loader::load_beam(std::span(data, size), "fuzz.beam", vm.exports);
+    if (!code) {
+        if (code.error().empty()) fuzz::fail("a load error without a message");
+        return 0;
+    }
+    std::string error;
+    std::unique_ptr<vm::Module> module = vm.prepare_module(*code, &error);
+    if (!module && error.empty()) fuzz::fail("a preparation error without a message");
+    return 0;
+}
