@@ -1169,7 +1169,21 @@ Term system_monitor_setting(Process* p) {
 
 // Sets the monitor to [pid] with [opts] (no options: off); the old setting, or badarg.
 Term set_system_monitor(Process* p, Term pid, Term opts) {
-    if (!is_pid(pid) || !is_proper_list(opts)) return p->badarg();
+    // As OTP: undefined or [] switches monitoring off, whatever the other argument; otherwise
+    // the monitor must be a live local process.
+    if (pid == atoms::undefined || is_nil(opts)) {
+        Term old = system_monitor_setting(p);
+        Vm::SystemMonitor& m = p->vm.system_monitor;
+        std::lock_guard guard(m.mutex);
+        m.busy_port = m.busy_dist_port = false;
+        m.long_gc_ms.store(0);
+        m.long_schedule_ms.store(0);
+        m.large_heap_words.store(0);
+        m.pid.store(0);
+        return old;
+    }
+    if (!is_list(opts) || !is_pid(pid) || !p->vm.lookup_process(pid)) return p->badarg();
+    if (!is_proper_list(opts)) return p->badarg();
     bool busy_port = false, busy_dist_port = false;
     std::uint64_t long_gc = 0, long_schedule = 0, large_heap = 0;
     for (Term l = opts; is_list(l); l = cdr(l)) {
@@ -1207,7 +1221,7 @@ Term set_system_monitor(Process* p, Term pid, Term opts) {
 Term bif_system_monitor0(Process* p, Term*) { return system_monitor_setting(p); }
 
 Term bif_system_monitor1(Process* p, Term* a) {
-    if (a[0] == atoms::undefined) return set_system_monitor(p, p->id, NIL);
+    if (a[0] == atoms::undefined) return set_system_monitor(p, atoms::undefined, NIL);
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2) return set_system_monitor(p, tuple_element(a[0], 0), tuple_element(a[0], 1));
     return p->badarg();
 }

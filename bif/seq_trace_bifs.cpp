@@ -24,7 +24,7 @@ Term bif_erlang_seq_trace_info(Process* p, Term* a) {
     bool is_label = type == atom("label"), is_serial = type == atom("serial");
     if (!flag && !is_label && !is_serial) return p->badarg();
     Term token = current_seq_token(p);
-    if (token == NIL) return NIL;
+    if (token == NIL) return flag ? make_tuple_on(p, {type, atoms::false_}) : NIL;  // as OTP: flags are false
     Term value = flag ? make_bool(seq_flags(token) & flag)
                  : is_label ? seq_label(token)
                             : make_tuple_on(p, {make_small(SWord(seq_lastcnt(token))), make_small(SWord(seq_serial(token)))});
@@ -43,6 +43,8 @@ Term set_sequential_tracer(Process* p, Term tracer) {
     if (is_pid(tracer)) {
         if (!p->vm.find_process(tracer)) return p->badarg();
         word = tracer;
+    } else if (is_port(tracer)) {
+        word = Tracer::port(tracer).word();  // gets term_to_binary's bytes, as a port tracer does
     } else if (is_tuple(tracer) && tuple_arity(tracer) == 2 && is_atom(tuple_element(tracer, 0))) {
         Tracer t = module_tracer(p->vm, tuple_element(tracer, 0), tuple_element(tracer, 1));
         if (!t || !tracing::tracer_alive(p->vm, t)) return p->badarg();

@@ -88,10 +88,11 @@ Tracer module_tracer(Vm& vm, Term module, Term state) {
     return Tracer::module(tracing::intern_tracer_module(module, state));
 }
 
-bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const char* bif) {
-    // As OTP's erlang:trace/3 and trace_pattern/3: a tracer module that is not loaded yet is
-    // loaded by calling its enabled/3 once (beamlet_internal:trace_after_load/4), then the
-    // BIF runs again.
+bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const char* bif, const char* bif_module) {
+    // As OTP's erlang:trace/3 and trace_pattern/3 (and OTP 27's trace module): a tracer module
+    // that is not loaded yet is loaded by calling its enabled/3 once
+    // (beamlet_internal:trace_after_load/4, where a module that does not exist raises undef),
+    // then the BIF runs again.
     for (Term l = a[arity - 1]; is_list(l); l = cdr(l)) {
         Term f = car(l);
         if (!is_tuple(f) || tuple_arity(f) != 3 || tuple_element(f, 0) != key || !is_atom(tuple_element(f, 1))) continue;
@@ -101,7 +102,7 @@ bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const c
         Term args = list_of(p, a, arity);
         a[0] = module;
         a[1] = tuple_element(f, 2);
-        a[2] = atom(bif);
+        a[2] = bif_module ? make_tuple_on(p, {atom(bif_module), atom(bif)}) : atom(bif);
         a[3] = args;
         p->ip = retry->address();
         p->exception = PendingException{};
@@ -357,9 +358,10 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
             meta = true;
             meta_tracer = session->tracer ? session->tracer.word() : p->id;
         } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_meta && !session->tracer &&
-                   is_pid(tuple_element(f, 1))) {
+                   (is_pid(tuple_element(f, 1)) || is_port(tuple_element(f, 1)))) {
             meta = true;
-            meta_tracer = tuple_element(f, 1);
+            Term t = tuple_element(f, 1);
+            meta_tracer = is_pid(t) ? t : Tracer::port(t).word();
         } else if (is_tuple(f) && tuple_arity(f) == 3 && tuple_element(f, 0) == am_meta && !session->tracer) {
             Tracer t = module_tracer(p->vm, tuple_element(f, 1), tuple_element(f, 2));
             if (!t) return p->badarg();
@@ -446,9 +448,12 @@ Term process_info_item(Process* p, TraceSession* session, Term what, Term item) 
     BEAMLET_CACHED_ATOM(am_flags, "flags");
     BEAMLET_CACHED_ATOM(am_tracer, "tracer");
     BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
-    if (item != am_flags && item != am_tracer) return p->badarg();
+    // A port that does not exist is undefined whatever the item (OTP 25 looks the port up
+    // first; a process, after the item).
+    bool bad_item = item != am_flags && item != am_tracer;
     std::uint32_t flags = 0;
     Tracer tracer;
+    if (bad_item && !is_port(what)) return p->badarg();
     if (is_pid(what)) {
         Process* t;
         std::shared_ptr<Process> holder = process_of(p, what, &t);
@@ -459,6 +464,7 @@ Term process_info_item(Process* p, TraceSession* session, Term what, Term item) 
     } else if (is_port(what)) {
         std::shared_ptr<Port> port = p->vm.port_table->lookup(what);
         if (!port) return atoms::undefined;
+        if (bad_item) return p->badarg();
         TracerRef r = tracing::live_trace_ref(p->vm, port.get(), session);
         flags = r.flags;
         tracer = r.tracer;
@@ -518,6 +524,7 @@ Term on_load_info(Process* p, TraceSession* session, Term item) {
         meta_spec = copy_term_to(p, meta_spec);
     }
     auto boolean = [](bool b) { return b ? atoms::true_ : atoms::false_; };
+    if (!flags) return make_tuple_on(p, {item, atoms::false_});  // untraced: any item is false
     Term traced = flags & tracing::BPF_GLOBAL_TRACE ? am.global : flags & tracing::BPF_LOCAL_TRACE ? am.local : atoms::false_;
     if (item == am.traced) return make_tuple_on(p, {am.traced, traced});
     if (item == am.match_spec) return make_tuple_on(p, {am.match_spec, spec});
@@ -527,7 +534,6 @@ Term on_load_info(Process* p, TraceSession* session, Term item) {
     if (item == am.call_time) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_TIME_TRACE)});
     if (item == am.call_memory) return make_tuple_on(p, {item, boolean(flags & tracing::BPF_MEM_TRACE)});
     if (item == am.all) {
-        if (!flags) return make_tuple_on(p, {am.all, atoms::false_});
         // OTP 25 lists these five, whatever else is set.
         Term items[] = {make_tuple_on(p, {am.traced, traced}), make_tuple_on(p, {am.match_spec, spec}),
                         make_tuple_on(p, {am.meta, meta}), make_tuple_on(p, {am.meta_match_spec, meta_spec}),
@@ -622,6 +628,7 @@ Term function_info(Process* p, TraceSession* session, Term what, Term item) {
     Term call_time = flags & tracing::BPF_TIME_TRACE ? counter_list(time, true) : atoms::false_;
     Term call_memory = flags & tracing::BPF_MEM_TRACE ? counter_list(memory, false) : atoms::false_;
     if (!exists && item != am.all) return make_tuple_on(p, {item, atoms::undefined});
+    if (exists && !flags) return make_tuple_on(p, {item, atoms::false_});  // untraced: any item (OTP)
     if (item == am.traced) return make_tuple_on(p, {am.traced, traced});
     if (item == am.match_spec) return make_tuple_on(p, {am.match_spec, spec});
     // OTP 25 answers [] for a function with other breakpoints but no meta tracer.

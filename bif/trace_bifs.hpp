@@ -29,7 +29,8 @@ vm::Tracer module_tracer(vm::Vm& vm, vm::Term module, vm::Term state);
 // erlang:trace/3 and trace_pattern/3 with a {[key], Module, State} flag whose Module is not
 // loaded: sets up a trap into beamlet_internal:trace_after_load/4, which loads it and calls
 // [bif] again with the [arity] arguments in [a] (true: the BIF returns THE_NON_VALUE).
-bool load_tracer_module_first(vm::Process* p, vm::Term* a, vm::Word arity, vm::Term key, const char* bif);
+bool load_tracer_module_first(vm::Process* p, vm::Term* a, vm::Word arity, vm::Term key, const char* bif,
+                              const char* bif_module = nullptr);
 
 // erlang:trace_delivered/1 and trace:delivered/2.
 vm::Term trace_delivered(vm::Process* p, vm::Term tracee);

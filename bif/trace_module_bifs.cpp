@@ -26,14 +26,20 @@ namespace {
 
 // The session a handle names: a strong {Ref, {Name, Id}} or a weak {Name, Id}; null if it is
 // malformed or the session is gone.
+void session_handle_dropped(MagicHandle* handle);
+struct SessionHandle;
+
+// What a session handle names, as OTP 27's term_to_session reads it: a weak handle
+// {Name, Id}, or a strong one {MagicRef, {Name, Id}} whose magic reference is a session's
+// and names the same session. Anything else is no handle at all (badarg).
+bool handle_names(Term handle, Term* name, Word* weak_id, bool* strong);
+
+// The live session [handle] names, or null.
 TraceSession* session_of(Term handle) {
-    if (!is_tuple(handle) || tuple_arity(handle) != 2) return nullptr;
-    Term weak = is_ref(tuple_element(handle, 0)) ? tuple_element(handle, 1) : handle;
-    if (!is_tuple(weak) || tuple_arity(weak) != 2 || !is_atom(tuple_element(weak, 0)) || !is_small(tuple_element(weak, 1)))
-        return nullptr;
-    SWord id = small_value(tuple_element(weak, 1));
-    if (id < 0) return nullptr;
-    return tracing::find_session(tuple_element(weak, 0), Word(id));
+    Term name;
+    Word weak_id;
+    bool strong;
+    return handle_names(handle, &name, &weak_id, &strong) ? tracing::find_session(name, weak_id) : nullptr;
 }
 
 Term weak_handle(Process* p, const TraceSession* s) {
@@ -61,6 +67,27 @@ struct SessionHandle {
     Term name;
     Word weak_id;
 };
+
+bool handle_names(Term handle, Term* name, Word* weak_id, bool* strong) {
+    if (!is_tuple(handle) || tuple_arity(handle) != 2) return false;
+    Term first = tuple_element(handle, 0), second = tuple_element(handle, 1);
+    if (is_atom(first) && is_small(second)) {  // weak
+        if (small_value(second) < 0) return false;
+        *name = first;
+        *weak_id = Word(small_value(second));
+        *strong = false;
+        return true;
+    }
+    if (!is_magic_ref(first) || magic_handle(first)->destructor != session_handle_dropped) return false;
+    if (!is_tuple(second) || tuple_arity(second) != 2) return false;
+    const auto* owner = static_cast<const SessionHandle*>(magic_handle(first)->data);
+    if (tuple_element(second, 0) != owner->name || tuple_element(second, 1) != make_small(SWord(owner->weak_id)))
+        return false;
+    *name = owner->name;
+    *weak_id = owner->weak_id;
+    *strong = true;
+    return true;
+}
 
 // The last strong handle is gone (some GC or process exit, on any thread): the cleaner process
 // destroys the session, as if by session_destroy/1. Nothing happens once the VM is stopping.
@@ -162,8 +189,9 @@ Term bif_trace_session_create(Process* p, Term* a) {
     if (!is_atom(name) || !parse_limits(a[2], &limits)) return p->badarg();
     Tracer tracer;
     if (is_pid(tracer_term)) {
-        if (!p->vm.lookup_process(tracer_term)) return p->badarg();
-        tracer = Tracer::process(tracer_term);
+        tracer = Tracer::process(tracer_term);  // a dead one too, as OTP 27: its events are dropped
+    } else if (is_port(tracer_term)) {
+        tracer = Tracer::port(tracer_term);
     } else if (is_tuple(tracer_term) && tuple_arity(tracer_term) == 2) {
         // A tracer module {Module, State}.
         tracer = module_tracer(p->vm, tuple_element(tracer_term, 0), tuple_element(tracer_term, 1));
@@ -188,11 +216,14 @@ Term bif_trace_session_create(Process* p, Term* a) {
 
 // trace:session_destroy(Session): removes every setting of the session; false if it was gone.
 Term bif_trace_session_destroy(Process* p, Term* a) {
-    TraceSession* s = session_of(a[0]);
-    if (!s) {
-        if (!is_tuple(a[0])) return p->badarg();
-        return atoms::false_;
-    }
+    // As OTP 27: a strong handle of a session already destroyed answers false; a weak one is
+    // no longer found (badarg), nor is anything that is not a handle.
+    Term name;
+    Word weak_id;
+    bool strong;
+    if (!handle_names(a[0], &name, &weak_id, &strong)) return p->badarg();
+    TraceSession* s = tracing::find_session(name, weak_id);
+    if (!s) return strong ? atoms::false_ : p->badarg();
     tracing::retire_session(s);
     for (Term pid : p->vm.process_ids())
         if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
@@ -236,6 +267,7 @@ Term group_spec(Term spec, bool ports) {
 }  // namespace
 
 Term bif_trace_process(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 4, atom("tracer"), "process", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     Term spec = group_spec(a[1], false);
     if (!s || !spec) return p->badarg();
@@ -243,6 +275,7 @@ Term bif_trace_process(Process* p, Term* a) {
 }
 
 Term bif_trace_function(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 4, atom("meta"), "function", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     if (!s) return p->badarg();
     return trace_pattern(p, s, a[1], a[2], a[3]);
@@ -250,6 +283,7 @@ Term bif_trace_function(Process* p, Term* a) {
 
 // trace:port(Session, Ports, How, FlagList): erlang:trace/3's port forms in the session.
 Term bif_trace_port(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 4, atom("tracer"), "port", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     Term spec = group_spec(a[1], true);
     if (!s || !spec) return p->badarg();
@@ -258,12 +292,14 @@ Term bif_trace_port(Process* p, Term* a) {
 
 // trace:send(Session, MatchSpec, []) and trace:recv(Session, MatchSpec, []).
 Term bif_trace_send(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 3, atom("meta"), "send", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     if (!s) return p->badarg();
     return message_pattern(p, s, true, a[1], a[2]);
 }
 
 Term bif_trace_recv(Process* p, Term* a) {
+    if (load_tracer_module_first(p, a, 3, atom("meta"), "recv", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     if (!s) return p->badarg();
     return message_pattern(p, s, false, a[1], a[2]);
@@ -275,11 +311,9 @@ Term bif_trace_info(Process* p, Term* a) {
     return trace_info(p, s, a[1], a[2]);
 }
 
-// trace:delivered(Session, Tracee): as erlang:trace_delivered/1 (OTP 27 does the same).
-Term bif_trace_delivered2(Process* p, Term* a) {
-    if (!session_of(a[0])) return p->badarg();
-    return trace_delivered(p, a[1]);
-}
+// trace:delivered(Session, Tracee): erlang:trace_delivered/1; OTP 27's trace.erl ignores the
+// session argument, whatever it is.
+Term bif_trace_delivered2(Process* p, Term* a) { return trace_delivered(p, a[1]); }
 
 // trace:session_info(What): the weak handles of the sessions tracing [What] (a pid, an MFA,
 // new processes, on_load, send, 'receive'), or of all sessions for all; undefined for a pid
@@ -290,9 +324,10 @@ Term bif_trace_session_info(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
     BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    BEAMLET_CACHED_ATOM(am_any, "any");
     std::vector<TraceSession*> found;
     for (TraceSession* s : tracing::live_sessions()) {
-        if (a[0] == am_all) {
+        if (a[0] == am_all || a[0] == am_any) {  // OTP 27 reads any as all
             found.push_back(s);
         } else if (is_pid(a[0])) {
             std::shared_ptr<Process> t = a[0] == p->id ? nullptr : p->vm.lookup_process(a[0]);

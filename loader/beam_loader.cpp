@@ -738,7 +738,9 @@ Result<GenericModule> load_beam(std::span<const std::uint8_t> bytes, const std::
         inflated = gunzip(bytes);
         if (!inflated) return Error{path + ": corrupt gzip-compressed BEAM file"};
     }
+    LiteralMark literals = literal_mark();
     Result<GenericModule> module = ModuleLoader(inflated ? *inflated : bytes, path, exports).run();
+    if (!module) literal_rollback(literals);  // a module that failed to load holds none
     if (module) {
         std::uint64_t h = 1469598103934665603ull;  // FNV-1a
         for (std::uint8_t b : bytes) h = (h ^ b) * 1099511628211ull;

@@ -293,6 +293,7 @@ Result<Term> decode_literal(std::span<const std::uint8_t> bytes, ExportTable& ex
     Term* area = literal_alloc(bound);
     Decoder d(body, area, area + bound, exports);
     Term t = d.decode();
+    literal_trim(d.failed() ? area : d.hp(), area + bound);  // the bound is generous
     if (d.failed()) return Error{d.error()};
     if (!d.at_end()) return Error{"trailing bytes after literal"};
     return t;

@@ -385,6 +385,13 @@ int Runtime::run_main(Term module) {
     if (m_timed) static_cast<TimedTraceHooks*>(m_timed.get())->report();
     if (main->exit_reason == atoms::normal) return 0;
     const PendingException& exc = main->exception;
+    // The module's on_load function failed (a NIF library that does not load, say): it was
+    // unloaded, as OTP does, and main/0 is undefined. One line says so.
+    if (on_load && exc.cls == atoms::error && exc.reason == atoms::undef && !m_vm.find_module(module)) {
+        std::fprintf(stderr, "beamlet: %s: its on_load function failed (the warning report says why), so %s:main/0 is undefined\n",
+                     atom_text(module).c_str(), atom_text(module).c_str());
+        return 1;
+    }
     if (!exc.cls) {
         std::fprintf(stderr, "** exited: %s\n", bif::print_term(main->exit_reason, 12).c_str());
         return 1;

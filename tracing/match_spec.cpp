@@ -156,8 +156,10 @@ public:
 
     bool compile(Term spec) {
         if (!is_list(spec) && !is_nil(spec)) return error("Match programs are not in a list.");
+        Term tail = spec;
+        while (is_list(tail)) tail = cdr(tail);
+        if (!is_nil(tail)) return error("Match programs are not in a proper list.");
         for (Term l = spec; !is_nil(l); l = cdr(l)) {
-            if (!is_list(l)) return error("Match programs are not in a list.");
             Term clause = car(l);
             if (!is_tuple(clause) || tuple_arity(clause) != 3)
                 return error("Match program part is not a tuple of arity 3.");
@@ -238,20 +240,12 @@ private:
                 }
             }
         }
-        std::vector<Term> gs, bs;
-        if (!proper_list(guards, &gs)) return error("Match expression part " + show(guards) + " is not a proper list.");
-        if (!proper_list(body, &bs)) return error("Match expression part " + show(body) + " is not a proper list.");
+        // Guards, then the body, each element compiled before the list's end is checked (the
+        // order of OTP's errors). A table's body must be a non-empty list.
         std::vector<std::uint32_t> gk, bk;
-        for (Term g : gs) {
-            std::uint32_t k;
-            if (!expr(g, true, 0, &k)) return false;
-            gk.push_back(k);
-        }
-        for (Term b : bs) {
-            std::uint32_t k;
-            if (!expr(b, false, 0, &k)) return false;
-            bk.push_back(k);
-        }
+        if (!expressions(guards, true, &gk)) return false;
+        if (m_ms.m_table && !is_list(body)) return error("Body clause does not return anything.");
+        if (!expressions(body, false, &bk)) return false;
         c.guards_first = add_kids(gk);
         c.guards_count = std::uint32_t(gk.size());
         c.body_first = add_kids(bk);
@@ -268,13 +262,31 @@ private:
         return true;
     }
 
+    // The expressions of a guard or body list [l], compiled into [out].
+    bool expressions(Term l, bool guard, std::vector<std::uint32_t>* out) {
+        if (is_nil(l)) return true;
+        if (!is_list(l)) return error("Match expression is not a list.");
+        for (; is_list(l); l = cdr(l)) {
+            std::uint32_t k;
+            if (!expr(car(l), guard, 0, &k)) return false;
+            out->push_back(k);
+        }
+        if (!is_nil(l)) return error("Match expression is not a proper list.");
+        return true;
+    }
+
     // Excessive nesting near [t] (OTP reports it twice: where it was noticed and for the
     // expression around it).
     bool nesting_error(Term t) {
         if (!m_too_deep) {
-            std::string near = show_shallow(t);
-            error("Excessive nesting; system limit reached near: " + near);
-            error("Excessive nesting; system limit reached near: " + near);
+            // OTP formats into a 100-byte buffer (99 characters are kept) and reports the
+            // innermost term of the first-element chain second.
+            const std::string prefix = "Excessive nesting; system limit reached near: ";
+            error((prefix + show(t, 64)).substr(0, 99));
+            Term inner = t;
+            while ((is_list(inner) && !is_nil(inner)) || (is_tuple(inner) && tuple_arity(inner) > 0))
+                inner = is_list(inner) ? car(inner) : tuple_element(inner, 0);
+            error((prefix + show(inner, 64)).substr(0, 99));
         }
         m_too_deep = true;
         return false;
@@ -458,15 +470,24 @@ private:
         for (const ActionName& a : ACTIONS) {
             if (name != a.name) continue;
             bool arity_ok = a.arity >= 0 ? nargs == a.arity : a.arity == -1 ? (nargs == 1 || nargs == 2) : (nargs == 2 || nargs == 3);
-            if (!arity_ok) break;
+            // get_tcw and set_tcw are functions in OTP, not special forms: another arity does
+            // not exist.
+            if (!arity_ok && (a.action == Action::GetTcw || a.action == Action::SetTcw)) break;
+            // OTP's order: the dialect, the context, then the arity. OTP 25 names
+            // set_seq_token 'set_seq_trace' in the dialect error.
             if (m_ms.m_table && a.action != Action::Self)
-                return error("Special form '" + name + "' used in wrong dialect.");
+                return error("Special form '" + std::string(name == "set_seq_token" ? "set_seq_trace" : name) +
+                             "' used in wrong dialect.");
             if (!allowed_in_kind(a.action))
                 return error("Special form '" + name + "' called in wrong context.");
-            if (guard && !a.in_guard) {
+            if (guard && !a.in_guard && arity_ok) {
                 if (a.action == Action::SetTcw)
                     return error("Function " + name + "/" + std::to_string(nargs) + " cannot be called in this context.");
                 return error("Special form '" + name + "' called in guard context.");
+            }
+            if (!arity_ok) {
+                if (a.arity == 0) return error("Special form '" + name + "' called with arguments in " + show(t) + ".");
+                return error("Special form '" + name + "' called with wrong number of arguments in " + show(t) + ".");
             }
             if (!args()) return false;
             MatchSpec::Node n{Kind::EAction};
@@ -509,7 +530,6 @@ private:
     }
 
     // [t] printed with its nested terms cut short.
-    static std::string show_shallow(Term t) { return show(t, 3); }
 
     Vm& m_vm;
     MatchSpec& m_ms;

@@ -16,6 +16,7 @@ struct Arena {
     Term* base = nullptr;
     Term* top = nullptr;
     Term* end = nullptr;
+    std::uint64_t allocations = 0;
     std::mutex mutex;
     Arena() {
         void* mem = mmap(nullptr, LITERAL_RESERVE_BYTES, PROT_READ | PROT_WRITE,
@@ -37,6 +38,8 @@ Term* const g_base = arena().base;
 Term* const g_end = arena().end;
 }  // namespace
 
+thread_local std::uint64_t t_own_allocations = 0;
+
 Term* literal_alloc(Word n) {
     Arena& a = arena();
     std::lock_guard lock(a.mutex);
@@ -46,7 +49,28 @@ Term* literal_alloc(Word n) {
     }
     Term* p = a.top;
     a.top += n;
+    ++a.allocations;
+    ++t_own_allocations;
     return p;
+}
+
+void literal_trim(Term* from, Term* to) {
+    Arena& a = arena();
+    std::lock_guard lock(a.mutex);
+    if (a.top == to && from <= to) a.top = from;
+}
+
+LiteralMark literal_mark() {
+    Arena& a = arena();
+    std::lock_guard lock(a.mutex);
+    return {a.top, a.allocations, t_own_allocations};
+}
+
+void literal_rollback(const LiteralMark& mark) {
+    Arena& a = arena();
+    std::lock_guard lock(a.mutex);
+    if (a.allocations - mark.allocations != t_own_allocations - mark.own_allocations) return;
+    a.top = mark.top;
 }
 
 bool is_literal_ptr(const Term* p) { return p >= g_base && p < g_end; }

@@ -120,8 +120,7 @@ Term seq_trace_set(Process* p, Term type, Term value) {
     bool is_label = type == atom("label"), is_serial = type == atom("serial");
     bool boolean = value == atoms::true_ || value == atoms::false_;
     bool serial_value = is_tuple(value) && tuple_arity(value) == 2 && is_small(tuple_element(value, 0)) &&
-                        small_value(tuple_element(value, 0)) >= 0 && is_small(tuple_element(value, 1)) &&
-                        small_value(tuple_element(value, 1)) >= 0;
+                        is_small(tuple_element(value, 1));  // OTP takes any small integers
     if (flag ? !boolean : is_serial ? !serial_value : !is_label) return 0;
     Word flags = token == NIL ? 0 : seq_flags(token);
     Term label = token == NIL ? make_small(0) : seq_label(token);

@@ -13,7 +13,8 @@ await_reply(Ref) ->
 trace_cleaner() ->
     receive
         {destroy, Weak} ->
-            _ = trace:session_destroy(Weak),
+            %% Destroyed meanwhile by its owner: the weak handle is no longer found (badarg).
+            _ = (catch trace:session_destroy(Weak)),
             trace_cleaner()
     end.
 
@@ -50,9 +51,13 @@ on_load_then_apply(Mod, F, Args) ->
         _ -> erlang:raise(error, undef, [{Mod, F, Args, []}])
     end.
 
-%% erlang:trace/3 and trace_pattern/3 naming a tracer module that is not loaded: as OTP's
-%% erlang.erl does, call its enabled/3 once (which loads it, running its on_load function),
-%% then try again.
+%% erlang:trace/3 and trace_pattern/3 (Bif) or a trace module function ({trace, F}) naming a
+%% tracer module that is not loaded: as OTP's erlang.erl and trace.erl do, call its enabled/3
+%% once (which loads it, running its on_load function, or raises undef), then try again.
 trace_after_load(Module, State, Bif, Args) ->
     _ = Module:enabled(trace_status, erlang:self(), State),
-    erlang:apply(erlang, Bif, Args).
+    {M, F} = case Bif of
+                 {_, _} -> Bif;
+                 _ -> {erlang, Bif}
+             end,
+    erlang:apply(M, F, Args).

@@ -96,6 +96,45 @@ expect_clean_failure "FOR1 size 0" "zero_size.beam: bad BEAM file size 0" run ze
 expect_clean_failure "misnamed .beam" "misnamed.beam: file contains module loader_sample" run misnamed.beam
 expect_clean_failure "unsupported opcode" "unsupported opcode 27 (m_plus)" run opcode/loader_sample.beam
 expect_clean_failure "dis of a garbage .beam" "text.beam: not a BEAM file" dis text.beam
+
+# Hostile .beam files: counts and sizes that promise far more than the file holds.
+cp "$sample_beam" "$work/huge_atoms.beam"
+atoms=$(chunk_data_offset "$work/huge_atoms.beam" AtU8)
+printf '\177\377\377\377' | dd of="$work/huge_atoms.beam" bs=1 seek="$atoms" conv=notrunc status=none
+mkdir "$work/hostile" && mv "$work/huge_atoms.beam" "$work/hostile/loader_sample.beam"
+expect_clean_failure "atom count past the chunk" "loader_sample.beam" run hostile/loader_sample.beam
+cp "$sample_beam" "$work/huge_chunk.beam"
+printf '\177\377\377\377' | dd of="$work/huge_chunk.beam" bs=1 seek=16 conv=notrunc status=none
+mkdir "$work/hostile2" && mv "$work/huge_chunk.beam" "$work/hostile2/loader_sample.beam"
+expect_clean_failure "chunk size past the file" "loader_sample.beam" run hostile2/loader_sample.beam
+
+# A NIF library that does not load: the module's on_load fails (OTP's warning report on
+# stdout), and one line on stderr says why main/0 is undefined.
+cat >"$work/nifbad.erl" <<'ERL'
+-module(nifbad).
+-export([main/0, f/0]).
+-on_load(init/0).
+init() -> erlang:load_nif("./no_such_nif", 0).
+f() -> erlang:nif_error(not_loaded).
+main() -> f().
+ERL
+expect_clean_failure "NIF library that does not load" "nifbad: its on_load function failed" run nifbad.erl
+
+# Memory that runs out (the address space limited): one line and exit status 3, as README's
+# "Exit status" says; never a signal. The literal area reserves 4 GiB of address space.
+cat >"$work/hog.erl" <<'ERL'
+-module(hog).
+-export([main/0]).
+main() -> grow([]).
+grow(L) -> grow([L | L]).
+ERL
+checks=$((checks + 1))
+(cd "$work" && erlc hog.erl) || fail "out of memory: erlc hog.erl failed"
+(cd "$work" && ulimit -v 4800000 && timeout 60 "$beamlet" run --engine interp -S 1 hog.beam >"$work/stdout" 2>"$work/stderr")
+status=$?
+err=$(cat "$work/stderr")
+[ $status -eq 3 ] || fail "out of memory: exit status $status, not 3: $err"
+[ "$(wc -l <"$work/stderr")" -eq 1 ] && [[ $err == "beamlet: out of memory"* ]] || fail "out of memory: stderr is: $err"
 # erlc's own diagnostics come first (on stderr, never stdout), then beamlet's one line.
 checks=$((checks + 1))
 run_beamlet run broken.erl

@@ -8,11 +8,19 @@
 #include <string>
 
 #include "loader/beam_loader.hpp"
+#include "vm/literal_area.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace beamlet;
     vm::Vm& vm = fuzz::runtime().vm();
+    // Nothing survives an input: its literals go back to the arena (which never shrinks for
+    // modules that are kept), so a long run does not fill it.
+    vm::LiteralMark literals = vm::literal_mark();
+    struct Rollback {
+        vm::LiteralMark mark;
+        ~Rollback() { vm::literal_rollback(mark); }
+    } rollback{literals};
     auto code = loader::load_beam(std::span(data, size), "fuzz.beam", vm.exports);
     if (!code) {
         if (code.error().empty()) fuzz::fail("a load error without a message");

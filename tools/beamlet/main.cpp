@@ -5,8 +5,12 @@
 
 #include <malloc.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -62,9 +66,34 @@ bool resolve_target(const std::string& target, tools::BootOptions& options, vm::
     return true;
 }
 
+// Exit statuses (README, "Exit status"): 3 when memory runs out, 70 (EX_SOFTWARE) for an
+// internal error. Either ends the whole VM with one line on stderr, as OTP's does with a
+// message ("eheap_alloc: Cannot allocate ...") and a crash dump, never with a signal.
+constexpr int EXIT_OUT_OF_MEMORY = 3;
+constexpr int EXIT_INTERNAL_ERROR = 70;
+
+[[noreturn]] void on_terminate() {
+    std::fflush(stdout);
+    const char* what = "unknown exception";
+    int status = EXIT_INTERNAL_ERROR;
+    try {
+        if (std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+        std::fputs("beamlet: out of memory: a process's heap, or the VM, could not grow; the VM stops (as OTP's does)\n",
+                   stderr);
+        _exit(EXIT_OUT_OF_MEMORY);
+    } catch (const std::exception& e) {
+        what = e.what();
+    } catch (...) {
+    }
+    std::fprintf(stderr, "beamlet: internal error: %s\n", what);
+    _exit(status);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::set_terminate(on_terminate);
     // malloc grows its heaps 16 MiB at a time and gives memory back only past 32 MiB free:
     // processes, heaps and messages churn through the same blocks, and each fresh page is a
     // fault (the default 128 KiB steps made building the ring of 1000 processes 1.6x slower).
