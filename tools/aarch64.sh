@@ -139,7 +139,9 @@ ci)
     ;;
 run)
     build beamlet
-    exec qemu-aarch64 -L "$sysroot" "$build/beamlet" "$@"
+    # The wrapper the tests use (tests/CMakeLists.txt): qemu-aarch64 -L SYSROOT beamlet, and
+    # BEAMLET_SELF for beamlet compare, which runs beamlet again.
+    exec "$build/beamlet-emulated" "$@"
     ;;
 *)
     sed -n '2,9p' "$0" >&2
