@@ -412,18 +412,13 @@ Term monitor_port(Process* p, Term target, const AliasMode* alias, Term tag) {
         MonitorEntry watcher{{ref_id[0], ref_id[1], ref_id[2]}, port->id, name, kept_tag, tag_heap};
         {
             std::lock_guard guard(p->lock);
-            p->monitors.push_back(watcher);
+            p->monitors.add(watcher);
         }
         MonitorEntry watched = watcher;
         watched.other = p->id;
         if (port->add_monitor(watched)) return ref;
         std::lock_guard guard(p->lock);
-        auto& v = p->monitors;
-        for (auto it = v.begin(); it != v.end(); ++it)
-            if (std::equal(it->ref_id, it->ref_id + 3, ref_id)) {
-                v.erase(it);
-                break;
-            }
+        p->monitors.take(ref_id);
     }
     Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
     Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atom("port"), item, atoms::noproc});
@@ -465,7 +460,7 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
         // Ours first: the target's exit delivers 'DOWN' only for a monitor its watcher holds.
         {
             std::lock_guard guard(p->lock);
-            p->monitors.push_back(MonitorEntry{{id[0], id[1], id[2]}, other->id, name, kept_tag, tag_heap});
+            p->monitors.add(MonitorEntry{{id[0], id[1], id[2]}, other->id, name, kept_tag, tag_heap});
         }
         {
             std::lock_guard guard(other->lock);
@@ -476,12 +471,7 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
         }
         if (added) return ref;
         std::lock_guard guard(p->lock);
-        auto& v = p->monitors;
-        for (auto it = v.begin(); it != v.end(); ++it)
-            if (std::equal(it->ref_id, it->ref_id + 3, id)) {
-                v.erase(it);
-                break;
-            }
+        p->monitors.take(id);
     }
     // No such process: an immediate {'DOWN', Ref, process, Item, noproc}.
     Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
@@ -601,13 +591,7 @@ bool remove_monitor(Process* p, const Word id[3]) {
     bool have = false;
     {
         std::lock_guard guard(p->lock);
-        for (auto it = p->monitors.begin(); it != p->monitors.end(); ++it)
-            if (std::equal(it->ref_id, it->ref_id + 3, id)) {
-                found = *it;
-                p->monitors.erase(it);
-                have = true;
-                break;
-            }
+        have = p->monitors.take(id, &found);
     }
     if (!have) return false;
     if (is_port(found.other)) {
@@ -903,7 +887,7 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
             std::lock_guard guard(p->lock);
             if (item == am_links) pids = p->links;
             else if (item == am_monitors)
-                for (auto& m : p->monitors) pids.push_back(m.other);
+                for (const MonitorEntry& m : p->monitors.in_order()) pids.push_back(m.other);
             else
                 for (auto& m : p->monitored_by) pids.push_back(m.other);
         }

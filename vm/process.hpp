@@ -6,6 +6,7 @@
 // (primary tag 00), which the GC skips.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -95,6 +97,54 @@ struct MonitorEntry {
     std::shared_ptr<HeapFragment> tag_heap;  // a boxed tag lives here (both ends share it)
 };
 
+// The monitors a process holds, found by reference at once (a process may hold a hundred
+// thousand, and each 'DOWN' or demonitor removes one); listed in the order they were made.
+class MonitorTable {
+public:
+    void add(const MonitorEntry& m) { m_entries.emplace(Key(m.ref_id), Item{m_next++, m}); }
+    // Removes the monitor of [ref_id] (into [*out] when given); false if there is none.
+    bool take(const Word ref_id[3], MonitorEntry* out = nullptr) {
+        auto it = m_entries.find(Key(ref_id));
+        if (it == m_entries.end()) return false;
+        if (out) *out = std::move(it->second.entry);
+        m_entries.erase(it);
+        return true;
+    }
+    // Every monitor, oldest first.
+    std::vector<MonitorEntry> in_order() const {
+        std::vector<const Item*> items;
+        items.reserve(m_entries.size());
+        for (const auto& [key, item] : m_entries) items.push_back(&item);
+        std::sort(items.begin(), items.end(), [](const Item* a, const Item* b) { return a->seq < b->seq; });
+        std::vector<MonitorEntry> out;
+        out.reserve(items.size());
+        for (const Item* item : items) out.push_back(item->entry);
+        return out;
+    }
+    // Every monitor, oldest first; the table is left empty.
+    std::vector<MonitorEntry> take_all() {
+        std::vector<MonitorEntry> out = in_order();
+        m_entries.clear();
+        return out;
+    }
+
+private:
+    struct Key {
+        Word id[3];
+        explicit Key(const Word ref_id[3]) : id{ref_id[0], ref_id[1], ref_id[2]} {}
+        bool operator==(const Key& o) const { return id[0] == o.id[0] && id[1] == o.id[1] && id[2] == o.id[2]; }
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const { return std::hash<Word>()(k.id[0] * 0x9E3779B97F4A7C15ull ^ k.id[1] ^ (k.id[2] << 17)); }
+    };
+    struct Item {
+        std::uint64_t seq;
+        MonitorEntry entry;
+    };
+    std::unordered_map<Key, Item, KeyHash> m_entries;
+    std::uint64_t m_next = 0;
+};
+
 // [tag] as a MonitorEntry keeps it: immediates as they are, others copied into [heap].
 Term keep_monitor_tag(Term tag, std::shared_ptr<HeapFragment>* heap);
 
@@ -170,7 +220,7 @@ struct Process {
     std::atomic<std::uint32_t> message_count{0};
     ProcessState state = ProcessState::Runnable;
     std::vector<Term> links;                  // pids
-    std::vector<MonitorEntry> monitors;       // monitors this process holds on others
+    MonitorTable monitors;                    // monitors this process holds on others
     std::vector<MonitorEntry> monitored_by;   // monitors others hold on this process
     std::vector<ProcessAlias> aliases;        // active aliases (refs others may send to)
     Term registered_name = 0;

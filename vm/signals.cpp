@@ -204,7 +204,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         c->monitored_by.push_back(watched);
         {
             std::lock_guard guard(parent->lock);
-            parent->monitors.push_back(watcher);
+            parent->monitors.add(watcher);
         }
         if (monitor_ref) std::copy(watcher.ref_id, watcher.ref_id + 3, monitor_ref);
     }
@@ -330,13 +330,8 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
             if (it->mode == AliasMode::ReplyDemonitor) {
                 // The first reply ends the alias and its monitor.
                 v.erase(it);
-                auto& mons = target->monitors;
-                for (auto m = mons.begin(); m != mons.end(); ++m)
-                    if (m->ref_id[0] == r[1] && m->ref_id[1] == r[2] && m->ref_id[2] == r[3]) {
-                        demonitored = *m;
-                        mons.erase(m);
-                        break;
-                    }
+                const Word ref_id[3] = {r[1], r[2], r[3]};
+                target->monitors.take(ref_id, &demonitored);
             }
         }
         if (demonitored.other)
@@ -685,12 +680,7 @@ void Vm::send_down(const MonitorEntry& m, Term type, Term who, Term reason) {
     bool enqueue = false, delivered = false;
     {
         std::lock_guard guard(watcher->lock);
-        auto& v = watcher->monitors;
-        auto it = std::find_if(v.begin(), v.end(), [&](const MonitorEntry& e) {
-            return std::equal(e.ref_id, e.ref_id + 3, m.ref_id);
-        });
-        if (it != v.end() && watcher->state != ProcessState::Exited) {
-            v.erase(it);
+        if (watcher->state != ProcessState::Exited && watcher->monitors.take(m.ref_id)) {
             watcher->message_count.fetch_add(1, std::memory_order_relaxed);
             watcher->inbox.push_back(msg);
             enqueue = wake_locked(watcher.get());
@@ -721,7 +711,7 @@ void Vm::do_exit(Process* p, Term reason) {
         p->state = ProcessState::Exited;
         links.swap(p->links);
         monitored_by.swap(p->monitored_by);
-        monitors.swap(p->monitors);
+        monitors = p->monitors.take_all();
         name = p->registered_name;
     }
     p->exited = true;

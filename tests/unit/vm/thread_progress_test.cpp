@@ -136,9 +136,9 @@ TEST(ThreadProgress, EveryThreadPassesAQuiescentPointAfterLater) {
     });
     while (registered.load() < N) std::this_thread::yield();
 
-    auto end = Clock::now() + std::chrono::milliseconds(300);
+    constexpr int ROUNDS = 50;  // a count, not a time budget (sanitizers, loaded machines)
     int rounds = 0;
-    while (Clock::now() < end) {
+    while (rounds < ROUNDS) {
         std::uint64_t begun_before[N];
         for (int i = 0; i < N; ++i) begun_before[i] = begun[i].load(std::memory_order_acquire);
         Value v = progress.later();
@@ -148,7 +148,7 @@ TEST(ThreadProgress, EveryThreadPassesAQuiescentPointAfterLater) {
                 << "thread " << i << " round " << rounds;
         ++rounds;
     }
-    EXPECT_GT(rounds, 10);
+    EXPECT_EQ(rounds, ROUNDS);
 }
 
 // RCU: readers dereference a shared pointer only between two update() calls; the writer swaps it,
@@ -187,9 +187,11 @@ TEST(ThreadProgress, GracePeriodMakesFreeingSafe) {
     });
     while (registered.load() < READERS) std::this_thread::yield();
 
-    auto end = Clock::now() + std::chrono::milliseconds(300);
+    // A fixed number of grace periods (not a time budget: under a sanitizer on a loaded
+    // machine each may take a while); wait_until_reached bounds each one.
+    constexpr std::uint64_t SWAPS = 50;
     std::uint64_t swaps = 0;
-    while (Clock::now() < end) {
+    while (swaps < SWAPS) {
         Node* old = shared.exchange(new Node{swaps + 1, true}, std::memory_order_acq_rel);
         ASSERT_TRUE(wait_until_reached(progress, progress.later())) << "stuck after swap " << swaps;
         old->alive = false;  // A reader still holding it would see this (or TSan the race).
@@ -199,7 +201,7 @@ TEST(ThreadProgress, GracePeriodMakesFreeingSafe) {
     readers.stop();
     delete shared.load();
     EXPECT_FALSE(corrupted.load());
-    EXPECT_GT(swaps, 10u);
+    EXPECT_EQ(swaps, SWAPS);
 }
 
 // current() and later() never decrease, whoever observes them, and a reached value stays reached.
@@ -223,8 +225,10 @@ TEST(ThreadProgress, ValuesAreMonotonic) {
         Value last_current = 0;
         Value last_later = 0;
         Value reached = 0;
-        auto end = Clock::now() + std::chrono::milliseconds(150);
-        while (Clock::now() < end) {
+        // Until progress has moved 20 times (bounded by WAIT_LIMIT, however slow the machine).
+        auto deadline = Clock::now() + WAIT_LIMIT;
+        Value first = progress.current();
+        while (progress.current() < first + 20 && Clock::now() < deadline) {
             Value current = progress.current();
             Value later = progress.later();
             if (current < last_current || later < last_later || later < current + 2) failed = true;
@@ -233,7 +237,7 @@ TEST(ThreadProgress, ValuesAreMonotonic) {
             last_current = current;
             last_later = later;
         }
-        if (last_current == 0) failed = true;  // Progress was made at all.
+        if (progress.current() < first + 20) failed = true;  // progress was made
     };
     std::thread other(observe);
     observe();

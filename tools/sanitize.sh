@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tools/sanitize.sh asan|tsan [CTEST_REGEX] — builds the sanitizer configuration (build-asan:
+# ASan + UBSan; build-tsan: TSan; both GCC) and runs the concurrency-heavy tests under it:
+# the VM and tracing unit tests, the fault programs, the tracing stress programs, the fuzz
+# targets' replays, and the tracing, session, actor and JIT-patching programs on two
+# schedulers (interpreter, JIT, and the lazy JIT switching modules while they are traced).
+# .ci/run runs both (README, "Robustness"). A sanitizer report fails the test that caused it.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+kind=${1:-}
+case "$kind" in
+    asan) dir=$ROOT/build-asan; sanitizer=address ;;
+    tsan) dir=$ROOT/build-tsan; sanitizer=thread ;;
+    *) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
+regex=${2:-'^(unit_vm|unit_tracing|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events)_.*)$'}
+"$ROOT/tools/setup.sh"
+cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMLET_SANITIZE=$sanitizer >/dev/null
+# Only what the selected tests run (the end-to-end programs' NIF libraries included).
+nifs=$(ninja -C "$dir" -t targets all | sed -n 's/^\(e2e_nif_[A-Za-z0-9_]*\): .*/\1/p' | sort -u)
+# shellcheck disable=SC2086
+ninja -C "$dir" beamlet beamlet_jit_library beamlet_stdlib e2e_programs stress_programs fault_programs \
+    unit_vm unit_tracing replay_loader replay_binary_to_term replay_match_spec replay_trace_pattern $nifs
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+ctest --test-dir "$dir" -R "$regex" -j2 --output-on-failure --timeout 1200
