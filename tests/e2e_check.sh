@@ -11,7 +11,8 @@ input=/dev/null
 [ -f "$base.input" ] && input=$base.input
 actual=$(mktemp)
 trap 'rm -f "$actual" "$actual.raw"' EXIT
-timeout 60 "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "$mod" <"$input" >"$actual.raw"
+# BEAMLET_E2E_TIMEOUT: seconds per program (60; longer under an emulator, tests/CMakeLists.txt).
+timeout "${BEAMLET_E2E_TIMEOUT:-60}" "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "$mod" <"$input" >"$actual.raw"
 status=$?
 if [ -f "$base.filter" ]; then
   sed -f "$base.filter" "$actual.raw" >"$actual"
