@@ -82,5 +82,5 @@ case "${1:-}" in
         for t in $targets; do run_one "$BUILD/tests/fuzz/fuzz_$t" "$t" "$BUILD/fuzz-work" "$seconds" || failed=1; done
         exit $failed ;;
     run-one) shift; run_one "$@" ;;
-    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

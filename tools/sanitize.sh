@@ -12,7 +12,7 @@ kind=${1:-}
 case "$kind" in
     asan) dir=$ROOT/build-asan; sanitizer=address ;;
     tsan) dir=$ROOT/build-tsan; sanitizer=thread ;;
-    *) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
 full='^(unit_vm|unit_tracing|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events)_.*)$'
 # What CI affords in its hour: every fault and stress program on two schedulers under ASan;
