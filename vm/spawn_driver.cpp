@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -422,9 +423,14 @@ std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
         *error = e;
         return nullptr;
     };
-    // What OTP checks before it forks: the file exists and may be executed (a directory
-    // passes, and fails in the child).
+    // What OTP checks before it forks: the file exists and may be executed. A directory
+    // passes, and its exec fails in the child: the port opens and exits with status EACCES.
+    // That is known here already; and the child's failure could not be heard of where vfork
+    // is a fork (qemu-user: posix_spawn's child then just exits 127).
     if (s.executable && ::access(s.command.c_str(), X_OK) != 0) return fail(errno);
+    struct stat st;
+    if (s.executable && ::stat(s.command.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return SpawnDriver::failed(s, EACCES);
     if (s.out && pipe2(in_pipe, O_CLOEXEC) != 0) return fail(errno);
     if (s.in && pipe2(out_pipe, O_CLOEXEC) != 0) return fail(errno);
 

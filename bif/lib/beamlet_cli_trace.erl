@@ -55,12 +55,12 @@ server(Spec, StartMain, Parent) ->
                                    (Returns orelse lists:all(fun returns/1, Compiled))),
     Flags = flags(Spec, Compiled),
     SeqTrace = lists:member(seq_trace, maps:get(events, Spec)),
-    Main = with_seq_token(SeqTrace, fun() -> select_processes(Session, maps:get(procs, Spec), Flags, StartMain) end),
+    with_seq_token(SeqTrace, fun() -> select_processes(Session, maps:get(procs, Spec), Flags, StartMain) end),
     Parent ! {self(), started},
     Limit = maps:get(time_limit, Spec),
-    wait(Session, Spec, Compiled, Main, Limit).
+    wait(Session, Spec, Compiled, Limit).
 
-wait(Session, Spec, Compiled, Main, Limit) ->
+wait(Session, Spec, Compiled, Limit) ->
     receive
         {stop, limit} ->
             stop(Session),
