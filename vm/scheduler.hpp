@@ -31,9 +31,13 @@ public:
     Schedulers& operator=(const Schedulers&) = delete;
 
     int count() const { return int(m_scheds.size()); }
-    // True when scheduler [index]'s run queue holds a task (a hint: read without its lock).
-    bool has_queued(int index) const {
-        return index >= 0 && index < count() && m_scheds[std::size_t(index)]->length.load(std::memory_order_relaxed) > 0;
+    // True when what scheduler [index] runs now is all the VM has to do: every other
+    // scheduler asleep and no run queue holding a task (a hint: read without locks).
+    bool alone(int index) const {
+        if (m_sleepers_hint.load(std::memory_order_acquire) < count() - 1) return false;
+        for (const auto& s : m_scheds)
+            if (s->length.load(std::memory_order_relaxed) > 0) return false;
+        return index >= 0 && index < count();
     }
     // Puts [task] in a run queue: the current scheduler's when called from a scheduler
     // thread, else a round-robin one. A process's state has been set to Runnable by the

@@ -279,10 +279,14 @@ bool Vm::finish_on_load(Term name, bool keep) {
 bool Vm::request_native_code(Process* p, const Word* marker) {
     const Module* m = native_compiler ? module_containing(marker) : nullptr;
     if (!m) return false;
-    // It waits for the native code (then runs it) only when its scheduler has nothing else to
-    // run, so that no other process waits with it; and not while it holds the code
-    // modification permission, which the switch needs.
-    bool wait = !schedulers->has_queued(p->scheduler_index) && !code_permission->held_by(p);
+    // It waits for the native code (then runs it) only when the VM has nothing else to do:
+    // every other scheduler asleep, no process queued. Then the wait (the first compilation
+    // loads LLVM: 15-50 ms) holds up no one, and a lone hot loop, the usual single-process
+    // program, is native from then on. Otherwise it goes on interpreted, as every other
+    // process does meanwhile: a process others are waiting on (a spawner, a server) never
+    // stalls for the JIT. Never while it holds the code modification permission, which the
+    // switch needs.
+    bool wait = schedulers->alone(p->scheduler_index) && !code_permission->held_by(p);
     Term waiter = wait ? p->id : Term(0);
     return native_compiler->request(*const_cast<Module*>(m), waiter);
 }
