@@ -75,6 +75,9 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     if (!entry || vm.main_process) return p->badarg();
     auto main = std::make_shared<Process>(vm, vm.next_pid.fetch_add(1) + 1);
     main->is_main = true;
+    // As erl's -eval/-s/-run process (init starts it trapping exits): a linked process or
+    // port that exits reaches main:main() as an {'EXIT', From, Reason} message.
+    main->trap_exit = true;
     main->initial_call[0] = a[0];
     main->initial_call[1] = atoms::main;
     main->initial_call[2] = make_small(0);

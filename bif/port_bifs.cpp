@@ -221,34 +221,16 @@ Term raise_port_error(Process* p, Term reason) {
 
 }  // namespace
 
-Term bif_open_port(Process* p, Term* a) {
-    BEAMLET_CACHED_ATOM(am_spawn_executable, "spawn_executable");
-    Term name = a[0];
-    if (!is_tuple(name) || tuple_arity(name) != 2) return p->badarg();
-    SpawnSettings s;
-    Term kind = tuple_element(name, 0), command = tuple_element(name, 1);
-    if (kind == atoms::spawn) {
-        s.executable = false;
-    } else if (kind == am_spawn_executable) {
-        s.executable = true;
-    } else {
-        // spawn_driver and fd: beamlet has no linked-in drivers and no fd driver.
-        return p->badarg();
-    }
-    // "" is badarg, <<>> runs an empty command (OTP 25 checks lists only).
-    if (!text_arg(command, &s.command) || (is_nil(command) || (s.executable && s.command.empty())))
-        return p->badarg();
-    if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
-    if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
-    int error = 0;
-    std::unique_ptr<PortDriver> driver = spawn_program(s, &error);
-    if (!driver) return raise_port_error(p, posix_atom(error));
+namespace {
 
+// The port [driver] serves, opened by [p] under [name] (port_info's name; the driver's atom in
+// the open trace event).
+Term open_port_with(Process* p, std::unique_ptr<PortDriver> driver, const std::string& name, bool parallelism) {
     Vm& vm = p->vm;
     std::shared_ptr<Port> port = vm.port_table->make();
-    port->name = s.command;
-    port->parallelism = s.parallelism;
-    port->driver_name = driver_atom(s.command);
+    port->name = name;
+    port->parallelism = parallelism;
+    port->driver_name = driver_atom(name);
     port->owner.store(p->id, std::memory_order_release);
     port->links.push_back(p->id);
     port->driver = std::move(driver);
@@ -266,6 +248,54 @@ Term bif_open_port(Process* p, Term* a) {
     if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
         g_trace_hooks->process_event(p, atoms::link, port->id);
     return port->id;
+}
+
+// open_port({fd, In, Out}, Options), as OTP 25: machine integers, else badarg; outside a
+// descriptor's range, einval; exit_status, args and arg0 are badarg (cd, env and
+// nouse_stdio are accepted and mean nothing here). The port is named "In/Out".
+Term open_fd_port(Process* p, Term name, Term options) {
+    BEAMLET_CACHED_ATOM(am_einval, "einval");
+    Term in = tuple_element(name, 1), out = tuple_element(name, 2);
+    if (!is_small(in) || !is_small(out)) return p->badarg();
+    auto descriptor = [](Term t) -> int {
+        return small_value(t) >= 0 && small_value(t) <= INT32_MAX ? int(small_value(t)) : -1;
+    };
+    SpawnSettings s;
+    if (!parse_options(options, &s) || s.exit_status || s.args || s.arg0) return p->badarg();
+    int in_fd = descriptor(in), out_fd = descriptor(out);
+    if (in_fd < 0 || out_fd < 0) return raise_port_error(p, am_einval);
+    std::string port_name = std::to_string(in_fd) + "/" + std::to_string(out_fd);
+    return open_port_with(p, open_descriptors(s, in_fd, out_fd), port_name, s.parallelism);
+}
+
+}  // namespace
+
+Term bif_open_port(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_spawn_executable, "spawn_executable");
+    BEAMLET_CACHED_ATOM(am_fd, "fd");
+    Term name = a[0];
+    if (is_tuple(name) && tuple_arity(name) == 3 && tuple_element(name, 0) == am_fd)
+        return open_fd_port(p, name, a[1]);
+    if (!is_tuple(name) || tuple_arity(name) != 2) return p->badarg();
+    SpawnSettings s;
+    Term kind = tuple_element(name, 0), command = tuple_element(name, 1);
+    if (kind == atoms::spawn) {
+        s.executable = false;
+    } else if (kind == am_spawn_executable) {
+        s.executable = true;
+    } else {
+        // spawn_driver: beamlet has no linked-in drivers.
+        return p->badarg();
+    }
+    // "" is badarg, <<>> runs an empty command (OTP 25 checks lists only).
+    if (!text_arg(command, &s.command) || (is_nil(command) || (s.executable && s.command.empty())))
+        return p->badarg();
+    if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
+    if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
+    int error = 0;
+    std::unique_ptr<PortDriver> driver = spawn_program(s, &error);
+    if (!driver) return raise_port_error(p, posix_atom(error));
+    return open_port_with(p, std::move(driver), s.command, s.parallelism);
 }
 
 Term bif_port_command2(Process* p, Term* a);

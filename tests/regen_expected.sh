@@ -8,7 +8,8 @@
 #   written from the OTP 27 documentation, see tests/e2e/sessions/README.md).
 #   Each module is compiled with plain `erlc` into a temp dir and run as
 #   `erl -noshell -pa TMP -eval '<name>:main(), halt().'`; only stdout is kept. A <name>.input
-#   next to the program is fed on stdin; a <name>.filter (sed script) is applied to stdout.
+#   next to the program is fed on stdin; a <name>.filter (sed script) is applied to stdout; a
+#   <name>.erl_flags holds more flags for erl (-noinput: the program reads fd 0 itself).
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -54,7 +55,10 @@ for f in "${files[@]}"; do
     # leaves nothing behind; guard against hangs with a timeout when available.
     input=/dev/null
     [ -f "${f%.erl}.input" ] && input="${f%.erl}.input"
-    if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell -pa "$tmp" \
+    flags=""
+    [ -f "${f%.erl}.erl_flags" ] && flags=$(cat "${f%.erl}.erl_flags")
+    # shellcheck disable=SC2086 # the flags are words
+    if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell $flags -pa "$tmp" \
               -eval "${name}:main(), halt()." >"$tmp/$name.out" 2>"$tmp/$name.err" <"$input"); then
         echo "regen_expected: erl failed for $f:" >&2; cat "$tmp/$name.err" >&2; fail=1; continue
     fi

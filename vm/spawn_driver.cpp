@@ -20,6 +20,7 @@
 #include "vm/binary.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
+#include "vm/stdio.hpp"
 #include "vm/vm.hpp"
 
 extern char** environ;
@@ -73,16 +74,32 @@ public:
     // opens and reports [error] as the exit status, as OTP's child does when its exec fails.
     static std::unique_ptr<SpawnDriver> failed(const SpawnSettings& s, int error) {
         auto d = std::make_unique<SpawnDriver>(s, -1, -1, -1, -1);
+        d->m_exec_failed = true;
         d->m_status_known = true;
         d->m_status = error;
         return d;
     }
 
+    // An fd port (open_descriptors): no program; [input_gone] when its input side is not open.
+    static std::unique_ptr<SpawnDriver> on_descriptors(const SpawnSettings& s, int to, int from, bool input_gone,
+                                                       bool after_stdio) {
+        auto d = std::make_unique<SpawnDriver>(s, -1, -1, to, from);
+        d->m_input_gone = input_gone;
+        d->m_after_stdio = after_stdio;
+        return d;
+    }
+
     void start(Port& port) override {
-        if (m_pid < 0) return finish(port);
+        if (m_exec_failed) return finish(port);
+        if (m_input_gone) return end_of_input(port);
         IoPoller& poller = port.vm.port_table->poller();
         Word number = port_number(port.id);
-        if (m_from_child >= 0) poller.watch(m_from_child, number, IO_READ);
+        if (m_from_child >= 0 && !poller.watch(m_from_child, number, IO_READ)) {
+            // Not pollable (a regular file, /dev/null): always ready, read to its end.
+            m_hung_up = true;
+            port.io_events.fetch_or(IO_READ, std::memory_order_release);
+        }
+        // (A descriptor epoll refuses for writing never blocks a write.)
         if (m_to_child >= 0) poller.watch(m_to_child, number, IO_WRITE);
         if (m_pidfd >= 0) poller.watch(m_pidfd, number, IO_CHILD);
     }
@@ -90,6 +107,7 @@ public:
     void output(Port& port, std::string_view bytes) override {
         // An input-only port cannot write (OTP: the port exits with ebadf).
         if (m_to_child < 0) return write_failed(port, EBADF);
+        if (m_after_stdio) port.vm.stdio->flush();
         char header[4];
         std::size_t header_bytes = 0;
         if (m_settings.framing == SpawnSettings::Framing::Packet) {
@@ -274,8 +292,7 @@ private:
     }
 
     void end_of_input(Port& port) {
-        IoPoller& poller = port.vm.port_table->poller();
-        poller.forget(m_from_child);
+        if (m_from_child >= 0) port.vm.port_table->poller().forget(m_from_child);
         close_fd(m_from_child);
         // The end waits for the exit status, when the port reports it.
         if (!m_settings.exit_status || m_status_known) finish(port);
@@ -407,6 +424,9 @@ private:
     std::size_t m_queue_offset = 0;  // bytes of m_queue.front() already written
     std::size_t m_queued = 0;
     bool m_status_known = false, m_finished = false;
+    bool m_exec_failed = false;      // the program could not be executed (failed)
+    bool m_input_gone = false;       // an fd port whose input descriptor is not open
+    bool m_after_stdio = false;      // an fd port writing fd 1 or 2: the VM's buffer goes first
     bool m_hung_up = false;          // the program closed its output
     bool m_closing = false;          // the port closed: the queue drains, then everything goes
     int m_status = 0;
@@ -492,6 +512,35 @@ std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
         fcntl(pidfd, F_SETFD, FD_CLOEXEC);
     }
     return std::make_unique<SpawnDriver>(s, pid, pidfd, in_pipe[1], out_pipe[0]);
+}
+
+namespace {
+
+// An fd port's own descriptor for the VM's [fd], opened for [mode] (O_RDONLY, O_WRONLY), or
+// -1 when [fd] is not open (open_descriptors).
+int port_descriptor(int fd, int mode) {
+    struct stat st;
+    if (::fstat(fd, &st) != 0) return -1;
+    if (!S_ISREG(st.st_mode)) {
+        // A new open file description of the same pipe or terminal: non-blocking, and only
+        // here. (Opening a pipe's write end fails while it has no reader; a socket cannot be
+        // reopened at all: then the shared description is made non-blocking.)
+        std::string path = "/proc/self/fd/" + std::to_string(fd);
+        int own = ::open(path.c_str(), mode | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (own >= 0) return own;
+    }
+    int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (copy >= 0 && !S_ISREG(st.st_mode)) ::fcntl(copy, F_SETFL, ::fcntl(copy, F_GETFL) | O_NONBLOCK);
+    return copy;
+}
+
+}  // namespace
+
+std::unique_ptr<PortDriver> open_descriptors(const SpawnSettings& s, int in, int out) {
+    int from = s.in ? port_descriptor(in, O_RDONLY) : -1;
+    int to = s.out ? port_descriptor(out, O_WRONLY) : -1;
+    bool input_gone = s.in && from < 0;
+    return SpawnDriver::on_descriptors(s, to, from, input_gone, s.out && (out == 1 || out == 2));
 }
 
 }  // namespace beamlet::vm

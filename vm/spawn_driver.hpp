@@ -1,6 +1,8 @@
 // vm/spawn_driver.hpp — the spawn driver: open_port({spawn, Command} | {spawn_executable,
 // Path}, Options) runs an external program on pipes (OTP's spawn driver, without OTP's
-// erl_child_setup helper: posix_spawn from the VM, a pidfd to learn when it exits).
+// erl_child_setup helper: posix_spawn from the VM, a pidfd to learn when it exits); and the
+// fd driver, open_port({fd, In, Out}, Options), the same framing and output queue on
+// descriptors the VM already has open.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +42,14 @@ struct SpawnSettings {
 // Starts the program [settings] describes. On failure returns null with an errno value
 // (ENOENT, EACCES, ...) in [*error].
 std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& settings, int* error);
+
+// The fd driver: a port that reads descriptor [in] and writes [out] (standard input and
+// output, most often), which stay open when it closes. Each side gets a descriptor of its own
+// (a pipe or a terminal is reopened, so that it can be made non-blocking without changing the
+// VM's, which a shell may share; a regular file is duplicated, keeping its offset shared). A
+// side that is not open ends the input at once (the port exits normal) or fails the writes
+// (ebadf). Writes to fd 1 or 2 come after what the VM has buffered for it (vm/stdio.hpp).
+std::unique_ptr<PortDriver> open_descriptors(const SpawnSettings& settings, int in, int out);
 
 // Output queue limits: a port is busy from HIGH queued bytes until it is back under LOW (OTP's
 // default busy_limits_port).
