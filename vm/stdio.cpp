@@ -1,6 +1,7 @@
 // vm/stdio.cpp — buffered standard output and the standard input reader thread.
 #include "vm/stdio.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -33,11 +34,27 @@ StandardIo::~StandardIo() {
     }
 }
 
+namespace {
+
+// Blocks until [fd] is ready for [events] (POLLIN, POLLOUT): for descriptors someone made
+// non-blocking. False when it never will be.
+bool wait_until_ready(int fd, short events) {
+    pollfd p{fd, events, 0};
+    int rc;
+    do rc = ::poll(&p, 1, -1);
+    while (rc < 0 && errno == EINTR);
+    return rc > 0 && !(p.revents & POLLNVAL);
+}
+
+}  // namespace
+
 void StandardIo::write_all(int fd, const char* data, std::size_t size) {
     while (size > 0) {
         ssize_t n = ::write(fd, data, size);
         if (n < 0) {
             if (errno == EINTR) continue;
+            // A non-blocking descriptor (as a parent may hand one over) that is full: wait.
+            if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_until_ready(fd, POLLOUT)) continue;
             return;  // a closed pipe: the output has nowhere to go
         }
         data += n;
@@ -86,6 +103,7 @@ StandardIo::Input StandardIo::take_input(Term reader, std::string* out) {
             while (true) {
                 ssize_t n = ::read(0, buf, sizeof buf);
                 if (n < 0 && errno == EINTR) continue;
+                if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && wait_until_ready(0, POLLIN)) continue;
                 std::lock_guard lock(shared->mutex);
                 if (n <= 0) shared->eof = true;
                 else shared->bytes.append(buf, std::size_t(n));
