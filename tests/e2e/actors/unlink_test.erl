@@ -42,9 +42,12 @@ main() ->
     %% unlink from the other side: the child unlinks itself from the parent before crashing.
     {E, RefE} = spawn_monitor(fun() ->
                                       Me = self(),
-                                      F = spawn_link(fun() -> unlink(Me), Me ! unlinked, exit(f_crash) end),
+                                      %% (F waits for go: it must not end before the monitor.)
+                                      F = spawn_link(fun() -> unlink(Me), Me ! unlinked,
+                                                              receive go -> exit(f_crash) end end),
                                       Mf = monitor(process, F),
                                       receive unlinked -> ok end,
+                                      F ! go,
                                       receive {'DOWN', Mf, process, F, Wf} -> Self ! {f_died, Wf} end,
                                       Self ! {e_survived, true}
                               end),
