@@ -86,10 +86,10 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     vm.main_process = main;
     seq_trace_inherit(p, main.get());  // beamlet trace -e seq_trace gives it a token
     vm.add_process(main);
-    if (g_trace_hooks) {
+    if (p->vm.services.trace) {
         // Spawned by init as far as tracing goes: new-process flags apply to it (beamlet trace).
         Term mfa[4] = {make_arityval(3), a[0], atoms::main, NIL};
-        g_trace_hooks->process_spawned(p, main.get(), make_boxed(mfa), false);
+        p->vm.services.trace->process_spawned(p, main.get(), make_boxed(mfa), false);
     }
     vm.schedulers->set_main(main.get());
     vm.schedulers->enqueue(main.get());

@@ -265,8 +265,8 @@ namespace {
 // The procs event of the process calling link/1 or unlink/1: it gets one for every call,
 // even when nothing changes (OTP); the other side's events need a real change.
 void trace_own_link_event(Process* p, Term what, Term pid) {
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-        g_trace_hooks->process_event(p, what, pid);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && p->vm.services.trace)
+        p->vm.services.trace->process_event(p, what, pid);
 }
 }  // namespace
 
@@ -338,8 +338,8 @@ Term bif_link(Process* p, Term* a) {
     }
     constexpr std::uint32_t link_flags = TRACE_PROCS | TRACE_SOL | TRACE_SOL1;
     if (((p->all_trace_flags.load(std::memory_order_relaxed) | other->all_trace_flags.load(std::memory_order_relaxed)) &
-         link_flags) && g_trace_hooks) {
-        g_trace_hooks->process_linked(p, other.get());  // set_on_link first: it may trace [other]
+         link_flags) && p->vm.services.trace) {
+        p->vm.services.trace->process_linked(p, other.get());  // set_on_link first: it may trace [other]
         p->vm.send_link_event(p->id, other.get(), true);
     }
     return atoms::true_;
@@ -373,8 +373,8 @@ Term bif_unlink(Process* p, Term* a) {
         auto it = std::find(other->links.begin(), other->links.end(), p->id);
         if (it != other->links.end()) other->links.erase(it);
     }
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-        g_trace_hooks->process_unlinked(p, pid);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && p->vm.services.trace)
+        p->vm.services.trace->process_unlinked(p, pid);
     if (other && had_link) p->vm.send_link_event(p->id, other.get(), false);
     // A trapped exit from the old link that is already queued stays, as in OTP's unlink/1 docs.
     return atoms::true_;

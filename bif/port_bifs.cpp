@@ -242,11 +242,11 @@ Term open_port_with(Process* p, std::unique_ptr<PortDriver> driver, const std::s
     // The new-port flags and the open event come first; then the port's own open operation
     // and its link to the opener; then the driver's first I/O turn (OTP's spawn
     // acknowledgement), which here starts the watching of its descriptors.
-    if (g_trace_hooks) g_trace_hooks->port_opened(port.get(), p, port->driver_name);
+    if (p->vm.services.trace) p->vm.services.trace->port_opened(port.get(), p, port->driver_name);
     port->start(p->id);
     // The opener's half of the link, as link/1 reports it.
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-        g_trace_hooks->process_event(p, atoms::link, port->id);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && p->vm.services.trace)
+        p->vm.services.trace->process_event(p, atoms::link, port->id);
     return port->id;
 }
 

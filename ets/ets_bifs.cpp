@@ -48,12 +48,15 @@ void destroy_spec_handle(MagicHandle* h) { delete static_cast<MatchSpec*>(h->dat
 }  // namespace beamlet::bif
 
 // A VM's tables: names to tables, and every table (each holding a reference to its handle).
-struct beamlet::ets::Registry {
+// The Vm owns it (VmServices::ets) and tells it of exiting processes that owned or fixed a table.
+struct beamlet::ets::Registry : beamlet::vm::ProcessResources {
+    void process_exited(beamlet::vm::Process* p) override;
+
     std::shared_mutex mutex;
     std::unordered_map<Term, Table*> names;
     std::vector<Table*> tables;
 
-    ~Registry() {
+    ~Registry() override {
         for (Table* t : tables) {
             {
                 std::unique_lock lock(t->lock);
@@ -71,7 +74,7 @@ namespace {
 
 using ets::Registry;
 
-Registry& registry(Vm& vm) { return *static_cast<Registry*>(vm.ets_registry.get()); }
+Registry& registry(Vm& vm) { return static_cast<Registry&>(*vm.services.ets); }
 
 // A table reached from a term: keeps its handle referenced while a BIF uses it.
 class TableRef {
@@ -691,11 +694,13 @@ void owner_exited(Process* dying) {
 }
 
 }  // namespace
+}  // namespace beamlet::bif
 
-void install_ets(Vm& vm) {
-    vm.ets_registry = std::make_shared<Registry>();
-    vm.ets_exit_hook = owner_exited;
-}
+void beamlet::ets::Registry::process_exited(beamlet::vm::Process* p) { beamlet::bif::owner_exited(p); }
+
+namespace beamlet::bif {
+
+void install_ets(Vm& vm) { vm.services.ets = std::make_unique<Registry>(); }
 
 // ---- creating and deleting ----------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
         *error = llvm::toString(enter.takeError());
         return nullptr;
     }
-    g_jit_entry = reinterpret_cast<JitEntryFn>(*enter);
+    vm.services.jit_entry = reinterpret_cast<JitEntryFn>(*enter);
     if (std::getenv("BEAMLET_JIT_DEBUG"))
         std::fprintf(stderr, "jit: %s, cpu %s, %s breakpoints, code sync: %s\n", engine->triple().c_str(),
                      engine->cpu().c_str(), mode == BreakpointMode::Flag ? "flag" : "patched",

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "jit/jit_engine.hpp"
-#include "tracing/breakpoints.hpp"
+#include "vm/breakpoint_site.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/module.hpp"
 
@@ -35,7 +35,7 @@ extern "C" {
         }
         if (!site) {
             std::printf("no native entry (its first instruction is interpreted; breakpoint %s)\n",
-                        tracing::has_breakpoint(ci) ? "set in the threaded code" : "off");
+                        vm::threaded_breakpoint_set(ci) ? "set in the threaded code" : "off");
             continue;
         }
         std::printf("%p:", static_cast<void*>(site->exec));

@@ -31,7 +31,7 @@ ProcessOffsets process_offsets() {
 extern "C" void beamlet_jit_breakpoint(beamlet::vm::Process* p, beamlet::vm::Term* x, const beamlet::vm::CodeInfo* ci) {
     // The hook's return value (the interpreter's original instruction word) means nothing here:
     // the trampoline returns into the function right after its patch site.
-    if (beamlet::vm::g_trace_hooks) beamlet::vm::g_trace_hooks->function_breakpoint(p, ci, x);
+    if (beamlet::vm::TraceHooks* hooks = p->vm.services.trace) hooks->function_breakpoint(p, ci, x);
 }
 
 extern "C" void beamlet_jit_remove_message(beamlet::vm::Process* p) {

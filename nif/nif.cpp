@@ -85,7 +85,7 @@ Term call_from_code(Process* p, const CodeInfo* ci, Term* x) {
 }  // namespace
 
 void install(Vm& vm) {
-    g_nif_call = &call_from_code;
+    vm.services.nif_call = &call_from_code;
     set_vm(&vm);
 }
 
@@ -205,7 +205,7 @@ Term load_nif(Process* p, Term module, const std::string& path, Term load_info) 
     // Calls reach the NIFs from now on; the stubs' bodies stay in place behind them.
     Word op = op_word(Op::i_call_nif);
     for (const CodeInfo* ci : targets) {
-        if (g_trace_hooks) g_trace_hooks->replace_entry_word(ci, op);
+        if (TraceHooks* hooks = p->vm.services.trace) hooks->replace_entry_word(ci, op);
         else TraceHooks::write_entry_word(ci, op);
     }
     g_generation.fetch_add(1, std::memory_order_acq_rel);

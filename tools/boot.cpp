@@ -196,21 +196,20 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_vm.module_parser = [this](std::span<const std::uint8_t> bytes, const std::string& path) {
         return loader::load_beam(bytes, path, m_vm.exports);
     };
-    m_vm.info_request_hook = [this](Process* p, Term from, Term request) {
-        bif::answer_info_request(p, from, request, m_vm);
+    m_vm.services.answer_info_request = [](Vm& vm, Process* p, Term from, Term request) {
+        bif::answer_info_request(p, from, request, vm);
     };
-    vm::g_print_term_hook = [](Term t, int column) { return bif::print_term(t, column); };
+    m_vm.services.print_term = [](Term t, int column) { return bif::print_term(t, column); };
     m_tracer = std::make_unique<tracing::TracingHooks>(m_vm);
-    vm::g_trace_hooks = m_tracer.get();
+    m_vm.services.trace = m_tracer.get();
     if (std::getenv("BEAMLET_TRACE_STATS")) {
         m_timed = std::make_unique<TimedTraceHooks>(*m_tracer);
-        vm::g_trace_hooks = m_timed.get();
+        m_vm.services.trace = m_timed.get();
     }
     if (m_options.jit) {
         // LLVM is loaded with the JIT library when the first module is compiled.
         m_jit = std::make_unique<JitLoader>(m_vm);
-        m_vm.code_engine = m_jit.get();
-        tracing::set_code_engine(m_jit.get());
+        m_vm.services.code_engine = m_jit.get();
         // The lazy JIT: BEAMLET_JIT_HOT calls of a function make its module hot (0: every
         // module is compiled as it loads).
         m_vm.jit_hot_calls = DEFAULT_JIT_HOT_CALLS;
@@ -236,11 +235,11 @@ Runtime::~Runtime() {
     m_native_compiler.reset();
     // The command-line trace ends first: its writer may still name processes.
     m_cli_trace.reset();
-    if (vm::g_trace_hooks == m_tracer.get() || vm::g_trace_hooks == m_timed.get()) vm::g_trace_hooks = nullptr;
+    m_vm.services.trace = nullptr;
     tracing::release_all(m_vm);
     tracing::release_tracer_modules();
     nif::release_all();
-    if (m_jit) tracing::set_code_engine(nullptr);
+    m_vm.services.code_engine = nullptr;  // m_jit goes before m_vm
 }
 
 std::string Runtime::load(Term module) {

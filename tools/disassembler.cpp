@@ -6,6 +6,7 @@
 #include "bif/term_format.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/sessions.hpp"
+#include "vm/breakpoint_site.hpp"
 #include "vm/atom_table.hpp"
 
 namespace beamlet::tools {
@@ -18,11 +19,11 @@ Word tracing_session_id(const GenericBp* bp) { return bp->session->id; }
 
 // "none", or the breakpoint's state: whether the instruction is installed and the flags of
 // its active and staging generations.
-std::string breakpoint_state(const CodeInfo* ci) {
+std::string breakpoint_state(const vm::CodeEngine* engine, const CodeInfo* ci) {
     const GenericBp* bp = ci->gen_bp.load();
     if (!bp) return "none";
     unsigned active = tracing::active_bp_index();
-    std::string s = tracing::has_breakpoint(ci) ? "installed" : "prepared";
+    std::string s = vm::entry_breakpoint_set(engine, ci) ? "installed" : "prepared";
     for (; bp; bp = bp->next.load()) {
         std::uint32_t a = bp->data[active].flags.load(), st = bp->data[1 - active].flags.load();
         s += fmt::format(" session {} active {}{} staging {}{}", bp->session ? tracing_session_id(bp) : 0,
@@ -80,7 +81,7 @@ std::string trace_point(const GenericModule& g, const GenericInstr& in) {
 
 }  // namespace
 
-std::string disassemble(const GenericModule& g, const Module& m) {
+std::string disassemble(const GenericModule& g, const Module& m, const vm::CodeEngine* engine) {
     std::string out = fmt::format("module {} ({} functions, {} code words)\n", atom_text(g.name),
                                   m.functions.size(), m.code_size_words);
     out += "; trace points: call trace at each function header; after '<-' the event an\n"
@@ -94,7 +95,7 @@ std::string disassemble(const GenericModule& g, const Module& m) {
             out += fmt::format("\nfunction {}/{}{}  header @{:#x}: [func_info][bp={}][{}][{}][{}]\n",
                                atom_text(f.name), f.arity, f.exported ? " (exported)" : "",
                                reinterpret_cast<std::uintptr_t>(ci),
-                               breakpoint_state(ci), atom_text(ci->module),
+                               breakpoint_state(engine, ci), atom_text(ci->module),
                                atom_text(ci->function), ci->arity);
             continue;
         }

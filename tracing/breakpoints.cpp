@@ -4,6 +4,7 @@
 #include "tracing/sessions.hpp"
 
 #include "vm/assert.hpp"
+#include "vm/breakpoint_site.hpp"
 #include "vm/code_engine.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/vm.hpp"
@@ -36,8 +37,6 @@ void CallCounter::reset() {
 namespace {
 
 std::atomic<unsigned> g_active_bp_ix{0};
-
-Word breakpoint_word() { return vm::op_word(vm::Op::i_generic_breakpoint); }
 
 // Freed GenericBps, reused by the next change: pattern changes over whole modules allocate
 // and free one per function. Only touched with the code modification permission held.
@@ -74,46 +73,20 @@ void recycle_bp(GenericBp* bp) {
     else delete bp;
 }
 
-Word* first_instruction(const CodeInfo* ci) { return const_cast<Word*>(ci->code()); }
-
-// The one write running code can observe in a function's code: an aligned word store, as in
-// OTP ("assume aligned word-size writes are atomic"). Readers execute the word with plain
-// loads, so TSan is told nothing about this store (it is the designed race).
-__attribute__((no_sanitize("thread"))) void patch_word(Word* at, Word value) {
-    __atomic_store_n(at, value, __ATOMIC_RELEASE);
-}
-
-__attribute__((no_sanitize("thread"))) Word read_word(const Word* at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
-
-// The native-code engine whose patch sites hold the function-entry breakpoints (JIT), or null.
-vm::CodeEngine* g_code_engine = nullptr;
-
-// Switches [ci]'s function-entry breakpoint on: the interpreter's breakpoint instruction over
-// the first word, or the JIT's patch site (the threaded word then stays the resume marker).
-void arm(const CodeInfo* ci) {
-    if (g_code_engine && g_code_engine->set_breakpoint(ci, true)) return;
-    if (read_word(ci->code()) != breakpoint_word()) patch_word(first_instruction(ci), breakpoint_word());
-}
-
 // Tells a native-code engine what [ci]'s breakpoint does for a process without the call flag,
 // given the chain's flags in the two generations ([a] and [b]: staging and active while a
 // change is staged, then the active one's twice): nothing, the handler, or, when the chain is
 // one session's call_count and nothing else acts for every process in either generation,
 // only that count.
-void update_every_process(const CodeInfo* ci, std::uint32_t a, std::uint32_t b) {
-    if (!g_code_engine) return;
+void update_every_process(vm::CodeEngine* engine, const CodeInfo* ci, std::uint32_t a, std::uint32_t b) {
+    if (!engine) return;
     constexpr std::uint32_t every = BPF_COUNT_ACTIVE | BPF_META_TRACE;
     std::int64_t* count_slots = nullptr;
     GenericBp* head = ci->gen_bp.load(std::memory_order_acquire);
     if ((a & every) == BPF_COUNT_ACTIVE && (b & every) == BPF_COUNT_ACTIVE && head &&
         !head->next.load(std::memory_order_acquire) && !head->to_insert)
         count_slots = head->call_count.slots();
-    g_code_engine->set_every_process(ci, (a | b) & every, count_slots);
-}
-
-void disarm(const CodeInfo* ci, Word orig_instr) {
-    if (g_code_engine && g_code_engine->set_breakpoint(ci, false)) return;
-    if (read_word(ci->code()) == breakpoint_word()) patch_word(first_instruction(ci), orig_instr);
+    engine->set_every_process(ci, (a | b) & every, count_slots);
 }
 
 // This session's GenericBp on the chain (linked or prepared), created with both generations
@@ -219,17 +192,9 @@ const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const Trac
     return bp ? &bp->data[active_bp_index()] : nullptr;
 }
 
-bool has_breakpoint(const CodeInfo* ci) {
-    if (g_code_engine)
-        if (int state = g_code_engine->breakpoint_state(ci); state >= 0) return state == 1;
-    return read_word(ci->code()) == breakpoint_word();
-}
-
-void set_code_engine(vm::CodeEngine* engine) { g_code_engine = engine; }
-
 void replace_first_word(const CodeInfo* ci, Word word) {
-    if (read_word(ci->code()) != breakpoint_word()) {
-        patch_word(first_instruction(ci), word);
+    if (!vm::threaded_breakpoint_set(ci)) {
+        vm::patch_code_word(const_cast<Word*>(ci->code()), word);
         return;
     }
     // The breakpoint stays; what runs after it changes (a hit reads the head's original word).
@@ -239,13 +204,13 @@ void replace_first_word(const CodeInfo* ci, Word word) {
     }
 }
 
-void adopt_native_entry(const CodeInfo* ci) {
-    if (!g_code_engine || read_word(ci->code()) != breakpoint_word()) return;
+void adopt_native_entry(vm::CodeEngine* engine, const CodeInfo* ci) {
+    if (!engine || !vm::threaded_breakpoint_set(ci)) return;
     // The filter's summary first, then the patch site (no native entry: the threaded
     // breakpoint simply stays).
     std::uint32_t active = chain_flags(ci->gen_bp, active_bp_index());
-    update_every_process(ci, active, active);
-    g_code_engine->set_breakpoint(ci, true);
+    update_every_process(engine, ci, active, active);
+    engine->set_breakpoint(ci, true);
 }
 
 namespace {
@@ -361,7 +326,7 @@ bool stage(BreakpointChange& c) {
     bool local_on = sets_local_kind(c);
     unsigned staging = staging_bp_index();
     for (const CodeInfo* ci : c.functions)
-        stage_local_kinds(c, const_cast<CodeInfo*>(ci)->gen_bp, read_word(ci->code()), false);
+        stage_local_kinds(c, const_cast<CodeInfo*>(ci)->gen_bp, vm::read_code_word(ci->code()), false);
     for (Export* e : c.bif_locals) {
         if (!e->gen_bp.load(std::memory_order_acquire)) e->bp_original.store(e->address(), std::memory_order_relaxed);
         stage_local_kinds(c, e->gen_bp, 0, true);
@@ -404,8 +369,8 @@ void install(BreakpointChange& c) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         link_prepared(slot);
         if (slot.load(std::memory_order_acquire))
-            update_every_process(ci, chain_flags(slot, staging), chain_flags(slot, active_bp_index()));
-        if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging)) arm(ci);  // idempotent
+            update_every_process(c.engine, ci, chain_flags(slot, staging), chain_flags(slot, active_bp_index()));
+        if (slot.load(std::memory_order_acquire) && chain_flags(slot, staging)) vm::arm_entry_breakpoint(c.engine, ci);
     }
     auto install_export = [&](Export* e) {
         link_prepared(e->gen_bp);
@@ -430,7 +395,7 @@ void uninstall(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         auto& slot = const_cast<CodeInfo*>(ci)->gen_bp;
         GenericBp* head = slot.load(std::memory_order_acquire);
-        if (head && chain_flags(slot, active_bp_index()) == 0) disarm(ci, head->orig_instr);  // idempotent
+        if (head && chain_flags(slot, active_bp_index()) == 0) vm::disarm_entry_breakpoint(c.engine, ci, head->orig_instr);
     }
     auto uninstall_export = [](Export* e) {
         if (!e->gen_bp.load(std::memory_order_acquire) || chain_flags(e->gen_bp, active_bp_index()) != 0) return;
@@ -449,7 +414,7 @@ void consolidate(BreakpointChange& c) {
     for (const CodeInfo* ci : c.functions) {
         consolidate_chain(const_cast<CodeInfo*>(ci)->gen_bp, c);
         std::uint32_t active = chain_flags(ci->gen_bp, active_bp_index());
-        update_every_process(ci, active, active);
+        update_every_process(c.engine, ci, active, active);
     }
     for (Export* e : c.exports) consolidate_chain(e->gen_bp, c);
     for (Export* e : c.bif_locals) consolidate_chain(e->gen_bp, c);
@@ -460,7 +425,7 @@ void consolidate(BreakpointChange& c) {
     }
 }
 
-void apply_on_load(vm::Module& module, TraceSession* session, const OnLoadPattern& pattern) {
+void apply_on_load(vm::CodeEngine* engine, vm::Module& module, TraceSession* session, const OnLoadPattern& pattern) {
     // Sets [slot] to [value] in both generations (no process runs this module yet).
     auto set_ms = [](MatchSpec*& slot, MatchSpec* value) {
         if (slot == value) return;
@@ -498,11 +463,11 @@ void apply_on_load(vm::Module& module, TraceSession* session, const OnLoadPatter
     for (vm::FunctionInfo& f : module.functions) {
         auto* ci = const_cast<CodeInfo*>(module.code_info(f));
         if (local_kinds) {
-            Word orig = has_breakpoint(ci) ? ci->gen_bp.load()->orig_instr : read_word(ci->code());
+            Word orig = vm::entry_breakpoint_set(engine, ci) ? ci->gen_bp.load()->orig_instr : vm::read_code_word(ci->code());
             add(ci->gen_bp, orig, local_kinds);
             std::uint32_t active = chain_flags(ci->gen_bp, active_bp_index());
-            update_every_process(ci, active, active);
-            if (!has_breakpoint(ci)) arm(ci);
+            update_every_process(engine, ci, active, active);
+            if (!vm::entry_breakpoint_set(engine, ci)) vm::arm_entry_breakpoint(engine, ci);
         } else if ((pattern.flags & BPF_GLOBAL_TRACE) && f.export_entry && !f.export_entry->is_bif()) {
             add(f.export_entry->gen_bp, 0, BPF_GLOBAL_TRACE);  // vm publishes the trampoline
         }

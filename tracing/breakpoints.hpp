@@ -168,6 +168,9 @@ struct MessagePatternChange {
 // the stages (tracing/staged_change.hpp).
 struct BreakpointChange {
     TraceSession* session = nullptr;
+    // The native-code engine whose patch sites hold entry breakpoints (VmServices::code_engine),
+    // or null: threaded code only. run_staged_change sets it from the changing process's VM.
+    vm::CodeEngine* engine = nullptr;
     TraceAction trace = TraceAction::None;   // call tracing, local or global
     bool global = false;
     MatchSpec* ms = nullptr;                 // for trace On (null: no match spec); owned
@@ -207,7 +210,7 @@ void free_unlinked(BreakpointChange& change);
 
 // Sets [session]'s on_load pattern on a module that no process can run yet: both generations
 // at once, no waits needed.
-void apply_on_load(vm::Module& module, TraceSession* session, const OnLoadPattern& pattern);
+void apply_on_load(vm::CodeEngine* engine, vm::Module& module, TraceSession* session, const OnLoadPattern& pattern);
 
 // Frees every GenericBp left on the functions and exports of [vm] (the VM is shutting down:
 // no process runs).
@@ -219,17 +222,11 @@ GenericBp* find_bp(const std::atomic<GenericBp*>& head, const TraceSession* sess
 std::uint32_t active_flags(const std::atomic<GenericBp*>& head, const TraceSession* session);
 // [session]'s active generation on a chain, or null.
 const GenericBpData* active_data(const std::atomic<GenericBp*>& head, const TraceSession* session);
-// True if [ci]'s function-entry breakpoint is on (the breakpoint instruction, or the JIT's
-// armed patch site).
-bool has_breakpoint(const CodeInfo* ci);
 // The function of [ci] starts with [word] from now on: under a breakpoint instruction, the
 // word its hits go on with; else the first word itself. Under the code modification permission.
 void replace_first_word(const CodeInfo* ci, Word word);
 // The lazy JIT registered [ci]'s native entry (vm/native_compiler.hpp): a breakpoint standing
 // in the threaded code is armed in the native entry too, with its every-process summary.
-void adopt_native_entry(const CodeInfo* ci);
-// Function-entry breakpoints of natively compiled functions go through [engine] (set at boot
-// with --engine jit).
-void set_code_engine(vm::CodeEngine* engine);
+void adopt_native_entry(vm::CodeEngine* engine, const CodeInfo* ci);
 
 }  // namespace beamlet::tracing

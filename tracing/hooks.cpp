@@ -35,12 +35,12 @@ void TracingHooks::schedule_break(Process* p, bool out) { tracing::schedule_brea
 
 void TracingHooks::replace_entry_word(const CodeInfo* ci, Word word) { tracing::replace_first_word(ci, word); }
 
-void TracingHooks::native_entry_adopted(const CodeInfo* ci) { tracing::adopt_native_entry(ci); }
+void TracingHooks::native_entry_adopted(const CodeInfo* ci) { tracing::adopt_native_entry(m_vm.services.code_engine, ci); }
 
 void TracingHooks::module_loading(Module& module) {
     for (TraceSession* s : live_sessions()) {
         std::lock_guard guard(s->mutex);
-        if (s->on_load.flags) apply_on_load(module, s, s->on_load);
+        if (s->on_load.flags) apply_on_load(m_vm.services.code_engine, module, s, s->on_load);
     }
 }
 

@@ -97,7 +97,7 @@ SWord variable_number(Term t) {
     return n < 100000000 ? n : -1;
 }
 
-std::string show_term(Term t) { return g_print_term_hook ? g_print_term_hook(t, 0) : std::string("?"); }
+std::string show_term(const Vm& vm, Term t) { return vm.services.show(t); }
 
 // Whether [t] nests tuples and lists deeper than [depth].
 bool deeper_than(Term t, int depth) {
@@ -116,22 +116,22 @@ bool deeper_than(Term t, int depth) {
 
 // [t] as the term printer writes it, but with terms nested deeper than [depth] written as
 // ...: a match spec can be nested far deeper than the printer could recurse.
-std::string show(Term t, int depth = 40) {
-    if (!deeper_than(t, depth)) return show_term(t);
+std::string show(const Vm& vm, Term t, int depth = 40) {
+    if (!deeper_than(t, depth)) return show_term(vm, t);
     if (depth == 0) return "...";
     if (is_tuple(t)) {
         std::string out = "{";
-        for (Word i = 0; i < tuple_arity(t); ++i) out += (i ? "," : "") + show(tuple_element(t, i), depth - 1);
+        for (Word i = 0; i < tuple_arity(t); ++i) out += (i ? "," : "") + show(vm, tuple_element(t, i), depth - 1);
         return out + "}";
     }
     if (is_list(t)) {
         std::string out = "[";
         Term l = t;
-        for (bool first = true; is_list(l); l = cdr(l), first = false) out += (first ? "" : ",") + show(car(l), depth - 1);
-        if (!is_nil(l)) out += "|" + show(l, depth - 1);
+        for (bool first = true; is_list(l); l = cdr(l), first = false) out += (first ? "" : ",") + show(vm, car(l), depth - 1);
+        if (!is_nil(l)) out += "|" + show(vm, l, depth - 1);
         return out + "]";
     }
-    return show_term(t);
+    return show_term(vm, t);
 }
 
 }  // namespace
@@ -215,7 +215,7 @@ private:
             if (is_tuple(head)) {
                 for (Word i = 0; i < tuple_arity(head); ++i) args.push_back(tuple_element(head, i));
             } else if (!proper_list(head, &args)) {
-                return error("Match expression part " + show(head) + " is not a proper list.");
+                return error("Match expression part " + show(m_vm, head) + " is not a proper list.");
             }
             std::vector<std::uint32_t> kids;
             for (Term a : args) {
@@ -282,11 +282,11 @@ private:
             // OTP formats into a 100-byte buffer (99 characters are kept) and reports the
             // innermost term of the first-element chain second.
             const std::string prefix = "Excessive nesting; system limit reached near: ";
-            error((prefix + show(t, 64)).substr(0, 99));
+            error((prefix + show(m_vm, t, 64)).substr(0, 99));
             Term inner = t;
             while ((is_list(inner) && !is_nil(inner)) || (is_tuple(inner) && tuple_arity(inner) > 0))
                 inner = is_list(inner) ? car(inner) : tuple_element(inner, 0);
-            error((prefix + show(inner, 64)).substr(0, 99));
+            error((prefix + show(m_vm, inner, 64)).substr(0, 99));
         }
         m_too_deep = true;
         return false;
@@ -446,7 +446,7 @@ private:
         }
         Term fn = arity ? tuple_element(t, 0) : 0;
         if (!fn || !is_atom(fn))
-            return error(show(t) + " is neither a function call, nor a tuple (tuples are written {{ ... }}).");
+            return error(show(m_vm, t) + " is neither a function call, nor a tuple (tuples are written {{ ... }}).");
         int nargs = int(arity) - 1;
         const std::string& name = atom_text(fn);
         std::vector<std::uint32_t> kids;
@@ -462,7 +462,7 @@ private:
                      : name == "orelse" ? Kind::EOrElse : Kind::EConst;
         if (special != Kind::EConst) {
             if (nargs == 0)
-                return error("Special form '" + name + "' called without arguments in " + show(t) + ".");
+                return error("Special form '" + name + "' called without arguments in " + show(m_vm, t) + ".");
             if (!args()) return false;
             *out = add_with_kids(special, kids);
             return true;
@@ -486,8 +486,8 @@ private:
                 return error("Special form '" + name + "' called in guard context.");
             }
             if (!arity_ok) {
-                if (a.arity == 0) return error("Special form '" + name + "' called with arguments in " + show(t) + ".");
-                return error("Special form '" + name + "' called with wrong number of arguments in " + show(t) + ".");
+                if (a.arity == 0) return error("Special form '" + name + "' called with arguments in " + show(m_vm, t) + ".");
+                return error("Special form '" + name + "' called with wrong number of arguments in " + show(m_vm, t) + ".");
             }
             if (!args()) return false;
             MatchSpec::Node n{Kind::EAction};
@@ -509,7 +509,7 @@ private:
             *out = add(n);
             return true;
         }
-        return error("Function " + show(fn) + "/" + std::to_string(nargs) + " does_not_exist.");
+        return error("Function " + show(m_vm, fn) + "/" + std::to_string(nargs) + " does_not_exist.");
     }
 
     // Send specs may not use caller; receive specs run outside the receiving process's
@@ -929,10 +929,10 @@ Term process_dump_binary(Process* p) {
         return atom_text(m->name) + ":" + atom_text(f->name) + "/" + std::to_string(f->arity) + " + " +
                std::to_string(offset);
     };
-    std::string s = "=proc:" + show_term(p->id) + "\nState: Running\n";
+    std::string s = "=proc:" + show_term(p->vm, p->id) + "\nState: Running\n";
     if (p->initial_call[0])
         s += "Spawned as: " + atom_text(p->initial_call[0]) + ":" + atom_text(p->initial_call[1]) + "/" +
-             show_term(p->initial_call[2]) + "\n";
+             show_term(p->vm, p->initial_call[2]) + "\n";
     s += "Message queue length: " + std::to_string(p->inbox.size()) + "\n";
     s += "Reductions: " + std::to_string(p->reductions) + "\n";
     s += "Stack+heap: " + std::to_string(p->heap_used_words() + p->stack_used_words()) + "\n";

@@ -45,6 +45,7 @@ Term continue_at(Process* p, std::shared_ptr<BreakpointChange> change, ChangeSte
 }  // namespace
 
 Term run_staged_change(Process* p, std::shared_ptr<BreakpointChange> change, PrepareChange prepare) {
+    change->engine = p->vm.services.code_engine;
     return p->vm.trap_until_permission(p, [change, prepare](Process* q, Term*) {
         BEAMLET_ASSERT(q->vm.code_permission->held_by(q));
         Term result = prepare(q, *change);
@@ -61,6 +62,7 @@ Term run_staged_change(Process* p, std::shared_ptr<BreakpointChange> change, Pre
 
 Term run_held_staged_change(Process* p, std::shared_ptr<BreakpointChange> change, AfterChange then) {
     BEAMLET_ASSERT(p->vm.code_permission->held_by(p));
+    change->engine = p->vm.services.code_engine;
     if (!stage(*change)) return then(p);
     return p->vm.trap_until_thread_progress(p, [change, then](Process* q, Term*) {
         return continue_at(q, change, ChangeStep::Install, NIL, then);

@@ -17,6 +17,7 @@
 
 #include "vm/generic_code.hpp"
 #include "vm/instructions.hpp"
+#include "vm/services.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -77,10 +78,5 @@ public:
     // staged.
     virtual void set_every_process(const CodeInfo* ci, bool on, std::int64_t* count_slots) = 0;
 };
-
-// Calls native code compiled for a resume point (set by the engine; the interpreter calls it).
-using JitEntryFn = const Word* (*)(const void* fn, Process* p, Term* x, Term* E, Term* htop, const Word* cp,
-                                   SWord reds);
-extern JitEntryFn g_jit_entry;
 
 }  // namespace beamlet::vm

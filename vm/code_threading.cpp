@@ -74,7 +74,7 @@ public:
             offset += size_of(in);
         }
         mod->code_size_words = offset;
-        if (m_vm.code_engine) m_layout.label_pos = m_labels;
+        if (m_vm.services.code_engine) m_layout.label_pos = m_labels;
         mod->code = std::make_unique<Word[]>(offset ? offset : 1);
         m_code = mod->code.get();
 
@@ -83,7 +83,7 @@ public:
         FunctionInfo* current = nullptr;
         Word pending_line = 0;
         bool have_line = false;
-        if (m_vm.code_engine) {
+        if (m_vm.services.code_engine) {
             m_layout.instr_pos.assign(m_g.instrs.size(), NO_POSITION);
             m_layout.marker_pos.assign(m_g.instrs.size(), NO_POSITION);
         }
@@ -132,7 +132,7 @@ public:
                 m_layout.marker_pos[index] = pos;
                 pos += MARKER_WORDS;
             }
-            if (m_vm.code_engine) m_layout.instr_pos[index] = pos;
+            if (m_vm.services.code_engine) m_layout.instr_pos[index] = pos;
             auto r = emit(in, pos);
             if (!r.empty()) return Error{"function " + atom_text(current->name) + "/" + std::to_string(current->arity) + ": " + r};
             pos += size_of(in);
@@ -174,7 +174,7 @@ private:
     // native code may leave to the interpreter or to another resume point.
     void find_resume_points() {
         m_resume.assign(m_g.instrs.size(), false);
-        const CodeEngine* engine = m_vm.code_engine;
+        const CodeEngine* engine = m_vm.services.code_engine;
         if (!engine) return;
         bool next_resumes = false;
         for (std::size_t i = 0; i < m_g.instrs.size(); ++i) {

@@ -265,8 +265,8 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
         old_free = size;
     }
     if (!major && promote > old_free) major = true;
-    bool traced = (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_GC) && g_trace_hooks;
-    if (traced) g_trace_hooks->garbage_collection(p, false, major, need_words);
+    bool traced = (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_GC) && p->vm.services.trace;
+    if (traced) p->vm.services.trace->garbage_collection(p, false, major, need_words);
 
     Word old_used = major ? Word(p->old_htop - p->old_heap) : 0;
     // Big enough for the worst case, where everything being collected survives.
@@ -343,7 +343,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);
     if (traced) {
         Word after = Word(p->htop - p->heap);
-        g_trace_hooks->garbage_collection(p, true, major, heap_used > after ? heap_used - after : 0);
+        p->vm.services.trace->garbage_collection(p, true, major, heap_used > after ? heap_used - after : 0);
     }
     return std::max<Word>(1, (Word(p->htop - p->heap) + stack_used) / 10);
 }

@@ -232,8 +232,6 @@ static Term create_binary(Process* p, const Word* I, Term* x, Term* E) {
     return bs_create_bin(p, segs);
 }
 
-JitEntryFn g_jit_entry = nullptr;
-
 const Word* trace_return_code() {
     static const Word code[1] = {op_word(Op::i_trace_return)};
     return code;
@@ -542,7 +540,7 @@ op_i_call_nif: {
     // A function bound to a NIF: I is its first instruction, its arguments are in x0...
     const CodeInfo* ci = CodeInfo::from_code(I);
     SWAPOUT();
-    Term r = g_nif_call(p, ci, x);
+    Term r = p->vm.services.nif_call(p, ci, x);
     SWAPIN();
     if (r == THE_NON_VALUE) {
         p->exception.bif_module = ci->module;
@@ -615,7 +613,7 @@ op_i_generic_breakpoint: {
     const CodeInfo* ci = CodeInfo::from_code(I);
     SWAPOUT();
     p->cp = cp;
-    Word original = g_trace_hooks->function_breakpoint(p, ci, x);
+    Word original = p->vm.services.trace->function_breakpoint(p, ci, x);
     SWAPIN();
     cp = p->cp;
     goto* reinterpret_cast<const void*>(original);
@@ -625,7 +623,7 @@ op_i_jit_enter: {
     // Native code for the instructions after this marker. It returns the threaded address to
     // go on at; the low bit set means "out of reductions at a call": switch out there.
     SWAPOUT();
-    const Word* next = g_jit_entry(reinterpret_cast<const void*>(I[1]), p, x, E, HTOP, cp, reds);
+    const Word* next = p->vm.services.jit_entry(reinterpret_cast<const void*>(I[1]), p, x, E, HTOP, cp, reds);
     SWAPIN();
     cp = p->cp;
     reds = int(p->jit_reds);
@@ -653,7 +651,7 @@ op_i_jit_count:
 op_i_trace_return: {
     // A traced function returned into its trace frame (return_from, return_to, accounting).
     SWAPOUT();
-    const Word* resume_at = g_trace_hooks->trace_frame_returned(p, x[0]);
+    const Word* resume_at = p->vm.services.trace->trace_frame_returned(p, x[0]);
     SWAPIN();
     I = resume_at;
     cp = nullptr;
@@ -664,7 +662,7 @@ op_i_export_breakpoint: {
     Export* e = reinterpret_cast<Export*>(I[1]);
     SWAPOUT();
     p->cp = cp;
-    const Word* target = g_trace_hooks->export_breakpoint(p, e, x);
+    const Word* target = p->vm.services.trace->export_breakpoint(p, e, x);
     SWAPIN();
     cp = p->cp;
     JUMP(target);
@@ -1386,9 +1384,9 @@ op_remove_message:
 op_timeout:
     p->queue.reset_save();
     p->timeout_ip = nullptr;
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && g_trace_hooks) {
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && p->vm.services.trace) {
         SWAPOUT();
-        g_trace_hooks->receive_timeout(p);
+        p->vm.services.trace->receive_timeout(p);
         SWAPIN();
     }
     NEXT(1);
@@ -1692,7 +1690,7 @@ handle_error: {
         }
     }
     if (p->trace_frames)
-        g_trace_hooks->exception_unwinding(p, E, catch_word ? frame : p->hend,
+        p->vm.services.trace->exception_unwinding(p, E, catch_word ? frame : p->hend,
                                            catch_word ? catch_handler(catch_word) : nullptr);
     if (!catch_word) {
         p->exited = true;

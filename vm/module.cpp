@@ -1,7 +1,9 @@
 // vm/module.cpp — lookups over a loaded module's code: function and source location at an address.
 #include "vm/module.hpp"
 
+#include "vm/breakpoint_site.hpp"
 #include "vm/process.hpp"
+#include "vm/vm.hpp"
 #include "vm/trace_hooks.hpp"
 
 #include <algorithm>
@@ -9,22 +11,16 @@
 namespace beamlet::vm {
 
 std::atomic<unsigned> g_active_code_ix{0};
-TraceHooks* g_trace_hooks = nullptr;
-NifCallFn g_nif_call = nullptr;
 
-// An aligned word store the interpreter executes with plain loads (the designed race of code
-// writes, as tracing's patch_word: TSan is not told).
-__attribute__((no_sanitize("thread"))) void TraceHooks::write_entry_word(const CodeInfo* ci, Word word) {
-    __atomic_store_n(const_cast<Word*>(ci->code()), word, __ATOMIC_RELEASE);
-}
+void TraceHooks::write_entry_word(const CodeInfo* ci, Word word) { patch_code_word(const_cast<Word*>(ci->code()), word); }
 
 CallAccountingPause::CallAccountingPause(Process* p)
-    : m_p(p && g_trace_hooks && !p->call_accounting.empty() ? p : nullptr) {
-    if (m_p) g_trace_hooks->schedule_break(m_p, true);
+    : m_p(p && p->vm.services.trace && !p->call_accounting.empty() ? p : nullptr) {
+    if (m_p) m_p->vm.services.trace->schedule_break(m_p, true);
 }
 
 CallAccountingPause::~CallAccountingPause() {
-    if (m_p) g_trace_hooks->schedule_break(m_p, false);
+    if (m_p) m_p->vm.services.trace->schedule_break(m_p, false);
 }
 
 const FunctionInfo* Module::function_at(const Word* p) const {

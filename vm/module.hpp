@@ -72,11 +72,6 @@ struct Export {
     bool is_bif() const { return bif != nullptr; }
 };
 
-// Calls the NIF bound to the function of [ci] with [p]'s x registers (the i_call_nif
-// instruction; set by the NIF layer). The result, or THE_NON_VALUE after p->raise().
-using NifCallFn = Term (*)(Process* p, const CodeInfo* ci, Term* x);
-extern NifCallFn g_nif_call;
-
 // The active code index (0 or 1): which Export::addresses entry running code uses.
 extern std::atomic<unsigned> g_active_code_ix;
 inline const Word* Export::address() const {

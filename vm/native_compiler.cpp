@@ -79,7 +79,7 @@ void NativeCompiler::run() {
         Module& module = *r.module;
         std::string error;
         std::unique_ptr<NativeCode> native =
-            module.lazy_native ? m_vm.code_engine->prepare(module, module.lazy_native->code, module.lazy_native->layout, &error)
+            module.lazy_native ? m_vm.services.code_engine->prepare(module, module.lazy_native->code, module.lazy_native->layout, &error)
                                : nullptr;
         if (native) switch_in(module, *native);
         else if (!error.empty())
@@ -111,7 +111,7 @@ void NativeCompiler::switch_in(Module& module, NativeCode& native) {
     // 1. No more counting (every entry marker counts, under its breakpoint if it has one).
     for (const FunctionInfo& f : module.functions) {
         const CodeInfo* ci = module.code_info(f);
-        if (g_trace_hooks) g_trace_hooks->replace_entry_word(ci, op_word(Op::i_jit_skip));
+        if (m_vm.services.trace) m_vm.services.trace->replace_entry_word(ci, op_word(Op::i_jit_skip));
         else TraceHooks::write_entry_word(ci, op_word(Op::i_jit_skip));
     }
     bool waited = wait_for_thread_progress();
@@ -124,9 +124,9 @@ void NativeCompiler::switch_in(Module& module, NativeCode& native) {
         return;
     }
     // 3. The native entries, armed where the threaded code carries a breakpoint; then on.
-    m_vm.code_engine->adopt(module, native);
-    if (g_trace_hooks)
-        for (const FunctionInfo& f : module.functions) g_trace_hooks->native_entry_adopted(module.code_info(f));
+    m_vm.services.code_engine->adopt(module, native);
+    if (m_vm.services.trace)
+        for (const FunctionInfo& f : module.functions) m_vm.services.trace->native_entry_adopted(module.code_info(f));
     for (auto [marker, fn] : native.markers) store_code_word(module.code.get() + marker, op_word(Op::i_jit_enter));
     module.lazy_native.reset();
     m_vm.code_permission->release_by_runtime();

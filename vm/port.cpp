@@ -19,7 +19,7 @@ namespace {
 constexpr int IO_RUN_BUDGET = 16;
 
 bool traced(const Port* port, std::uint32_t flag) {
-    return (port->all_trace_flags.load(std::memory_order_relaxed) & flag) && g_trace_hooks;
+    return (port->all_trace_flags.load(std::memory_order_relaxed) & flag) && port->vm.services.trace;
 }
 
 Term tuple_on(Term* hp, std::initializer_list<Term> elements) {
@@ -64,11 +64,11 @@ Port::Port(Vm& vm_, Word number) : vm(vm_), id(make_port(number)), index(number)
 Port::~Port() { free_fragment(data_fragment); }
 
 void Port::trace_in(PortOp op) {
-    if (traced(this, TRACE_RUNNING_PORTS)) g_trace_hooks->port_scheduled(this, atoms::in, port_op_name(op));
+    if (traced(this, TRACE_RUNNING_PORTS)) vm.services.trace->port_scheduled(this, atoms::in, port_op_name(op));
 }
 
 void Port::trace_out(PortOp op) {
-    if (traced(this, TRACE_RUNNING_PORTS)) g_trace_hooks->port_scheduled(this, atoms::out, port_op_name(op));
+    if (traced(this, TRACE_RUNNING_PORTS)) vm.services.trace->port_scheduled(this, atoms::out, port_op_name(op));
 }
 
 // ---- scheduling ----------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ void Port::trace_received_command(Term caller, std::string_view bytes) {
     Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
                               reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     Term cmd = tuple_on(frag->alloc(3), {atom("command"), bin});
-    g_trace_hooks->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
+    vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
     free_fragment(frag);
 }
 
@@ -205,7 +205,7 @@ void Port::start(Term opener) {
         PortExecution running(*this);
         trace_in(PortOp::Open);
         trace_out(PortOp::Open);
-        if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, opener);
+        if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, opener);
         trace_in(PortOp::Io);
         driver->start(*this);
         if (is_open()) trace_out(PortOp::Io);
@@ -264,7 +264,7 @@ PortOpResult Port::close(Term caller, bool bang) {
         }
         if (traced(this, TRACE_RECEIVE)) {
             Term words[3];
-            g_trace_hooks->port_received(this, caller, tuple_on(words, {caller, atom("close")}));
+            vm.services.trace->port_received(this, caller, tuple_on(words, {caller, atom("close")}));
         }
         terminate(atoms::normal);
         if (bang) {
@@ -272,7 +272,7 @@ PortOpResult Port::close(Term caller, bool bang) {
             Term words[3];
             Term reply = tuple_on(words, {id, atom("closed")});
             Process* to = vm.find_process(caller);
-            if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, caller, atom("closed"), to != nullptr);
+            if (traced(this, TRACE_SEND)) vm.services.trace->port_sent(this, caller, atom("closed"), to != nullptr);
             if (to) {
                 Message m;
                 m.fragment = copy_to_fragment(reply, &m.term);
@@ -312,21 +312,21 @@ PortOpResult Port::connect(Term caller, Term new_owner, bool bang) {
                 if (fresh_link) links.push_back(new_owner);
             }
             owner.store(new_owner, std::memory_order_release);
-            if (fresh_link && traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, new_owner);
-            if (traced(this, TRACE_RECEIVE)) g_trace_hooks->port_received(this, caller, traced_msg);
+            if (fresh_link && traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, new_owner);
+            if (traced(this, TRACE_RECEIVE)) vm.services.trace->port_received(this, caller, traced_msg);
             if (traced(this, TRACE_SEND)) {
                 Term words[3];
-                g_trace_hooks->port_sent(this, caller, tuple_on(words, {id, atom("connected")}), true);
+                vm.services.trace->port_sent(this, caller, tuple_on(words, {id, atom("connected")}), true);
             }
             return PortOpResult::Done;
         }
-        if (traced(this, TRACE_RECEIVE)) g_trace_hooks->port_received(this, caller, traced_msg);
+        if (traced(this, TRACE_RECEIVE)) vm.services.trace->port_received(this, caller, traced_msg);
         owner.store(new_owner, std::memory_order_release);
         // {Port, connected} to the old owner.
         Term words[3];
         Term reply = tuple_on(words, {id, atom("connected")});
         Process* to = vm.find_process(caller);
-        if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, caller, reply, to != nullptr);
+        if (traced(this, TRACE_SEND)) vm.services.trace->port_sent(this, caller, reply, to != nullptr);
         if (to) {
             Message m;
             m.fragment = copy_to_fragment(reply, &m.term);
@@ -345,7 +345,7 @@ PortOpResult Port::link(Term pid) {
             fresh = std::find(links.begin(), links.end(), pid) == links.end();
             if (fresh) links.push_back(pid);
         }
-        if (fresh && traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_linked, pid);
+        if (fresh && traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, pid);
         return PortOpResult::Done;
     });
 }
@@ -359,7 +359,7 @@ void Port::unlink(Term pid) {
             had = it != links.end();
             if (had) links.erase(it);
         }
-        if (had && traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atoms::getting_unlinked, pid);
+        if (had && traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_unlinked, pid);
         return PortOpResult::Done;
     });
 }
@@ -377,7 +377,7 @@ PortOpResult Port::exit_signal(Term from, Term reason, bool linked) {
         }
         if (from && traced(this, TRACE_RECEIVE)) {
             Term words[3];
-            g_trace_hooks->port_received(this, from, tuple_on(words, {from, atom("close")}));
+            vm.services.trace->port_received(this, from, tuple_on(words, {from, atom("close")}));
         }
         // A normal exit of a linked process other than the owner leaves the port alone (it
         // was still received, as OTP traces it).
@@ -418,7 +418,7 @@ PortOpResult Port::control(Term caller, Term op, std::string_view bytes) {
                                       reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
             Term args = tuple_on(frag->alloc(3), {op, bin});
             Term ctl = tuple_on(frag->alloc(3), {atom("control"), args});
-            g_trace_hooks->port_received(this, caller, tuple_on(frag->alloc(3), {caller, ctl}));
+            vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, ctl}));
             free_fragment(frag);
         }
         return PortOpResult::Done;
@@ -463,7 +463,7 @@ void Port::send_to_owner(Term msg, HeapFragment* frag) {
         free_fragment(frag);
         return;
     }
-    if (traced(this, TRACE_SEND)) g_trace_hooks->port_sent(this, to, msg, true);
+    if (traced(this, TRACE_SEND)) vm.services.trace->port_sent(this, to, msg, true);
     Message m;
     m.term = msg;
     m.fragment = frag;
@@ -518,7 +518,7 @@ void Port::terminate(Term reason, Term trace_reason) {
     // A normal close lets the program have what was sent before it (OTP flushes then).
     bool lingering = driver && driver->stop(*this, reason == atoms::normal);
     if (!lingering) finish_closing();
-    if (traced(this, TRACE_PORTS)) g_trace_hooks->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
+    if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
     if (name) vm.unregister_port(name, this);
     for (Term pid : linked) vm.send_exit(id, pid, reason, true);
     // OTP 25 names the object port only for an immediate reason; for any other, process

@@ -127,8 +127,8 @@ bool Process::fetch_inbox() {
 
 void Process::queue_message(const Message& m) {
     queue.push_back(m);
-    if ((all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && g_trace_hooks)
-        g_trace_hooks->message_queued(this, m);
+    if ((all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && vm.services.trace)
+        vm.services.trace->message_queued(this, m);
 }
 
 void Process::remove_message() {

@@ -178,8 +178,8 @@ Task Schedulers::take(int index) {
 namespace {
 // A running / exiting event for [p], if it is traced for scheduling.
 void trace_scheduling(Process* p, SchedEvent event) {
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SCHEDULING) && g_trace_hooks)
-        g_trace_hooks->scheduled(p, event);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SCHEDULING) && p->vm.services.trace)
+        p->vm.services.trace->scheduled(p, event);
 }
 }  // namespace
 
@@ -262,8 +262,8 @@ void Schedulers::run_one(int index, Process* p) {
         garbage_collect(p, p->saved_x.data(), p->arity, 0);
     }
     // call_time does not count time scheduled out.
-    bool accounting = !p->call_accounting.empty() && g_trace_hooks;
-    if (accounting) g_trace_hooks->schedule_break(p, false);
+    bool accounting = !p->call_accounting.empty() && m_vm.services.trace;
+    if (accounting) m_vm.services.trace->schedule_break(p, false);
     // long_schedule (erlang:system_monitor/2): how long it ran, from which function to which.
     bool timed = m_vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed) != 0;
     Term in_words[4], out_words[4];
@@ -277,7 +277,7 @@ void Schedulers::run_one(int index, Process* p) {
     }
     p->ever_ran = true;
     if (p->max_heap_reached && r != RunResult::Exited) m_vm.report_max_heap_size(p);
-    if (accounting || !p->call_accounting.empty()) g_trace_hooks->schedule_break(p, true);
+    if (accounting || !p->call_accounting.empty()) m_vm.services.trace->schedule_break(p, true);
     if (r != RunResult::Exited) trace_scheduling(p, SchedEvent::Out);
     switch (r) {
     case RunResult::Yield: {

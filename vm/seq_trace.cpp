@@ -19,8 +19,8 @@ constexpr Word SERIAL_MASK = (Word(1) << 27) - 1;
 
 void emit(Process* p, Term token, Term kind, Term from, Term to, Term msg) {
     Term tracer = p->vm.seq_tracer.load(std::memory_order_acquire);
-    if (!tracer || !g_trace_hooks) return;
-    g_trace_hooks->seq_trace_event(tracer, token, kind, from, to, msg);
+    if (!tracer || !p->vm.services.trace) return;
+    p->vm.services.trace->seq_trace_event(tracer, token, kind, from, to, msg);
 }
 
 }  // namespace

@@ -27,10 +27,6 @@
 
 namespace beamlet::vm {
 
-// Defined in bif/term_format.cpp (the printer lives in bif/; vm/ only needs it for the crash
-// report, so it is injected as a function pointer at boot).
-std::string (*g_print_term_hook)(Term, int column) = nullptr;
-
 // A copy of [t] in a new fragment: the fragment (null for immediates) and the copy.
 HeapFragment* copy_to_fragment(Term t, Term* out) {
     Word size = term_size_words(t);
@@ -208,13 +204,13 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         }
         if (monitor_ref) std::copy(watcher.ref_id, watcher.ref_id + 3, monitor_ref);
     }
-    if (g_trace_hooks) {
+    if (services.trace) {
         // The initial call as trace messages show it: {M, F, Args}, or {erlang, apply,
         // [Fun, []]} for a fun (OTP starts funs through apply/2).
         Term apply_cells[4];
         Term mfa_words[4] = {make_arityval(3), c->initial_call[0], c->initial_call[1], args};
         if (!entry) mfa_words[3] = make_cons_on(apply_cells, fun, make_cons_on(apply_cells + 2, NIL, NIL));
-        g_trace_hooks->process_spawned(parent, c, make_boxed(mfa_words), parent && opts.link);
+        services.trace->process_spawned(parent, c, make_boxed(mfa_words), parent && opts.link);
     }
     if (parent && parent->seq_token != NIL && current_seq_token(parent) != NIL) {
         // {spawn_request, Ref, Parent, GroupLeader, MFA, Opts, ReplyTag, Args} and
@@ -274,14 +270,14 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
 
 bool Vm::send_message(Process* sender, Term dest, Term msg) {
     // Send tracing sees the destination as written, before the message is enqueued (OTP).
-    bool traced = sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && g_trace_hooks;
+    bool traced = sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && services.trace;
     Process* to = nullptr;
     std::shared_ptr<Process> named;
     if (is_pid(dest)) {
         to = find_process(dest);
-        if (traced) g_trace_hooks->message_sent(sender, dest, msg, to != nullptr);
+        if (traced) services.trace->message_sent(sender, dest, msg, to != nullptr);
     } else if (is_port(dest)) {
-        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        if (traced) services.trace->message_sent(sender, dest, msg, true);
         send_to_port(sender, dest, msg, PortCommandMode::Force);
         return true;
     } else if (is_atom(dest)) {
@@ -289,12 +285,12 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         to = named.get();
         if (!to) {
             if (Term id = whereis_id(dest); is_port(id)) {
-                if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+                if (traced) services.trace->message_sent(sender, dest, msg, true);
                 send_to_port(sender, id, msg, PortCommandMode::Force);
                 return true;
             }
         }
-        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        if (traced) services.trace->message_sent(sender, dest, msg, true);
         if (!to) return false;  // traced, then badarg
     } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
                is_atom(tuple_element(dest, 1))) {
@@ -305,16 +301,16 @@ bool Vm::send_message(Process* sender, Term dest, Term msg) {
         to = named.get();
         if (!to) {
             if (Term id = whereis_id(tuple_element(dest, 0)); is_port(id)) {
-                if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+                if (traced) services.trace->message_sent(sender, dest, msg, true);
                 send_to_port(sender, id, msg, PortCommandMode::Force);
                 return true;
             }
         }
-        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        if (traced) services.trace->message_sent(sender, dest, msg, true);
     } else if (is_ref(dest)) {
         // An alias: delivered only while the owner keeps it active.
         const Term* r = boxed_ptr(dest);
-        if (traced) g_trace_hooks->message_sent(sender, dest, msg, true);
+        if (traced) services.trace->message_sent(sender, dest, msg, true);
         Word owner = r[3];
         if (!owner) return true;
         std::shared_ptr<Process> target = lookup_process(make_pid(owner));
@@ -414,8 +410,8 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
                 }
                 // The link is gone; the event only if this process survives the signal (OTP).
                 bool survives = p->trap_exit || (s.term == atoms::normal && s.from != p->id);
-                if (survives && (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-                    g_trace_hooks->process_event(p, atoms::getting_unlinked, s.from);
+                if (survives && (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && services.trace)
+                    services.trace->process_event(p, atoms::getting_unlinked, s.from);
             }
             Term reason = s.term;
             if (p->pending_exit) {
@@ -463,8 +459,8 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
         }
         case SignalKind::Link:
         case SignalKind::Unlink:
-            if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-                g_trace_hooks->process_event(p, s.kind == SignalKind::Link ? atoms::getting_linked : atoms::getting_unlinked,
+            if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && services.trace)
+                services.trace->process_event(p, s.kind == SignalKind::Link ? atoms::getting_linked : atoms::getting_unlinked,
                                              s.from);
             break;
         case SignalKind::GcRequest: {
@@ -476,7 +472,7 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
         }
         case SignalKind::InfoRequest: {
             // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread.
-            if (info_request_hook) info_request_hook(p, s.from, s.term);
+            if (services.answer_info_request) services.answer_info_request(*this, p, s.from, s.term);
             free_fragment(s.fragment);
             break;
         }
@@ -488,9 +484,9 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
 
 void Vm::report_crash(Process* p, Term reason) {
     if (!whereis(atoms::logger)) {
-        if (!g_print_term_hook) return;
+        if (!services.print_term) return;
         std::string text = "=ERROR REPORT==== " + timestamp_now() + " ===\nError in process " +
-                           g_print_term_hook(p->id, 1) + " with exit value:\n" + g_print_term_hook(reason, 1) + "\n\n";
+                           services.print_term(p->id, 1) + " with exit value:\n" + services.print_term(reason, 1) + "\n\n";
         std::fputs(text.c_str(), stderr);
         return;
     }
@@ -718,9 +714,9 @@ void Vm::do_exit(Process* p, Term reason) {
     p->exit_reason = reason;
     if (code_permission->held_by(p)) code_permission->release(p);
     remove_process(p);
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks) {
-        g_trace_hooks->process_event(p, atoms::exit, reason);
-        if (name) g_trace_hooks->process_event(p, atoms::unregister, name);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && services.trace) {
+        services.trace->process_event(p, atoms::exit, reason);
+        if (name) services.trace->process_event(p, atoms::unregister, name);
     }
 
     // The crash report of an uncaught error, which OTP's emulator hands to the logger.
@@ -729,7 +725,7 @@ void Vm::do_exit(Process* p, Term reason) {
 
     // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
     // 'DOWN', as in OTP) or are deleted.
-    if (p->ets_user.load(std::memory_order_relaxed) && ets_exit_hook) ets_exit_hook(p);
+    if (p->ets_user.load(std::memory_order_relaxed) && services.ets) services.ets->process_exited(p);
 
     // A system monitor ends with its process.
     {
@@ -779,7 +775,8 @@ void Vm::do_exit(Process* p, Term reason) {
         rest.swap(p->inbox);
     }
     for (Message& m : rest) {
-        if (m.kind == SignalKind::InfoRequest && info_request_hook) info_request_hook(nullptr, m.from, m.term);
+        if (m.kind == SignalKind::InfoRequest && services.answer_info_request)
+            services.answer_info_request(*this, nullptr, m.from, m.term);
         if (m.kind == SignalKind::GcRequest) reply_to(m.from, m.term, atoms::false_);
         free_fragment(m.fragment);
     }

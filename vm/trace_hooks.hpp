@@ -195,9 +195,6 @@ public:
     }
 };
 
-// Set at boot; null when tracing is not wired (unit tests of vm/ alone).
-extern TraceHooks* g_trace_hooks;
-
 // Work that is not the process's own (loading and compiling a module it needs): call_time
 // stops counting for [p] meanwhile, as if it were scheduled out.
 class CallAccountingPause {

@@ -165,16 +165,16 @@ std::unique_ptr<Module> Vm::prepare_module(const GenericModule& code, std::strin
         return i.module == atoms::erlang && i.function == atom("load_nif") && i.arity == 2;
     });
     mod->on_load_function = code.on_load_function;
-    if (code_engine && !library && !mod->loads_nifs && jit_hot_calls && native_compiler) {
+    if (services.code_engine && !library && !mod->loads_nifs && jit_hot_calls && native_compiler) {
         // Lazy: each function's entry counts its calls until the module is hot.
         for (const FunctionInfo& f : mod->functions) {
             Word* entry = mod->code.get() + f.header_offset + sizeof(CodeInfo) / sizeof(Word);
             if (entry[0] == op_word(Op::i_jit_skip)) entry[0] = op_word(Op::i_jit_count);
         }
         mod->lazy_native = std::make_unique<LazyNative>(LazyNative{code, std::move(layout)});
-    } else if (code_engine && !library && !mod->loads_nifs) {
+    } else if (services.code_engine && !library && !mod->loads_nifs) {
         // Native code; if it cannot be compiled the module still runs, interpreted.
-        std::string jit_error = code_engine->compile(*mod, code, layout);
+        std::string jit_error = services.code_engine->compile(*mod, code, layout);
         if (!jit_error.empty())
             std::fprintf(stderr, "beamlet: %s: JIT compilation failed, interpreting it: %s\n",
                          atom_text(code.name).c_str(), jit_error.c_str());
@@ -197,7 +197,7 @@ void set_export_address(Export* e, const Word* address) {
 Module* Vm::publish_module(std::unique_ptr<Module> mod) {
     Module* m = mod.get();
     // on_load trace patterns go in while no process can reach the code yet.
-    if (g_trace_hooks) g_trace_hooks->module_loading(*m);
+    if (services.trace) services.trace->module_loading(*m);
     std::unique_ptr<Module> previous;
     {
         std::lock_guard lock(m_modules_mutex);
@@ -461,8 +461,8 @@ bool Vm::register_name(Term name, Process* p) {
         p->registered_name = name;
     }
     // The event goes to the registered process's tracer, whoever registered it (OTP).
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-        g_trace_hooks->process_event(p, atoms::register_, name);
+    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && services.trace)
+        services.trace->process_event(p, atoms::register_, name);
     return true;
 }
 
@@ -475,8 +475,8 @@ bool Vm::register_name(Term name, Port* port) {
         m_registered_ports.emplace(name, port);
         port->registered_name = name;
     }
-    if ((port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && g_trace_hooks)
-        g_trace_hooks->port_event(port, atoms::register_, name);
+    if ((port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && services.trace)
+        services.trace->port_event(port, atoms::register_, name);
     return true;
 }
 
@@ -503,10 +503,10 @@ bool Vm::unregister_name(Term name) {
             m_registered.erase(it);
         }
     }
-    if (owner && (owner->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && g_trace_hooks)
-        g_trace_hooks->process_event(owner.get(), atoms::unregister, name);
-    if (port && (port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && g_trace_hooks)
-        g_trace_hooks->port_event(port.get(), atoms::unregister, name);
+    if (owner && (owner->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && services.trace)
+        services.trace->process_event(owner.get(), atoms::unregister, name);
+    if (port && (port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && services.trace)
+        services.trace->port_event(port.get(), atoms::unregister, name);
     return true;
 }
 
@@ -517,8 +517,8 @@ void Vm::unregister_port(Term name, Port* port) {
         if (it == m_registered_ports.end() || it->second != port) return;
         m_registered_ports.erase(it);
     }
-    if ((port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && g_trace_hooks)
-        g_trace_hooks->port_event(port, atoms::unregister, name);
+    if ((port->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PORTS) && services.trace)
+        services.trace->port_event(port, atoms::unregister, name);
 }
 
 Term Vm::whereis_id(Term name) const {

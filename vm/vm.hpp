@@ -19,6 +19,7 @@
 #include "vm/result.hpp"
 #include "vm/spin_lock.hpp"
 #include "vm/process.hpp"
+#include "vm/services.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -58,9 +59,6 @@ private:
 using ModuleLoader = std::function<std::string(Term module)>;
 // Parses the bytes of a .beam file named [path] (the loader, injected at boot).
 using ModuleParser = std::function<Result<GenericModule>(std::span<const std::uint8_t> bytes, const std::string& path)>;
-
-// The term printer, injected at boot (it lives in bif/); used for crash reports.
-extern std::string (*g_print_term_hook)(Term, int column);
 
 struct Vm {
     Vm();
@@ -252,8 +250,6 @@ struct Vm {
     Schedulers* schedulers = nullptr;
     // The open ports and the I/O thread (vm/port_table.hpp).
     std::unique_ptr<PortTable> port_table;
-    // The native-code engine (--engine jit), or null: modules are only interpreted.
-    CodeEngine* code_engine = nullptr;
     // The lazy JIT: a module is compiled (by [native_compiler], in the background) once one
     // of its functions has been entered [jit_hot_calls] times; 0 compiles each module as it
     // loads.
@@ -271,17 +267,12 @@ struct Vm {
     std::atomic<Term> default_group_leader{0};
     std::unique_ptr<ThreadProgress> thread_progress;
     std::unique_ptr<CodePermission> code_permission;
-    // Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead),
-    // on [p]'s thread; installed by bif/erlang_process.cpp.
-    std::function<void(Process* p, Term from, Term request)> info_request_hook;
     // Modules loaded from these directories (OTP's and beamlet's libraries) stay with the
     // interpreter under the JIT engine: compiling them all at boot would cost seconds, and the
     // threaded code lets interpreted and native modules call each other freely.
     std::vector<std::string> interpreted_dirs;
-    // The ETS layer's state (its registry of tables), owned here so that it ends with the VM.
-    std::shared_ptr<void> ets_registry;
-    // Run by do_exit for a process that owned or fixed an ETS table (set by the ETS layer).
-    void (*ets_exit_hook)(Process* p) = nullptr;
+    // Everything vm/ calls in the layers above it (vm/services.hpp), filled in at boot.
+    VmServices services;
 
     // seq_trace: the system tracer (a pid; 0 for none) and the reset epoch
     // (seq_trace:reset_trace/0 voids the tokens of older epochs, in processes and in queues).

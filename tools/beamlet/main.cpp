@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "beamlet: %s\n", code.error().c_str());
         return 1;
     }
-    std::fputs(tools::disassemble(*code, *m).c_str(), stdout);
+    std::fputs(tools::disassemble(*code, *m, runtime.vm().services.code_engine).c_str(), stdout);
     if (tools::JitLoader* jit = runtime.jit()) jit->describe(*m);
     return 0;
 }

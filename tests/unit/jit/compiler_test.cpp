@@ -69,13 +69,13 @@ Compiled compile_sample(Arch arch, const std::string& triple) {
     options.code_path = {BEAMLET_UNIT_DATA_DIR};
     tools::Runtime runtime(options);
     LayoutOnly layout_only;
-    runtime.vm().code_engine = &layout_only;
+    runtime.vm().services.code_engine = &layout_only;
     auto code = loader::load_beam_file(std::string(BEAMLET_UNIT_DATA_DIR) + "/loader_sample.beam", runtime.vm().exports);
     EXPECT_TRUE(code);
     vm::ThreadLayout layout;
     auto module = vm::thread_module(runtime.vm(), *code, &layout);
     EXPECT_TRUE(module);
-    runtime.vm().code_engine = nullptr;
+    runtime.vm().services.code_engine = nullptr;
 
     std::string error;
     const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);

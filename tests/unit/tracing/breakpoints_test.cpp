@@ -5,6 +5,7 @@
 
 #include "tools/boot.hpp"
 #include "tracing/breakpoints.hpp"
+#include "vm/breakpoint_site.hpp"
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/interpreter.hpp"
@@ -73,7 +74,7 @@ TEST_F(Breakpoints, StagingWritesOnlyTheStagingGenerationAndInstallsNothing) {
     EXPECT_EQ(bp->orig_instr, original);
     EXPECT_EQ(bp->data[tracing::active_bp_index()].flags.load(), 0u);
     EXPECT_EQ(bp->data[tracing::staging_bp_index()].flags.load(), tracing::BPF_LOCAL_TRACE);
-    EXPECT_FALSE(tracing::has_breakpoint(ci()));
+    EXPECT_FALSE(vm::threaded_breakpoint_set(ci()));
     EXPECT_EQ(first_word(), original);
     // Finish the sequence so the function is left clean.
     tracing::install(*c);
@@ -90,12 +91,12 @@ TEST_F(Breakpoints, InstallWritesTheBreakpointAndCommitActivatesIt) {
     auto c = change(&tracing::legacy_session(), true, true);
     tracing::stage(*c);
     tracing::install(*c);
-    EXPECT_TRUE(tracing::has_breakpoint(ci()));
+    EXPECT_TRUE(vm::threaded_breakpoint_set(ci()));
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), 0u);  // harmless until commit
     tracing::commit();
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), tracing::BPF_LOCAL_TRACE);
     tracing::uninstall(*c);
-    EXPECT_TRUE(tracing::has_breakpoint(ci()));  // still wanted: stays
+    EXPECT_TRUE(vm::threaded_breakpoint_set(ci()));  // still wanted: stays
     tracing::consolidate(*c);
     vm::GenericBp* bp = ci()->gen_bp.load();
     ASSERT_NE(bp, nullptr);
@@ -104,7 +105,7 @@ TEST_F(Breakpoints, InstallWritesTheBreakpointAndCommitActivatesIt) {
 
     auto off = change(&tracing::legacy_session(), false, true);
     run(*off);
-    EXPECT_FALSE(tracing::has_breakpoint(ci()));
+    EXPECT_FALSE(vm::threaded_breakpoint_set(ci()));
     EXPECT_EQ(first_word(), original);
     EXPECT_EQ(ci()->gen_bp.load(), nullptr);  // consolidation unlinked the empty GenericBp
 }
@@ -120,7 +121,7 @@ TEST_F(Breakpoints, GlobalTracingSwitchesTheExportToItsTrampolineAndBack) {
     EXPECT_EQ(e->bp_original.load(), code);
     tracing::commit();
     EXPECT_EQ(active(e->gen_bp, &tracing::legacy_session()), tracing::BPF_GLOBAL_TRACE);
-    EXPECT_FALSE(tracing::has_breakpoint(ci()));  // global never touches the function's code
+    EXPECT_FALSE(vm::threaded_breakpoint_set(ci()));  // global never touches the function's code
     tracing::uninstall(*c);
     tracing::consolidate(*c);
     tracing::free_unlinked(*c);
@@ -156,11 +157,11 @@ TEST_F(Breakpoints, ASecondSessionIsPreparedAsideAndLinkedAtInstall) {
     // Removing one session keeps the breakpoint for the other.
     auto off_first = change(&tracing::legacy_session(), false, true);
     run(*off_first);
-    EXPECT_TRUE(tracing::has_breakpoint(ci()));
+    EXPECT_TRUE(vm::threaded_breakpoint_set(ci()));
     EXPECT_EQ(active(ci()->gen_bp, &tracing::legacy_session()), 0u);
     auto off_second = change(other, false, true);
     run(*off_second);
-    EXPECT_FALSE(tracing::has_breakpoint(ci()));
+    EXPECT_FALSE(vm::threaded_breakpoint_set(ci()));
     EXPECT_EQ(ci()->gen_bp.load(), nullptr);
     tracing::retire_session(other);
 }

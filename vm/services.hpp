@@ -1,0 +1,63 @@
+// vm/services.hpp — VmServices: the one seam out of vm/. Everything vm/ needs from a layer above
+// it (tracing, the native-code engine, NIFs, the term printer, process_info, ETS) is a member
+// here, owned by the Vm and filled in by the composition root (tools/boot.cpp) before the first
+// process runs (DESIGN.md §1). A null member means that layer is not wired (unit tests of vm/
+// alone): each call site says what happens then.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+class CodeEngine;
+class TraceHooks;
+struct CodeInfo;
+struct Process;
+struct Vm;
+
+// Calls native code compiled for a resume point (the interpreter's i_jit_enter).
+using JitEntryFn = const Word* (*)(const void* fn, Process* p, Term* x, Term* E, Term* htop, const Word* cp,
+                                   SWord reds);
+// Calls the NIF bound to the function of [ci] with [p]'s x registers (the i_call_nif
+// instruction). The result, or THE_NON_VALUE after p->raise().
+using NifCallFn = Term (*)(Process* p, const CodeInfo* ci, Term* x);
+// Prints [t] as ~p does, continuing at [column] (crash reports, process dumps).
+using TermPrinterFn = std::string (*)(Term t, int column);
+// Answers a process_info request {Ref, Item} from [from] about [p] (null: [p] is dead), on
+// [p]'s thread.
+using InfoRequestFn = void (*)(Vm& vm, Process* p, Term from, Term request);
+
+// A layer's state that lives as long as the VM and must hear of exiting processes that used it
+// (ETS: its table registry; a process that owned or fixed a table has Process::ets_user set).
+class ProcessResources {
+public:
+    virtual ~ProcessResources() = default;
+    // [p] is exiting (do_exit, on its own thread).
+    virtual void process_exited(Process* p) = 0;
+};
+
+struct VmServices {
+    // tracing/: breakpoints reached by running code, process, port and seq_trace events
+    // (vm/trace_hooks.hpp). Null: nothing is traced.
+    TraceHooks* trace = nullptr;
+    // The native-code engine (--engine jit), or null: modules are only interpreted.
+    CodeEngine* code_engine = nullptr;
+    // Set by the native-code engine when it starts, before any module has native code.
+    JitEntryFn jit_entry = nullptr;
+    // nif/: runs NIFs bound to functions (set when NIFs are installed).
+    NifCallFn nif_call = nullptr;
+    // bif/: the term printer. Null: crash reports are not written, terms print as "?".
+    TermPrinterFn print_term = nullptr;
+    // bif/: process_info requests. Null: requests get no answer.
+    InfoRequestFn answer_info_request = nullptr;
+    // ets/: the tables, which end with the VM.
+    std::unique_ptr<ProcessResources> ets;
+
+    // [t] printed by print_term, or "?" when no printer is wired.
+    std::string show(Term t, int column = 0) const { return print_term ? print_term(t, column) : std::string("?"); }
+};
+
+}  // namespace beamlet::vm
