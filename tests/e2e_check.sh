@@ -4,15 +4,20 @@
 # (tests/regen_expected.sh). Next to EXPECTED, an optional NAME.input is fed on stdin
 # (otherwise stdin is /dev/null) and an optional NAME.filter (a sed script) is applied to the
 # output before the comparison (it masks timestamps and pids; EXPECTED holds filtered output).
+# The helper modules shared by the programs (tests/e2e/shared, compiled next to BEAM_DIR into
+# its sibling shared/) are on the code path too.
 set -u
 beamlet=$1 engine=$2 scheds=$3 dir=$4 mod=$5 expected=$6
 base=${expected%.expected}
 input=/dev/null
 [ -f "$base.input" ] && input=$base.input
+shared=$(dirname "$dir")/shared
+pa_shared=()
+[ -d "$shared" ] && pa_shared=(-pa "$shared")
 actual=$(mktemp)
 trap 'rm -f "$actual" "$actual.raw"' EXIT
 # BEAMLET_E2E_TIMEOUT: seconds per program (60; longer under an emulator, tests/CMakeLists.txt).
-timeout "${BEAMLET_E2E_TIMEOUT:-60}" "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "$mod" <"$input" >"$actual.raw"
+timeout "${BEAMLET_E2E_TIMEOUT:-60}" "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "${pa_shared[@]}" "$mod" <"$input" >"$actual.raw"
 status=$?
 if [ -f "$base.filter" ]; then
   sed -f "$base.filter" "$actual.raw" >"$actual"

@@ -10,6 +10,8 @@
 #   `erl -noshell -pa TMP -eval '<name>:main(), halt().'`; only stdout is kept. A <name>.input
 #   next to the program is fed on stdin; a <name>.filter (sed script) is applied to stdout; a
 #   <name>.erl_flags holds more flags for erl (-noinput: the program reads fd 0 itself).
+#   tests/e2e/shared/ holds helper modules for the programs, not programs: they are compiled
+#   into TMP/shared, which is on every program's code path (as in tests/e2e_check.sh).
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,7 +28,7 @@ if [ "$#" -gt 0 ]; then
 else
     while IFS= read -r f; do
         files+=("$f")
-    done < <(find "$e2e_dir" -mindepth 2 -maxdepth 2 -name '*.erl' -not -path "$e2e_dir/cli/*" -not -path "$e2e_dir/sessions/*" -not -path "$e2e_dir/tracer_ext/*" -not -path "$e2e_dir/nif/*" | LC_ALL=C sort)
+    done < <(find "$e2e_dir" -mindepth 2 -maxdepth 2 -name '*.erl' -not -path "$e2e_dir/cli/*" -not -path "$e2e_dir/sessions/*" -not -path "$e2e_dir/tracer_ext/*" -not -path "$e2e_dir/nif/*" -not -path "$e2e_dir/shared/*" | LC_ALL=C sort)
 fi
 
 timeout_cmd=""
@@ -34,6 +36,12 @@ if command -v timeout >/dev/null; then timeout_cmd="timeout 60"; fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+
+mkdir "$tmp/shared"
+for f in "$e2e_dir"/shared/*.erl; do
+    [ -e "$f" ] || continue
+    erlc -o "$tmp/shared" "$f" || { echo "regen_expected: erlc failed for $f" >&2; exit 1; }
+done
 
 fail=0
 for f in "${files[@]}"; do
@@ -58,7 +66,7 @@ for f in "${files[@]}"; do
     flags=""
     [ -f "${f%.erl}.erl_flags" ] && flags=$(cat "${f%.erl}.erl_flags")
     # shellcheck disable=SC2086 # the flags are words
-    if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell $flags -pa "$tmp" \
+    if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell $flags -pa "$tmp" "$tmp/shared" \
               -eval "${name}:main(), halt()." >"$tmp/$name.out" 2>"$tmp/$name.err" <"$input"); then
         echo "regen_expected: erl failed for $f:" >&2; cat "$tmp/$name.err" >&2; fail=1; continue
     fi

@@ -9,11 +9,12 @@
 %% flags off needs no tracer, or the same one.
 -module(pt_info).
 -export([main/0]).
+-import(e2e_trace, [collector/0, stop_wait/2, name/2]).
 
 main() ->
     quiet_logger(),
-    T1 = spawn(fun() -> collector() end),
-    T2 = spawn(fun() -> collector() end),
+    T1 = collector(),
+    T2 = collector(),
     Names = [{T1, t1}, {T2, t2}, {self(), main}],
     P = open_port({spawn, "cat"}, []),
     Names1 = [{P, p} | Names],
@@ -66,7 +67,7 @@ main() ->
     true = port_close(P2),
     show("closed p", P, Names2),
     show("closed p2", P2, Names2),
-    [stop(X) || X <- [T1, T2]],
+    [stop_wait(X, stop) || X <- [T1, T2]],
     ok.
 
 show(Label, Tracee, Names) ->
@@ -83,23 +84,3 @@ t(Label, F) ->
 %% erl logs "** can only have one tracer per process" for each refused erlang:trace/3.
 quiet_logger() ->
     logger:set_primary_config(level, none).
-
-collector() ->
-    receive
-        stop -> ok;
-        _ -> collector()
-    end.
-
-stop(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.
-
-name(X, Names) when is_pid(X); is_port(X) ->
-    case lists:keyfind(X, 1, Names) of
-        {X, N} -> N;
-        false -> other
-    end;
-name(T, Names) when is_tuple(T) -> list_to_tuple(name(tuple_to_list(T), Names));
-name([H | T], Names) -> [name(H, Names) | name(T, Names)];
-name(X, _) -> X.

@@ -6,6 +6,7 @@
 %% erlang:trace/3 return 1 (0 for new_ports) and set nothing.
 -module(pt_port_tracer).
 -export([main/0]).
+-import(e2e_trace, [name/2]).
 
 main() ->
     TP = open_port({spawn, "cat"}, [binary, {packet, 4}]),
@@ -68,12 +69,3 @@ info(Label, Tracee, Names) ->
     {flags, Fl} = erlang:trace_info(Tracee, flags),
     io:format("  ~s: flags ~p, ~p~n",
               [Label, lists:sort(Fl), name(erlang:trace_info(Tracee, tracer), Names)]).
-
-name(X, Names) when is_pid(X); is_port(X) ->
-    case lists:keyfind(X, 1, Names) of
-        {X, N} -> N;
-        false -> other
-    end;
-name(T, Names) when is_tuple(T) -> list_to_tuple(name(tuple_to_list(T), Names));
-name([H | T], Names) -> [name(H, Names) | name(T, Names)];
-name(X, _) -> X.

@@ -5,15 +5,16 @@
 %% port, and gets its events.
 -module(pt_tracer_death).
 -export([main/0]).
+-import(e2e_trace, [collector/0, messages/1, stop_wait/2, name/2]).
 
 main() ->
-    T1 = spawn(fun() -> collector([]) end),
+    T1 = collector(),
     P = open_port({spawn, "cat"}, []),
     io:format("trace p: ~p~n", [erlang:trace(P, true, [ports, running_ports, 'receive', {tracer, T1}])]),
     io:format("trace new_ports: ~p~n", [erlang:trace(new_ports, true, [ports, {tracer, T1}])]),
     info("p", P, T1),
     info("new_ports", new_ports, T1),
-    kill(T1),
+    stop_wait(T1, kill),
     io:format("t1 killed~n"),
     info("p", P, T1),
     info("new_ports", new_ports, T1),
@@ -27,15 +28,15 @@ main() ->
     io:format("trace new_ports, dead t1: ~p~n", [erlang:trace(new_ports, true, [ports, {tracer, T1}])]),
     info("new_ports", new_ports, T1),
     %% Another tracer; this one exits normally.
-    T2 = spawn(fun() -> collector([]) end),
+    T2 = collector(),
     io:format("trace p, t2: ~p~n", [erlang:trace(P, true, [ports, 'receive', {tracer, T2}])]),
     info("p", P, T2),
     true = port_command(P, "to t2\n"),
     receive {P, {data, _}} -> ok end,
     Ref = erlang:trace_delivered(all),
     receive {trace_delivered, all, Ref} -> ok end,
-    io:format("t2 got: ~p~n", [name(give(T2), [{P, p}, {self(), main}])]),
-    stop(T2),
+    io:format("t2 got: ~p~n", [name(messages(T2), [{P, p}, {self(), main}])]),
+    stop_wait(T2, stop),
     io:format("t2 exited~n"),
     info("p", P, T2),
     true = port_close(P),
@@ -49,33 +50,3 @@ info(Label, Tracee, T) ->
              {tracer, Other} -> Other
          end,
     io:format("  ~s: flags ~p, tracer ~p~n", [Label, lists:sort(Fl), Tr]).
-
-kill(P) ->
-    Ref = monitor(process, P),
-    exit(P, kill),
-    receive {'DOWN', Ref, process, P, _} -> ok end.
-
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-give(T) ->
-    T ! {give, self()},
-    receive {msgs, T, Ms} -> Ms end.
-
-stop(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.
-
-name(X, Names) when is_pid(X); is_port(X) ->
-    case lists:keyfind(X, 1, Names) of
-        {X, N} -> N;
-        false -> other
-    end;
-name(T, Names) when is_tuple(T) -> list_to_tuple(name(tuple_to_list(T), Names));
-name([H | T], Names) -> [name(H, Names) | name(T, Names)];
-name(X, _) -> X.
