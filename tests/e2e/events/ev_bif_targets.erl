@@ -1,5 +1,6 @@
 -module(ev_bif_targets).
 -export([main/0, val/0]).
+-import(e2e_trace, [collector/0, messages/1, stop_wait/2, name/2]).
 
 %% BIFs as call-trace targets (OTP 25).
 %% - trace_pattern({erlang, integer_to_list, '_'}, true, [local]) returns 2 (arities 1 and 2);
@@ -43,9 +44,9 @@ main() ->
     io:format("off: ~p~n", [erlang:trace_pattern({erlang, integer_to_list, '_'}, false, [local])]),
     show("after off", run(W, Calls), Names),
     %% meta
-    M = spawn(fun() -> collector([]) end),
+    M = collector(),
     io:format("meta: ~p~n", [erlang:trace_pattern({erlang, integer_to_list, '_'}, true, [{meta, M}])]),
-    io:format("meta info: ~p ~p~n", [norm(erlang:trace_info(MFA1, meta), [{M, m}]), erlang:trace_info(MFA1, meta_match_spec)]),
+    io:format("meta info: ~p ~p~n", [name(erlang:trace_info(MFA1, meta), [{M, m}]), erlang:trace_info(MFA1, meta_match_spec)]),
     run(U, Calls),
     io:format("meta off: ~p~n", [erlang:trace_pattern({erlang, integer_to_list, '_'}, false, [meta])]),
     Metas = [shape(Msg, Names) || Msg <- give(M), element(2, Msg) =:= U],
@@ -66,8 +67,8 @@ main() ->
     {call_time, CT} = erlang:trace_info(MFA1, call_time),
     CTOff = erlang:trace_pattern({erlang, integer_to_list, '_'}, false, [call_time]),
     io:format("call_time: ~p, off: ~p~n", [CTOn, CTOff]),
-    io:format("  entries after untraced u: ~p~n", [lists:sort([{norm(P, Names), N} || {P, N, _, _} <- CT0])]),
-    io:format("  entries after traced w: ~p~n", [lists:sort([{norm(P, Names), N} || {P, N, _, _} <- CT])]),
+    io:format("  entries after untraced u: ~p~n", [lists:sort([{name(P, Names), N} || {P, N, _, _} <- CT0])]),
+    io:format("  entries after traced w: ~p~n", [lists:sort([{name(P, Names), N} || {P, N, _, _} <- CT])]),
     %% lists:reverse
     L = lists:seq(1, X),
     ROn = erlang:trace_pattern({lists, reverse, '_'}, true, [call_count]),
@@ -80,26 +81,26 @@ main() ->
     %% on_load
     io:format("on_load before: ~p~n", [erlang:trace_info(on_load, all)]),
     [io:format("on_load ~p: ~p, info ~p~n",
-               [F, erlang:trace_pattern(on_load, true, [F]), norm(erlang:trace_info(on_load, F), Names)])
+               [F, erlang:trace_pattern(on_load, true, [F]), name(erlang:trace_info(on_load, F), Names)])
      || F <- [meta, call_count, call_time]],
     io:format("on_load local: ~p~n", [erlang:trace_pattern(on_load, true, [local])]),
-    io:format("on_load all: ~p~n", [norm(erlang:trace_info(on_load, all), Names)]),
+    io:format("on_load all: ~p~n", [name(erlang:trace_info(on_load, all), Names)]),
     io:format("on_load pause: ~p, ~p~n", [erlang:trace_pattern(on_load, pause, [call_count]), erlang:trace_info(on_load, call_count)]),
     io:format("on_load off: ~p~n", [erlang:trace_pattern(on_load, false, [local, meta, call_count, call_time])]),
     io:format("on_load after: ~p~n", [erlang:trace_info(on_load, all)]),
     io:format("all off: ~p~n", [erlang:trace_pattern({erlang, integer_to_list, '_'}, false, [local, meta, call_count, call_time])]),
     io:format("final: ~p~n", [erlang:trace_info(MFA1, all)]),
     io:format("untrace w: ~p~n", [erlang:trace(W, false, [call])]),
-    [stop_wait(P) || P <- [W, U, M]],
+    [stop_wait(P, stop) || P <- [W, U, M]],
     ok.
 
 shape({trace_ts, P, call, MFA, {A, B, C}}, Names) when is_integer(A), is_integer(B), is_integer(C) ->
-    {trace_ts, norm(P, Names), call, MFA, ts_now};
+    {trace_ts, name(P, Names), call, MFA, ts_now};
 shape(Other, _) -> {unexpected, Other}.
 
 show(Label, Msgs, Names) ->
     io:format("~s:~n", [Label]),
-    [io:format("  ~w~n", [norm(Msg, Names)]) || Msg <- Msgs].
+    [io:format("  ~w~n", [name(Msg, Names)]) || Msg <- Msgs].
 
 worker() ->
     receive
@@ -117,29 +118,7 @@ run(W, F) ->
 
 flush() -> receive M -> [M | flush()] after 0 -> [] end.
 
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
 give(C) ->
     Ref = erlang:trace_delivered(all),
     receive {trace_delivered, all, Ref} -> ok end,
-    C ! {give, self()},
-    receive {msgs, C, Msgs} -> Msgs end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end;
-norm(L, Names) when is_list(L) -> [norm(X, Names) || X <- L];
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm(X, _) -> X.
-
-stop_wait(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.
+    messages(C).

@@ -1,5 +1,6 @@
 -module(ev_delivered).
 -export([main/0]).
+-import(e2e_trace, [collector/0, stop_wait/2]).
 
 %% erlang:trace_delivered/1 (OTP 25). It returns a fresh reference at once; later
 %% {trace_delivered, Tracee, Ref} arrives, where Tracee is the argument as given: a pid (also an
@@ -25,7 +26,7 @@ main() ->
     io:format("no stray messages: ~p~n", [flush()]),
     %% The guarantee.
     Sink = spawn(fun sink/0),
-    C = spawn(fun() -> collector([]) end),
+    C = collector(),
     W = spawn(fun worker/0),
     io:format("trace worker: ~p~n", [erlang:trace(W, true, [send, {tracer, C}])]),
     W ! {go, Sink, 1, 100, self()},
@@ -86,13 +87,6 @@ worker() ->
         stop -> ok
     end.
 
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
 sink() -> sink(0).
 sink(N) ->
     receive
@@ -112,8 +106,3 @@ t(F) -> try F() of V -> V catch C:R -> {C, R} end.
 flush() -> receive M -> [M | flush()] after 0 -> [] end.
 
 idle() -> receive stop -> ok end.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of stop -> P ! stop; none -> ok end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_gc).
 -export([main/0]).
+-import(e2e_trace, [collector/0, events/2, worker/0, run/2, stop_wait/2]).
 
 %% `garbage_collection` tracing (OTP 25). Each collection gives {trace, P, Start, Info} then
 %% {trace, P, End, Info}: gc_major_start/gc_major_end or gc_minor_start/gc_minor_end. Info is
@@ -13,8 +14,8 @@
 %% old_heap_block_size. Nothing depends on how many automatic collections happen.
 
 main() ->
-    T = spawn(fun() -> collector([]) end),
-    W = spawn(fun() -> loop([]) end),
+    T = collector(),
+    W = worker(),
     io:format("trace gc: ~p~n", [erlang:trace(W, true, [garbage_collection, {tracer, T}])]),
     io:format("flags: ~p~n", [erlang:trace_info(W, flags)]),
     io:format("garbage_collect(worker): ~p~n", [erlang:garbage_collect(W)]),
@@ -75,36 +76,3 @@ shape(I) -> {bad_info, I}.
 
 v(K, {trace, _, _, I}) -> v(K, I);
 v(K, I) -> {K, V} = lists:keyfind(K, 1, I), V.
-
-loop(Keep) ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, loop(Keep);
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-%% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_msg_match_spec).
 -export([main/0]).
+-import(e2e_trace, [collector/0, events/2, worker/0, run/2, stop_wait/2, norm/2]).
 
 %% Legacy message match specs (OTP 25): erlang:trace_pattern(send, MS, []) filters `send` and
 %% send_to_non_existing_process events, head [To, Msg]; erlang:trace_pattern('receive', MS, [])
@@ -17,11 +18,11 @@
 %% and pause; trace_info(send, flags) is badarg. A failed call leaves the old spec in place.
 
 main() ->
-    T = spawn(fun() -> collector([]) end),
+    T = collector(),
     S = spawn(fun sink/0),
     D = spawn(fun() -> ok end),
     stop_wait(D, none),
-    W = spawn(fun worker_loop/0),
+    W = worker(),
     Names = [{T, tracer}, {S, sink}, {D, dead}, {W, worker}, {self(), main}],
     io:format("send spec before: ~p~n", [erlang:trace_info(send, match_spec)]),
     io:format("receive spec before: ~p~n", [erlang:trace_info('receive', match_spec)]),
@@ -111,44 +112,3 @@ try_pattern(What, MS, Flags) ->
 flags(P) -> {flags, F} = erlang:trace_info(P, flags), F.
 
 sink() -> receive stop -> ok; _ -> sink() end.
-
-%% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-worker_loop() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of {P, N} -> N; false -> other_pid end;
-norm(R, _) when is_reference(R) -> ref;
-norm(F, _) when is_function(F) -> 'fun';
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm([H | T], Names) -> [norm(H, Names) | norm(T, Names)];
-norm(X, _) -> X.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

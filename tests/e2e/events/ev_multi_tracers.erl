@@ -1,5 +1,6 @@
 -module(ev_multi_tracers).
 -export([main/0]).
+-import(e2e_trace, [collector/0, messages/1, stop_wait/2, name/2]).
 
 %% Several tracers at once (OTP 25, legacy API).
 %% - T1 traces W1 and T2 traces W2, both for [send, 'receive']: each tracer gets only the events
@@ -15,8 +16,8 @@
 main() ->
     quiet_logger(),
     Main = self(),
-    T1 = spawn(fun() -> collector([]) end),
-    T2 = spawn(fun() -> collector([]) end),
+    T1 = collector(),
+    T2 = collector(),
     W1 = spawn(fun worker/0),
     W2 = spawn(fun worker/0),
     Names = [{T1, t1}, {T2, t2}, {W1, w1}, {W2, w2}, {Main, main}],
@@ -68,8 +69,7 @@ delivered(P) ->
     receive {trace_delivered, P, Ref} -> ok end.
 
 show(T, Label, Names) ->
-    T ! {give, self()},
-    Msgs = receive {msgs, T, M} -> norm(M, Names) end,
+    Msgs = name(messages(T), Names),
     Tracees = lists:usort([element(2, X) || X <- Msgs]),
     io:format("~p got:~n", [Label]),
     [io:format("  ~p: ~p~n", [W, [X || X <- Msgs, element(2, X) =:= W]]) || W <- Tracees].
@@ -77,27 +77,6 @@ show(T, Label, Names) ->
 info(P, Names) ->
     {flags, Fl} = erlang:trace_info(P, flags),
     {tracer, Tr} = erlang:trace_info(P, tracer),
-    io:format("  w1 flags ~p, tracer ~p~n", [lists:sort(Fl), norm(Tr, Names)]).
-
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end;
-norm(L, Names) when is_list(L) -> [norm(X, Names) || X <- L];
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm(X, _) -> X.
+    io:format("  w1 flags ~p, tracer ~p~n", [lists:sort(Fl), name(Tr, Names)]).
 
 t(F) -> try F() of V -> V catch C:R -> {C, R} end.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of stop -> P ! stop; kill -> exit(P, kill) end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

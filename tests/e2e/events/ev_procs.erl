@@ -1,5 +1,6 @@
 -module(ev_procs).
 -export([main/0, child/1]).
+-import(e2e_trace, [collector/0, events/2, worker/0, run/2, stop_wait/2, norm/2]).
 
 %% `procs` tracing. The parent gets {trace, P, spawn, Child, {M, F, Args}}; a fun spawn is
 %% reported as {erlang, apply, [Fun, []]}; spawn_link and spawn_opt([link]) give spawn then
@@ -15,8 +16,8 @@
 
 main() ->
     quiet_logger(),
-    T = spawn(fun() -> collector([]) end),
-    W = spawn(fun worker_loop/0),
+    T = collector(),
+    W = worker(),
     N0 = [{T, tracer}, {W, worker}, {self(), main}],
     io:format("trace worker: ~p~n", [erlang:trace(W, true, [procs, {tracer, T}])]),
     Cs = run(W, fun() ->
@@ -109,46 +110,6 @@ reason({trace, P, exit, {R, Stack}}) when is_list(Stack) -> {trace, P, exit, {R,
 reason(E) -> E.
 
 %% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-worker_loop() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of {P, N} -> N; false -> other_pid end;
-norm(R, _) when is_reference(R) -> ref;
-norm(F, _) when is_function(F) -> 'fun';
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm([H | T], Names) -> [norm(H, Names) | norm(T, Names)];
-norm(X, _) -> X.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.
-
 %% erl's logger prints a crash report for the process that fails with an error; switch it
 %% off. A VM without a logger module raises undef, which is ignored.
 quiet_logger() ->

@@ -1,5 +1,6 @@
 -module(ev_receive).
 -export([main/0]).
+-import(e2e_trace, [collector/0, events/2, stop_wait/2, norm/2]).
 
 %% `'receive'` tracing. {trace, W, 'receive', Msg} is generated when a message arrives in the
 %% tracee's queue, even if no receive ever matches it (a process waiting in a selective receive
@@ -13,7 +14,7 @@
 
 main() ->
     timer:sleep(1), % load module timer now: loading it later would send the tracee messages
-    T = spawn(fun() -> collector([]) end),
+    T = collector(),
     Main = self(),
     %% A process waiting in a selective receive for something else.
     W = spawn(fun() -> waiter(Main) end),
@@ -118,34 +119,3 @@ show(Label, T, Ps, Names) ->
     io:format("~s:~n", [Label]),
     [io:format("    ~p~n", [norm(E, Names)]) || E <- events(T, Ps)],
     ok.
-
-%% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of {P, N} -> N; false -> other_pid end;
-norm(R, _) when is_reference(R) -> ref;
-norm(F, _) when is_function(F) -> 'fun';
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm([H | T], Names) -> [norm(H, Names) | norm(T, Names)];
-norm(X, _) -> X.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_running).
 -export([main/0, loop/1]).
+-import(e2e_trace, [events/2, stop_wait/2]).
 
 %% `running` and `exiting` tracing (OTP 25). The process is traced from birth (trace(new, ...)
 %% just around its spawn) so the first event is `in` with its initial function: {M, F, Arity}
@@ -95,18 +96,3 @@ collector(Acc) ->
         stop -> ok;
         M -> collector([M | Acc])
     end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

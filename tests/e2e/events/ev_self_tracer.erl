@@ -1,5 +1,6 @@
 -module(ev_self_tracer).
 -export([main/0]).
+-import(e2e_trace, [stop_wait/2]).
 
 %% Tracers that are traced (OTP 25).
 %% 1. A process that is its own tracer (erlang:trace(self(), true, [send, 'receive', procs])
@@ -115,8 +116,3 @@ name(P, Names) ->
     end.
 
 flush() -> receive M -> [M | flush()] after 0 -> [] end.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of stop -> P ! stop; none -> ok end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_send).
 -export([main/0]).
+-import(e2e_trace, [collector/0, events/2, worker/0, run/2, stop_wait/2, norm/2]).
 
 %% `send` tracing (erlang:trace(W, true, [send, {tracer, T}]), T a collector process).
 %% Each send by the tracee gives {trace, W, send, Msg, To} where To is the destination exactly
@@ -15,12 +16,12 @@
 %% events; calling it again when send is not set also returns 1.
 
 main() ->
-    T = spawn(fun() -> collector([]) end),
+    T = collector(),
     Sink = spawn(fun sink/0),
     true = register(ev_send_sink, Sink),
     Dead = spawn(fun() -> ok end),
     stop_wait(Dead, none),
-    W = spawn(fun worker_loop/0),
+    W = worker(),
     Names = [{T, tracer}, {Sink, sink}, {Dead, dead}, {W, worker}, {self(), main}],
     io:format("trace send: ~p~n", [erlang:trace(W, true, [send, {tracer, T}])]),
     io:format("flags: ~p~n", [erlang:trace_info(W, flags)]),
@@ -83,45 +84,3 @@ sink() ->
         stop -> ok;
         _ -> sink()
     end.
-
-%% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-%% The trace messages tracer T holds, once those generated so far by each of Ps are delivered.
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-worker_loop() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of {P, N} -> N; false -> other_pid end;
-norm(R, _) when is_reference(R) -> ref;
-norm(F, _) when is_function(F) -> 'fun';
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm([H | T], Names) -> [norm(H, Names) | norm(T, Names)];
-norm(X, _) -> X.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

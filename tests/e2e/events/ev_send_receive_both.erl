@@ -1,5 +1,6 @@
 -module(ev_send_receive_both).
 -export([main/0]).
+-import(e2e_trace, [collector/0, events/2, stop_wait/2, norm/2]).
 
 %% send and 'receive' tracing together, on two processes (ping and pong) exchanging messages,
 %% both traced with [send, 'receive'] to one collector. Per tracee the events come in program
@@ -11,7 +12,7 @@
 %% timestamp as the last element (6 elements for send, 5 for 'receive').
 
 main() ->
-    T = spawn(fun() -> collector([]) end),
+    T = collector(),
     Main = self(),
     run_round("plain", T, Main, [send, 'receive'], 3),
     run_round("with timestamp", T, Main, [send, 'receive', timestamp], 2),
@@ -84,34 +85,3 @@ ts_shape({A, B, C}) when is_integer(A), is_integer(B), is_integer(C), A >= 0, B 
 ts_shape(Other) -> {unexpected, Other}.
 
 flags(P) -> {flags, F} = erlang:trace_info(P, flags), F.
-
-%% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of {P, N} -> N; false -> other_pid end;
-norm(R, _) when is_reference(R) -> ref;
-norm(F, _) when is_function(F) -> 'fun';
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm([H | T], Names) -> [norm(H, Names) | norm(T, Names)];
-norm(X, _) -> X.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_set_on_link).
 -export([main/0, child/0]).
+-import(e2e_trace, [collector/0, messages/1, worker/0, run/2, stop_wait/2, name/2]).
 
 %% set_on_link / set_on_first_link with procs and send flags (OTP 25, legacy API).
 %% - W traced [procs, send, set_on_link] by collector C. A child W creates with spawn_link
@@ -24,8 +25,8 @@ child() ->
     end.
 
 main() ->
-    C = spawn(fun() -> collector([]) end),
-    W = spawn(fun worker/0),
+    C = collector(),
+    W = worker(),
     P = spawn(?MODULE, child, []),
     Q = spawn(?MODULE, child, []),
     io:format("trace w: ~p~n", [erlang:trace(W, true, [procs, send, set_on_link, {tracer, C}])]),
@@ -41,7 +42,7 @@ main() ->
     run(W, fun() -> unlink(P), unlink(Q), unlink(K) end),
     K ! {unlink, G, self()},
     receive {unlinked, K} -> ok end,
-    stop_wait(K), stop_wait(G),
+    stop_wait(K, stop), stop_wait(G, stop),
     events(C, Names),
     %% set_on_first_link
     io:format("set_on_link off: ~p~n", [erlang:trace(W, false, [set_on_link, {tracer, C}])]),
@@ -68,57 +69,25 @@ main() ->
     Names4 = [{K4, k4} | Names3],
     [flags(N, X, Names4) || N <- [w, k4], {X, N1} <- Names4, N1 =:= N],
     run(W, fun() -> [unlink(X) || X <- [K1, K2, K3, K4, P2, Q]], ok end),
-    [stop_wait(X) || X <- [K1, K2, K3, K4, P2]],
+    [stop_wait(X, stop) || X <- [K1, K2, K3, K4, P2]],
     events(C, Names4),
     io:format("untrace w: ~p~n", [erlang:trace(W, false, [procs, send, set_on_link, set_on_first_link])]),
-    [stop_wait(X) || X <- [W, P, Q, C]],
+    [stop_wait(X, stop) || X <- [W, P, Q, C]],
     ok.
 
 flags(Name, P, Names) ->
     {flags, Fl} = erlang:trace_info(P, flags),
     {tracer, Tr} = erlang:trace_info(P, tracer),
-    io:format("  ~p: flags ~p, tracer ~p~n", [Name, lists:sort(Fl), norm(Tr, Names)]).
+    io:format("  ~p: flags ~p, tracer ~p~n", [Name, lists:sort(Fl), name(Tr, Names)]).
 
 %% All trace messages C holds, grouped by tracee (no order between tracees).
 events(C, Names) ->
     Ref = erlang:trace_delivered(all),
     receive {trace_delivered, all, Ref} -> ok end,
-    C ! {give, self()},
-    Msgs = receive {msgs, C, M} -> norm(M, Names) end,
+    Msgs = name(messages(C), Names),
     Tracees = lists:usort([element(2, X) || X <- Msgs]),
     [begin
          io:format("events of ~p:~n", [T]),
          [io:format("  ~w~n", [X]) || X <- Msgs, element(2, X) =:= T]
      end || T <- Tracees],
     ok.
-
-worker() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end;
-norm(L, Names) when is_list(L) -> [norm(X, Names) || X <- L];
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm(X, _) -> X.
-
-stop_wait(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_spec_misc).
 -export([main/0, f/1, g/1, h/1]).
+-import(e2e_trace, [collector/0, messages/1, worker/0, run/2, stop_wait/2, name/2]).
 
 %% Odd corners of match specs (OTP 25).
 %% 1. erlang:match_spec_test(Term, MS, table) accepts terms that are not tuples (atoms, lists,
@@ -45,9 +46,9 @@ main() ->
      end || D <- [10, 100000]],
     io:format("pattern f off: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, false, [local])]),
     %% 3.
-    M = spawn(fun() -> collector([]) end),
-    T = spawn(fun() -> collector([]) end),
-    W = spawn(fun worker/0),
+    M = collector(),
+    T = collector(),
+    W = worker(),
     Names = [{M, m}, {T, t}, {W, w}, {self(), main}],
     io:format("meta f: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, [{'_', [], [{trace, [], [send]}]}], [{meta, M}])]),
     io:format("meta g: ~p~n", [erlang:trace_pattern({?MODULE, g, 1}, [{'_', [], [{enable_trace, 'receive'}, {disable_trace, send}]}], [{meta, M}])]),
@@ -87,10 +88,10 @@ main() ->
     Ref = erlang:trace_delivered(all),
     receive {trace_delivered, all, Ref} -> ok end,
     io:format("meta tracer got:~n"),
-    [io:format("  ~w~n", [shape(X, Names)]) || X <- give(M)],
+    [io:format("  ~w~n", [shape(X, Names)]) || X <- messages(M)],
     io:format("t got:~n"),
-    [io:format("  ~w~n", [shape(X, Names)]) || X <- give(T)],
-    [stop_wait(X) || X <- [W, M, T]],
+    [io:format("  ~w~n", [shape(X, Names)]) || X <- messages(T)],
+    [stop_wait(X, stop) || X <- [W, M, T]],
     ok.
 
 nest(0, Acc) -> Acc;
@@ -113,49 +114,14 @@ mst(Other) -> Other.
 info(Label, P, Names) ->
     {flags, Fl} = erlang:trace_info(P, flags),
     {tracer, Tr} = erlang:trace_info(P, tracer),
-    io:format("~s: flags ~p, tracer ~p~n", [Label, lists:sort(Fl), norm(Tr, Names)]).
+    io:format("~s: flags ~p, tracer ~p~n", [Label, lists:sort(Fl), name(Tr, Names)]).
 
 shape({trace_ts, P, call, MFA, {A, B, C}}, Names) when is_integer(A), is_integer(B), is_integer(C) ->
-    {trace_ts, norm(P, Names), call, MFA, ts_now};
+    {trace_ts, name(P, Names), call, MFA, ts_now};
 shape({trace, P, send, {run, F, _}, To}, Names) when is_function(F) ->
-    {trace, norm(P, Names), send, run, norm(To, Names)};
+    {trace, name(P, Names), send, run, name(To, Names)};
 shape({trace, P, 'receive', {run, F, From}}, Names) when is_function(F) ->
-    {trace, norm(P, Names), 'receive', {run, 'fun', norm(From, Names)}};
-shape(X, Names) -> norm(X, Names).
+    {trace, name(P, Names), 'receive', {run, 'fun', name(From, Names)}};
+shape(X, Names) -> name(X, Names).
 
 t(F) -> try F() catch C:R -> {C, R} end.
-
-worker() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-give(C) ->
-    C ! {give, self()},
-    receive {msgs, C, Msgs} -> Msgs end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end;
-norm(L, Names) when is_list(L) -> [norm(X, Names) || X <- L];
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm(X, _) -> X.
-
-stop_wait(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(ev_timestamps).
 -export([main/0]).
+-import(e2e_trace, [collector/0, events/2, worker/0, run/2, stop_wait/2, norm/2]).
 
 %% Timestamps on non-call trace events (send, 'receive', procs), OTP 25. With a timestamp flag
 %% the message becomes trace_ts with the stamp appended as the last element: `timestamp` gives
@@ -13,8 +14,8 @@
 %% {tracer, T} from a process that is not P's tracer is badarg (it would be a second tracer).
 
 main() ->
-    T = spawn(fun() -> collector([]) end),
-    W = spawn(fun worker_loop/0),
+    T = collector(),
+    W = worker(),
     io:format("trace: ~p~n", [erlang:trace(W, true, [send, 'receive', procs, {tracer, T}])]),
     step("no timestamp flag", W, T),
     set(W, T, true, monotonic_timestamp), step("monotonic", W, T),
@@ -86,44 +87,3 @@ ts_shape({A, B, C}) when is_integer(A), is_integer(B), is_integer(C), A >= 0, B 
 ts_shape({A, B}) when is_integer(A), is_integer(B) -> {strict, mono, unique};
 ts_shape(A) when is_integer(A) -> mono;
 ts_shape(Other) -> {unexpected, Other}.
-
-%% ---- helpers
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-events(T, Ps) ->
-    [begin Ref = erlang:trace_delivered(P), receive {trace_delivered, P, Ref} -> ok end end
-     || P <- Ps],
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> Msgs end.
-
-worker_loop() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-norm(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of {P, N} -> N; false -> other_pid end;
-norm(R, _) when is_reference(R) -> ref;
-norm(F, _) when is_function(F) -> 'fun';
-norm(T, Names) when is_tuple(T) -> list_to_tuple(norm(tuple_to_list(T), Names));
-norm([H | T], Names) -> [norm(H, Names) | norm(T, Names)];
-norm(X, _) -> X.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

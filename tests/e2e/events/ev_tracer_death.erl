@@ -1,5 +1,6 @@
 -module(ev_tracer_death).
 -export([main/0]).
+-import(e2e_trace, [stop_wait/2]).
 
 %% A tracer that dies while trace events are in flight (OTP 25, legacy API).
 %% - A worker traced for [send, 'receive'] by a collector T sends N messages to a sink; T is killed
@@ -99,8 +100,3 @@ sink(N) ->
 count(Sink) ->
     Sink ! {count, self()},
     receive {count, Sink, N} -> N end.
-
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of stop -> P ! stop; kill -> exit(P, kill); none -> ok end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

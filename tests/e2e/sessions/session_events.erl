@@ -9,10 +9,11 @@
 %% process, as the legacy session does.
 -module(session_events).
 -export([main/0]).
+-import(e2e_trace, [collector/0, messages/1, stop_wait/2, name/2]).
 
 main() ->
-    T1 = spawn(fun() -> collector([]) end),
-    T2 = spawn(fun() -> collector([]) end),
+    T1 = collector(),
+    T2 = collector(),
     S1 = trace:session_create(one, T1, []),
     S2 = trace:session_create(two, T2, []),
     W = spawn(fun() -> worker() end),
@@ -23,9 +24,9 @@ main() ->
               [catch_error(fun() -> trace:process(S1, W, true, [send, {tracer, T2}]) end)]),
     run(W, fun() -> self() ! hello, receive hello -> ok end end),
     io:format("s1 got:~n"),
-    show(give(T1), Names),
+    show(messages(T1), Names),
     io:format("s2 got:~n"),
-    show(give(T2), Names),
+    show(messages(T2), Names),
     %% Patterns per session.
     io:format("send pattern s1: ~p~n", [trace:send(S1, [{['_', {important, '_'}], [], []}], [])]),
     io:format("recv pattern s2: ~p~n", [trace:recv(S2, false, [])]),
@@ -40,9 +41,9 @@ main() ->
     run(W, fun() -> self() ! {important, 1}, self() ! {boring, 2},
                     receive {important, 1} -> ok end, receive {boring, 2} -> ok end end),
     io:format("s1 got:~n"),
-    show(give(T1), Names),
+    show(messages(T1), Names),
     io:format("s2 got:~n"),
-    show(give(T2), Names),
+    show(messages(T2), Names),
     %% trace:delivered/2.
     Ref = trace:delivered(S1, W),
     io:format("delivered: ~p~n", [receive {trace_delivered, W, Ref} -> ok after 5000 -> timeout end]),
@@ -59,19 +60,19 @@ main() ->
     Ref3 = erlang:trace_delivered(C),
     receive {trace_delivered, C, Ref3} -> ok end,
     %% Two tracees: only the order of each one's events is defined.
-    Got = give(T2),
+    Got = messages(T2),
     io:format("s2 got from w:~n"),
     show([M || M <- Got, element(2, M) =:= W], [{C, c} | Names]),
     io:format("s2 got from c:~n"),
     show([M || M <- Got, element(2, M) =:= C], [{C, c} | Names]),
-    _ = give(T1),
+    _ = messages(T1),
     %% Destroy one session: the other goes on.
     io:format("destroy s1: ~p~n", [trace:session_destroy(S1)]),
     io:format("info after destroy: ~p~n", [catch_error(fun() -> trace:info(S1, W, flags) end)]),
     run(W, fun() -> self() ! after_destroy, receive after_destroy -> ok end end),
-    io:format("s1 got: ~p~n", [give(T1)]),
+    io:format("s1 got: ~p~n", [messages(T1)]),
     io:format("s2 got:~n"),
-    show(give(T2), Names),
+    show(messages(T2), Names),
     io:format("destroy s2: ~p~n", [trace:session_destroy(S2)]),
     %% A session created without a tracer names one per process, as the legacy session.
     S3 = trace:session_create(untraced, undefined, []),
@@ -79,10 +80,10 @@ main() ->
     run(W, fun() -> self() ! quiet, receive quiet -> ok end end),
     io:format("flags s3: ~p, tracer: ~p~n", [trace:info(S3, W, flags), name(trace:info(S3, W, tracer), Names)]),
     io:format("s3 got:~n"),
-    show(give(T1), Names),
+    show(messages(T1), Names),
     io:format("destroy s3: ~p~n", [trace:session_destroy(S3)]),
-    io:format("t1 ~p, t2 ~p~n", [give(T1), give(T2)]),
-    [stop(P) || P <- [W, T1, T2]],
+    io:format("t1 ~p, t2 ~p~n", [messages(T1), messages(T2)]),
+    [stop_wait(P, stop) || P <- [W, T1, T2]],
     ok.
 
 %% ---- helpers ----
@@ -100,35 +101,7 @@ run(W, F) ->
     Ref = erlang:trace_delivered(W),
     receive {trace_delivered, W, Ref} -> ok end.
 
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-give(T) ->
-    T ! {give, self()},
-    receive {msgs, T, Ms} -> Ms end.
-
 show(Msgs, Names) -> [io:format("  ~p~n", [name(M, Names)]) || M <- Msgs].
-
-%% Pids replaced by names, refs by ref.
-name(P, Names) when is_pid(P) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end;
-name(R, _) when is_reference(R) -> ref;
-name(F, _) when is_function(F) -> 'fun';
-name(T, Names) when is_tuple(T) -> list_to_tuple(name(tuple_to_list(T), Names));
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(X, _) -> X.
 
 catch_error(F) ->
     try F() catch error:R -> {error, R} end.
-
-stop(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -9,10 +9,11 @@
 %% session's flags off the port, the other session goes on.
 -module(session_ports).
 -export([main/0]).
+-import(e2e_trace, [collector/0, messages/1, stop_wait/2, name/2]).
 
 main() ->
-    T1 = spawn(fun() -> collector([]) end),
-    T2 = spawn(fun() -> collector([]) end),
+    T1 = collector(),
+    T2 = collector(),
     S1 = trace:session_create(one, T1, []),
     S2 = trace:session_create(two, T2, []),
     W = spawn(fun() -> process_flag(trap_exit, true), worker() end),
@@ -88,7 +89,7 @@ main() ->
     show(T2, t2, [P, P2], Names2),
     io:format("session_info closed p: ~p~n", [trace:session_info(P)]),
     io:format("destroy: ~p ~p~n", [trace:session_destroy(S1), trace:session_destroy(S2)]),
-    [stop(X) || X <- [W, T1, T2]],
+    [stop_wait(X, stop) || X <- [W, T1, T2]],
     ok.
 
 %% ---- helpers ----
@@ -111,22 +112,11 @@ sync(Sessions) ->
      end || S <- Sessions],
     ok.
 
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-give(T) ->
-    T ! {give, self()},
-    receive {msgs, T, Ms} -> Ms end.
-
 %% The events of the test's ports that T got, in order (ports of the runtime itself, traced
 %% by all/existing, are left out).
 show(T, Name, Ports, Names) ->
     io:format("~p got:~n", [Name]),
-    [io:format("  ~p~n", [name(M, Names)]) || M <- give(T), lists:member(element(2, M), Ports)].
+    [io:format("  ~p~n", [name(M, Names)]) || M <- messages(T), lists:member(element(2, M), Ports)].
 
 info(Label, S, Tracee, Names) ->
     F = case trace:info(S, Tracee, flags) of
@@ -145,20 +135,5 @@ count(Label, F) ->
 names(L) when is_list(L) -> lists:sort([N || {N, _} <- L]);
 names(X) -> X.
 
-name(X, Names) when is_pid(X); is_port(X) ->
-    case lists:keyfind(X, 1, Names) of
-        {X, N} -> N;
-        false -> other
-    end;
-name(R, _) when is_reference(R) -> ref;
-name(T, Names) when is_tuple(T) -> list_to_tuple(name(tuple_to_list(T), Names));
-name([H | T], Names) -> [name(H, Names) | name(T, Names)];
-name(X, _) -> X.
-
 catch_error(F) ->
     try F() catch error:R -> {error, R} end.
-
-stop(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(trace_all_new).
 -export([main/0, f/1]).
+-import(e2e_trace, [collector/0, messages/1, worker/0, run/2, stop_wait/2, name/2]).
 
 %% PidSpec all / existing / new. trace(new, ...) returns 0 and only sets the flags that
 %% processes created afterwards get (trace_info(new, flags)); trace(existing, ...) affects only
@@ -11,25 +12,25 @@ f(X) -> X.
 
 main() ->
     io:format("pattern: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, true)]),
-    T = spawn(fun() -> collector([]) end),
+    T = collector(),
     Names = [{T, tracer}],
-    W = start_worker(),
+    W = worker(),
     %% new
     io:format("trace new: ~p~n", [erlang:trace(new, true, [call, {tracer, T}])]),
     io:format("  new: ~p ~p~n", [sorted(erlang:trace_info(new, flags)), tracer(new, Names)]),
-    N1 = start_worker(),
+    N1 = worker(),
     io:format("  old worker ~p, new worker ~p~n", [sorted(erlang:trace_info(W, flags)), sorted(erlang:trace_info(N1, flags))]),
     calls([{W, old}, {N1, new1}], T),
     io:format("trace new off: ~p~n", [erlang:trace(new, false, [call])]),
     io:format("  new: ~p ~p~n", [sorted(erlang:trace_info(new, flags)), tracer(new, Names)]),
-    N2 = start_worker(),
+    N2 = worker(),
     io:format("  new1 ~p, new2 ~p~n", [sorted(erlang:trace_info(N1, flags)), sorted(erlang:trace_info(N2, flags))]),
     calls([{N1, new1}, {N2, new2}], T),
     io:format("untrace new1: ~p~n", [erlang:trace(N1, false, [call])]),
     %% existing
     io:format("trace existing: ~p~n", [positive(erlang:trace(existing, true, [call, {tracer, T}]))]),
     io:format("  new: ~p~n", [sorted(erlang:trace_info(new, flags))]),
-    N3 = start_worker(),
+    N3 = worker(),
     io:format("  old ~p, new2 ~p, new3 ~p, main ~p, tracer ~p~n",
               [sorted(erlang:trace_info(W, flags)), sorted(erlang:trace_info(N2, flags)),
                sorted(erlang:trace_info(N3, flags)), sorted(erlang:trace_info(self(), flags)),
@@ -41,16 +42,16 @@ main() ->
     %% all
     io:format("trace all: ~p~n", [positive(erlang:trace(all, true, [call, arity, {tracer, T}]))]),
     io:format("  new: ~p ~p~n", [sorted(erlang:trace_info(new, flags)), tracer(new, Names)]),
-    N4 = start_worker(),
+    N4 = worker(),
     io:format("  old ~p, new4 ~p, main ~p~n", [sorted(erlang:trace_info(W, flags)), sorted(erlang:trace_info(N4, flags)), sorted(erlang:trace_info(self(), flags))]),
     calls([{W, old}, {N4, new4}], T),
     io:format("untrace all: ~p~n", [positive(erlang:trace(all, false, [call, arity]))]),
     io:format("  new: ~p ~p~n", [sorted(erlang:trace_info(new, flags)), tracer(new, Names)]),
-    N5 = start_worker(),
+    N5 = worker(),
     io:format("  old ~p, new4 ~p, new5 ~p~n", [sorted(erlang:trace_info(W, flags)), sorted(erlang:trace_info(N4, flags)), sorted(erlang:trace_info(N5, flags))]),
     calls([{W, old}, {N4, new4}, {N5, new5}], T),
     io:format("pattern off: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, false)]),
-    [stop_proc(P) || P <- [W, N1, N2, N3, N4, N5, T]],
+    [stop_wait(P, stop) || P <- [W, N1, N2, N3, N4, N5, T]],
     ok.
 
 positive(N) -> {positive_integer, is_integer(N) andalso N > 0}.
@@ -67,37 +68,5 @@ tracer(PidSpec, Names) ->
 calls(Workers, T) ->
     [run(P, fun() -> ?MODULE:f(Name) end) || {P, Name} <- Workers],
     timer:sleep(10),
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> ok end,
+    Msgs = messages(T),
     io:format("  traced calls: ~p~n", [[{trace, name(P, Workers), call, What} || {trace, P, call, What} <- Msgs]]).
-
-name(P, Names) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end.
-
-%% A tracer process: keeps the trace messages it gets until asked for them.
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
-start_worker() -> spawn(fun worker_loop/0).
-
-worker_loop() ->
-    receive
-        {run, F, From} -> F(), From ! {done, self()}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W} -> ok end.
-
-stop_proc(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.

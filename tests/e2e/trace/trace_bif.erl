@@ -1,5 +1,6 @@
 -module(trace_bif).
 -export([main/0, value/0]).
+-import(e2e_trace, [worker/0, stop_wait/2, name/2]).
 
 %% Global call tracing of a BIF export: trace_pattern({erlang, atom_to_list, 1}, true, [global])
 %% matches 1 function; calls of erlang:atom_to_list/1 made by a traced process, whether written
@@ -9,7 +10,7 @@
 value() -> abc.
 
 main() ->
-    W = start_worker(),
+    W = worker(),
     A = ?MODULE:value(),
     io:format("trace worker: ~p~n", [erlang:trace(W, true, [call])]),
     show("before pattern", run(W, fun() -> erlang:atom_to_list(A) end)),
@@ -26,30 +27,22 @@ main() ->
     io:format("arity flag: ~p~n", [erlang:trace(W, true, [arity])]),
     show("with arity", run(W, fun() -> erlang:atom_to_list(A) end)),
     io:format("arity off: ~p~n", [erlang:trace(W, false, [arity])]),
-    Other = start_worker(),
+    Other = worker(),
     show("untraced process", run(Other, fun() -> erlang:atom_to_list(A) end)),
     io:format("pattern off: ~p~n", [erlang:trace_pattern({erlang, atom_to_list, 1}, false, [global])]),
     io:format("traced: ~p~n", [erlang:trace_info({erlang, atom_to_list, 1}, traced)]),
     show("after pattern off", run(W, fun() -> erlang:atom_to_list(A) end)),
     io:format("trace worker off: ~p~n", [erlang:trace(W, false, [call])]),
-    stop_worker(W),
-    stop_worker(Other),
+    stop_wait(W, stop),
+    stop_wait(Other, stop),
     ok.
 
 show(Label, Msgs) -> io:format("~s: ~p~n", [Label, Msgs]).
 
-%% ---- worker harness: the worker runs funs on request; main is the tracer.
-start_worker() -> spawn(fun worker_loop/0).
-
-worker_loop() ->
-    receive
-        {run, F, From} -> F(), From ! {done, self()}, worker_loop();
-        stop -> ok
-    end.
-
+%% ---- worker harness: main is the tracer of the worker (e2e_trace:worker/0).
+%% run(W, F): W runs F; returns the call trace messages that came of it.
 run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W} -> ok end,
+    e2e_trace:run(W, F),
     collect([{W, worker}]).
 
 %% Trace messages that arrived, in arrival order, with pids replaced by names.
@@ -58,14 +51,3 @@ collect(Names) ->
         {trace, P, call, What} -> [{trace, name(P, Names), call, What} | collect(Names)]
     after 20 -> []
     end.
-
-name(P, Names) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end.
-
-stop_worker(W) ->
-    Ref = monitor(process, W),
-    W ! stop,
-    receive {'DOWN', Ref, process, W, _} -> ok end.

@@ -1,5 +1,6 @@
 -module(trace_dead_tracer).
 -export([main/0, f/1]).
+-import(e2e_trace, [collector/0, messages/1, worker/0, run/2, stop_wait/2]).
 
 %% Dead tracers. erlang:trace(W, true, [call, {tracer, T}]) with a T that has already exited
 %% returns 1 (OTP 25, no badarg) but leaves W untraced ({flags, []}, {tracer, []}). When the
@@ -10,7 +11,7 @@ f(X) -> X.
 
 main() ->
     io:format("pattern: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, true)]),
-    W = start_worker(),
+    W = worker(),
     Dead = spawn(fun() -> ok end),
     stop_wait(Dead, none),
     io:format("trace with dead tracer: ~p~n", [erlang:trace(W, true, [call, {tracer, Dead}])]),
@@ -18,7 +19,7 @@ main() ->
     io:format("  call: ~p~n", [run(W, fun() -> ?MODULE:f(1) end)]),
     info("  worker", W),
     %% A live tracer that then exits normally.
-    T1 = spawn(fun() -> collector([]) end),
+    T1 = collector(),
     io:format("trace by t1: ~p~n", [erlang:trace(W, true, [call, arity, {tracer, T1}])]),
     info("  worker", W),
     run(W, fun() -> ?MODULE:f(2) end),
@@ -29,7 +30,7 @@ main() ->
     io:format("  call: ~p~n", [run(W, fun() -> ?MODULE:f(3) end)]),
     info("  worker", W),
     %% Another tracer can take over; then it is killed.
-    T2 = spawn(fun() -> collector([]) end),
+    T2 = collector(),
     io:format("trace by t2: ~p~n", [erlang:trace(W, true, [call, {tracer, T2}])]),
     info("  worker", W),
     run(W, fun() -> ?MODULE:f(4) end),
@@ -50,37 +51,6 @@ info(Label, P) ->
     {tracer, Tr} = erlang:trace_info(P, tracer),
     io:format("~s: flags ~p, tracer ~p~n", [Label, lists:sort(Fl), Tr =/= []]).
 
-%% A tracer process: keeps the trace messages it gets until asked for them.
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
 give(T) ->
     timer:sleep(10),
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> [What || {trace, _, call, What} <- Msgs] end.
-
-start_worker() -> spawn(fun worker_loop/0).
-
-worker_loop() ->
-    receive
-        {run, F, From} -> R = F(), From ! {done, self(), R}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W, R} -> R end.
-
-%% Stop P (by message, by exit(P, kill), or just wait for it) and wait until it is dead.
-stop_wait(P, How) ->
-    Ref = monitor(process, P),
-    case How of
-        stop -> P ! stop;
-        kill -> exit(P, kill);
-        none -> ok
-    end,
-    receive {'DOWN', Ref, process, P, _} -> ok end.
+    [What || {trace, _, call, What} <- messages(T)].

@@ -1,5 +1,6 @@
 -module(trace_switch).
 -export([main/0, f/1, outer/1]).
+-import(e2e_trace, [worker/0, stop_wait/2, name/2]).
 
 %% Switching one pattern between global and local: the traced status follows the last setting
 %% (trace_info traced -> global / local), and so does which calls are caught: with global only
@@ -9,7 +10,7 @@ f(X) -> X.
 outer(X) -> f(X + 1000).
 
 main() ->
-    W = start_worker(),
+    W = worker(),
     io:format("trace: ~p~n", [erlang:trace(W, true, [call])]),
     Calls = fun() -> ?MODULE:f(1), ?MODULE:outer(2) end,
     lists:foreach(
@@ -24,23 +25,15 @@ main() ->
     {traced, T} = erlang:trace_info({?MODULE, f, 1}, traced),
     io:format("traced ~p~n", [T]),
     show("messages", run(W, Calls)),
-    stop_worker(W),
+    stop_wait(W, stop),
     ok.
 
 show(Label, Msgs) -> io:format("~s: ~p~n", [Label, Msgs]).
 
-%% ---- worker harness: the worker runs funs on request; main is the tracer.
-start_worker() -> spawn(fun worker_loop/0).
-
-worker_loop() ->
-    receive
-        {run, F, From} -> F(), From ! {done, self()}, worker_loop();
-        stop -> ok
-    end.
-
+%% ---- worker harness: main is the tracer of the worker (e2e_trace:worker/0).
+%% run(W, F): W runs F; returns the call trace messages that came of it.
 run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W} -> ok end,
+    e2e_trace:run(W, F),
     collect([{W, worker}]).
 
 %% Trace messages that arrived, in arrival order, with pids replaced by names.
@@ -49,14 +42,3 @@ collect(Names) ->
         {trace, P, call, What} -> [{trace, name(P, Names), call, What} | collect(Names)]
     after 20 -> []
     end.
-
-name(P, Names) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end.
-
-stop_worker(W) ->
-    Ref = monitor(process, W),
-    W ! stop,
-    receive {'DOWN', Ref, process, W, _} -> ok end.

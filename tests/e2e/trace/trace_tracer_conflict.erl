@@ -1,5 +1,6 @@
 -module(trace_tracer_conflict).
 -export([main/0, f/1]).
+-import(e2e_trace, [collector/0, messages/1, worker/0, run/2, stop_wait/2, name/2]).
 
 %% One tracer per process. While W is traced by T1, erlang:trace(W, true, Flags) with another
 %% tracer - an explicit {tracer, T2} or, without a tracer flag, the caller itself - fails with
@@ -13,9 +14,9 @@ f(X) -> X.
 main() ->
     quiet_logger(),
     io:format("pattern: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, true)]),
-    W = start_worker(),
-    T1 = spawn(fun() -> collector([]) end),
-    T2 = spawn(fun() -> collector([]) end),
+    W = worker(),
+    T1 = collector(),
+    T2 = collector(),
     Names = [{W, worker}, {T1, t1}, {T2, t2}, {self(), main}],
     t("trace by t1", fun() -> erlang:trace(W, true, [call, {tracer, T1}]) end),
     t("trace by t2", fun() -> erlang:trace(W, true, [call, {tracer, T2}]) end),
@@ -40,7 +41,7 @@ main() ->
     t("trace by t1 now", fun() -> erlang:trace(W, true, [call, {tracer, T1}]) end),
     t("trace off", fun() -> erlang:trace(W, false, [call]) end),
     io:format("pattern off: ~p~n", [erlang:trace_pattern({?MODULE, f, 1}, false)]),
-    stop_proc(W), stop_proc(T1), stop_proc(T2),
+    stop_wait(W, stop), stop_wait(T1, stop), stop_wait(T2, stop),
     ok.
 
 %% erl's logger writes an error report for every trace/3 call refused because the process
@@ -62,39 +63,7 @@ info(P, Names) ->
          end,
     io:format("  flags ~p, tracer ~p~n", [lists:sort(Fl), Tr]).
 
-%% A tracer process: keeps the trace messages it gets until asked for them.
-collector(Acc) ->
-    receive
-        {give, From} -> From ! {msgs, self(), lists:reverse(Acc)}, collector([]);
-        stop -> ok;
-        M -> collector([M | Acc])
-    end.
-
 show(T, Label, Names) ->
     timer:sleep(10),
-    T ! {give, self()},
-    receive {msgs, T, Msgs} -> ok end,
+    Msgs = messages(T),
     io:format("  ~p got ~p~n", [Label, [{trace, name(P, Names), call, What} || {trace, P, call, What} <- Msgs]]).
-
-name(P, Names) ->
-    case lists:keyfind(P, 1, Names) of
-        {P, N} -> N;
-        false -> other
-    end.
-
-start_worker() -> spawn(fun worker_loop/0).
-
-worker_loop() ->
-    receive
-        {run, F, From} -> F(), From ! {done, self()}, worker_loop();
-        stop -> ok
-    end.
-
-run(W, F) ->
-    W ! {run, F, self()},
-    receive {done, W} -> ok end.
-
-stop_proc(P) ->
-    Ref = monitor(process, P),
-    P ! stop,
-    receive {'DOWN', Ref, process, P, _} -> ok end.
