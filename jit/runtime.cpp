@@ -41,8 +41,10 @@ extern "C" void beamlet_jit_remove_message(beamlet::vm::Process* p) {
 
 extern "C" bool beamlet_jit_send(beamlet::vm::Process* p, beamlet::vm::Term* x) {
     using namespace beamlet::vm;
+    // Native code sends to pids, which can neither fail nor make the sender wait (a dead one
+    // drops the message); any other destination is the interpreter's send instruction.
     if (!is_pid(x[0])) return false;
-    p->vm.send_message(p, x[0], x[1]);  // to a pid it cannot fail (a dead one drops it)
+    p->vm.send(p, x[0], x[1]);
     x[0] = x[1];
     return true;
 }

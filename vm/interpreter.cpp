@@ -1335,10 +1335,7 @@ op_build_stacktrace:
     // ================================================================ messages
 op_send: {
     SWAPOUT();
-    // Ports take the longer way (their protocol, busy ports); pids and names the direct one.
-    Vm::SendResult sent = is_port(x[0]) ? p->vm.send(p, x[0], x[1])
-                          : p->vm.send_message(p, x[0], x[1]) ? Vm::SendResult::Sent
-                                                                 : Vm::SendResult::Badarg;
+    Vm::SendResult sent = p->vm.send(p, x[0], x[1]);
     SWAPIN();
     if (sent == Vm::SendResult::Badarg) {
         bif_args[0] = x[0];

@@ -31,6 +31,7 @@
 #include "vm/process.hpp"
 #include "vm/term.hpp"
 #include "vm/trace_hooks.hpp"
+#include "vm/vm.hpp"
 
 namespace beamlet::vm {
 
@@ -59,9 +60,7 @@ enum class PortOpResult : std::uint8_t {
     Suspend,  // done, but the port is busy: the caller waits until it is not (a busy waiter)
 };
 
-// How a command treats a busy port: Normal sends and makes the caller wait, Force sends and
-// goes on, NoSuspend sends nothing and answers Busy.
-enum class PortCommandMode : std::uint8_t { Normal, Force, NoSuspend };
+// How a command treats a busy port: PortCommandMode (vm/vm.hpp).
 
 // An operation queued for a port's next turn.
 struct PortSignal {

@@ -68,12 +68,5 @@ void Vm::report_bad_output(Process* p, Port* port) {
     log_error(p, "~s~n", make_cons_on(p->alloc(2), chars, NIL));
 }
 
-Vm::SendResult Vm::send(Process* sender, Term dest, Term msg, bool nosuspend) {
-    // A name registered to a port goes through send_message, which never waits for it.
-    if (!is_port(dest)) return send_message(sender, dest, msg) ? SendResult::Sent : SendResult::Badarg;
-    if (sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && services.trace)
-        services.trace->message_sent(sender, dest, msg, true);
-    return send_to_port(sender, dest, msg, nosuspend ? PortCommandMode::NoSuspend : PortCommandMode::Normal);
-}
 
 }  // namespace beamlet::vm

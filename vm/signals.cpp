@@ -268,86 +268,92 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
     return true;
 }
 
-bool Vm::send_message(Process* sender, Term dest, Term msg) {
-    // Send tracing sees the destination as written, before the message is enqueued (OTP).
-    bool traced = sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && services.trace;
+std::shared_ptr<Process> Vm::alias_target(Term alias) {
+    // Delivered only while the owner keeps the alias active.
+    const Term* r = boxed_ptr(alias);
+    Word owner = r[3];
+    if (!owner) return nullptr;
+    std::shared_ptr<Process> target = lookup_process(make_pid(owner));
+    if (!target) return nullptr;
+    MonitorEntry demonitored{};
+    {
+        std::lock_guard guard(target->lock);
+        auto& v = target->aliases;
+        auto it = std::find_if(v.begin(), v.end(), [&](const ProcessAlias& a) {
+            return a.ref_id[0] == r[1] && a.ref_id[1] == r[2] && a.ref_id[2] == r[3];
+        });
+        if (it == v.end()) return nullptr;
+        if (it->mode == AliasMode::ReplyDemonitor) {
+            // The first reply ends the alias and its monitor.
+            v.erase(it);
+            const Word ref_id[3] = {r[1], r[2], r[3]};
+            target->monitors.take(ref_id, &demonitored);
+        }
+    }
+    if (demonitored.other)
+        if (std::shared_ptr<Process> watched = lookup_process(demonitored.other)) {
+            std::lock_guard guard(watched->lock);
+            erase_monitor(watched->monitored_by, demonitored.ref_id);
+        }
+    return target;
+}
+
+Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode port_mode) {
+    // 1. The destination, resolved once: a local process (null when it is gone: the message
+    // is dropped), or a local port, or nothing (badarg).
     Process* to = nullptr;
-    std::shared_ptr<Process> named;
+    std::shared_ptr<Process> held;  // a process found by name or alias, kept alive while sending
+    Term port = 0;
+    bool exists = true;             // false: a pid that names no process
+    bool badarg = false;
     if (is_pid(dest)) {
         to = find_process(dest);
-        if (traced) services.trace->message_sent(sender, dest, msg, to != nullptr);
+        exists = to != nullptr;
     } else if (is_port(dest)) {
-        if (traced) services.trace->message_sent(sender, dest, msg, true);
-        send_to_port(sender, dest, msg, PortCommandMode::Force);
-        return true;
+        port = dest;
     } else if (is_atom(dest)) {
-        named = whereis(dest);
-        to = named.get();
+        held = whereis(dest);
+        to = held.get();
         if (!to) {
-            if (Term id = whereis_id(dest); is_port(id)) {
-                if (traced) services.trace->message_sent(sender, dest, msg, true);
-                send_to_port(sender, id, msg, PortCommandMode::Force);
-                return true;
-            }
+            port = whereis_id(dest);
+            port_mode = PortCommandMode::Force;  // a port by name never makes its sender wait
+            if (!is_port(port)) port = 0, badarg = true;  // traced, then badarg (OTP)
         }
-        if (traced) services.trace->message_sent(sender, dest, msg, true);
-        if (!to) return false;  // traced, then badarg
     } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
                is_atom(tuple_element(dest, 1))) {
-        // {Name, Node}: on this node, an unregistered name drops the message silently; other
-        // nodes are not connected (nothing is traced either, as on OTP without distribution).
-        if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return true;
-        named = whereis(tuple_element(dest, 0));
-        to = named.get();
+        // {Name, Node}. Remote destinations go here, once this node can be distributed; until
+        // then no other node is connected and the message is dropped, untraced (as OTP
+        // without distribution). On this node an unregistered name drops it silently.
+        if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return SendResult::Sent;
+        held = whereis(tuple_element(dest, 0));
+        to = held.get();
         if (!to) {
-            if (Term id = whereis_id(tuple_element(dest, 0)); is_port(id)) {
-                if (traced) services.trace->message_sent(sender, dest, msg, true);
-                send_to_port(sender, id, msg, PortCommandMode::Force);
-                return true;
-            }
+            port = whereis_id(tuple_element(dest, 0));
+            port_mode = PortCommandMode::Force;
+            if (!is_port(port)) port = 0;
         }
-        if (traced) services.trace->message_sent(sender, dest, msg, true);
     } else if (is_ref(dest)) {
-        // An alias: delivered only while the owner keeps it active.
-        const Term* r = boxed_ptr(dest);
-        if (traced) services.trace->message_sent(sender, dest, msg, true);
-        Word owner = r[3];
-        if (!owner) return true;
-        std::shared_ptr<Process> target = lookup_process(make_pid(owner));
-        if (!target) return true;
-        MonitorEntry demonitored{};
-        {
-            std::lock_guard guard(target->lock);
-            auto& v = target->aliases;
-            auto it = std::find_if(v.begin(), v.end(), [&](const ProcessAlias& a) {
-                return a.ref_id[0] == r[1] && a.ref_id[1] == r[2] && a.ref_id[2] == r[3];
-            });
-            if (it == v.end()) return true;
-            if (it->mode == AliasMode::ReplyDemonitor) {
-                // The first reply ends the alias and its monitor.
-                v.erase(it);
-                const Word ref_id[3] = {r[1], r[2], r[3]};
-                target->monitors.take(ref_id, &demonitored);
-            }
-        }
-        if (demonitored.other)
-            if (std::shared_ptr<Process> watched = lookup_process(demonitored.other)) {
-                std::lock_guard guard(watched->lock);
-                erase_monitor(watched->monitored_by, demonitored.ref_id);
-            }
-        named = std::move(target);
-        to = named.get();
+        held = alias_target(dest);
+        to = held.get();
     } else {
-        return false;
+        return SendResult::Badarg;  // not a destination: nothing is traced
     }
+
+    // 2. The send event: the destination as written, before the message is enqueued (OTP).
+    if (sender && (sender->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SEND) && services.trace)
+        services.trace->message_sent(sender, dest, msg, exists);
+    if (badarg) return SendResult::Badarg;
+
+    // 3. Delivery.
+    if (port) return send_to_port(sender, port, msg, port_mode);
     // seq_trace: a sender with a token ticks its clock and the message carries the token.
     Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, to ? to->id : dest, msg) : NIL) : 0;
-    if (!to) return true;  // sending to a dead process succeeds silently
+    if (!to) return SendResult::Sent;  // sending to a dead process succeeds silently
     Message m;
     fill_with_token(m, msg, token, sender ? sender->seq_epoch : 0);
     m.from = sender ? sender->id : 0;
     send_signal(to, m);
-    return true;
+    return SendResult::Sent;
 }
 
 void Vm::send_link_event(Term from, Process* to, bool linked) {

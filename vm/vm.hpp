@@ -35,7 +35,9 @@ class NativeCompiler;
 class PortTable;
 struct Message;
 struct Port;
-enum class PortCommandMode : std::uint8_t;
+// How a command treats a busy port (vm/port.hpp): Normal sends and makes the caller wait,
+// Force sends and goes on, NoSuspend sends nothing and answers Busy.
+enum class PortCommandMode : std::uint8_t { Normal, Force, NoSuspend };
 
 // The export table: one Export per {M, F, A} ever referenced, never freed (code points at them).
 class ExportTable {
@@ -138,20 +140,29 @@ struct Vm {
         opts.monitor = monitor;
         return spawn(parent, entry, fun, args, opts);
     }
-    // Sends [msg] from [sender] to [dest] (a pid or a registered name): copies it into a
-    // fragment and enqueues it. False if [dest] is an unregistered name or not a pid (badarg).
-    bool send_message(Process* sender, Term dest, Term msg);
     // What Vm::send did.
     enum class SendResult : std::uint8_t {
         Sent,
-        Badarg,     // not a destination (an unregistered name, not a pid or port)
+        Badarg,     // not a destination (an unregistered name, not a pid, port, name or alias)
         Suspend,    // sent to a busy port: [sender] waits until it is not busy (its waiter)
         NoSuspend,  // with nosuspend: a busy port refused the message
     };
-    // erlang:send/2,3 and the send instruction: send_message, and for a port (or a name
-    // registered to one) the port's protocol, {Pid, {command, Data}}, {Pid, close},
-    // {Pid, {connect, New}}, where anything else makes the port send badsig to its owner.
-    SendResult send(Process* sender, Term dest, Term msg, bool nosuspend = false);
+    // erlang:send/2,3 and the send instruction (interpreter and JIT): the one way a message
+    // leaves a process. The destination — a pid, a port, a registered name, {Name, Node}, an
+    // alias — is resolved once, the send event is traced once, then the message is copied into
+    // a fragment and enqueued (with the sender's seq_trace token), or handed to the port's
+    // protocol: {Pid, {command, Data}}, {Pid, close}, {Pid, {connect, New}}, anything else
+    // makes the port send badsig to its owner. A command to a busy port given by its id makes
+    // [sender] wait (Suspend), or with [nosuspend] is refused; a port given by name never
+    // waits. [sender] is null for the runtime's own messages (never traced).
+    SendResult send(Process* sender, Term dest, Term msg, bool nosuspend = false) {
+        return route(sender, dest, msg, nosuspend ? PortCommandMode::NoSuspend : PortCommandMode::Normal);
+    }
+    // send as the runtime sends (replies, reports, monitors' messages): a busy port never makes
+    // it wait. False when [dest] is not a destination (badarg).
+    bool send_message(Process* sender, Term dest, Term msg) {
+        return route(sender, dest, msg, PortCommandMode::Force) != SendResult::Badarg;
+    }
     // The port half of send: [msg] to the port [port_id] (no send event); a command to a busy
     // port is handled as [mode] says (vm/port.hpp).
     SendResult send_to_port(Process* sender, Term port_id, Term msg, PortCommandMode mode);
@@ -315,6 +326,12 @@ struct Vm {
     std::atomic<int> halt_status{-1};
 
 private:
+    // send's one route from a destination to a process or a port; [port_mode] is for a port
+    // given by its id.
+    SendResult route(Process* sender, Term dest, Term msg, PortCommandMode port_mode);
+    // The owner of the active alias [alias] (a reference), or null; a reply alias ends here.
+    std::shared_ptr<Process> alias_target(Term alias);
+
     mutable SpinLock m_max_heap_lock;
     MaxHeapSize m_max_heap_default;
     mutable std::mutex m_modules_mutex;
