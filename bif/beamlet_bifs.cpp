@@ -7,7 +7,7 @@
 #include "vm/interpreter.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
-#include "vm/stdio.hpp"
+#include "io/io_layer.hpp"
 
 namespace beamlet::bif {
 
@@ -48,7 +48,7 @@ Term bif_beamlet_write(Process* p, Term* a) {
     std::string bytes;
     if (!is_small(a[0]) || (small_value(a[0]) != 1 && small_value(a[0]) != 2) || !iolist_to_bytes(a[1], &bytes))
         return p->badarg();
-    p->vm.stdio->write(int(small_value(a[0])), bytes);
+    io::layer(p->vm).stdio().write(int(small_value(a[0])), bytes);
     return atoms::ok;
 }
 
@@ -59,10 +59,10 @@ Term bif_beamlet_read_input(Process* p, Term*) {
     BEAMLET_CACHED_ATOM(am_empty, "empty");
     BEAMLET_CACHED_ATOM(am_eof, "eof");
     std::string bytes;
-    switch (p->vm.stdio->take_input(p->id, &bytes)) {
-    case StandardIo::Input::Data: return make_tuple_on(p, {am_data, make_binary(p, bytes)});
-    case StandardIo::Input::Eof: return am_eof;
-    case StandardIo::Input::Empty: break;
+    switch (io::layer(p->vm).stdio().take_input(p->id, &bytes)) {
+    case io::StandardIo::Input::Data: return make_tuple_on(p, {am_data, make_binary(p, bytes)});
+    case io::StandardIo::Input::Eof: return am_eof;
+    case io::StandardIo::Input::Empty: break;
     }
     return am_empty;
 }

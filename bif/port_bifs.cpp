@@ -10,7 +10,8 @@
 #include "vm/port.hpp"
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
-#include "vm/spawn_driver.hpp"
+#include "io/drivers/fd_driver.hpp"
+#include "io/drivers/spawn_driver.hpp"
 
 namespace beamlet::bif {
 
@@ -68,7 +69,7 @@ bool text_list_arg(Term t, std::vector<std::string>* out) {
 }
 
 // {env, [{Name, Value | false}]}: Name a string; Value a string, false or "" (unset).
-bool env_arg(Term t, SpawnSettings* s) {
+bool env_arg(Term t, io::PortOptions* s) {
     s->env.clear();  // of two env options, the last one counts (OTP)
     for (; is_list(t); t = cdr(t)) {
         Term e = car(t);
@@ -95,7 +96,7 @@ bool busy_limits_arg(Term t) {
 }
 
 // open_port's option list into [s]; false for a bad one (badarg).
-bool parse_options(Term opts, SpawnSettings* s) {
+bool parse_options(Term opts, io::PortOptions* s) {
     BEAMLET_CACHED_ATOM(am_packet, "packet");
     BEAMLET_CACHED_ATOM(am_line, "line");
     BEAMLET_CACHED_ATOM(am_cd, "cd");
@@ -181,10 +182,10 @@ bool parse_options(Term opts, SpawnSettings* s) {
     if (line && packet) return false;
     if (!s->use_stdio && s->stderr_to_stdout) return false;
     if (line) {
-        s->framing = SpawnSettings::Framing::Line;
+        s->framing = io::PortOptions::Framing::Line;
         s->line_length = line;
     } else if (packet) {
-        s->framing = SpawnSettings::Framing::Packet;
+        s->framing = io::PortOptions::Framing::Packet;
         s->packet_bytes = packet;
     }
     // in alone: input only; out alone: output only; both or neither: both.
@@ -260,12 +261,12 @@ Term open_fd_port(Process* p, Term name, Term options) {
     auto descriptor = [](Term t) -> int {
         return small_value(t) >= 0 && small_value(t) <= INT32_MAX ? int(small_value(t)) : -1;
     };
-    SpawnSettings s;
+    io::PortOptions s;
     if (!parse_options(options, &s) || s.exit_status || s.args || s.arg0) return p->badarg();
     int in_fd = descriptor(in), out_fd = descriptor(out);
     if (in_fd < 0 || out_fd < 0) return raise_port_error(p, am_einval);
     std::string port_name = std::to_string(in_fd) + "/" + std::to_string(out_fd);
-    return open_port_with(p, open_descriptors(s, in_fd, out_fd), port_name, s.parallelism);
+    return open_port_with(p, io::open_descriptors(s, in_fd, out_fd), port_name, s.parallelism);
 }
 
 }  // namespace
@@ -277,7 +278,7 @@ Term bif_open_port(Process* p, Term* a) {
     if (is_tuple(name) && tuple_arity(name) == 3 && tuple_element(name, 0) == am_fd)
         return open_fd_port(p, name, a[1]);
     if (!is_tuple(name) || tuple_arity(name) != 2) return p->badarg();
-    SpawnSettings s;
+    io::PortOptions s;
     Term kind = tuple_element(name, 0), command = tuple_element(name, 1);
     if (kind == atoms::spawn) {
         s.executable = false;
@@ -293,7 +294,7 @@ Term bif_open_port(Process* p, Term* a) {
     if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
     if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
     int error = 0;
-    std::unique_ptr<PortDriver> driver = spawn_program(s, &error);
+    std::unique_ptr<PortDriver> driver = io::spawn_program(s, &error);
     if (!driver) return raise_port_error(p, posix_atom(error));
     return open_port_with(p, std::move(driver), s.command, s.parallelism);
 }

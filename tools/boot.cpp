@@ -20,6 +20,7 @@
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
+#include "io/io_layer.hpp"
 #include "loader/beam_loader.hpp"
 #include "nif/nif.hpp"
 #include "tracing/tracer_module.hpp"
@@ -179,6 +180,7 @@ std::vector<std::string> otp_library_path() {
 }
 
 Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
+    io::install(m_vm);
     m_options.code_path.push_back(library_dir());
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
     m_vm.set_code_path(m_options.code_path);

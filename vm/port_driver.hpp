@@ -1,6 +1,6 @@
 // vm/port_driver.hpp — PortDriver: what runs behind a port (OTP's driver entry), called only by
-// the port's executor (the holder of Port::exec). beamlet's driver is the spawn driver
-// (vm/spawn_driver.hpp): an external program on pipes.
+// the port's executor (the holder of Port::exec). The drivers are the I/O layer's, one file
+// each (io/drivers/: spawn, fd).
 #pragma once
 
 #include <cstddef>

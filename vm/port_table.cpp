@@ -8,7 +8,7 @@
 
 namespace beamlet::vm {
 
-PortTable::PortTable(Vm& vm) : m_vm(vm), m_poller(vm) {}
+PortTable::PortTable(Vm& vm) : m_vm(vm) {}
 
 PortTable::~PortTable() = default;
 
@@ -77,7 +77,7 @@ void PortTable::close_all() {
 
 void PortTable::shutdown() {
     close_all();
-    m_poller.stop();
+    if (m_vm.services.io) m_vm.services.io->stop();
 }
 
 }  // namespace beamlet::vm

@@ -1,5 +1,5 @@
-// vm/port_table.hpp — PortTable: the live ports by number (erlang:ports/0), their numbering,
-// and the I/O thread they share.
+// vm/port_table.hpp — PortTable: the live ports by number (erlang:ports/0) and their
+// numbering. (The I/O thread that watches their descriptors is the I/O layer's, io/.)
 #pragma once
 
 #include <memory>
@@ -7,7 +7,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "vm/io_poller.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -18,7 +17,6 @@ struct Port;
 class PortTable {
 public:
     explicit PortTable(Vm& vm);
-    // Stops the poller (Vm closes the ports first: close_all).
     ~PortTable();
     PortTable(const PortTable&) = delete;
     PortTable& operator=(const PortTable&) = delete;
@@ -36,11 +34,10 @@ public:
     // The ids of the open ports, in opening order.
     std::vector<Term> ids() const;
     std::size_t count() const;
-    IoPoller& poller() { return m_poller; }
     // Closes every open port (VM exit).
     void close_all();
-    // close_all, then the poller stops: called while the schedulers still exist, so that no
-    // I/O event reaches them as they go (VM exit).
+    // close_all, then the I/O layer stops reporting readiness: called while the schedulers
+    // still exist, so that no I/O event reaches them as they go (VM exit).
     void shutdown();
 
 private:
@@ -48,7 +45,6 @@ private:
     mutable std::mutex m_mutex;
     std::unordered_map<Word, std::shared_ptr<Port>> m_ports;
     Word m_next = 0;
-    IoPoller m_poller;
 };
 
 }  // namespace beamlet::vm

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <ctime>
 
-#include "vm/stdio.hpp"
 
 #include "vm/atom_table.hpp"
 #include "vm/port.hpp"
@@ -472,7 +471,7 @@ void Schedulers::loop(int index) {
         }
         idle_polls = 0;
         // Out of work: what the program wrote so far goes out now (vm/stdio.hpp).
-        m_vm.stdio->flush_if_pending();
+        if (m_vm.services.io) m_vm.services.io->flush_if_pending();
         // Look a little longer before sleeping: work that appears meanwhile is taken without
         // anyone paying a futex call to wake this scheduler.
         if (Task found = spin_for_work(index, progress_index)) {

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "vm/term.hpp"
 
@@ -39,6 +40,21 @@ public:
     virtual void process_exited(Process* p) = 0;
 };
 
+// The I/O layer (io/): the VM's standard output and the poller behind ports' descriptors.
+class IoServices {
+public:
+    virtual ~IoServices() = default;
+    // Writes [bytes] to [fd] (1 or 2), in order with everything else written there.
+    virtual void write(int fd, std::string_view bytes) = 0;
+    // Writes out what is buffered for fd 1.
+    virtual void flush() = 0;
+    // flush(), cheaply skipped when nothing is buffered (a scheduler going idle).
+    virtual void flush_if_pending() = 0;
+    // No descriptor readiness is reported any more (VM exit, once the ports are closed and
+    // before the schedulers go). Idempotent.
+    virtual void stop() = 0;
+};
+
 struct VmServices {
     // tracing/: breakpoints reached by running code, process, port and seq_trace events
     // (vm/trace_hooks.hpp). Null: nothing is traced.
@@ -55,6 +71,9 @@ struct VmServices {
     InfoRequestFn answer_info_request = nullptr;
     // ets/: the tables, which end with the VM.
     std::unique_ptr<ProcessResources> ets;
+    // io/: standard input and output, the poller and the drivers' shared state. Null: output
+    // goes straight to the descriptors, unbuffered, and no port can be opened.
+    std::unique_ptr<IoServices> io;
 
     // [t] printed by print_term, or "?" when no printer is wired.
     std::string show(Term t, int column = 0) const { return print_term ? print_term(t, column) : std::string("?"); }

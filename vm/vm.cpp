@@ -2,6 +2,7 @@
 #include "vm/vm.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,7 +18,6 @@
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
 #include "vm/scheduler.hpp"
-#include "vm/stdio.hpp"
 #include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/trace_hooks.hpp"
@@ -67,7 +67,6 @@ std::vector<Export*> ExportTable::all() const {
 Vm::Vm()
     : code_permission(std::make_unique<CodePermission>(*this)),
       timers(std::make_unique<TimerService>(*this)),
-      stdio(std::make_unique<StandardIo>(*this)),
       m_fast_processes(std::make_unique<std::atomic<Process*>[]>(FAST_SLOTS)) {
     port_table = std::make_unique<PortTable>(*this);
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -78,6 +77,7 @@ Vm::~Vm() {
     // Ports close while the process table still exists (their links get exit signals), and
     // while port_table still points at the table (reset() clears it before destroying it).
     port_table->close_all();
+    if (services.io) services.io->stop();
     port_table.reset();
     flush_stdout();
 }
@@ -548,8 +548,17 @@ std::size_t Vm::process_count() const {
     return m_processes.size();
 }
 
-void Vm::write_stdout(std::string_view text) { stdio->write(1, text); }
+void Vm::write_stdout(std::string_view text) {
+    if (services.io) return services.io->write(1, text);
+    while (!text.empty()) {
+        ssize_t n = ::write(1, text.data(), text.size());
+        if (n <= 0 && errno != EINTR) return;
+        if (n > 0) text.remove_prefix(std::size_t(n));
+    }
+}
 
-void Vm::flush_stdout() { stdio->flush(); }
+void Vm::flush_stdout() {
+    if (services.io) services.io->flush();
+}
 
 }  // namespace beamlet::vm

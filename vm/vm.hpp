@@ -29,7 +29,6 @@ class Schedulers;
 class ThreadProgress;
 class CodePermission;
 class TimerService;
-class StandardIo;
 class CodeEngine;
 class NativeCompiler;
 class PortTable;
@@ -306,8 +305,7 @@ struct Vm {
     void monitor_busy_port(Term pid, Term port);
     std::unique_ptr<TimerService> timers;
 
-    // Standard input and output (vm/stdio.hpp); write_stdout/flush_stdout are fd 1's.
-    std::unique_ptr<StandardIo> stdio;
+    // Standard output, through the I/O layer (VmServices::io; without one, unbuffered).
     void write_stdout(std::string_view text);
     void flush_stdout();
 

@@ -1,4 +1,4 @@
-// vm/stdio.hpp — the VM's standard input and output, under the io servers (bif/lib).
+// io/stdio.hpp — the VM's standard input and output, under the io servers (bif/lib).
 //
 // Output to fd 1 is buffered: line by line on a terminal; otherwise written when the buffer
 // passes 64 KiB, when a scheduler runs out of work, before anything goes to fd 2, and at exit
@@ -17,8 +17,14 @@
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
-
 struct Vm;
+}
+
+namespace beamlet::io {
+
+using vm::Term;
+using vm::Vm;
+using vm::Word;
 
 class StandardIo {
 public:
@@ -54,4 +60,4 @@ private:
     std::shared_ptr<Reader> m_reader;
 };
 
-}  // namespace beamlet::vm
+}  // namespace beamlet::io

@@ -1,5 +1,5 @@
-// vm/stdio.cpp — buffered standard output and the standard input reader thread.
-#include "vm/stdio.hpp"
+// io/stdio.cpp — buffered standard output and the standard input reader thread.
+#include "io/stdio.hpp"
 
 #include <poll.h>
 #include <unistd.h>
@@ -12,7 +12,9 @@
 #include "vm/process.hpp"
 #include "vm/vm.hpp"
 
-namespace beamlet::vm {
+namespace beamlet::io {
+
+using namespace vm;
 
 // What the reader thread and the VM share. [vm] is cleared when the VM goes away; the thread,
 // blocked in read(2), is left to end with the OS process.
@@ -126,4 +128,4 @@ StandardIo::Input StandardIo::take_input(Term reader, std::string* out) {
     return Input::Empty;
 }
 
-}  // namespace beamlet::vm
+}  // namespace beamlet::io

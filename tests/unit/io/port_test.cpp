@@ -1,4 +1,4 @@
-// tests/unit/vm/port_test.cpp — the port layer without Erlang code: run-queue tasks, the port
+// tests/unit/io/port_test.cpp — the port layer without Erlang code: run-queue tasks, the port
 // table, the spawn driver's start-up errors, busy ports and their command modes, the
 // poller's reaping of programs that outlive their ports.
 #include <gtest/gtest.h>
@@ -18,7 +18,8 @@
 #include "vm/port.hpp"
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
-#include "vm/spawn_driver.hpp"
+#include "io/drivers/spawn_driver.hpp"
+#include "io/io_layer.hpp"
 #include "vm/task.hpp"
 #include "vm/vm.hpp"
 
@@ -57,18 +58,18 @@ TEST(PortTable, NumbersPortsAndFindsThemOnlyOnceAdded) {
 }
 
 TEST(SpawnDriver, ReportsWhyAProgramCannotStart) {
-    SpawnSettings s;
+    io::PortOptions s;
     s.executable = true;
     int error = 0;
     s.command = "/nonexistent/beamlet-test";
-    EXPECT_EQ(spawn_program(s, &error), nullptr);
+    EXPECT_EQ(io::spawn_program(s, &error), nullptr);
     EXPECT_EQ(error, ENOENT);
     s.command = "/etc/passwd";  // exists, not executable
-    EXPECT_EQ(spawn_program(s, &error), nullptr);
+    EXPECT_EQ(io::spawn_program(s, &error), nullptr);
     EXPECT_EQ(error, EACCES);
     // A directory passes the check and fails in the child: the port opens (exit status 13).
     s.command = "/";
-    std::unique_ptr<PortDriver> d = spawn_program(s, &error);
+    std::unique_ptr<PortDriver> d = io::spawn_program(s, &error);
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->os_pid(), -1);
 }
@@ -125,7 +126,8 @@ TEST(IoPoller, ReapsAProgramThatOutlivesItsPort) {
     ASSERT_EQ(posix_spawnp(&pid, "sleep", nullptr, nullptr, argv, environ), 0);
     int pidfd = int(syscall(SYS_pidfd_open, pid, 0));
     ASSERT_GE(pidfd, 0);
-    IoPoller& poller = vm.port_table->poller();
+    io::install(vm);
+    io::IoPoller& poller = io::layer(vm).poller();
     poller.reap(pidfd);
     EXPECT_EQ(poller.orphans(), 1u);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);

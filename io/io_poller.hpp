@@ -1,4 +1,4 @@
-// vm/io_poller.hpp — IoPoller: the I/O thread. One epoll instance watches every port's
+// io/io_poller.hpp — IoPoller: the I/O thread. One epoll instance watches every port's
 // descriptors (edge-triggered) and the pidfds of their programs; a readiness event sets a bit
 // on the port and puts it in a run queue, where a scheduler does the actual reading and
 // writing (OTP's poll thread). No thread per port, no busy waiting, no signal handlers.
@@ -14,8 +14,14 @@
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
-
 struct Vm;
+}
+
+namespace beamlet::io {
+
+using vm::Term;
+using vm::Vm;
+using vm::Word;
 
 class IoPoller {
 public:
@@ -55,4 +61,4 @@ private:
     std::vector<int> m_orphans;  // pidfds being reaped, under m_mutex
 };
 
-}  // namespace beamlet::vm
+}  // namespace beamlet::io

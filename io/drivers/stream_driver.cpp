@@ -1,6 +1,6 @@
-// vm/spawn_driver.cpp — an external program on pipes: spawning it, framing what it writes
-// (stream, {packet, N}, {line, L}), queueing what it is sent, its exit status.
-#include "vm/spawn_driver.hpp"
+// io/drivers/stream_driver.cpp — framing what a port reads, queueing what it writes, and a
+// spawned program's exit status.
+#include "io/drivers/stream_driver.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -8,72 +8,38 @@
 #include <deque>
 
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/io_layer.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/port.hpp"
-#include "vm/port_table.hpp"
-#include "vm/stdio.hpp"
 #include "vm/vm.hpp"
 
-extern char** environ;
+namespace beamlet::io {
 
-namespace beamlet::vm {
+using namespace vm;
 
 namespace {
 
 constexpr std::size_t READ_BUFFER_BYTES = 64 * 1024;
-// Pipe capacity asked for (Linux's default is 64 KB): fewer turns of the program, the port
-// and its writer per megabyte. Beyond /proc/sys/fs/pipe-max-size the default stays.
-constexpr std::size_t PIPE_BYTES = 256 * 1024;
 // Reads per readiness event before the port lets other tasks run.
 constexpr int READS_PER_TURN = 8;
 // A read at least this long hands its buffer over as the binary instead of copying it.
 constexpr std::size_t ADOPT_BUFFER_BYTES = 32 * 1024;
 
-int pidfd_open(pid_t pid) { return int(syscall(SYS_pidfd_open, pid, 0)); }
-
-void close_fd(int& fd) {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-}
-
-// The environment of the child: ours with [changes] applied.
-std::vector<std::string> child_environment(const std::vector<std::pair<std::string, std::optional<std::string>>>& changes) {
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) env.emplace_back(*e);
-    for (const auto& [name, value] : changes) {
-        std::string prefix = name + "=";
-        std::erase_if(env, [&](const std::string& s) { return s.compare(0, prefix.size(), prefix) == 0; });
-        if (value) env.push_back(prefix + *value);
-    }
-    return env;
-}
-
-std::vector<char*> c_strings(std::vector<std::string>& v) {
-    std::vector<char*> out;
-    for (std::string& s : v) out.push_back(s.data());
-    out.push_back(nullptr);
-    return out;
-}
-
-class SpawnDriver final : public PortDriver {
+class StreamDriver final : public PortDriver {
 public:
-    SpawnDriver(const SpawnSettings& s, pid_t pid, int pidfd, int to_child, int from_child)
+    StreamDriver(const PortOptions& s, pid_t pid, int pidfd, int to_child, int from_child)
         : m_settings(s), m_pid(pid), m_pidfd(pidfd), m_to_child(to_child), m_from_child(from_child) {}
-    ~SpawnDriver() override { release_descriptors(nullptr); }
+    ~StreamDriver() override { release_descriptors(nullptr); }
 
     // A program that could not be executed (a directory, not an executable format): the port
     // opens and reports [error] as the exit status, as OTP's child does when its exec fails.
-    static std::unique_ptr<SpawnDriver> failed(const SpawnSettings& s, int error) {
-        auto d = std::make_unique<SpawnDriver>(s, -1, -1, -1, -1);
+    static std::unique_ptr<StreamDriver> failed(const PortOptions& s, int error) {
+        auto d = std::make_unique<StreamDriver>(s, -1, -1, -1, -1);
         d->m_exec_failed = true;
         d->m_status_known = true;
         d->m_status = error;
@@ -81,9 +47,9 @@ public:
     }
 
     // An fd port (open_descriptors): no program; [input_gone] when its input side is not open.
-    static std::unique_ptr<SpawnDriver> on_descriptors(const SpawnSettings& s, int to, int from, bool input_gone,
+    static std::unique_ptr<StreamDriver> on_descriptors(const PortOptions& s, int to, int from, bool input_gone,
                                                        bool after_stdio) {
-        auto d = std::make_unique<SpawnDriver>(s, -1, -1, to, from);
+        auto d = std::make_unique<StreamDriver>(s, -1, -1, to, from);
         d->m_input_gone = input_gone;
         d->m_after_stdio = after_stdio;
         return d;
@@ -92,7 +58,7 @@ public:
     void start(Port& port) override {
         if (m_exec_failed) return finish(port);
         if (m_input_gone) return end_of_input(port);
-        IoPoller& poller = port.vm.port_table->poller();
+        IoPoller& poller = layer(port.vm).poller();
         Word number = port_number(port.id);
         if (m_from_child >= 0 && !poller.watch(m_from_child, number, IO_READ)) {
             // Not pollable (a regular file, /dev/null): always ready, read to its end.
@@ -107,10 +73,10 @@ public:
     void output(Port& port, std::string_view bytes) override {
         // An input-only port cannot write (OTP: the port exits with ebadf).
         if (m_to_child < 0) return write_failed(port, EBADF);
-        if (m_after_stdio) port.vm.stdio->flush();
+        if (m_after_stdio) layer(port.vm).stdio().flush();
         char header[4];
         std::size_t header_bytes = 0;
-        if (m_settings.framing == SpawnSettings::Framing::Packet) {
+        if (m_settings.framing == PortOptions::Framing::Packet) {
             header_bytes = std::size_t(m_settings.packet_bytes);
             std::size_t n = bytes.size();
             // Too long for the header: the port exits with einval.
@@ -148,7 +114,7 @@ public:
     }
 
     bool stop(Port& port, bool flush) override {
-        IoPoller& poller = port.vm.port_table->poller();
+        IoPoller& poller = layer(port.vm).poller();
         if (!flush || !m_queued || m_to_child < 0) {
             release_descriptors(&poller);
             return false;
@@ -177,7 +143,7 @@ private:
             }
             if (n == 0) return end_of_input(port);
             // Packet headers are not input (OTP counts payloads).
-            if (m_settings.framing != SpawnSettings::Framing::Packet)
+            if (m_settings.framing != PortOptions::Framing::Packet)
                 port.input_bytes.fetch_add(std::size_t(n), std::memory_order_relaxed);
             received(port, std::size_t(n));
             if (!port.is_open()) return;
@@ -193,7 +159,7 @@ private:
     void received(Port& port, std::size_t n) {
         const char* bytes = reinterpret_cast<const char*>(m_buffer->bytes);
         switch (m_settings.framing) {
-        case SpawnSettings::Framing::Stream:
+        case PortOptions::Framing::Stream:
             if (m_settings.binary && n >= ADOPT_BUFFER_BYTES) {
                 // The read buffer becomes the binary: no copy of a large chunk (the unused
                 // tail is given back; shrinking a block in place copies nothing).
@@ -209,11 +175,11 @@ private:
                 deliver_bytes(port, std::string_view(bytes, n), 0);
             }
             break;
-        case SpawnSettings::Framing::Packet:
+        case PortOptions::Framing::Packet:
             m_pending.append(bytes, n);
             deliver_packets(port);
             break;
-        case SpawnSettings::Framing::Line:
+        case PortOptions::Framing::Line:
             m_pending.append(bytes, n);
             deliver_lines(port, false);
             break;
@@ -292,7 +258,7 @@ private:
     }
 
     void end_of_input(Port& port) {
-        if (m_from_child >= 0) port.vm.port_table->poller().forget(m_from_child);
+        if (m_from_child >= 0) layer(port.vm).poller().forget(m_from_child);
         close_fd(m_from_child);
         // The end waits for the exit status, when the port reports it.
         if (!m_settings.exit_status || m_status_known) finish(port);
@@ -301,7 +267,7 @@ private:
     void child_exited(Port& port) {
         siginfo_t info{};
         if (waitid(P_PIDFD, id_t(m_pidfd), &info, WEXITED | WNOHANG) != 0 || info.si_pid == 0) return;
-        port.vm.port_table->poller().forget(m_pidfd);
+        layer(port.vm).poller().forget(m_pidfd);
         close_fd(m_pidfd);
         m_status_known = true;
         // As the shell reports it: the exit code, or 128 + the signal that ended the program.
@@ -318,7 +284,7 @@ private:
         if (m_finished) return;
         m_finished = true;
         if (m_settings.exit_status && m_status_known) send_pair(port, atom("exit_status"), make_small(m_status));
-        if (m_settings.framing == SpawnSettings::Framing::Line) deliver_lines(port, true);
+        if (m_settings.framing == PortOptions::Framing::Line) deliver_lines(port, true);
         if (!port.is_open()) return;
         if (m_settings.eof) send_pair(port, atom("eof"), 0);
         else port.terminate(atoms::normal);
@@ -379,7 +345,7 @@ private:
 
     // A closing port's queue is done with: the port goes away.
     void closed(Port& port) {
-        release_descriptors(&port.vm.port_table->poller());
+        release_descriptors(&layer(port.vm).poller());
         port.finish_closing();
     }
 
@@ -413,7 +379,7 @@ private:
         }
     }
 
-    SpawnSettings m_settings;
+    PortOptions m_settings;
     pid_t m_pid;
     int m_pidfd;
     int m_to_child;
@@ -434,113 +400,23 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PortDriver> spawn_program(const SpawnSettings& s, int* error) {
-    int in_pipe[2] = {-1, -1};   // the program's input: we write [1]
-    int out_pipe[2] = {-1, -1};  // the program's output: we read [0]
-    auto fail = [&](int e) -> std::unique_ptr<PortDriver> {
-        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]})
-            if (fd >= 0) ::close(fd);
-        *error = e;
-        return nullptr;
-    };
-    // What OTP checks before it forks: the file exists and may be executed. A directory
-    // passes, and its exec fails in the child: the port opens and exits with status EACCES.
-    // That is known here already; and the child's failure could not be heard of where vfork
-    // is a fork (qemu-user: posix_spawn's child then just exits 127).
-    if (s.executable && ::access(s.command.c_str(), X_OK) != 0) return fail(errno);
-    struct stat st;
-    if (s.executable && ::stat(s.command.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return SpawnDriver::failed(s, EACCES);
-    if (s.out && pipe2(in_pipe, O_CLOEXEC) != 0) return fail(errno);
-    if (s.in && pipe2(out_pipe, O_CLOEXEC) != 0) return fail(errno);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    int child_in = s.use_stdio ? 0 : 3, child_out = s.use_stdio ? 1 : 4;
-    if (s.out) posix_spawn_file_actions_adddup2(&actions, in_pipe[0], child_in);
-    else if (s.use_stdio) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    if (s.in) posix_spawn_file_actions_adddup2(&actions, out_pipe[1], child_out);
-    if (s.in && s.stderr_to_stdout) posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 2);
-    if (s.cd) posix_spawn_file_actions_addchdir_np(&actions, s.cd->c_str());
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // The program starts with default signal handling and nothing blocked (the VM's threads
-    // block or ignore some, and ignored signals survive exec).
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-    std::vector<std::string> argv_strings;
-    std::string path;
-    if (s.executable) {
-        path = s.command;
-        argv_strings.push_back(s.arg0 ? *s.arg0 : s.command);
-        if (s.args) argv_strings.insert(argv_strings.end(), s.args->begin(), s.args->end());
-    } else {
-        path = "/bin/sh";
-        argv_strings = {"sh", "-c", "exec " + s.command};
-    }
-    std::vector<std::string> env_strings = child_environment(s.env);
-    std::vector<char*> argv = c_strings(argv_strings), envp = c_strings(env_strings);
-    pid_t pid = -1;
-    int rc = posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) {
-        if (!s.executable) return fail(rc);
-        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]})
-            if (fd >= 0) ::close(fd);
-        return SpawnDriver::failed(s, rc);
-    }
-
-    // Our ends stay; the program's ends close here (it holds its own copies).
-    for (int* fd : {&in_pipe[0], &out_pipe[1]}) close_fd(*fd);
-    for (int fd : {in_pipe[1], out_pipe[0]})
-        if (fd >= 0) {
-            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-            fcntl(fd, F_SETPIPE_SZ, int(PIPE_BYTES));
-        }
-    int pidfd = pidfd_open(pid);
-    if (pidfd < 0) {
-        // No pidfd (an old kernel): the status cannot be watched; the child is reaped below
-        // when the port closes, if it has ended by then.
-        pidfd = -1;
-    } else {
-        fcntl(pidfd, F_SETFD, FD_CLOEXEC);
-    }
-    return std::make_unique<SpawnDriver>(s, pid, pidfd, in_pipe[1], out_pipe[0]);
+void close_fd(int& fd) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
 }
 
-namespace {
-
-// An fd port's own descriptor for the VM's [fd], opened for [mode] (O_RDONLY, O_WRONLY), or
-// -1 when [fd] is not open (open_descriptors).
-int port_descriptor(int fd, int mode) {
-    struct stat st;
-    if (::fstat(fd, &st) != 0) return -1;
-    if (!S_ISREG(st.st_mode)) {
-        // A new open file description of the same pipe or terminal: non-blocking, and only
-        // here. (Opening a pipe's write end fails while it has no reader; a socket cannot be
-        // reopened at all: then the shared description is made non-blocking.)
-        std::string path = "/proc/self/fd/" + std::to_string(fd);
-        int own = ::open(path.c_str(), mode | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-        if (own >= 0) return own;
-    }
-    int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    if (copy >= 0 && !S_ISREG(st.st_mode)) ::fcntl(copy, F_SETFL, ::fcntl(copy, F_GETFL) | O_NONBLOCK);
-    return copy;
+std::unique_ptr<PortDriver> program_stream(const PortOptions& options, pid_t pid, int pidfd, int to_program,
+                                           int from_program) {
+    return std::make_unique<StreamDriver>(options, pid, pidfd, to_program, from_program);
 }
 
-}  // namespace
-
-std::unique_ptr<PortDriver> open_descriptors(const SpawnSettings& s, int in, int out) {
-    int from = s.in ? port_descriptor(in, O_RDONLY) : -1;
-    int to = s.out ? port_descriptor(out, O_WRONLY) : -1;
-    bool input_gone = s.in && from < 0;
-    return SpawnDriver::on_descriptors(s, to, from, input_gone, s.out && (out == 1 || out == 2));
+std::unique_ptr<PortDriver> failed_program(const PortOptions& options, int error) {
+    return StreamDriver::failed(options, error);
 }
 
-}  // namespace beamlet::vm
+std::unique_ptr<PortDriver> descriptor_stream(const PortOptions& options, int to, int from, bool input_gone,
+                                              bool after_stdio) {
+    return StreamDriver::on_descriptors(options, to, from, input_gone, after_stdio);
+}
+
+}  // namespace beamlet::io

@@ -1,4 +1,4 @@
-// tests/unit/vm/stdio_test.cpp — the VM's standard output on a descriptor someone else made
+// tests/unit/io/stdio_test.cpp — the VM's standard output on a descriptor someone else made
 // non-blocking (a parent may hand one over; an fd port on a socket shares one): a full pipe
 // makes the writer wait for its reader, and no byte is lost.
 #include <gtest/gtest.h>
@@ -10,10 +10,10 @@
 #include <string>
 #include <thread>
 
-#include "vm/stdio.hpp"
+#include "io/stdio.hpp"
 #include "vm/vm.hpp"
 
-namespace beamlet::vm {
+namespace beamlet::io {
 namespace {
 
 // Points fd 1 at another descriptor for one test, and back.
@@ -62,4 +62,4 @@ TEST(StandardIo, WaitsForASlowReaderOfANonBlockingPipe) {
 }
 
 }  // namespace
-}  // namespace beamlet::vm
+}  // namespace beamlet::io

@@ -1,6 +1,6 @@
-// vm/io_poller.cpp — the I/O thread: epoll, edge-triggered, one event word per descriptor
+// io/io_poller.cpp — the I/O thread: epoll, edge-triggered, one event word per descriptor
 // holding the port's number and the IoEvent it stands for.
-#include "vm/io_poller.hpp"
+#include "io/io_poller.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,7 +15,9 @@
 #include "vm/port_table.hpp"
 #include "vm/vm.hpp"
 
-namespace beamlet::vm {
+namespace beamlet::io {
+
+using namespace vm;
 
 namespace {
 // The event word: the port's number above 8 bits of IoEvent. WAKE and ORPHAN are not ports.
@@ -135,4 +137,4 @@ void IoPoller::loop() {
     }
 }
 
-}  // namespace beamlet::vm
+}  // namespace beamlet::io
