@@ -1,4 +1,4 @@
-// loader/etf.hpp — decodes the external term format into literal memory.
+// loader/etf.hpp — decodes a module's literals (external term format) into literal memory.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,10 @@ namespace beamlet::vm { class ExportTable; }
 
 namespace beamlet::loader {
 
-// Decodes one term in external format (after the leading 131 version byte) from [bytes] into
-// the literal area; export funs resolve through [exports]. Refs, pids and ports are rejected (they never appear in literals).
+// Decodes one term in external format (the leading 131 version byte included) from [bytes]
+// into the literal area, with the VM's codec (vm/external_term.hpp); export funs resolve
+// through [exports]. Pids, ports, references and local funs are refused: they never appear
+// in literals.
 vm::Result<vm::Term> decode_literal(std::span<const std::uint8_t> bytes, vm::ExportTable& exports);
 
 }  // namespace beamlet::loader

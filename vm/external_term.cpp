@@ -14,6 +14,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
@@ -387,12 +388,17 @@ Term build_integer(Term* hp, const std::uint8_t* digits, std::size_t n, bool neg
 }
 
 // One decoding pass. Sizing (build false) validates the input and counts heap words; building
-// writes the term at [hp]. Both read the bytes in the same order; composite terms leave the slots of
-// their elements on a stack, so nesting depth costs no C++ stack.
+// writes the term at [hp] ([off_heap]: the list its reference-counted binaries join, for a
+// fragment). Both read the bytes in the same order; composite terms leave the slots of their
+// elements on a stack, so nesting depth costs no C++ stack.
 class Decoder {
 public:
-    Decoder(Process* p, std::span<const std::uint8_t> in, bool safe, bool build, Term* hp)
-        : m_p(p), m_r(in), m_safe(safe), m_build(build), m_hp(hp) {}
+    Decoder(const DecodeTarget& target, std::span<const std::uint8_t> in, bool safe, bool build, Term* hp,
+            Term** off_heap = nullptr)
+        : m_target(target), m_r(in), m_safe(safe), m_build(build), m_hp(hp), m_off_heap(off_heap) {}
+
+    // Why the input was refused (after run() answered BadFormat).
+    std::string error() const { return m_error.empty() ? "truncated" : m_error; }
 
     DecodeStatus run(Term* result, Word* words, std::size_t* used) {
         Term root = NIL;
@@ -423,6 +429,29 @@ private:
     };
 
     bool building() const { return m_build; }
+    bool literal() const { return m_target.kind() == DecodeTarget::Kind::Literals; }
+    // Refuses the input, saying why.
+    void bad(std::string why) {
+        if (m_error.empty()) m_error = std::move(why);
+        m_r.fail();
+    }
+    void unsupported(std::uint32_t tag) { bad("unsupported external term tag " + std::to_string(tag)); }
+
+    // Binaries: heap binaries in literals whatever their size, else as make_binary builds them.
+    Word binary_size(std::size_t n) const { return literal() ? heap_bin_words(n) : binary_words(n); }
+    Term binary_at(Term* hp, const std::uint8_t* bytes, std::size_t n) {
+        switch (m_target.kind()) {
+        case DecodeTarget::Kind::ProcessHeap: return make_binary_on(m_target.process(), hp, bytes, n);
+        case DecodeTarget::Kind::Fragment: return make_binary_in(hp, m_off_heap, bytes, n);
+        case DecodeTarget::Kind::Literals: break;
+        }
+        Word data_words = (Word(n) + 7) / 8;
+        hp[0] = make_header(1 + data_words, Subtag::HeapBin);
+        hp[1] = n;
+        if (data_words) hp[1 + data_words] = 0;  // no uninitialised padding bytes
+        if (n) std::memcpy(hp + 2, bytes, n);
+        return make_boxed(hp);
+    }
     Term* words(Word n) {
         m_words += n;
         if (!building()) return nullptr;
@@ -588,8 +617,8 @@ private:
             std::uint32_t n = m_r.u32();
             const std::uint8_t* b = m_r.take(n);
             if (!b) return;
-            Term* hp = words(binary_words(n));
-            if (building()) *dest = make_binary_on(m_p, hp, b, n);
+            Term* hp = words(binary_size(n));
+            if (building()) *dest = binary_at(hp, b, n);
             return;
         }
         case BIT_BINARY_EXT: {
@@ -603,10 +632,10 @@ private:
                     return;
                 }
             }
-            Term* hp = words(binary_words(n) + SUB_BIN_WORDS);
+            Term* hp = words(binary_size(n) + SUB_BIN_WORDS);
             if (!building()) return;
-            Term owner = make_binary_on(m_p, hp, b, n);
-            Term* sub = hp + binary_words(n);
+            Term owner = binary_at(hp, b, n);
+            Term* sub = hp + binary_size(n);
             std::size_t bit_size = n == 0 ? 0 : (std::size_t(n) - 1) * 8 + bits;
             sub[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
             sub[1] = bit_size / 8;
@@ -638,10 +667,13 @@ private:
             return;
         }
         case NEW_PID_EXT:
-        case PID_EXT: return pid_body(tag, dest);
+        case PID_EXT:
+            if (literal()) return unsupported(tag);  // never in a module's literals
+            return pid_body(tag, dest);
         case NEW_PORT_EXT:
         case PORT_EXT:
         case V4_PORT_EXT: {
+            if (literal()) return unsupported(tag);
             local_node();
             std::uint64_t id = tag == V4_PORT_EXT ? (std::uint64_t(m_r.u32()) << 32) | m_r.u32() : m_r.u32();
             if (tag == PORT_EXT) m_r.u8();
@@ -655,6 +687,7 @@ private:
         case NEWER_REFERENCE_EXT:
         case NEW_REFERENCE_EXT:
         case REFERENCE_EXT: {
+            if (literal()) return unsupported(tag);
             std::uint32_t n = tag == REFERENCE_EXT ? 1 : m_r.u16();
             local_node();
             if (tag == NEWER_REFERENCE_EXT) m_r.u32();
@@ -683,14 +716,14 @@ private:
             }
             Term* hp = words(2);
             if (!building()) return;
-            Export* e = m_p->vm.exports.get(m, f, Word(a));
+            Export* e = m_target.exports().get(m, f, Word(a));
             hp[0] = make_header(1, Subtag::Export);
             hp[1] = reinterpret_cast<Word>(e);
             *dest = make_boxed(hp);
             return;
         }
         case NEW_FUN_EXT: return local_fun(dest);
-        default: m_r.fail(); return;
+        default: return unsupported(tag);
         }
     }
 
@@ -746,6 +779,7 @@ private:
     }
 
     void local_fun(Term* dest) {
+        if (literal()) return unsupported(NEW_FUN_EXT);
         if (m_safe) {
             m_unsafe = true;
             return;
@@ -761,7 +795,7 @@ private:
         if (!m_r.ok()) return;
         // The fun must exist in the loaded module (checked in both passes, so that building
         // cannot fail).
-        Module* mod = m_p->vm.find_module(module);
+        Module* mod = m_target.vm()->find_module(module);
         const FunEntry* fe = nullptr;
         if (mod)
             for (const auto& f : mod->funs)
@@ -793,8 +827,7 @@ private:
                          [](const auto& a, const auto& b) { return compare_terms_exact(a.first, b.first) < 0; });
         for (std::size_t i = 1; i < pairs.size(); ++i)
             if (compare_terms_exact(pairs[i - 1].first, pairs[i].first) == 0) {
-                m_r.fail();  // a key twice
-                return;
+                return bad("a map key twice");
             }
         Term* hp = s.pairs + 1 + 2 * s.count;  // the map's words follow the scratch tuple
         Word n = s.count;
@@ -821,11 +854,13 @@ private:
         return make_boxed(hp);
     }
 
-    Process* m_p;
+    const DecodeTarget& m_target;
     Reader m_r;
     bool m_safe;
     bool m_build;
     Term* m_hp;
+    Term** m_off_heap;
+    std::string m_error;
     Word m_words = 0;
     bool m_unsafe = false;
     std::vector<Slot> m_slots;
@@ -860,13 +895,21 @@ void encode_external(Term t, const EncodeOptions& options, std::string* out) {
 // zlib's deflate never compresses better than about 1032:1 (its documentation's bound).
 constexpr std::size_t MAX_DEFLATE_RATIO = 1032;
 
-DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bool safe) {
+DecodeTarget DecodeTarget::heap(Process* p) { return {Kind::ProcessHeap, p, &p->vm, &p->vm.exports}; }
+DecodeTarget DecodeTarget::fragment(Vm& vm) { return {Kind::Fragment, nullptr, &vm, &vm.exports}; }
+DecodeTarget DecodeTarget::literals(ExportTable& exports) { return {Kind::Literals, nullptr, nullptr, &exports}; }
+
+DecodeResult decode_external(const DecodeTarget& target, std::span<const std::uint8_t> bytes, bool safe) {
     DecodeResult result;
-    if (bytes.size() < 2 || bytes[0] != VERSION) return result;
+    if (bytes.size() < 2 || bytes[0] != VERSION) {
+        result.error = bytes.empty() ? "truncated" : "no version byte";
+        return result;
+    }
     std::vector<std::uint8_t> inflated;
     std::span<const std::uint8_t> body = bytes.subspan(1);
     std::size_t consumed_prefix = 1;
     if (bytes[1] == COMPRESSED) {
+        result.error = "bad compressed term";
         if (bytes.size() < 6) return result;
         std::uint32_t size = (std::uint32_t(bytes[2]) << 24) | (std::uint32_t(bytes[3]) << 16) |
                              (std::uint32_t(bytes[4]) << 8) | bytes[5];
@@ -883,23 +926,49 @@ DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bo
         std::size_t used_in = bytes.size() - 6 - z.avail_in;
         inflateEnd(&z);
         if (rc != Z_STREAM_END || z.avail_out != 0) return result;
+        result.error.clear();
         body = inflated;
         consumed_prefix = 6 + used_in;
     }
     Term term = NIL;
     Word words = 0;
     std::size_t used = 0;
-    Decoder sizing(p, body, safe, false, nullptr);
+    Decoder sizing(target, body, safe, false, nullptr);
     result.status = sizing.run(&term, &words, &used);
-    if (result.status != DecodeStatus::Ok) return result;
-    // One block for the whole term; the second pass cannot fail on what the first accepted.
-    Term* hp = words ? p->alloc(words) : nullptr;
-    Decoder builder(p, body, safe, true, hp);
+    if (result.status != DecodeStatus::Ok) {
+        if (result.status == DecodeStatus::BadFormat) result.error = sizing.error();
+        return result;
+    }
+    // One block for the whole term; the second pass fails only where the first cannot see
+    // (map keys are compared once they are built).
+    Term* hp = nullptr;
+    Term** off_heap = nullptr;
+    if (words) {
+        switch (target.kind()) {
+        case DecodeTarget::Kind::ProcessHeap: hp = target.process()->alloc(words); break;
+        case DecodeTarget::Kind::Fragment:
+            result.fragment = HeapFragment::create(words);
+            hp = result.fragment->alloc(words);
+            off_heap = &result.fragment->off_heap_first;
+            break;
+        case DecodeTarget::Kind::Literals: hp = literal_alloc(words); break;
+        }
+    }
+    Decoder builder(target, body, safe, true, hp, off_heap);
     result.status = builder.run(&term, &words, &used);
-    if (result.status != DecodeStatus::Ok) return result;
+    if (result.status != DecodeStatus::Ok) {  // only a map with a key twice is found this late
+        result.error = builder.error();
+        free_fragment(result.fragment);
+        result.fragment = nullptr;
+        return result;
+    }
     result.term = term;
     result.used = inflated.empty() ? consumed_prefix + used : consumed_prefix;
     return result;
+}
+
+DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bool safe) {
+    return decode_external(DecodeTarget::heap(p), bytes, safe);
 }
 
 }  // namespace beamlet::vm

@@ -1,9 +1,14 @@
-// vm/external_term.hpp — Erlang's external term format: term_to_binary and binary_to_term.
+// vm/external_term.hpp — Erlang's external term format: the one codec of the VM, for
+// term_to_binary and binary_to_term, a module's literals (loader/), trace ports (tracing/) and,
+// next, distribution.
 //
 // Encoding follows OTP 25's choices byte for byte (minor version 1 by default: NEW_FLOAT_EXT,
 // latin-1 atoms as ATOM_EXT, STRING_EXT for byte lists, NEW_PID_EXT / NEWER_REFERENCE_EXT with
 // creation 0 for the local node nonode@nohost). Decoding accepts every tag OTP 25 writes, plus
-// the older float, atom, pid, port and reference tags; both work without recursion.
+// the older float, atom, pid, port and reference tags; both work without recursion, so a term
+// may nest as deep as its bytes allow. Decoding checks the whole input first and counts the
+// words the term needs, then builds it in one block taken from its target (a process heap, a
+// heap fragment, the literal area): building never fails half-way.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,8 @@
 
 namespace beamlet::vm {
 
+class ExportTable;
+struct HeapFragment;
 struct Process;
 struct Vm;
 
@@ -27,14 +34,47 @@ void encode_external(Term t, const EncodeOptions& options, std::string* out);
 
 enum class DecodeStatus { Ok, BadFormat, Unsafe };
 
+// Where a decoded term is built, and what it may hold.
+class DecodeTarget {
+public:
+    // [p]'s heap (binary_to_term): every kind of term; large binaries are reference-counted
+    // and owned by [p].
+    static DecodeTarget heap(Process* p);
+    // A new heap fragment of exactly the term's size (DecodeResult::fragment, the caller's
+    // to free or to hand over with a message): every kind of term.
+    static DecodeTarget fragment(Vm& vm);
+    // The literal area (a module's literal table): binaries are heap binaries whatever their
+    // size (literals are never collected), export funs resolve through [exports]; pids,
+    // ports, references and local funs never appear in literals and are refused.
+    static DecodeTarget literals(ExportTable& exports);
+
+    enum class Kind : std::uint8_t { ProcessHeap, Fragment, Literals };
+    Kind kind() const { return m_kind; }
+    Process* process() const { return m_process; }
+    Vm* vm() const { return m_vm; }
+    ExportTable& exports() const { return *m_exports; }
+
+private:
+    DecodeTarget(Kind kind, Process* p, Vm* vm, ExportTable* exports)
+        : m_kind(kind), m_process(p), m_vm(vm), m_exports(exports) {}
+    Kind m_kind;
+    Process* m_process;
+    Vm* m_vm;
+    ExportTable* m_exports;
+};
+
 struct DecodeResult {
     Term term = THE_NON_VALUE;
     std::size_t used = 0;  // bytes of [bytes] the term took
     DecodeStatus status = DecodeStatus::BadFormat;
+    HeapFragment* fragment = nullptr;  // DecodeTarget::fragment: where the term is (null for an immediate)
+    std::string error;                 // BadFormat: why ("truncated", "unsupported external term tag 103", ...)
 };
 
-// Decodes the term at the start of [bytes] (version byte included) onto [p]'s heap. With
+// Decodes the term at the start of [bytes] (version byte included) into [target]. With
 // [safe], an atom that does not exist yet or a fun makes it Unsafe instead of being created.
+DecodeResult decode_external(const DecodeTarget& target, std::span<const std::uint8_t> bytes, bool safe);
+// binary_to_term: onto [p]'s heap.
 DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bool safe);
 
 }  // namespace beamlet::vm

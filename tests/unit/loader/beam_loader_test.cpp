@@ -20,6 +20,7 @@
 #include "loader/etf.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/instructions.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
 
@@ -607,14 +608,36 @@ TEST(DecodeLiteral, TruncatedOrTrailingBytesAreErrors) {
     EXPECT_EQ(decode_literal(Bytes{131, 103}, vm.exports).error(), "unsupported external term tag 103");
 }
 
-TEST(DecodeLiteral, DeepNestingIsAnErrorNotAStackOverflow) {
+TEST(DecodeLiteral, DeepNestingDecodesWithoutRecursion) {
+    // The VM's codec keeps the pending elements on a heap stack, not the C++ stack.
     vm::Vm vm;
     Bytes deep = {131};
     for (int i = 0; i < 100000; ++i) deep.insert(deep.end(), {104, 1});  // {{{...}}}
     deep.push_back(106);
     auto t = decode_literal(deep, vm.exports);
-    ASSERT_FALSE(t.ok());
-    EXPECT_EQ(t.error(), "literal nested too deeply");
+    ASSERT_TRUE(t.ok()) << t.error();
+    vm::Term inner = *t;
+    for (int i = 0; i < 100000; ++i) {
+        ASSERT_TRUE(vm::is_tuple(inner));
+        inner = vm::tuple_element(inner, 0);
+    }
+    EXPECT_EQ(inner, vm::NIL);
+}
+
+TEST(DecodeLiteral, IdentifiersAndLocalFunsAreRefused) {
+    vm::Vm vm;
+    // A pid (NEW_PID_EXT on nonode@nohost) is fine for binary_to_term, never a literal.
+    Bytes pid = {131, 88, 119, 13};
+    for (char c : std::string("nonode@nohost")) pid.push_back(std::uint8_t(c));
+    pid.insert(pid.end(), {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0});
+    EXPECT_EQ(decode_literal(pid, vm.exports).error(), "unsupported external term tag 88");
+    // A large binary is a heap binary in literal memory (no reference count to collect).
+    Bytes big = {131, 109, 0, 0, 1, 0};
+    big.insert(big.end(), 256, 7);
+    auto b = decode_literal(big, vm.exports);
+    ASSERT_TRUE(b.ok()) << b.error();
+    EXPECT_TRUE(vm::is_literal_ptr(vm::boxed_ptr(*b)));
+    EXPECT_EQ(vm::boxed_ptr(*b)[0], vm::make_header(1 + 32, vm::Subtag::HeapBin));
 }
 
 TEST(DecodeLiteral, NestingUpToTheLimitDecodes) {
