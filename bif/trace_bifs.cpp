@@ -14,7 +14,7 @@
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_trace.hpp"
 #include "tracing/delivery.hpp"
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "tracing/staged_change.hpp"
@@ -28,8 +28,8 @@ namespace beamlet::bif {
 
 using namespace vm;
 using tracing::BreakpointChange;
-using tracing::MatchSpec;
-using tracing::MatchSpecKind;
+using matchspec::MatchSpec;
+using matchspec::MatchSpecKind;
 
 namespace {
 
@@ -700,7 +700,7 @@ Term bif_match_spec_test(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_table, "table");
     if (a[2] != am_trace && a[2] != am_table) return p->badarg();
     TestTraceActions actions(p->vm, &tracing::legacy_session());
-    return tracing::match_spec_test(p, a[0], a[1], a[2] == am_table, &actions);
+    return matchspec::match_spec_test(p, a[0], a[1], a[2] == am_table, &actions);
 }
 
 // beamlet_file_tracer:enabled/3 and trace/5: the native tracer called from Erlang.

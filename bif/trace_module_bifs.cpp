@@ -238,7 +238,7 @@ Term bif_trace_session_destroy(Process* p, Term* a) {
         collect_session_breakpoints(q->vm, s, c);
         std::lock_guard guard(s->mutex);
         tracing::OnLoadPattern& o = s->on_load;
-        for (tracing::MatchSpec** ms : {&o.ms, &o.meta_ms})
+        for (matchspec::MatchSpec** ms : {&o.ms, &o.meta_ms})
             if (*ms && (*ms)->release()) delete *ms;
         o = tracing::OnLoadPattern{};
         return atoms::true_;

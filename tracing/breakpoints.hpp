@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "vm/module.hpp"
 
 namespace beamlet::vm {
@@ -27,6 +27,10 @@ struct OnLoadPattern;
 
 namespace beamlet::tracing {
 
+// Match specs are their own component (matchspec/); tracing runs them at breakpoints.
+using matchspec::MatchSpec;
+using matchspec::MatchSpecActions;
+using matchspec::MatchSpecKind;
 using vm::CodeInfo;
 using vm::Export;
 using vm::TraceSession;

@@ -159,8 +159,8 @@ std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, c
 // A return_trace or exception_trace frame if the match spec asked for one; [tracer_word] is
 // true (the process's tracer in the session) or a meta tracer.
 void push_return_frame(Hit& h, TraceSession* session, std::uint32_t ms_flags, Term tracer_word) {
-    if (!(ms_flags & (MS_RETURN_TRACE | MS_EXCEPTION_TRACE))) return;
-    TraceFrameKind kind = (ms_flags & MS_EXCEPTION_TRACE) ? TraceFrameKind::ExceptionTrace : TraceFrameKind::ReturnTrace;
+    if (!(ms_flags & (matchspec::MS_RETURN_TRACE | matchspec::MS_EXCEPTION_TRACE))) return;
+    TraceFrameKind kind = (ms_flags & matchspec::MS_EXCEPTION_TRACE) ? TraceFrameKind::ExceptionTrace : TraceFrameKind::ReturnTrace;
     push_frame(h.p, h.x, h.arity, {make_trace_mark(session, kind), pointer_to_small(h.mfa_source), tracer_word});
 }
 
@@ -283,7 +283,7 @@ Term TraceActions::caller_line(Process* p) {
     return heap_tuple(p, {m->name, f->name, make_small(SWord(f->arity)), where});
 }
 
-Term TraceActions::process_dump(Process* p) { return process_dump_binary(p); }
+Term TraceActions::process_dump(Process* p) { return matchspec::process_dump_binary(p); }
 
 namespace {
 // A {trace, ...} flag list: flag names, and in the legacy session {tracer, Pid} ([tracer]).

@@ -4,7 +4,7 @@
 // return-trace half of beam_bp.c (otp-tracing.md §3, §4).
 #pragma once
 
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
 
@@ -22,7 +22,7 @@ void exception_unwinding(vm::Vm& vm, vm::Process* p, vm::Term* from, vm::Term* t
 
 // The trace actions of a match spec run for a session's call, send or receive pattern:
 // {caller}, {process_dump}, {enable_trace, ...}, {trace, ...}, {silent, Bool}.
-class TraceActions : public MatchSpecActions {
+class TraceActions : public matchspec::MatchSpecActions {
 public:
     TraceActions(vm::Vm& vm, vm::TraceSession* session) : m_vm(vm), m_session(session) {}
 

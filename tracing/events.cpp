@@ -7,7 +7,7 @@
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_trace.hpp"
 #include "tracing/delivery.hpp"
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"

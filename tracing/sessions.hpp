@@ -11,8 +11,12 @@
 #include "vm/term.hpp"
 #include "vm/trace_hooks.hpp"
 
-namespace beamlet::tracing {
+namespace beamlet::matchspec {
 class MatchSpec;
+}
+
+namespace beamlet::tracing {
+using matchspec::MatchSpec;
 
 // A session's send or 'receive' pattern in one generation (OTP's send_tracing[ix] /
 // receive_tracing[ix]): whether events of that kind are traced at all, and the match spec

@@ -7,7 +7,7 @@
 #include <span>
 
 #include "tests/fuzz/fuzz_support.hpp"
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "vm/external_term.hpp"
 #include "vm/process.hpp"
 
@@ -23,6 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (rest.status == vm::DecodeStatus::Ok) args = rest.term;
     }
     // A badarg (arguments that are not a list) is an answer too: the process is not reused.
-    for (bool table : {false, true}) tracing::match_spec_test(p.get(), args, spec.term, table);
+    for (bool table : {false, true}) matchspec::match_spec_test(p.get(), args, spec.term, table);
     return 0;
 }

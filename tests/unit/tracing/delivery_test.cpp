@@ -10,7 +10,7 @@
 #include "tools/boot.hpp"
 #include "tracing/breakpoints.hpp"
 #include "tracing/delivery.hpp"
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
@@ -204,7 +204,7 @@ TEST_F(Delivery, MessagePatternsGoThroughTheStagedSequence) {
     clause[1] = vm::make_cons_on(cells, atom("_"), vm::make_cons_on(cells + 2, atom("_"), vm::NIL));
     Term spec_cells[2];
     Term spec = vm::make_cons_on(spec_cells, vm::make_boxed(clause), vm::NIL);
-    tracing::MatchSpec* ms = tracing::MatchSpec::compile(vm(), spec, nullptr, tracing::MatchSpecKind::Send);
+    matchspec::MatchSpec* ms = matchspec::MatchSpec::compile(vm(), spec, nullptr, matchspec::MatchSpecKind::Send);
     ASSERT_NE(ms, nullptr);
     ms->add_ref();
     {

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "tools/boot.hpp"
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/process.hpp"
 #include "vm/term_order.hpp"
@@ -14,13 +14,13 @@
 namespace beamlet {
 namespace {
 
-using tracing::MatchSpec;
+using matchspec::MatchSpec;
 using vm::atom;
 using vm::make_small;
 using vm::NIL;
 using vm::Term;
 
-class NoActions : public tracing::MatchSpecActions {
+class NoActions : public matchspec::MatchSpecActions {
 public:
     Term process_dump(vm::Process*) override { return atom("dump"); }
     Term caller(vm::Process*) override { return atom("the_caller"); }
@@ -113,8 +113,8 @@ TEST_F(MatchSpecs, ReturnAndExceptionTraceSetFlags) {
     MatchSpec::Result r = run(*ms, {make_small(1), make_small(2)});
     ASSERT_TRUE(r.matched);
     EXPECT_EQ(r.message, atom("false"));
-    EXPECT_EQ(r.flags, tracing::MS_EXCEPTION_TRACE);
-    EXPECT_EQ(run(*ms, {}).flags, tracing::MS_EXCEPTION_TRACE);  // '_' matches any arity
+    EXPECT_EQ(r.flags, matchspec::MS_EXCEPTION_TRACE);
+    EXPECT_EQ(run(*ms, {}).flags, matchspec::MS_EXCEPTION_TRACE);  // '_' matches any arity
 }
 
 TEST_F(MatchSpecs, ActionsGoThroughTheActionsObject) {
@@ -187,7 +187,7 @@ TEST_F(MatchSpecs, DeepExpressionsAreASystemLimitNotABadSpec) {
     std::vector<std::string> errors;
     bool too_deep = false;
     MatchSpec* ms = MatchSpec::compile(m_runtime->vm(), spec(atom("_"), list({deep}), NIL), &errors,
-                                       tracing::MatchSpecKind::Call, &too_deep);
+                                       matchspec::MatchSpecKind::Call, &too_deep);
     EXPECT_EQ(ms, nullptr);
     EXPECT_TRUE(too_deep);
     ASSERT_FALSE(errors.empty());
@@ -195,12 +195,12 @@ TEST_F(MatchSpecs, DeepExpressionsAreASystemLimitNotABadSpec) {
 }
 
 TEST_F(MatchSpecs, MessageSpecsRefuseTheActionsOfTheirContext) {
-    auto kind_accepts = [&](tracing::MatchSpecKind kind, Term action) {
+    auto kind_accepts = [&](matchspec::MatchSpecKind kind, Term action) {
         Term source = spec(atom("_"), NIL, list({action}));
         std::unique_ptr<MatchSpec> ms(MatchSpec::compile(m_runtime->vm(), source, nullptr, kind));
         return ms != nullptr;
     };
-    using tracing::MatchSpecKind;
+    using matchspec::MatchSpecKind;
     Term caller = tuple({atom("message"), tuple({atom("caller")})});
     Term dump = tuple({atom("message"), tuple({atom("process_dump")})});
     Term silent = tuple({atom("silent"), atom("true")});

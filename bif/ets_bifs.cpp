@@ -15,7 +15,7 @@
 
 #include "bif/bifs.hpp"
 #include "ets/table.hpp"
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 #include "vm/arith.hpp"
 #include "vm/bignum.hpp"
 #include "vm/copy.hpp"
@@ -30,7 +30,7 @@ using ets::Access;
 using ets::DbObject;
 using ets::Kind;
 using ets::Table;
-using tracing::MatchSpec;
+using matchspec::MatchSpec;
 
 namespace {
 
@@ -218,9 +218,9 @@ bool is_pos_small(Term t) { return is_small(t) && small_value(t) > 0; }
 
 // ---- match specs --------------------------------------------------------------------------------
 
-class NoActions : public tracing::MatchSpecActions {
+class NoActions : public matchspec::MatchSpecActions {
 public:
-    Term process_dump(Process* p) override { return tracing::process_dump_binary(p); }
+    Term process_dump(Process* p) override { return matchspec::process_dump_binary(p); }
     bool live() const override { return false; }
 };
 

@@ -1,9 +1,9 @@
-// tracing/match_spec.cpp — compiling and running trace match specifications.
+// matchspec/match_spec.cpp — compiling and running trace match specifications.
 //
 // The program is a tree of nodes in one vector: patterns for the heads, expressions for guards
 // and bodies. Variables '$N' get dense slots per clause; guard BIFs are resolved to their C++
 // functions at compile time, so running a spec allocates nothing unless it builds terms.
-#include "tracing/match_spec.hpp"
+#include "matchspec/match_spec.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -22,7 +22,7 @@
 #include "vm/term_order.hpp"
 #include "vm/vm.hpp"
 
-namespace beamlet::tracing {
+namespace beamlet::matchspec {
 
 using namespace vm;
 
@@ -944,4 +944,4 @@ Term process_dump_binary(Process* p) {
     return make_binary(p, s);
 }
 
-}  // namespace beamlet::tracing
+}  // namespace beamlet::matchspec

@@ -1,6 +1,8 @@
-// tracing/match_spec.hpp — match specifications for call tracing: a compiler from the
-// match-spec term to a small tree program, and its evaluation on a call's arguments
-// (OTP's db_match_compile / erts_match_set_run_trace, ../shared/reference/otp-tracing.md §7).
+// matchspec/match_spec.hpp — match specifications, a component of their own serving tracing
+// (call, send and receive specs with their trace actions) and ETS (select, match, ...) as OTP's
+// erl_db_util does for both: a compiler from the match-spec term to a small tree program, and
+// its evaluation (OTP's db_match_compile / erts_match_set_run_trace). It depends on vm/ only;
+// the actions that touch tracing are behind MatchSpecActions.
 //
 // A compiled MatchSpec owns a copy of its source term (trace_info returns it) and is shared by
 // the breakpoint generations that use it: its reference count changes only under the code
@@ -20,7 +22,7 @@ struct Process;
 struct Vm;
 }
 
-namespace beamlet::tracing {
+namespace beamlet::matchspec {
 
 using vm::Process;
 using vm::Term;
@@ -132,4 +134,4 @@ Term match_spec_test(Process* p, Term args, Term spec, bool table, MatchSpecActi
 // A textual dump of [p] for {process_dump} (the first lines of OTP's crash-dump format).
 Term process_dump_binary(Process* p);
 
-}  // namespace beamlet::tracing
+}  // namespace beamlet::matchspec
