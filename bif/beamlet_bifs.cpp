@@ -4,6 +4,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/binary.hpp"
+#include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"

@@ -16,6 +16,7 @@
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
+#include "vm/stack_trace.hpp"
 #include "vm/map.hpp"
 #include "vm/process.hpp"
 #include "vm/seq_trace.hpp"

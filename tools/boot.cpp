@@ -28,6 +28,7 @@
 #include "tracing/hooks.hpp"
 #include "vm/native_compiler.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
 #include "vm/port_table.hpp"

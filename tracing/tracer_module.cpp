@@ -14,6 +14,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
+#include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"

@@ -14,6 +14,7 @@
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
 #include "vm/magic.hpp"
+#include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
 #include "vm/port.hpp"

@@ -8,6 +8,7 @@
 #include "bif/term_format.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"

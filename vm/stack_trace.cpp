@@ -1,0 +1,155 @@
+// vm/stack_trace.cpp — stack traces as OTP builds them (see stack_trace.hpp).
+#include "vm/stack_trace.hpp"
+
+#include <string>
+#include <vector>
+
+#include "vm/atom_table.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+#include "vm/process.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::vm {
+
+Term make_tuple2(Process* p, Term a, Term b) {
+    Term* hp = p->alloc(3);
+    hp[0] = make_arityval(2);
+    hp[1] = a;
+    hp[2] = b;
+    return make_boxed(hp);
+}
+
+Term list_from(Process* p, const Term* items, Word n) {
+    Term list = NIL;
+    Term* hp = p->alloc(2 * n);
+    for (Word i = n; i-- > 0;) {
+        list = make_cons_on(hp, items[i], list);
+        hp += 2;
+    }
+    return list;
+}
+
+namespace {
+
+Term make_location(Process* p, const Module* m, const Word* at) {
+    LineEntry loc = m->location_at(at);
+    if (loc.line == 0) return NIL;
+    const std::string& file = m->files[loc.file_index];
+    // [{file, "name"}, {line, N}]
+    Term* hp = p->alloc(2 * file.size());
+    Term name = NIL;
+    for (std::size_t i = file.size(); i-- > 0;) {
+        name = make_cons_on(hp, make_small(static_cast<unsigned char>(file[i])), name);
+        hp += 2;
+    }
+    Term file_t = make_tuple2(p, atoms::file, name);
+    Term line_t = make_tuple2(p, atoms::line, make_small(SWord(loc.line)));
+    Term* cells = p->alloc(4);
+    Term tail = make_cons_on(cells + 2, line_t, NIL);
+    return make_cons_on(cells, file_t, tail);
+}
+
+Term make_frame(Process* p, Term m, Term f, Term arity_or_args, Term location) {
+    Term* hp = p->alloc(5);
+    hp[0] = make_arityval(4);
+    hp[1] = m;
+    hp[2] = f;
+    hp[3] = arity_or_args;
+    hp[4] = location;
+    return make_boxed(hp);
+}
+
+
+// Calls [fn] with each return address of [p]'s call chain, innermost first: [cp], unless it is
+// the one saved in the current frame (then the stack has it), and those saved on the stack
+// from [E] up (raw code pointers among the terms: primary tag 00, never zero).
+template <typename Fn>
+void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
+    const Term* first_saved = nullptr;
+    for (const Term* s = E; s < p->hend; ++s)
+        if (is_header(*s) && *s != 0) {
+            first_saved = s;
+            break;
+        }
+    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) fn(cp);
+    for (const Term* s = first_saved; s && s < p->hend; ++s)
+        if (is_header(*s) && *s != 0) fn(reinterpret_cast<const Word*>(*s));
+}
+
+}  // namespace
+
+// Builds the stacktrace list for the pending exception of [p]: the failing BIF (if any), the
+// function at [I], the continuation [cp] and the frames on the stack, at most 8 as in OTP.
+Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x) {
+    constexpr int MAX_DEPTH = 8;
+    std::vector<Term> frames;
+    PendingException& exc = p->exception;
+    if (exc.bif_module && !exc.raised_by_bif) {
+        Term args = list_from(p, exc.bif_args.data(), exc.bif_args.size());
+        Term info = NIL;
+        if (exc.bif_module == atoms::erlang) {
+            // [{error_info, #{module => erl_erts_errors}}], as OTP 25 adds for erlang BIFs.
+            std::vector<std::pair<Term, Term>> pairs{{atoms::module, atom("erl_erts_errors")}};
+            if (exc.error_cause) pairs.emplace_back(atom("cause"), exc.error_cause);
+            Term map = map_from_pairs(p, std::move(pairs));
+            Term pair = make_tuple2(p, atoms::error_info, map);
+            info = list_from(p, &pair, 1);
+        }
+        frames.push_back(make_frame(p, exc.bif_module, exc.bif_function, args, info));
+    }
+    auto add_code_frame = [&](const Word* at, bool is_return_address) {
+        const Module* m = p->vm.module_containing(at);
+        if (!m) return;
+        const FunctionInfo* fi = m->function_at(at);
+        if (!fi) return;
+        const Word* where = is_return_address ? at - 1 : at;
+        Term arity = make_small(SWord(fi->arity));
+        if (frames.empty() && exc.frame_args != THE_NON_VALUE) arity = exc.frame_args;  // error/2
+        frames.push_back(make_frame(p, m->name, fi->name, arity, make_location(p, m, where)));
+    };
+    const Module* m = p->vm.module_containing(I);
+    if (m && (!exc.bif_module || exc.raised_by_bif)) {
+        const FunctionInfo* fi = m->function_at(I);
+        if (fi && I == m->code.get() + fi->header_offset) {
+            // function_clause: the frame carries the arguments.
+            Term args = list_from(p, x, fi->arity);
+            frames.push_back(make_frame(p, m->name, fi->name, args, make_location(p, m, I + 5)));
+        } else {
+            add_code_frame(I, false);
+        }
+    } else if (m && !exc.bif_tail_call) {
+        add_code_frame(I, false);
+    }
+    walk_return_addresses(p, E, cp, [&](const Word* at) {
+        if (int(frames.size()) < MAX_DEPTH) add_code_frame(at, true);
+    });
+    if (frames.size() > std::size_t(MAX_DEPTH)) frames.resize(MAX_DEPTH);
+    return list_from(p, frames.data(), frames.size());
+}
+
+Term current_stacktrace(Process* p) {
+    std::vector<Term> frames;
+    auto add = [&](const Word* at, bool is_return_address) {
+        const Module* m = p->vm.module_containing(at);
+        const FunctionInfo* fi = m ? m->function_at(at) : nullptr;
+        if (!fi) return;
+        const Word* where = is_return_address ? at - 1 : at;
+        frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
+    };
+    add(p->ip, false);
+    walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
+        if (frames.size() < 8) add(at, true);
+    });
+    return list_from(p, frames.data(), frames.size());
+}
+
+std::vector<const Word*> return_addresses(Process* p, std::size_t max) {
+    std::vector<const Word*> out;
+    walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
+        if (out.size() < max) out.push_back(at);
+    });
+    return out;
+}
+
+}  // namespace beamlet::vm

@@ -1,0 +1,32 @@
+// vm/stack_trace.hpp — stack traces as OTP builds them: the [{M, F, ArityOrArgs, Location}]
+// list of a raised exception, of a process that is not running (process_info's
+// current_stacktrace), and the bare return addresses of a call chain (process_dump).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+
+struct Process;
+
+// The stacktrace of [p]'s pending exception: the failing BIF (if any), the function at [I],
+// the continuation [cp] and the frames on the stack from [E] up, at most 8 as in OTP; [x] holds
+// the arguments of a function_clause.
+Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x);
+
+// process_info(P, current_stacktrace) for [p], not running (or asking about itself): the
+// frames of its code position, continuation and stack, at most 8.
+Term current_stacktrace(Process* p);
+
+// The return addresses of [p]'s call chain (its continuation and those saved on its stack),
+// innermost first, at most [max]: process_dump's stack dump.
+std::vector<const Word*> return_addresses(Process* p, std::size_t max);
+
+// {A, B} and [I1, ..., In] on [p]'s heap (shared with the interpreter's exception code).
+Term make_tuple2(Process* p, Term a, Term b);
+Term list_from(Process* p, const Term* items, Word n);
+
+}  // namespace beamlet::vm
