@@ -1,4 +1,5 @@
-// bif/term_format.hpp — Erlang term printing (~w, ~p) and io_lib:format/2, as OTP 25 prints them.
+// bif/term_format.hpp — Erlang term printing (~w, ~p) and io_lib:format/2, as OTP 25 prints them
+// (bif/term_write.cpp, term_pretty.cpp, term_format.cpp: the three parts of io_lib).
 //
 // Text is produced as Chars: Unicode code points, exactly the characters of the chars() list
 // io_lib returns. Without the `t` modifier every character is <= 255 (Latin-1); the helpers at
