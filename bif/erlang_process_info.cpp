@@ -1,0 +1,272 @@
+// bif/erlang_process_info.cpp — process_info/1,2: asked of the process itself, answered at
+// once; of another, as a signal that process answers on its own thread (answer_info_request).
+#include <cctype>
+#include <algorithm>
+
+#include "bif/bifs.hpp"
+#include "bif/process_bifs.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/copy.hpp"
+#include "vm/entry_code.hpp"
+#include "vm/interpreter.hpp"
+#include "vm/stack_trace.hpp"
+#include "vm/map.hpp"
+#include "vm/scheduler.hpp"
+#include "vm/seq_trace.hpp"
+#include "vm/term_order.hpp"
+#include "vm/timer_service.hpp"
+#include "vm/trace_hooks.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+// ---- process_info ---------------------------------------------------------------------------
+
+namespace {
+
+const std::vector<Term>& info_items() {
+    static const std::vector<Term> items = {
+        atom("current_function"), atom("initial_call"), atom("status"), atom("message_queue_len"),
+        atom("links"), atom("dictionary"), atom("trap_exit"), atom("error_handler"), atom("priority"),
+        atom("group_leader"), atom("total_heap_size"), atom("heap_size"), atom("stack_size"),
+        atom("reductions"), atom("garbage_collection"), atom("suspending")};
+    return items;
+}
+
+// The value of [item] for [p], computed on [p]'s own thread (or for itself). [status] is what
+// the status item reports. THE_NON_VALUE for an unknown item.
+Term info_value(Process* p, Term item, Term status, bool in_list) {
+    BEAMLET_CACHED_ATOM(am_current_function, "current_function");
+    BEAMLET_CACHED_ATOM(am_initial_call, "initial_call");
+    BEAMLET_CACHED_ATOM(am_status, "status");
+    BEAMLET_CACHED_ATOM(am_message_queue_len, "message_queue_len");
+    BEAMLET_CACHED_ATOM(am_messages, "messages");
+    BEAMLET_CACHED_ATOM(am_links, "links");
+    BEAMLET_CACHED_ATOM(am_monitors, "monitors");
+    BEAMLET_CACHED_ATOM(am_monitored_by, "monitored_by");
+    BEAMLET_CACHED_ATOM(am_dictionary, "dictionary");
+    BEAMLET_CACHED_ATOM(am_trap_exit, "trap_exit");
+    BEAMLET_CACHED_ATOM(am_registered_name, "registered_name");
+    BEAMLET_CACHED_ATOM(am_heap_size, "heap_size");
+    BEAMLET_CACHED_ATOM(am_total_heap_size, "total_heap_size");
+    BEAMLET_CACHED_ATOM(am_stack_size, "stack_size");
+    BEAMLET_CACHED_ATOM(am_reductions, "reductions");
+    BEAMLET_CACHED_ATOM(am_error_handler, "error_handler");
+    BEAMLET_CACHED_ATOM(am_priority, "priority");
+    BEAMLET_CACHED_ATOM(am_group_leader, "group_leader");
+    BEAMLET_CACHED_ATOM(am_memory, "memory");
+    BEAMLET_CACHED_ATOM(am_garbage_collection, "garbage_collection");
+    BEAMLET_CACHED_ATOM(am_suspending, "suspending");
+    BEAMLET_CACHED_ATOM(am_current_stacktrace, "current_stacktrace");
+    p->fetch_inbox();
+    Term v;
+    if (item == am_current_function && in_hibernate_code(p->ip)) {
+        v = make_tuple_on(p, {atoms::erlang, atom("hibernate"), make_small(3)});
+    } else if (item == am_current_function) {
+        const Module* m = p->vm.module_containing(p->ip);
+        const FunctionInfo* f = m ? m->function_at(p->ip) : nullptr;
+        v = f ? make_tuple_on(p, {m->name, f->name, make_small(SWord(f->arity))}) : atoms::undefined;
+    } else if (item == am_initial_call) {
+        v = p->initial_call[0] ? make_tuple_on(p, {p->initial_call[0], p->initial_call[1], p->initial_call[2]})
+                               : atoms::undefined;
+    } else if (item == am_status) {
+        v = status;
+    } else if (item == am_message_queue_len) {
+        v = make_small(SWord(p->queue.size()));
+    } else if (item == am_messages) {
+        std::vector<Term> terms;
+        p->queue.for_each([&](const Message& m) { terms.push_back(m.term); });
+        v = NIL;
+        for (auto it = terms.rbegin(); it != terms.rend(); ++it) v = make_cons_on(p->alloc(2), *it, v);
+    } else if (item == am_links || item == am_monitors || item == am_monitored_by) {
+        std::vector<Term> pids;
+        {
+            std::lock_guard guard(p->lock);
+            if (item == am_links) pids = p->links;
+            else if (item == am_monitors)
+                for (const MonitorEntry& m : p->monitors.in_order()) pids.push_back(m.other);
+            else
+                for (auto& m : p->monitored_by) pids.push_back(m.other);
+        }
+        v = NIL;
+        for (auto it = pids.rbegin(); it != pids.rend(); ++it) {
+            Term e = *it;
+            if (item == am_monitors) e = make_tuple_on(p, {atoms::process, e});
+            v = make_cons_on(p->alloc(2), e, v);
+        }
+    } else if (item == am_dictionary) {
+        v = NIL;
+        for (auto it = p->dictionary.rbegin(); it != p->dictionary.rend(); ++it)
+            v = make_cons_on(p->alloc(2), make_tuple_on(p, {it->first, it->second}), v);
+    } else if (item == am_trap_exit) {
+        std::lock_guard guard(p->lock);
+        v = make_bool(p->trap_exit);
+    } else if (item == am_registered_name) {
+        Term name;
+        {
+            std::lock_guard guard(p->lock);
+            name = p->registered_name;
+        }
+        if (!name && !in_list) return NIL;  // OTP: [] alone, or {registered_name, []} in a list
+        v = name ? name : NIL;
+    } else if (item == am_heap_size) {
+        v = make_small(SWord(p->heap_size_words));
+    } else if (item == am_total_heap_size) {
+        v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + p->mbuf_words));
+    } else if (item == am_stack_size) {
+        v = make_small(SWord(p->stack_used_words()));
+    } else if (item == atom("max_heap_size")) {
+        v = max_heap_size_term(p, p->max_heap);
+    } else if (item == am_reductions) {
+        v = make_small(p->reductions);
+    } else if (item == am_memory) {
+        v = make_small(SWord(p->heap_size_words * 8 + 1000));
+    } else if (item == atom("sequential_trace_token")) {
+        v = seq_token_copy(p);
+    } else if (item == am_error_handler || item == am_priority) {
+        v = item == am_priority ? atom("normal") : atoms::error_handler;
+        for (auto& [f, value] : p->kept_flags)
+            if (f == item) v = value;
+    } else if (item == am_group_leader) {
+        Term gl = p->group_leader.load();
+        v = gl ? gl : p->id;
+    } else if (item == am_current_stacktrace) {
+        v = current_stacktrace(p);
+    } else if (item == am_garbage_collection) {
+        v = NIL;
+    } else if (item == am_suspending) {
+        v = NIL;
+    } else {
+        return THE_NON_VALUE;
+    }
+    return make_tuple_on(p, {item, v});
+}
+
+// The value for a list of items or a single item.
+Term info_answer(Process* p, Term what, Term status, bool* bad) {
+    *bad = false;
+    if (is_atom(what)) {
+        Term v = info_value(p, what, status, false);
+        if (v == THE_NON_VALUE) *bad = true;
+        return v;
+    }
+    std::vector<Term> values;
+    for (Term l = what; is_list(l); l = cdr(l)) {
+        Term v = info_value(p, car(l), status, true);
+        if (v == THE_NON_VALUE) {
+            *bad = true;
+            return NIL;
+        }
+        values.push_back(v);
+    }
+    Term list = NIL;
+    for (auto it = values.rbegin(); it != values.rend(); ++it) list = make_cons_on(p->alloc(2), *it, list);
+    return list;
+}
+
+Term info_all_items(Process* p) {
+    Term l = NIL;
+    for (auto it = info_items().rbegin(); it != info_items().rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
+}
+
+bool valid_items(Term what) {
+    if (is_atom(what)) return true;
+    if (!is_proper_list(what)) return false;
+    for (Term l = what; is_list(l); l = cdr(l))
+        if (!is_atom(car(l))) return false;
+    return true;
+}
+
+}  // namespace
+
+// Asks [target] for [what] with a signal; the caller continues in beamlet_internal:await_reply/1.
+Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_dead) {
+    Word id[3];
+    new_ref_id(p, id);
+    Term ref = make_ref_term(p, id);
+    std::shared_ptr<Process> other = p->vm.lookup_process(target);
+    if (!other) return if_dead;
+    Term request = make_tuple_on(p, {ref, what});
+    Message m;
+    m.kind = SignalKind::InfoRequest;
+    m.from = p->id;
+    Word size = term_size_words(request);
+    m.fragment = HeapFragment::create(size);
+    Term* hp = m.fragment->data;
+    m.term = copy_term(request, &hp, &m.fragment->off_heap_first);
+    m.fragment->used_words = size;
+    if (!p->vm.send_signal(other.get(), m)) return if_dead;
+    static const Export* await = nullptr;
+    if (!await) await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    a[0] = ref;
+    p->ip = await->address();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+}
+
+// Answers an info request on the target's own thread ([p] null: the target is dead).
+void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
+    Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
+    Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
+    BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
+    if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
+        // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
+        Module* old = vm.find_old_module(tuple_element(what, 1));
+        reply_words[2] = make_bool(p && executes_code_of(p, old));
+    } else if (p) {
+        BEAMLET_CACHED_ATOM(am_waiting, "waiting");
+        BEAMLET_CACHED_ATOM(am_runnable, "runnable");
+        bool bad;
+        BEAMLET_CACHED_ATOM(am_suspended, "suspended");
+        bool suspended;
+        {
+            std::lock_guard guard(p->lock);
+            suspended = !p->suspenders.empty() || p->busy_port_wait.load(std::memory_order_relaxed);
+        }
+        Term status = suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
+        Term value = info_answer(p, what, status, &bad);
+        if (!bad) reply_words[2] = value;
+    }
+    vm.send_message(p, from, make_boxed(reply_words));
+}
+
+// process_info about oneself first handles the signals that have arrived (as OTP does), so
+// that a link whose exit signal is in is already gone; an exit it decides takes effect as the
+// BIF returns.
+namespace {
+void handle_own_signals(Process* p) {
+    p->vm.process_signals(p);
+    if (p->pending_exit) p->yield_requested = true;
+}
+}  // namespace
+
+Term bif_process_info2(Process* p, Term* a) {
+    if (!is_pid(a[0]) || !valid_items(a[1])) return p->badarg();
+    if (a[0] == p->id) {
+        BEAMLET_CACHED_ATOM(am_running, "running");
+        handle_own_signals(p);
+        bool bad;
+        Term v = info_answer(p, a[1], am_running, &bad);
+        return bad ? p->badarg() : v;
+    }
+    return request_process_info(p, a, a[0], a[1], atoms::undefined);
+}
+
+Term bif_process_info1(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    Term items = info_all_items(p);
+    if (a[0] == p->id) {
+        BEAMLET_CACHED_ATOM(am_running, "running");
+        handle_own_signals(p);
+        bool bad;
+        return info_answer(p, items, am_running, &bad);
+    }
+    return request_process_info(p, a, a[0], items, atoms::undefined);
+}
+
+}  // namespace beamlet::bif
