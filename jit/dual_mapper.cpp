@@ -13,6 +13,8 @@
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/Process.h>
 
+#include "vm/config.hpp"
+
 namespace beamlet::jit {
 
 using llvm::orc::ExecutorAddr;
@@ -90,9 +92,9 @@ bool cache_maintenance_reaches_fetch() {
 
 bool decide_code_sync_remaps() {
 #if defined(__aarch64__)
-    if (const char* env = std::getenv("BEAMLET_JIT_CODE_SYNC")) {
-        if (std::strcmp(env, "remap") == 0) return true;
-        if (std::strcmp(env, "cache") == 0) return false;
+    if (const auto& sync = vm::config().jit_code_sync) {
+        if (*sync == "remap") return true;
+        if (*sync == "cache") return false;
     }
     return !cache_maintenance_reaches_fetch();
 #else

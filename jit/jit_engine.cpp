@@ -11,6 +11,7 @@
 #include "jit/compiler.hpp"
 #include "jit/dual_mapper.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/config.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/vm.hpp"
 
@@ -21,8 +22,7 @@ using namespace vm;
 std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error) {
     // BEAMLET_JIT_OPT=0 (CodeGenOptLevel::None) or 1 (Less, the default: about twice as fast
     // code for a few times the compile time; jit-design.md §5).
-    int opt = 1;
-    if (const char* env = std::getenv("BEAMLET_JIT_OPT")) opt = std::atoi(env) ? 1 : 0;
+    int opt = vm::config().jit_optimise ? 1 : 0;
     // Objects depend on the target, the CPU and the options as well as on the module.
     auto host = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!host) {
@@ -30,8 +30,7 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
         return nullptr;
     }
     // BEAMLET_JIT_BREAKPOINTS=flag: the flag-byte fallback instead of patching code.
-    const char* mode_env = std::getenv("BEAMLET_JIT_BREAKPOINTS");
-    BreakpointMode mode = mode_env && std::string(mode_env) == "flag" ? BreakpointMode::Flag : BreakpointMode::Patch;
+    BreakpointMode mode = vm::config().jit_flag_breakpoints ? BreakpointMode::Flag : BreakpointMode::Patch;
     std::string flavour = host->getTargetTriple().str() + "|" + host->getCPU() + "|O" + std::to_string(opt) +
                           (mode == BreakpointMode::Flag ? "|flag" : "|patch");
     std::unique_ptr<DiskObjectCache> cache = DiskObjectCache::open_default(flavour);
@@ -48,7 +47,7 @@ std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error)
         return nullptr;
     }
     vm.services.jit_entry = reinterpret_cast<JitEntryFn>(*enter);
-    if (std::getenv("BEAMLET_JIT_DEBUG"))
+    if (vm::config().jit_debug)
         std::fprintf(stderr, "jit: %s, cpu %s, %s breakpoints, code sync: %s\n", engine->triple().c_str(),
                      engine->cpu().c_str(), mode == BreakpointMode::Flag ? "flag" : "patched",
                      code_sync_remaps() ? "cache maintenance + remap" : "cache maintenance");
@@ -114,7 +113,7 @@ std::unique_ptr<NativeCode> JitCodeEngine::prepare(Module& module, const Generic
         if (rp.entry_of) native->entries.push_back({rp.entry_of, *address, rp.flag_index});
     }
     // BEAMLET_JIT_DEBUG=1: what each module became and what it cost.
-    if (std::getenv("BEAMLET_JIT_DEBUG")) {
+    if (vm::config().jit_debug) {
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
         std::fprintf(stderr, "jit: %s: %zu functions, %zu resume points (%zu native) in %.2f ms (%.3f ms/function)\n",
                      atom_text(module.name).c_str(), module.functions.size(), compiled.points.size(),

@@ -12,6 +12,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "vm/config.hpp"
+
 namespace beamlet::jit {
 
 namespace fs = std::filesystem;
@@ -27,9 +29,9 @@ std::string binary_identity() {
 }
 
 std::string default_directory() {
-    if (const char* dir = std::getenv("BEAMLET_JIT_CACHE")) return dir;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/beamlet/jit";
-    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/beamlet/jit";
+    const vm::Config& config = vm::config();
+    if (config.jit_cache) return *config.jit_cache;
+    if (!config.cache_home.empty()) return config.cache_home + "/beamlet/jit";
     return {};
 }
 

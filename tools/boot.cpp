@@ -28,6 +28,7 @@
 #include "tracing/hooks.hpp"
 #include "vm/native_compiler.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/config.hpp"
 #include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/process.hpp"
@@ -152,13 +153,11 @@ private:
 }  // namespace
 
 std::string library_dir() {
-    if (const char* env = std::getenv("BEAMLET_LIB")) return env;
-    return BEAMLET_LIB_DIR;
+    return vm::config().lib_dir.value_or(BEAMLET_LIB_DIR);
 }
 
 std::vector<std::string> otp_library_path() {
-    const char* env = std::getenv("BEAMLET_OTP_LIB");
-    fs::path root = env ? env : BEAMLET_OTP_LIB_DIR;
+    fs::path root = vm::config().otp_lib_dir.value_or(BEAMLET_OTP_LIB_DIR);
     std::vector<std::string> apps;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
@@ -186,10 +185,9 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
     m_vm.set_code_path(m_options.code_path);
     // Library modules are interpreted under the JIT unless BEAMLET_JIT_LIBRARIES=1 (see Vm).
-    const char* jit_libraries = std::getenv("BEAMLET_JIT_LIBRARIES");
-    if (!jit_libraries || std::string(jit_libraries) != "1") {
+    if (!vm::config().jit_libraries) {
         m_vm.interpreted_dirs.push_back(fs::path(library_dir()).string() + "/");
-        m_vm.interpreted_dirs.push_back(fs::path(std::getenv("BEAMLET_OTP_LIB") ? std::getenv("BEAMLET_OTP_LIB") : BEAMLET_OTP_LIB_DIR).string() + "/");
+        m_vm.interpreted_dirs.push_back(fs::path(vm::config().otp_lib_dir.value_or(BEAMLET_OTP_LIB_DIR)).string() + "/");
     }
     if (m_options.schedulers <= 0) m_options.schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     tracing::CallCounter::set_schedulers(m_options.schedulers);
@@ -205,7 +203,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_vm.services.print_term = [](Term t, int column) { return bif::print_term(t, column); };
     m_tracer = std::make_unique<tracing::TracingHooks>(m_vm);
     m_vm.services.trace = m_tracer.get();
-    if (std::getenv("BEAMLET_TRACE_STATS")) {
+    if (vm::config().trace_stats) {
         m_timed = std::make_unique<TimedTraceHooks>(*m_tracer);
         m_vm.services.trace = m_timed.get();
     }
@@ -216,7 +214,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
         // The lazy JIT: BEAMLET_JIT_HOT calls of a function make its module hot (0: every
         // module is compiled as it loads).
         m_vm.jit_hot_calls = DEFAULT_JIT_HOT_CALLS;
-        if (const char* hot = std::getenv("BEAMLET_JIT_HOT")) m_vm.jit_hot_calls = vm::Word(std::strtoull(hot, nullptr, 10));
+        if (auto hot = vm::config().jit_hot_calls) m_vm.jit_hot_calls = vm::Word(*hot);
         if (m_options.jit_eager) m_vm.jit_hot_calls = 0;
         if (m_vm.jit_hot_calls) {
             m_native_compiler = std::make_unique<vm::NativeCompiler>(m_vm);
@@ -433,8 +431,8 @@ Result<std::string> compile_erl(const std::string& erl_path) {
     char key[17];
     std::snprintf(key, sizeof key, "%016llx",
                   static_cast<unsigned long long>(fnv1a(text, fnv1a(source.string() + '\0'))));
-    const char* home = std::getenv("XDG_CACHE_HOME");
-    fs::path root = home ? fs::path(home) / "beamlet" / "erlc"
+    const std::optional<std::string>& home = vm::config().xdg_cache_home;
+    fs::path root = home ? fs::path(*home) / "beamlet" / "erlc"
                          : fs::temp_directory_path() / ("beamlet-cache-" + std::to_string(getuid()));
     fs::path dir = root / key;
     fs::path beam = dir / (source.stem().string() + ".beam");

@@ -17,6 +17,8 @@
 #include <regex>
 #include <sstream>
 
+#include "vm/config.hpp"
+
 extern char** environ;
 
 namespace beamlet::tools {
@@ -93,8 +95,7 @@ EngineRun run_engine(const BootOptions& options, const std::string& module, cons
     }
     // BEAMLET_SELF: what runs this beamlet again, when /proc/self/exe cannot (a cross build's
     // tests run beamlet through an emulator's wrapper script: tools/aarch64.sh).
-    const char* self = std::getenv("BEAMLET_SELF");
-    if (!self || !*self) self = "/proc/self/exe";
+    const char* self = vm::config().self && !vm::config().self->empty() ? vm::config().self->c_str() : "/proc/self/exe";
     pid_t parent = getpid();
     auto start = std::chrono::steady_clock::now();
     pid_t child = fork();

@@ -8,13 +8,15 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "vm/config.hpp"
+
 namespace beamlet::tools {
 
 namespace {
 
 // Where the JIT library is: BEAMLET_JIT_LIBRARY, next to the executable, or the build tree.
 std::string library_path() {
-    if (const char* env = std::getenv("BEAMLET_JIT_LIBRARY")) return env;
+    if (const auto& path = vm::config().jit_library) return *path;
     std::error_code ec;
     std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) {
