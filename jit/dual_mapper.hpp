@@ -1,5 +1,6 @@
 // jit/dual_mapper.hpp — DualMapper: JIT memory mapped twice, an executable view and a writable
-// alias of the same pages (../shared/reference/jit-design.md §2.3, option 2).
+// alias of the same pages (as OTP's BeamAsm maps its JIT memory twice: erts/emulator/beam/jit/
+// beam_jit_main.cpp).
 //
 // An orc::MemoryMapper for LLVM's stock MapperJITLinkMemoryManager. Each reservation is one
 // memfd mapped twice: JITLink writes code and data through the read-write view (the working

@@ -33,7 +33,7 @@ constexpr Arch HOST_ARCH = Arch::AArch64;
 // another share a range and rel32/BL between them (and to their trampolines) always reach.
 constexpr std::size_t RESERVATION_BYTES = std::size_t{256} << 20;
 
-// Site encodings (jit-design.md §0 (i)). x86-64: one 5-byte instruction whose opcode toggles.
+// Site encodings. x86-64: one 5-byte instruction whose opcode toggles.
 constexpr std::uint8_t X86_TEST_EAX_IMM32 = 0xA9;
 constexpr std::uint8_t X86_CALL_REL32 = 0xE8;
 // AArch64: word 0 saves LR in the scratch register X17; word 1 toggles between NOP and BL.
@@ -65,7 +65,7 @@ std::vector<std::uint8_t> site_bytes(Arch arch, std::uint64_t at, std::uint64_t 
 
 // Stores the toggled part of [site] in its enabled or disabled form. One byte (x86-64) or one
 // aligned word (AArch64), so another core executing the site sees the old or the new
-// instruction, never a mix (jit-design.md §3). Release order is only for the data the caller
+// instruction, never a mix. Release order is only for the data the caller
 // wrote before; instruction fetch is made to see the store by the caller's code barrier.
 void store_toggle(const PatchSite& site, bool enabled) {
     if constexpr (HOST_ARCH == Arch::X86_64) {
@@ -163,7 +163,7 @@ std::unique_ptr<Engine> Engine::create(int opt_level, std::string* error, llvm::
         return std::unique_ptr<llvm::orc::ObjectLayer>(std::move(layer));
     };
     // No IR pass pipeline (no IRTransformLayer): O1/O2's tail-recursion elimination and
-    // inlining would bypass entry breakpoints (jit-design.md §0 (iii)). The inactive platform
+    // inlining would bypass entry breakpoints. The inactive platform
     // skips static-initializer support: generated modules have no constructors. Process symbols
     // (LLJIT's default ProcessSymbols JITDylib) stay linked, so modules may call exported C
     // functions by name as well as by absolute address.

@@ -1,7 +1,7 @@
 // jit/engine.hpp — LLVM 19 ORC behind one small class: eager compilation of LLVM modules with
 // fast codegen, JITLink into a dual-mapped memory range (an executable view and a writable
 // alias of the same pages), and the breakpoint patch sites of compiled functions
-// (../shared/reference/jit-design.md §0, §2.3; DESIGN.md §5).
+// (DESIGN.md §5; the README's "The JIT").
 //
 // Patch sites. A function whose name starts with PATCHABLE_PREFIX must carry the attribute
 // "patchable-function-entry" (x86-64: "5" bytes; AArch64: "2" words). When its module is

@@ -21,7 +21,7 @@ using namespace vm;
 
 std::unique_ptr<JitCodeEngine> JitCodeEngine::create(Vm& vm, std::string* error) {
     // BEAMLET_JIT_OPT=0 (CodeGenOptLevel::None) or 1 (Less, the default: about twice as fast
-    // code for a few times the compile time; jit-design.md §5).
+    // code for a few times the compile time).
     int opt = vm::config().jit_optimise ? 1 : 0;
     // Objects depend on the target, the CPU and the options as well as on the module.
     auto host = llvm::orc::JITTargetMachineBuilder::detectHost();

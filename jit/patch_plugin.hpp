@@ -1,6 +1,7 @@
 // jit/patch_plugin.hpp — PatchPlugin: the JITLink pass that turns the entry NOPs of patchable
 // functions into disabled breakpoint sites, and the registry of those sites per module
-// (../shared/reference/jit-design.md §0 (i) step 2, §2.3).
+// (as BeamAsm emits a patchable breakpoint at each function entry: OTP's
+// erts/emulator/beam/jit/x86/instr_trace.cpp).
 //
 // The rewrite runs in PostFixupPasses: addresses are final, the content still sits in the
 // writable working memory, and no code of the graph has run yet. A site becomes visible to

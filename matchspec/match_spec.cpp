@@ -514,7 +514,7 @@ private:
     }
 
     // Send specs may not use caller; receive specs run outside the receiving process's
-    // execution, so nothing that looks at or changes it (otp-tracing.md §7).
+    // execution, so nothing that looks at or changes it (OTP's erl_db_util.c).
     bool allowed_in_kind(Action a) const {
         switch (m_ms.m_kind) {
         case MatchSpecKind::Call: return true;

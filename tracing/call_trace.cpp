@@ -1,7 +1,7 @@
 // tracing/call_trace.cpp — breakpoint actions and trace frames.
 //
 // A hit walks the function's GenericBp chain, one per session, reading the active generation
-// (otp-tracing.md §3.1): call_count counts every process; local/global call tracing, call_time
+// (as erts_generic_breakpoint in OTP's beam_bp.c): call_count counts every process; local/global call tracing, call_time
 // and call_memory need the process's `call` flag in that session; meta tracing needs nothing.
 // Frames pushed on the Erlang stack (vm/trace_frames.hpp) report returns and exceptions.
 // Messages leave through tracing/delivery; their terms are built in C++ arrays, never on the

@@ -14,20 +14,25 @@ struct Vm;
 
 namespace beamlet::tracing {
 
-// [sender] sent [msg] to [to] (the destination as written); [exists]: false for a local pid
-// that does not exist. The session's send pattern selects and decorates the event.
+// {trace, Sender, send, Msg, To}, or {trace, Sender, send_to_non_existing_process, Msg, To}
+// when [exists] is false (a local pid that does not exist); [to] is the destination as
+// written. The session's send pattern selects and decorates the event.
 void trace_send(vm::Vm& vm, vm::Process* sender, vm::Term to, vm::Term msg, bool exists);
-// [p] took [msg] from [sender] (0: unknown) into its queue; the session's 'receive' pattern
-// sees [Node, Sender, Msg].
+// {trace, P, 'receive', Msg}: [p] took [msg] from [sender] (0: unknown) into its queue; the
+// session's 'receive' pattern sees [Node, Sender, Msg].
 void trace_receive(vm::Vm& vm, vm::Process* p, vm::Term sender, vm::Term msg);
 // [p]'s receive ... after timed out: {trace, P, 'receive', timeout}.
 void trace_receive_timeout(vm::Vm& vm, vm::Process* p);
 // {trace, P, [what], [arg]} or, with [arg2], {trace, P, [what], [arg], [arg2]}, for [p]'s
 // sessions with procs.
 void trace_proc(vm::Vm& vm, vm::Process* p, vm::Term what, vm::Term arg, vm::Term arg2 = 0);
-// in / out / in_exiting / out_exiting / out_exited for [p].
+// {trace, P, in | out | in_exiting | out_exiting | out_exited, {M, F, Arity} | 0} for [p]:
+// the current function, 0 when it has none (running, running_procs, exiting).
 void trace_sched(vm::Vm& vm, vm::Process* p, vm::SchedEvent event);
-// gc_minor_start / gc_major_start ([end] false) or _end for [p], with OTP's info list.
+// {trace, P, gc_minor_start | gc_major_start, Info} ([end] false) or gc_minor_end /
+// gc_major_end, Info OTP's twelve {Key, Value} pairs (wordsize, old_heap_block_size,
+// heap_block_size, mbuf_size, recent_size, stack_size, old_heap_size, heap_size,
+// bin_vheap_size, bin_vheap_block_size, bin_old_vheap_size, bin_old_vheap_block_size).
 void trace_gc(vm::Vm& vm, vm::Process* p, bool end, bool major, vm::Word words);
 
 // ---- ports (OTP's trace_port, trace_port_open, trace_sched_ports, trace_port_send and

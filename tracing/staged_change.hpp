@@ -2,7 +2,7 @@
 // send / 'receive' patterns): seize the code modification permission, prepare and stage the
 // change, then install, commit, uninstall, consolidate and free, each after a thread-progress
 // wait, while the calling process is suspended and every other process keeps running.
-// Mirrors erts_finish_breakpointing in erl_bif_trace.c (otp-tracing.md §2.4); used by the trace
+// Mirrors erts_finish_breakpointing in OTP's erl_bif_trace.c; used by the trace
 // BIFs and by session destroy.
 #pragma once
 

@@ -65,7 +65,8 @@ namespace {
 // OTP's "code barrier" at each quiescent point: machine code patched before a thread-progress
 // wait (JIT breakpoints) is fetched anew by this thread afterwards. AArch64 needs an ISB after
 // the patcher's cache maintenance; on x86-64 cross-modifying code is coherent in practice for
-// these one-byte patches (jit-design.md §3), so nothing is executed there.
+// these one-byte patches (a store of one byte or one aligned word is seen whole), so nothing is
+// executed there.
 inline void code_barrier() {
 #if defined(__aarch64__)
     asm volatile("isb" ::: "memory");

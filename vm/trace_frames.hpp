@@ -1,4 +1,4 @@
-// vm/trace_frames.hpp — trace frames on the Erlang stack (otp-tracing.md §4).
+// vm/trace_frames.hpp — trace frames on the Erlang stack (OTP's return_trace frames, beam_bp.c).
 //
 // A call breakpoint that asks for return_trace, exception_trace, return_to or call-time
 // accounting pushes a frame and sets the continuation pointer to trace_return_code(), so the
