@@ -54,11 +54,11 @@ Term load_bytes(Process* p, Term name, const std::string& bytes, const std::stri
     if (!code) return error_tuple(p, atom("badfile"));
     if (code->name != name) return error_tuple(p, atom("badfile"));
     code->source_path = path;
-    std::string error;
+    auto module = vm.prepare_module(*code);
+    if (!module) return error_tuple(p, atom("badfile"));
     // Held by the continuation until it publishes the module (a Module never moves: funs and
     // the JIT point at it).
-    auto prepared = std::make_shared<std::unique_ptr<Module>>(vm.prepare_module(*code, &error));
-    if (!*prepared) return error_tuple(p, atom("badfile"));
+    auto prepared = std::make_shared<std::unique_ptr<Module>>(std::move(*module));
     return vm.trap_until_permission(p, [name, prepared](Process* q, Term*) -> Term {
         Vm& vm = q->vm;
         if (vm.find_old_module(name) && vm.find_module(name)) {

@@ -263,8 +263,7 @@ std::string Runtime::load_file(const std::string& path, Term* module_out) {
     if (!code) return code.error();
     *module_out = code->name;
     if (m_vm.find_module(code->name)) return {};
-    std::string error;
-    if (!m_vm.install_module(*code, &error)) return error;
+    if (auto installed = m_vm.install_module(*code); !installed) return installed.error();
     return {};
 }
 

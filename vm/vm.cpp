@@ -148,13 +148,10 @@ BifFn Vm::find_bif(Term module, Term function, Word arity) const {
     return e ? e->bif : nullptr;
 }
 
-std::unique_ptr<Module> Vm::prepare_module(const GenericModule& code, std::string* error) {
+Result<std::unique_ptr<Module>> Vm::prepare_module(const GenericModule& code) {
     ThreadLayout layout;
     auto threaded = thread_module(*this, code, &layout);
-    if (!threaded) {
-        *error = code.source_path + ": " + threaded.error();
-        return nullptr;
-    }
+    if (!threaded) return Error{code.source_path + ": " + threaded.error()};
     std::unique_ptr<Module> mod = std::move(threaded.value());
     bool library = std::any_of(interpreted_dirs.begin(), interpreted_dirs.end(), [&](const std::string& dir) {
         return code.source_path.starts_with(dir);
@@ -291,14 +288,11 @@ bool Vm::request_native_code(Process* p, const Word* marker) {
     return native_compiler->request(*const_cast<Module*>(m), waiter);
 }
 
-Module* Vm::install_module(const GenericModule& code, std::string* error) {
-    std::unique_ptr<Module> mod = prepare_module(code, error);
-    if (!mod) return nullptr;
-    if (find_module(code.name)) {
-        *error = "module " + atom_text(code.name) + " is already loaded";
-        return nullptr;
-    }
-    return publish_module(std::move(mod));
+Result<Module*> Vm::install_module(const GenericModule& code) {
+    auto mod = prepare_module(code);
+    if (!mod) return Error{mod.error()};
+    if (find_module(code.name)) return Error{"module " + atom_text(code.name) + " is already loaded"};
+    return publish_module(std::move(*mod));
 }
 
 bool Vm::delete_module(Term name) {

@@ -75,8 +75,8 @@ struct Vm {
     BifFn find_bif(Term module, Term function, Word arity) const;
 
     // Threads [code] (and compiles it with the native-code engine): a module no process can
-    // reach yet. On error returns null and sets [error].
-    std::unique_ptr<Module> prepare_module(const GenericModule& code, std::string* error);
+    // reach yet, or why it cannot be.
+    Result<std::unique_ptr<Module>> prepare_module(const GenericModule& code);
     // Makes [module] the current code of its name: the previous current code becomes old code
     // (the caller has checked there was no old code left), exports point at the new code and
     // those it no longer has become undefined. on_load trace patterns are applied first.
@@ -91,7 +91,7 @@ struct Vm {
     // exports; otherwise the module is unloaded and its previous code is current again.
     bool finish_on_load(Term name, bool keep);
     // prepare_module + publish_module for a module that is not loaded yet.
-    Module* install_module(const GenericModule& code, std::string* error);
+    Result<Module*> install_module(const GenericModule& code);
     // erlang:delete_module: the current code becomes old code and its exports undefined;
     // false if there is no current code.
     bool delete_module(Term name);

@@ -26,8 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (code.error().empty()) fuzz::fail("a load error without a message");
         return 0;
     }
-    std::string error;
-    std::unique_ptr<vm::Module> module = vm.prepare_module(*code, &error);
-    if (!module && error.empty()) fuzz::fail("a preparation error without a message");
+    auto module = vm.prepare_module(*code);
+    if (!module && module.error().empty()) fuzz::fail("a preparation error without a message");
     return 0;
 }
