@@ -1,16 +1,21 @@
 // jit/compiler.cpp — BEAM instructions to LLVM IR, one tailcc function per resume point.
 //
-// The emitters mirror the interpreter's handlers (vm/interpreter.cpp) for their fast paths
-// only; every slow path returns the instruction's threaded address so the interpreter runs the
-// one implementation of it (DESIGN.md §5: "every slow path has one implementation").
+// One emitter per row of vm/instructions.def flagged Native, Emitter::emit<op>, reached
+// through a table expanded from the rows: the build fails when a Native row has no emitter or
+// an emitter's row is not flagged Native. The emitters mirror the interpreter's handlers
+// (vm/interpreter.cpp) for their fast paths only; every slow path returns the instruction's
+// threaded address so the interpreter runs the one implementation of it (DESIGN.md §5: "every
+// slow path has one implementation").
 #include "jit/compiler.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,6 +30,7 @@
 
 #include "jit/runtime.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/config.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/vm.hpp"
 
@@ -37,7 +43,8 @@ using llvm::Value;
 
 namespace {
 
-bool emits_code(Op op) { return op != Op::label && op != Op::line && op != Op::int_code_end; }
+// Rows flagged LoaderOnly (label, line, int_code_end) leave nothing in the threaded code.
+bool emits_code(Op op) { return !(op_info(op).flags & LoaderOnly); }
 
 class Emitter {
 public:
@@ -258,7 +265,7 @@ private:
                 leave(instr_address(i));
                 return;
             }
-            if (!emit(i, in)) return;
+            if (!emit_instruction(i, in)) return;
         }
         B.CreateUnreachable();
     }
@@ -439,374 +446,230 @@ private:
         return B.CreateLoad(i64, slot(base, SWord(index)));
     }
 
-    // Emits instruction [i]; false when it ended the native function.
-    bool emit(std::size_t i, const GenericInstr& in) {
-        switch (in.op) {
-        case Op::move: dst(op(in, 1), src(op(in, 0))); return true;
-        case Op::allocate:
-        case Op::allocate_zero: allocate(i, op(in, 0).value, 0); return true;
-        case Op::allocate_heap:
-        case Op::allocate_heap_zero: allocate(i, op(in, 0).value, op(in, 1).value); return true;
-        case Op::test_heap: ensure_heap(i, op(in, 0).value); return true;
-        case Op::init: dst(op(in, 0), word(NIL)); return true;
-        case Op::init_yregs:
-            for (Word k = 0; k < op(in, 0).value; ++k) dst(op(in, 1 + std::uint32_t(k)), word(NIL));
-            return true;
-        case Op::deallocate:
-            cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
-            E = B.CreateConstGEP1_64(i64, E, op(in, 0).value + 1);
-            return true;
-        case Op::trim: {
-            Value* saved = B.CreateLoad(i64, E);
-            E = B.CreateConstGEP1_64(i64, E, op(in, 0).value);
-            B.CreateStore(saved, E);
-            return true;
+    // ---- instructions -----------------------------------------------------------------------------
+    //
+    // Every row of vm/instructions.def flagged Native has its emitter: an explicit
+    // specialisation of emit<op> below the class (OTP's BeamAsm declares its emit_<op> methods
+    // from its op table in the same way). emit_instruction() dispatches through a table that
+    // names emit<op> for each Native row, so a Native row without an emitter instantiates the
+    // primary template, whose static_assert stops the build; an emitter for a row not flagged
+    // Native matches no declaration (the requires clause), which stops the build too. An emitter
+    // returns false when its instruction ended the native function.
+
+    // Read only by the primary emit<op>, whose every instantiation is an op without an emitter.
+    template <Op>
+    static constexpr bool has_emitter = false;
+
+    template <Op opcode>
+        requires(is_native(opcode))
+    bool emit(std::size_t, const GenericInstr&) {
+        static_assert(has_emitter<opcode>, "a row of vm/instructions.def flagged Native has no emitter: write the "
+                                           "specialisation Emitter::emit<Op::name> in jit/compiler.cpp (the opcode "
+                                           "is named above)");
+        return false;
+    }
+
+    using InstrEmitter = bool (Emitter::*)(std::size_t, const GenericInstr&);
+
+    // emit<op> for a Native row, null for any other.
+    template <Op opcode>
+    static constexpr InstrEmitter emitter_of() {
+        if constexpr (is_native(opcode)) return &Emitter::emit<opcode>;
+        else return nullptr;
+    }
+
+    // Emits instruction [i], [in], whose row is flagged Native; false when it ended the native
+    // function.
+    bool emit_instruction(std::size_t i, const GenericInstr& in);
+
+    // Hands instruction [i] to the interpreter, which runs it and goes on; the native function
+    // ends here.
+    bool interpret(std::size_t i) {
+        leave(instr_address(i));
+        return false;
+    }
+
+    // The cons cell [t] points to.
+    Value* list_cell(Value* t) { return B.CreateIntToPtr(B.CreateSub(t, word(TAG_PRIMARY_LIST)), ptr); }
+
+    // Pops a frame of [words] y registers, restoring cp.
+    void drop_frame(Word words) {
+        cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
+        E = B.CreateConstGEP1_64(i64, E, words + 1);
+    }
+
+    // The emitters that several instructions share, one template each; [opcode] picks the variant.
+
+    // call, call_last, call_only: one reduction, then the callee's native code (its label's
+    // resume point).
+    template <Op opcode>
+    bool local_call(std::size_t i, const GenericInstr& in) {
+        if constexpr (opcode == Op::call) cp = code_address(return_address(i));
+        if constexpr (opcode == Op::call_last) drop_frame(op(in, 2).value);
+        Word target = L.label_pos[op(in, 1).value];
+        count_reduction(code_address(m_base + target), op(in, 0).value);
+        goto_marker(target);
+        return false;
+    }
+
+    // call_ext, call_ext_last, call_ext_only: one reduction, then the export's current address
+    // (native code when it is a resume point with some). BIFs run in place in the interpreter.
+    template <Op opcode>
+    bool remote_call(std::size_t i, const GenericInstr& in) {
+        const ImportEntry& imp = g.imports[op(in, 1).value];
+        Export* e = m_vm.exports.get(imp.module, imp.function, imp.arity);
+        if (e->is_bif()) return interpret(i);
+        if constexpr (opcode == Op::call_ext) cp = code_address(return_address(i));
+        if constexpr (opcode == Op::call_ext_last) drop_frame(op(in, 2).value);
+        // Export::address(): addresses[g_active_code_ix].
+        Value* ix = B.CreateLoad(llvm::Type::getInt32Ty(C), runtime_address("code_ix", &g_active_code_ix));
+        llvm::cast<llvm::LoadInst>(ix)->setAtomic(llvm::AtomicOrdering::Acquire);
+        Value* addresses = symbol(m_prefix + "imp." + std::to_string(op(in, 1).value), reinterpret_cast<Word>(&e->addresses[0]));
+        Value* entry = B.CreateGEP(ptr, addresses, B.CreateZExt(ix, i64));
+        llvm::LoadInst* target = B.CreateLoad(ptr, entry);
+        target->setAtomic(llvm::AtomicOrdering::Acquire);
+        count_reduction(target, op(in, 0).value);
+        goto_address(target);
+        return false;
+    }
+
+    // select_val, select_tuple_arity: a chain of comparisons, then the fail label ([src] [fail]
+    // [list of value, label]).
+    template <Op opcode>
+    bool select(const GenericInstr& in) {
+        Value* v = src(op(in, 0));
+        if constexpr (opcode == Op::select_tuple_arity) {
+            BasicBlock* boxed = block(), *not_boxed = block();
+            B.CreateCondBr(is_boxed(v), boxed, not_boxed);
+            B.SetInsertPoint(not_boxed);
+            goto_label(op(in, 1).value);
+            B.SetInsertPoint(boxed);
+            Value* header = boxed_word(v, 0);
+            BasicBlock* tuple = block(), *not_tuple = block();
+            B.CreateCondBr(B.CreateICmpEQ(tag(header, HEADER_SUBTAG_MASK | TAG_PRIMARY_MASK), word(make_arityval(0))),
+                           tuple, not_tuple);
+            B.SetInsertPoint(not_tuple);
+            goto_label(op(in, 1).value);
+            B.SetInsertPoint(tuple);
+            v = header;  // compared with make_arityval(arity) below
         }
-        case Op::swap: {
-            Value* a = src(op(in, 0));
-            Value* b = src(op(in, 1));
-            dst(op(in, 0), b);
-            dst(op(in, 1), a);
-            return true;
-        }
-        case Op::get_list: {
-            Value* cell = B.CreateIntToPtr(B.CreateSub(src(op(in, 0)), word(TAG_PRIMARY_LIST)), ptr);
-            Value* hd = B.CreateLoad(i64, cell);
-            Value* tl = B.CreateLoad(i64, slot(cell, 1));
-            dst(op(in, 1), hd);
-            dst(op(in, 2), tl);
-            return true;
-        }
-        case Op::get_hd:
-        case Op::get_tl: {
-            Value* cell = B.CreateIntToPtr(B.CreateSub(src(op(in, 0)), word(TAG_PRIMARY_LIST)), ptr);
-            dst(op(in, 1), B.CreateLoad(i64, slot(cell, in.op == Op::get_hd ? 0 : 1)));
-            return true;
-        }
-        case Op::put_list: {
-            Value* hd = src(op(in, 0));
-            Value* tl = src(op(in, 1));
-            B.CreateStore(hd, htop);
-            B.CreateStore(tl, slot(htop, 1));
-            Value* cons = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_LIST));
-            htop = B.CreateConstGEP1_64(i64, htop, 2);
-            dst(op(in, 2), cons);
-            return true;
-        }
-        case Op::get_tuple_element:
-            dst(op(in, 2), boxed_word(src(op(in, 0)), op(in, 1).value + 1));
-            return true;
-        case Op::put_tuple2: {
-            Word n = op(in, 1).value;
-            std::vector<Value*> elems;
-            for (Word k = 0; k < n; ++k) elems.push_back(src(op(in, 2 + std::uint32_t(k))));
-            B.CreateStore(word(make_arityval(n)), htop);
-            for (Word k = 0; k < n; ++k) B.CreateStore(elems[k], slot(htop, SWord(k + 1)));
-            Value* tuple = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_BOXED));
-            htop = B.CreateConstGEP1_64(i64, htop, n + 1);
-            dst(op(in, 0), tuple);
-            return true;
-        }
-        case Op::call:
-        case Op::call_only:
-        case Op::call_last: {
-            if (in.op == Op::call) {
-                cp = code_address(return_address(i));
-            } else if (in.op == Op::call_last) {
-                cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
-                E = B.CreateConstGEP1_64(i64, E, op(in, 2).value + 1);
-            }
-            Word target = L.label_pos[op(in, 1).value];
-            count_reduction(code_address(m_base + target), op(in, 0).value);
-            goto_marker(target);
-            return false;
-        }
-        case Op::call_ext:
-        case Op::call_ext_only:
-        case Op::call_ext_last: {
-            const ImportEntry& imp = g.imports[op(in, 1).value];
-            Export* e = m_vm.exports.get(imp.module, imp.function, imp.arity);
-            if (e->is_bif()) {
-                leave(instr_address(i));  // BIFs run in place in the interpreter
-                return false;
-            }
-            if (in.op == Op::call_ext) {
-                cp = code_address(return_address(i));
-            } else if (in.op == Op::call_ext_last) {
-                cp = B.CreateIntToPtr(B.CreateLoad(i64, E), ptr);
-                E = B.CreateConstGEP1_64(i64, E, op(in, 2).value + 1);
-            }
-            // Export::address(): addresses[g_active_code_ix].
-            Value* ix = B.CreateLoad(llvm::Type::getInt32Ty(C), runtime_address("code_ix", &g_active_code_ix));
-            llvm::cast<llvm::LoadInst>(ix)->setAtomic(llvm::AtomicOrdering::Acquire);
-            Value* addresses = symbol(m_prefix + "imp." + std::to_string(op(in, 1).value), reinterpret_cast<Word>(&e->addresses[0]));
-            Value* entry = B.CreateGEP(ptr, addresses, B.CreateZExt(ix, i64));
-            llvm::LoadInst* target = B.CreateLoad(ptr, entry);
-            target->setAtomic(llvm::AtomicOrdering::Acquire);
-            count_reduction(target, op(in, 0).value);
-            goto_address(target);
-            return false;
-        }
-        case Op::return_: {
-            Value* to = cp;
-            cp = llvm::ConstantPointerNull::get(ptr);
-            goto_address(to);
-            return false;
-        }
-        case Op::jump: goto_label(op(in, 0).value); return false;
-        case Op::select_val:
-        case Op::select_tuple_arity: {
-            // A chain of comparisons, then the fail label ([src] [fail] [list of value, label]).
-            Value* v = src(op(in, 0));
-            if (in.op == Op::select_tuple_arity) {
-                BasicBlock* boxed = block(), *not_boxed = block();
-                B.CreateCondBr(is_boxed(v), boxed, not_boxed);
-                B.SetInsertPoint(not_boxed);
-                goto_label(op(in, 1).value);
-                B.SetInsertPoint(boxed);
-                Value* header = boxed_word(v, 0);
-                BasicBlock* tuple = block(), *not_tuple = block();
-                B.CreateCondBr(B.CreateICmpEQ(tag(header, HEADER_SUBTAG_MASK | TAG_PRIMARY_MASK), word(make_arityval(0))),
-                               tuple, not_tuple);
-                B.SetInsertPoint(not_tuple);
-                goto_label(op(in, 1).value);
-                B.SetInsertPoint(tuple);
-                v = header;  // compared with make_arityval(arity) below
-            }
-            Word n = op(in, 2).value;
-            for (Word k = 0; k < n; k += 2) {
-                const Operand& value = op(in, 3 + std::uint32_t(k));
+        Word n = op(in, 2).value;
+        for (Word k = 0; k < n; k += 2) {
+            const Operand& value = op(in, 3 + std::uint32_t(k));
+            Value* expected;
+            if constexpr (opcode == Op::select_val) {
+                expected = term(value.value);
+            } else {
                 // Arities come as unsigned operands (the threader makes them small integers).
                 Word arity = value.kind == OperandKind::Unsigned ? value.value : Word(small_value(value.value));
-                Value* expected = in.op == Op::select_val ? term(value.value) : word(make_arityval(arity));
-                BasicBlock* hit = block(), *miss = block();
-                B.CreateCondBr(B.CreateICmpEQ(v, expected), hit, miss);
-                B.SetInsertPoint(hit);
-                goto_label(op(in, 4 + std::uint32_t(k)).value);
-                B.SetInsertPoint(miss);
+                expected = word(make_arityval(arity));
             }
-            goto_label(op(in, 1).value);
-            return false;
+            BasicBlock* hit = block(), *miss = block();
+            B.CreateCondBr(B.CreateICmpEQ(v, expected), hit, miss);
+            B.SetInsertPoint(hit);
+            goto_label(op(in, 4 + std::uint32_t(k)).value);
+            B.SetInsertPoint(miss);
         }
-        case Op::is_lt:
-        case Op::is_ge: {
-            Value* a = src(op(in, 1));
-            Value* b = src(op(in, 2));
-            Value* both_small = is_small(B.CreateAnd(a, b));
-            Value* cond = in.op == Op::is_lt ? B.CreateICmpSLT(a, b) : B.CreateICmpSGE(a, b);
-            test_or_leave(i, both_small, cond, op(in, 0).value);
-            return true;
-        }
-        case Op::is_eq_exact:
-        case Op::is_ne_exact:
-        case Op::is_eq:
-        case Op::is_ne: {
-            // Equal words are equal; different words are different when one of them (=:=) or
-            // both (==, where 1 == 1.0) are immediates; anything else is the interpreter's.
-            Value* a = src(op(in, 1));
-            Value* b = src(op(in, 2));
-            Value* same = B.CreateICmpEQ(a, b);
-            bool exact = in.op == Op::is_eq_exact || in.op == Op::is_ne_exact;
-            Value* decided = exact ? B.CreateOr(is_immediate(a), is_immediate(b)) : B.CreateAnd(is_immediate(a), is_immediate(b));
-            Value* known = B.CreateOr(same, decided);
-            bool want_equal = in.op == Op::is_eq_exact || in.op == Op::is_eq;
-            test_or_leave(i, known, want_equal ? same : B.CreateNot(same), op(in, 0).value);
-            return true;
-        }
-        case Op::is_nil: test(i, B.CreateICmpEQ(src(op(in, 1)), word(NIL)), op(in, 0).value); return true;
-        case Op::is_nonempty_list:
-            test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_PRIMARY_MASK), word(TAG_PRIMARY_LIST)), op(in, 0).value);
-            return true;
-        case Op::is_atom:
-            test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_IMMED2_MASK), word(TAG_IMMED2_ATOM)), op(in, 0).value);
-            return true;
-        case Op::is_integer: {
-            // Small integers here; boxed terms (bignums or not) go to the interpreter.
-            Value* t = src(op(in, 1));
-            Value* known = B.CreateNot(is_boxed(t));
-            test_or_leave(i, known, is_small(t), op(in, 0).value);
-            return true;
-        }
-        case Op::is_tuple:
-        case Op::test_arity:
-        case Op::is_tagged_tuple: {
-            Value* t = src(op(in, 1));
-            Word fail = op(in, 0).value;
-            if (in.op == Op::test_arity) {
-                // As the interpreter: the operand is known to be a tuple.
-                test(i, B.CreateICmpEQ(boxed_word(t, 0), word(make_arityval(op(in, 2).value))), fail);
-                return true;
-            }
-            BasicBlock* boxed = block(), *failed = block();
-            B.CreateCondBr(is_boxed(t), boxed, failed);
-            B.SetInsertPoint(failed);
+        goto_label(op(in, 1).value);
+        return false;
+    }
+
+    // is_lt, is_ge on two small integers; other terms are the interpreter's.
+    template <Op opcode>
+    bool order_test(std::size_t i, const GenericInstr& in) {
+        Value* a = src(op(in, 1));
+        Value* b = src(op(in, 2));
+        Value* both_small = is_small(B.CreateAnd(a, b));
+        Value* cond = opcode == Op::is_lt ? B.CreateICmpSLT(a, b) : B.CreateICmpSGE(a, b);
+        test_or_leave(i, both_small, cond, op(in, 0).value);
+        return true;
+    }
+
+    // is_eq_exact, is_ne_exact, is_eq, is_ne: equal words are equal; different words are
+    // different when one of them (=:=) or both (==, where 1 == 1.0) are immediates; anything
+    // else is the interpreter's.
+    template <Op opcode>
+    bool equality_test(std::size_t i, const GenericInstr& in) {
+        Value* a = src(op(in, 1));
+        Value* b = src(op(in, 2));
+        Value* same = B.CreateICmpEQ(a, b);
+        constexpr bool exact = opcode == Op::is_eq_exact || opcode == Op::is_ne_exact;
+        Value* decided = exact ? B.CreateOr(is_immediate(a), is_immediate(b)) : B.CreateAnd(is_immediate(a), is_immediate(b));
+        Value* known = B.CreateOr(same, decided);
+        constexpr bool want_equal = opcode == Op::is_eq_exact || opcode == Op::is_eq;
+        test_or_leave(i, known, want_equal ? same : B.CreateNot(same), op(in, 0).value);
+        return true;
+    }
+
+    // is_tuple, is_tagged_tuple: a boxed term whose header is a tuple's (of [arity] with
+    // [atom] first, for is_tagged_tuple).
+    template <Op opcode>
+    bool tuple_test(std::size_t i, const GenericInstr& in) {
+        Value* t = src(op(in, 1));
+        Word fail = op(in, 0).value;
+        BasicBlock* boxed = block(), *failed = block();
+        B.CreateCondBr(is_boxed(t), boxed, failed);
+        B.SetInsertPoint(failed);
+        goto_label(fail);
+        B.SetInsertPoint(boxed);
+        Value* header = boxed_word(t, 0);
+        Value* cond;
+        if constexpr (opcode == Op::is_tuple) {
+            cond = B.CreateICmpEQ(tag(header, HEADER_SUBTAG_MASK | TAG_PRIMARY_MASK), word(make_arityval(0)));
+        } else {
+            Value* arity_ok = B.CreateICmpEQ(header, word(make_arityval(op(in, 2).value)));
+            BasicBlock* check_tag = block(), *bad = block();
+            B.CreateCondBr(arity_ok, check_tag, bad);
+            B.SetInsertPoint(bad);
             goto_label(fail);
-            B.SetInsertPoint(boxed);
-            Value* header = boxed_word(t, 0);
-            Value* cond;
-            if (in.op == Op::is_tuple) {
-                cond = B.CreateICmpEQ(tag(header, HEADER_SUBTAG_MASK | TAG_PRIMARY_MASK), word(make_arityval(0)));
-            } else {
-                Value* arity_ok = B.CreateICmpEQ(header, word(make_arityval(op(in, 2).value)));
-                BasicBlock* check_tag = block(), *bad = block();
-                B.CreateCondBr(arity_ok, check_tag, bad);
-                B.SetInsertPoint(bad);
-                goto_label(fail);
-                B.SetInsertPoint(check_tag);
-                cond = B.CreateICmpEQ(boxed_word(t, 1), term(op(in, 3).value));
-            }
-            test(i, cond, fail);
-            return true;
+            B.SetInsertPoint(check_tag);
+            cond = B.CreateICmpEQ(boxed_word(t, 1), term(op(in, 3).value));
         }
-        case Op::i_plus:
-        case Op::i_minus: {
-            // + and - on small integers whose result is small; the rest (bignums, floats,
-            // errors) is the interpreter's.
-            Value* a = src(op(in, 3));
-            Value* b = src(op(in, 4));
-            // On tagged words: a + (b - tag) (or a - (b - tag)) is the tagged result, and the
-            // machine's overflow flag says whether it is still a small integer.
-            bool plus = in.op == Op::i_plus;
-            Value* untagged_b = B.CreateSub(b, word(TAG_IMMED1_SMALL));
-            llvm::Intrinsic::ID id = plus ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow;
-            Value* pair = B.CreateBinaryIntrinsic(id, a, untagged_b);
-            Value* tagged = B.CreateExtractValue(pair, 0);
-            Value* fits = B.CreateNot(B.CreateExtractValue(pair, 1));
-            Value* fast = B.CreateAnd(is_small(B.CreateAnd(a, b)), fits);
-            BasicBlock* ok = block(), *slow = block();
-            B.CreateCondBr(fast, ok, slow, likely());
-            B.SetInsertPoint(slow);
-            leave(instr_address(i));
-            B.SetInsertPoint(ok);
-            dst(op(in, 5), tagged);
-            return true;
-        }
-        case Op::loop_rec: {
-            // The message at the save pointer; with none, the interpreter fetches the inbox
-            // (and traces 'receive') or jumps to the wait.
-            Value* save = B.CreateLoad(ptr, field(m_off.queue_save));
-            Value* node = B.CreateLoad(ptr, save);
-            BasicBlock* have = block(), *none = block();
-            B.CreateCondBr(B.CreateIsNotNull(node), have, none, likely());
-            B.SetInsertPoint(none);
-            leave(instr_address(i));
-            B.SetInsertPoint(have);
-            dst(op(in, 1), B.CreateLoad(i64, B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), node, m_off.node_term)));
-            return true;
-        }
-        case Op::loop_rec_end: {
-            // The save pointer past the current message, one reduction, back to loop_rec; the
-            // last reduction is the interpreter's (it switches the process out).
-            BasicBlock* go = block(), *out = block();
-            B.CreateCondBr(B.CreateICmpSGT(reds, word(1)), go, out, likely());
-            B.SetInsertPoint(out);
-            leave(instr_address(i));
-            B.SetInsertPoint(go);
-            reds = B.CreateSub(reds, word(1));
-            Value* save = B.CreateLoad(ptr, field(m_off.queue_save));
-            Value* node = B.CreateLoad(ptr, save);
-            B.CreateStore(B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), node, m_off.node_next), field(m_off.queue_save));
-            goto_label(op(in, 0).value);
-            return false;
-        }
-        case Op::remove_message:
-            call_runtime("remove_message", reinterpret_cast<const void*>(&beamlet_jit_remove_message), llvm::Type::getVoidTy(C),
-                         {p});
-            return true;
-        case Op::send: {
-            // To a pid here; names, ports and aliases (which may raise or suspend) are the
-            // interpreter's.
-            Value* sent = call_runtime("send", reinterpret_cast<const void*>(&beamlet_jit_send), llvm::Type::getInt1Ty(C),
-                                       {p, x});
-            BasicBlock* done = block(), *other = block();
-            B.CreateCondBr(sent, done, other, likely());
-            B.SetInsertPoint(other);
-            leave(instr_address(i));
-            B.SetInsertPoint(done);
-            return true;
-        }
-        case Op::is_float:
-            test(i, is_boxed_with_header(src(op(in, 1)), make_header(1, Subtag::Float)), op(in, 0).value);
-            return true;
-        case Op::fmove: {
-            const Operand& from = op(in, 0);
-            const Operand& to = op(in, 1);
-            if (to.kind == OperandKind::FloatReg && from.kind == OperandKind::Literal && !is_float(from.value)) {
-                leave(instr_address(i));  // not from erlc; the interpreter's
-                return false;
-            }
-            if (to.kind == OperandKind::FloatReg) {
-                // From a float register, a float literal (its value is a constant) or a term
-                // the compiler knows to be a float.
-                Value* d = from.kind == OperandKind::FloatReg ? B.CreateLoad(f64, float_reg(from.value))
-                           : from.kind == OperandKind::Literal ? llvm::ConstantFP::get(f64, float_value(from.value))
-                                                              : B.CreateBitCast(boxed_word(src(from), 1), f64);
-                B.CreateStore(d, float_reg(to.value));
-            } else if (from.kind == OperandKind::FloatReg) {
-                // A boxed float on the heap (a test_heap made room): [header][double].
-                B.CreateStore(word(make_header(1, Subtag::Float)), htop);
-                B.CreateStore(B.CreateLoad(f64, float_reg(from.value)), slot(htop, 1));
-                Value* boxed = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_BOXED));
-                htop = B.CreateConstGEP1_64(i64, htop, FLOAT_WORDS);
-                dst(to, boxed);
-            } else {
-                dst(to, src(from));
-            }
-            return true;
-        }
-        case Op::fconv: {
-            // A float or a small integer; a bignum (or badarith) is the interpreter's.
-            Value* t = src(op(in, 0));
-            BasicBlock* small = block(), *other = block(), *is_flt = block(), *slow = block(), *done = block();
-            B.CreateCondBr(is_small(t), small, other, likely());
-            B.SetInsertPoint(small);
-            Value* from_small = B.CreateSIToFP(B.CreateAShr(t, word(TAG_IMMED1_SIZE)), f64);
-            B.CreateBr(done);
-            B.SetInsertPoint(other);
-            B.CreateCondBr(is_boxed_with_header(t, make_header(1, Subtag::Float)), is_flt, slow, likely());
-            B.SetInsertPoint(slow);
-            leave(instr_address(i));
-            B.SetInsertPoint(is_flt);
-            Value* from_float = B.CreateBitCast(boxed_word(t, 1), f64);
-            B.CreateBr(done);
-            B.SetInsertPoint(done);
-            llvm::PHINode* d = B.CreatePHI(f64, 2);
-            d->addIncoming(from_small, small);
-            d->addIncoming(from_float, is_flt);
-            B.CreateStore(d, float_reg(op(in, 1).value));
-            return true;
-        }
-        case Op::fadd:
-        case Op::fsub:
-        case Op::fmul:
-        case Op::fdiv: {
-            // OTP's checks: a result that is not finite is badarith, which the interpreter
-            // raises when it runs the instruction again.
-            Value* a = B.CreateLoad(f64, float_reg(op(in, 1).value));
-            Value* b = B.CreateLoad(f64, float_reg(op(in, 2).value));
-            Value* r = in.op == Op::fadd ? B.CreateFAdd(a, b)
-                       : in.op == Op::fsub ? B.CreateFSub(a, b)
-                       : in.op == Op::fmul ? B.CreateFMul(a, b)
-                                           : B.CreateFDiv(a, b);
-            Value* finite = B.CreateFCmpONE(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r),
-                                            llvm::ConstantFP::getInfinity(f64));
-            BasicBlock* ok = block(), *slow = block();
-            B.CreateCondBr(finite, ok, slow, likely());
-            B.SetInsertPoint(slow);
-            leave(instr_address(i));
-            B.SetInsertPoint(ok);
-            B.CreateStore(r, float_reg(op(in, 3).value));
-            return true;
-        }
-        case Op::fnegate: {
-            Value* a = B.CreateLoad(f64, float_reg(op(in, 1).value));
-            B.CreateStore(B.CreateFSub(llvm::ConstantFP::get(f64, 0.0), a), float_reg(op(in, 2).value));  // -(0.0) is 0.0
-            return true;
-        }
-        default:
-            leave(instr_address(i));
-            return false;
-        }
+        test(i, cond, fail);
+        return true;
+    }
+
+    // i_plus, i_minus on small integers whose result is small; the rest (bignums, floats,
+    // errors) is the interpreter's.
+    template <Op opcode>
+    bool small_arith(std::size_t i, const GenericInstr& in) {
+        Value* a = src(op(in, 3));
+        Value* b = src(op(in, 4));
+        // On tagged words: a + (b - tag) (or a - (b - tag)) is the tagged result, and the
+        // machine's overflow flag says whether it is still a small integer.
+        Value* untagged_b = B.CreateSub(b, word(TAG_IMMED1_SMALL));
+        llvm::Intrinsic::ID id = opcode == Op::i_plus ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow;
+        Value* pair = B.CreateBinaryIntrinsic(id, a, untagged_b);
+        Value* tagged = B.CreateExtractValue(pair, 0);
+        Value* fits = B.CreateNot(B.CreateExtractValue(pair, 1));
+        Value* fast = B.CreateAnd(is_small(B.CreateAnd(a, b)), fits);
+        BasicBlock* ok = block(), *slow = block();
+        B.CreateCondBr(fast, ok, slow, likely());
+        B.SetInsertPoint(slow);
+        leave(instr_address(i));
+        B.SetInsertPoint(ok);
+        dst(op(in, 5), tagged);
+        return true;
+    }
+
+    // fadd, fsub, fmul, fdiv with OTP's check: a result that is not finite is badarith, which
+    // the interpreter raises when it runs the instruction again.
+    template <Op opcode>
+    bool float_arith(std::size_t i, const GenericInstr& in) {
+        Value* a = B.CreateLoad(f64, float_reg(op(in, 1).value));
+        Value* b = B.CreateLoad(f64, float_reg(op(in, 2).value));
+        Value* r = opcode == Op::fadd   ? B.CreateFAdd(a, b)
+                   : opcode == Op::fsub ? B.CreateFSub(a, b)
+                   : opcode == Op::fmul ? B.CreateFMul(a, b)
+                                    : B.CreateFDiv(a, b);
+        Value* finite = B.CreateFCmpONE(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r), llvm::ConstantFP::getInfinity(f64));
+        BasicBlock* ok = block(), *slow = block();
+        B.CreateCondBr(finite, ok, slow, likely());
+        B.SetInsertPoint(slow);
+        leave(instr_address(i));
+        B.SetInsertPoint(ok);
+        B.CreateStore(r, float_reg(op(in, 3).value));
+        return true;
     }
 
     // Calls a runtime function of jit/runtime.hpp with the native state in the process (as the
@@ -876,6 +739,294 @@ private:
     Value *p = nullptr, *x = nullptr, *E = nullptr, *htop = nullptr, *cp = nullptr, *reds = nullptr;
 };
 
+// ---- the emitters, one per row of vm/instructions.def flagged Native ----------------------------
+//
+// Each mirrors the interpreter's handler (vm/interpreter.cpp) for its fast path only.
+
+// Moves and frames.
+
+template <> bool Emitter::emit<Op::move>(std::size_t, const GenericInstr& in) {
+    dst(op(in, 1), src(op(in, 0)));
+    return true;
+}
+template <> bool Emitter::emit<Op::swap>(std::size_t, const GenericInstr& in) {
+    Value* a = src(op(in, 0));
+    Value* b = src(op(in, 1));
+    dst(op(in, 0), b);
+    dst(op(in, 1), a);
+    return true;
+}
+template <> bool Emitter::emit<Op::init>(std::size_t, const GenericInstr& in) {
+    dst(op(in, 0), word(NIL));
+    return true;
+}
+template <> bool Emitter::emit<Op::init_yregs>(std::size_t, const GenericInstr& in) {
+    for (Word k = 0; k < op(in, 0).value; ++k) dst(op(in, 1 + std::uint32_t(k)), word(NIL));
+    return true;
+}
+template <> bool Emitter::emit<Op::allocate>(std::size_t i, const GenericInstr& in) {
+    allocate(i, op(in, 0).value, 0);
+    return true;
+}
+template <> bool Emitter::emit<Op::allocate_zero>(std::size_t i, const GenericInstr& in) {
+    allocate(i, op(in, 0).value, 0);  // allocate sets the y registers to nil anyway
+    return true;
+}
+template <> bool Emitter::emit<Op::allocate_heap>(std::size_t i, const GenericInstr& in) {
+    allocate(i, op(in, 0).value, op(in, 1).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::allocate_heap_zero>(std::size_t i, const GenericInstr& in) {
+    allocate(i, op(in, 0).value, op(in, 1).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::test_heap>(std::size_t i, const GenericInstr& in) {
+    ensure_heap(i, op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::deallocate>(std::size_t, const GenericInstr& in) {
+    drop_frame(op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::trim>(std::size_t, const GenericInstr& in) {
+    Value* saved = B.CreateLoad(i64, E);
+    E = B.CreateConstGEP1_64(i64, E, op(in, 0).value);
+    B.CreateStore(saved, E);
+    return true;
+}
+
+// Lists and tuples.
+
+template <> bool Emitter::emit<Op::get_list>(std::size_t, const GenericInstr& in) {
+    Value* cell = list_cell(src(op(in, 0)));
+    Value* hd = B.CreateLoad(i64, cell);
+    Value* tl = B.CreateLoad(i64, slot(cell, 1));
+    dst(op(in, 1), hd);
+    dst(op(in, 2), tl);
+    return true;
+}
+template <> bool Emitter::emit<Op::get_hd>(std::size_t, const GenericInstr& in) {
+    dst(op(in, 1), B.CreateLoad(i64, slot(list_cell(src(op(in, 0))), 0)));
+    return true;
+}
+template <> bool Emitter::emit<Op::get_tl>(std::size_t, const GenericInstr& in) {
+    dst(op(in, 1), B.CreateLoad(i64, slot(list_cell(src(op(in, 0))), 1)));
+    return true;
+}
+template <> bool Emitter::emit<Op::put_list>(std::size_t, const GenericInstr& in) {
+    Value* hd = src(op(in, 0));
+    Value* tl = src(op(in, 1));
+    B.CreateStore(hd, htop);
+    B.CreateStore(tl, slot(htop, 1));
+    Value* cons = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_LIST));
+    htop = B.CreateConstGEP1_64(i64, htop, 2);
+    dst(op(in, 2), cons);
+    return true;
+}
+template <> bool Emitter::emit<Op::get_tuple_element>(std::size_t, const GenericInstr& in) {
+    dst(op(in, 2), boxed_word(src(op(in, 0)), op(in, 1).value + 1));
+    return true;
+}
+template <> bool Emitter::emit<Op::put_tuple2>(std::size_t, const GenericInstr& in) {
+    Word n = op(in, 1).value;
+    std::vector<Value*> elems;
+    for (Word k = 0; k < n; ++k) elems.push_back(src(op(in, 2 + std::uint32_t(k))));
+    B.CreateStore(word(make_arityval(n)), htop);
+    for (Word k = 0; k < n; ++k) B.CreateStore(elems[k], slot(htop, SWord(k + 1)));
+    Value* tuple = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_BOXED));
+    htop = B.CreateConstGEP1_64(i64, htop, n + 1);
+    dst(op(in, 0), tuple);
+    return true;
+}
+
+// Calls and returns.
+
+template <> bool Emitter::emit<Op::call>(std::size_t i, const GenericInstr& in) { return local_call<Op::call>(i, in); }
+template <> bool Emitter::emit<Op::call_last>(std::size_t i, const GenericInstr& in) { return local_call<Op::call_last>(i, in); }
+template <> bool Emitter::emit<Op::call_only>(std::size_t i, const GenericInstr& in) { return local_call<Op::call_only>(i, in); }
+template <> bool Emitter::emit<Op::call_ext>(std::size_t i, const GenericInstr& in) { return remote_call<Op::call_ext>(i, in); }
+template <> bool Emitter::emit<Op::call_ext_last>(std::size_t i, const GenericInstr& in) {
+    return remote_call<Op::call_ext_last>(i, in);
+}
+template <> bool Emitter::emit<Op::call_ext_only>(std::size_t i, const GenericInstr& in) {
+    return remote_call<Op::call_ext_only>(i, in);
+}
+template <> bool Emitter::emit<Op::return_>(std::size_t, const GenericInstr&) {
+    Value* to = cp;
+    cp = llvm::ConstantPointerNull::get(ptr);
+    goto_address(to);
+    return false;
+}
+
+// Jumps and tests.
+
+template <> bool Emitter::emit<Op::jump>(std::size_t, const GenericInstr& in) {
+    goto_label(op(in, 0).value);
+    return false;
+}
+template <> bool Emitter::emit<Op::select_val>(std::size_t, const GenericInstr& in) { return select<Op::select_val>(in); }
+template <> bool Emitter::emit<Op::select_tuple_arity>(std::size_t, const GenericInstr& in) {
+    return select<Op::select_tuple_arity>(in);
+}
+template <> bool Emitter::emit<Op::is_lt>(std::size_t i, const GenericInstr& in) { return order_test<Op::is_lt>(i, in); }
+template <> bool Emitter::emit<Op::is_ge>(std::size_t i, const GenericInstr& in) { return order_test<Op::is_ge>(i, in); }
+template <> bool Emitter::emit<Op::is_eq_exact>(std::size_t i, const GenericInstr& in) {
+    return equality_test<Op::is_eq_exact>(i, in);
+}
+template <> bool Emitter::emit<Op::is_ne_exact>(std::size_t i, const GenericInstr& in) {
+    return equality_test<Op::is_ne_exact>(i, in);
+}
+template <> bool Emitter::emit<Op::is_eq>(std::size_t i, const GenericInstr& in) { return equality_test<Op::is_eq>(i, in); }
+template <> bool Emitter::emit<Op::is_ne>(std::size_t i, const GenericInstr& in) { return equality_test<Op::is_ne>(i, in); }
+template <> bool Emitter::emit<Op::is_nil>(std::size_t i, const GenericInstr& in) {
+    test(i, B.CreateICmpEQ(src(op(in, 1)), word(NIL)), op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::is_nonempty_list>(std::size_t i, const GenericInstr& in) {
+    test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_PRIMARY_MASK), word(TAG_PRIMARY_LIST)), op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::is_atom>(std::size_t i, const GenericInstr& in) {
+    test(i, B.CreateICmpEQ(tag(src(op(in, 1)), TAG_IMMED2_MASK), word(TAG_IMMED2_ATOM)), op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::is_integer>(std::size_t i, const GenericInstr& in) {
+    // Small integers here; boxed terms (bignums or not) go to the interpreter.
+    Value* t = src(op(in, 1));
+    Value* known = B.CreateNot(is_boxed(t));
+    test_or_leave(i, known, is_small(t), op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::is_float>(std::size_t i, const GenericInstr& in) {
+    test(i, is_boxed_with_header(src(op(in, 1)), make_header(1, Subtag::Float)), op(in, 0).value);
+    return true;
+}
+template <> bool Emitter::emit<Op::is_tuple>(std::size_t i, const GenericInstr& in) { return tuple_test<Op::is_tuple>(i, in); }
+template <> bool Emitter::emit<Op::is_tagged_tuple>(std::size_t i, const GenericInstr& in) {
+    return tuple_test<Op::is_tagged_tuple>(i, in);
+}
+template <> bool Emitter::emit<Op::test_arity>(std::size_t i, const GenericInstr& in) {
+    // As the interpreter: the operand is known to be a tuple.
+    Value* t = src(op(in, 1));
+    test(i, B.CreateICmpEQ(boxed_word(t, 0), word(make_arityval(op(in, 2).value))), op(in, 0).value);
+    return true;
+}
+
+// Integer and float arithmetic.
+
+template <> bool Emitter::emit<Op::i_plus>(std::size_t i, const GenericInstr& in) { return small_arith<Op::i_plus>(i, in); }
+template <> bool Emitter::emit<Op::i_minus>(std::size_t i, const GenericInstr& in) { return small_arith<Op::i_minus>(i, in); }
+template <> bool Emitter::emit<Op::fmove>(std::size_t i, const GenericInstr& in) {
+    const Operand& from = op(in, 0);
+    const Operand& to = op(in, 1);
+    if (to.kind == OperandKind::FloatReg && from.kind == OperandKind::Literal && !is_float(from.value))
+        return interpret(i);  // not from erlc
+    if (to.kind == OperandKind::FloatReg) {
+        // From a float register, a float literal (its value is a constant) or a term the
+        // compiler knows to be a float.
+        Value* d = from.kind == OperandKind::FloatReg ? B.CreateLoad(f64, float_reg(from.value))
+                   : from.kind == OperandKind::Literal ? llvm::ConstantFP::get(f64, float_value(from.value))
+                                                      : B.CreateBitCast(boxed_word(src(from), 1), f64);
+        B.CreateStore(d, float_reg(to.value));
+    } else if (from.kind == OperandKind::FloatReg) {
+        // A boxed float on the heap (a test_heap made room): [header][double].
+        B.CreateStore(word(make_header(1, Subtag::Float)), htop);
+        B.CreateStore(B.CreateLoad(f64, float_reg(from.value)), slot(htop, 1));
+        Value* boxed = B.CreateOr(B.CreatePtrToInt(htop, i64), word(TAG_PRIMARY_BOXED));
+        htop = B.CreateConstGEP1_64(i64, htop, FLOAT_WORDS);
+        dst(to, boxed);
+    } else {
+        dst(to, src(from));
+    }
+    return true;
+}
+template <> bool Emitter::emit<Op::fconv>(std::size_t i, const GenericInstr& in) {
+    // A float or a small integer; a bignum (or badarith) is the interpreter's.
+    Value* t = src(op(in, 0));
+    BasicBlock* small = block(), *other = block(), *is_flt = block(), *slow = block(), *done = block();
+    B.CreateCondBr(is_small(t), small, other, likely());
+    B.SetInsertPoint(small);
+    Value* from_small = B.CreateSIToFP(B.CreateAShr(t, word(TAG_IMMED1_SIZE)), f64);
+    B.CreateBr(done);
+    B.SetInsertPoint(other);
+    B.CreateCondBr(is_boxed_with_header(t, make_header(1, Subtag::Float)), is_flt, slow, likely());
+    B.SetInsertPoint(slow);
+    leave(instr_address(i));
+    B.SetInsertPoint(is_flt);
+    Value* from_float = B.CreateBitCast(boxed_word(t, 1), f64);
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    llvm::PHINode* d = B.CreatePHI(f64, 2);
+    d->addIncoming(from_small, small);
+    d->addIncoming(from_float, is_flt);
+    B.CreateStore(d, float_reg(op(in, 1).value));
+    return true;
+}
+template <> bool Emitter::emit<Op::fadd>(std::size_t i, const GenericInstr& in) { return float_arith<Op::fadd>(i, in); }
+template <> bool Emitter::emit<Op::fsub>(std::size_t i, const GenericInstr& in) { return float_arith<Op::fsub>(i, in); }
+template <> bool Emitter::emit<Op::fmul>(std::size_t i, const GenericInstr& in) { return float_arith<Op::fmul>(i, in); }
+template <> bool Emitter::emit<Op::fdiv>(std::size_t i, const GenericInstr& in) { return float_arith<Op::fdiv>(i, in); }
+template <> bool Emitter::emit<Op::fnegate>(std::size_t, const GenericInstr& in) {
+    Value* a = B.CreateLoad(f64, float_reg(op(in, 1).value));
+    B.CreateStore(B.CreateFSub(llvm::ConstantFP::get(f64, 0.0), a), float_reg(op(in, 2).value));  // -(0.0) is 0.0
+    return true;
+}
+
+// Messages.
+
+template <> bool Emitter::emit<Op::loop_rec>(std::size_t i, const GenericInstr& in) {
+    // The message at the save pointer; with none, the interpreter fetches the inbox (and
+    // traces 'receive') or jumps to the wait.
+    Value* save = B.CreateLoad(ptr, field(m_off.queue_save));
+    Value* node = B.CreateLoad(ptr, save);
+    BasicBlock* have = block(), *none = block();
+    B.CreateCondBr(B.CreateIsNotNull(node), have, none, likely());
+    B.SetInsertPoint(none);
+    leave(instr_address(i));
+    B.SetInsertPoint(have);
+    dst(op(in, 1), B.CreateLoad(i64, B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), node, m_off.node_term)));
+    return true;
+}
+template <> bool Emitter::emit<Op::loop_rec_end>(std::size_t i, const GenericInstr& in) {
+    // The save pointer past the current message, one reduction, back to loop_rec; the last
+    // reduction is the interpreter's (it switches the process out).
+    BasicBlock* go = block(), *out = block();
+    B.CreateCondBr(B.CreateICmpSGT(reds, word(1)), go, out, likely());
+    B.SetInsertPoint(out);
+    leave(instr_address(i));
+    B.SetInsertPoint(go);
+    reds = B.CreateSub(reds, word(1));
+    Value* save = B.CreateLoad(ptr, field(m_off.queue_save));
+    Value* node = B.CreateLoad(ptr, save);
+    B.CreateStore(B.CreateConstGEP1_64(llvm::Type::getInt8Ty(C), node, m_off.node_next), field(m_off.queue_save));
+    goto_label(op(in, 0).value);
+    return false;
+}
+template <> bool Emitter::emit<Op::remove_message>(std::size_t, const GenericInstr&) {
+    call_runtime("remove_message", reinterpret_cast<const void*>(&beamlet_jit_remove_message), llvm::Type::getVoidTy(C), {p});
+    return true;
+}
+template <> bool Emitter::emit<Op::send>(std::size_t i, const GenericInstr&) {
+    // To a pid here; names, ports and aliases (which may raise or suspend) are the interpreter's.
+    Value* sent = call_runtime("send", reinterpret_cast<const void*>(&beamlet_jit_send), llvm::Type::getInt1Ty(C), {p, x});
+    BasicBlock* done = block(), *other = block();
+    B.CreateCondBr(sent, done, other, likely());
+    B.SetInsertPoint(other);
+    leave(instr_address(i));
+    B.SetInsertPoint(done);
+    return true;
+}
+
+bool Emitter::emit_instruction(std::size_t i, const GenericInstr& in) {
+    // Indexed by Op; expanded from the table, so a Native row never goes without its emitter.
+    static constexpr std::array<InstrEmitter, OP_COUNT> EMITTERS = {
+#define BEAMLET_OP(name, number, signature, flags) emitter_of<Op::name>(),
+#include "vm/instructions.def"
+#undef BEAMLET_OP
+    };
+    return (this->*EMITTERS[std::size_t(in.op)])(i, in);
+}
+
 }  // namespace
 
 std::string module_key(const Module& module) {
@@ -915,9 +1066,9 @@ CompiledModule compile_module(Vm& vm, Module& module, const GenericModule& code,
     out.absolutes = emitter.take_absolutes();
     ir->setModuleIdentifier(module_key(module));
     // BEAMLET_JIT_DUMP=DIR writes each module's IR to DIR/MODULE.ll (for llc / reading).
-    if (const char* dir = std::getenv("BEAMLET_JIT_DUMP")) {
+    if (const std::optional<std::string>& dir = vm::config().jit_dump) {
         std::error_code ec;
-        llvm::raw_fd_ostream out_file(std::string(dir) + "/" + vm::atom_text(module.name) + ".ll", ec);
+        llvm::raw_fd_ostream out_file(*dir + "/" + vm::atom_text(module.name) + ".ll", ec);
         if (!ec) ir->print(out_file, nullptr);
     }
     out.ir = llvm::orc::ThreadSafeModule(std::move(ir), std::move(context));

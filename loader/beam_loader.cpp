@@ -82,6 +82,32 @@ struct CompactValue {
     std::vector<std::uint8_t> big_bytes;
 };
 
+// The operand kinds inside an instruction's list (its L operand), a pattern repeated over its
+// elements: c constant, f label (not 0), s source, d destination, y y register, a atom,
+// u unsigned, * any.
+constexpr std::string_view list_pattern(Op op) {
+    switch (op) {
+    case Op::select_val:
+    case Op::select_tuple_arity: return "cf";
+    case Op::put_map_assoc:
+    case Op::put_map_exact: return "ss";
+    case Op::get_map_elements: return "sd";
+    case Op::has_map_fields:
+    case Op::put_tuple2:
+    case Op::make_fun3: return "s";
+    case Op::init_yregs: return "y";
+    case Op::bs_create_bin: return "auu**s";  // type, segment, unit, flags, value, size
+    default: return "";
+    }
+}
+
+constexpr bool every_list_has_a_pattern() {
+    for (std::size_t k = 0; k < OP_COUNT; ++k)
+        if (OP_INFO[k].signature.find('L') != std::string_view::npos && list_pattern(Op(k)).empty()) return false;
+    return true;
+}
+static_assert(every_list_has_a_pattern(), "a row of vm/instructions.def with a list operand (L) has no list_pattern()");
+
 class ModuleLoader {
 public:
     ModuleLoader(std::span<const std::uint8_t> file, const std::string& path, ExportTable& exports)
@@ -529,15 +555,17 @@ private:
         return true;
     }
 
-    // The instruction both engines run for [in]: gc_bif2 on erlang:'+'/2 or erlang:'-'/2 becomes
-    // i_plus / i_minus (same operands), which have integer fast paths in the interpreter and
-    // native emitters in the JIT; everything else is itself.
+    // The instruction both engines run for [in]: the BEAMLET_BIF_REWRITE rules of
+    // vm/instructions.def (gc_bif2 on erlang:'+'/2 becomes i_plus, same operands, which has
+    // integer fast paths in the interpreter and an emitter in the JIT); otherwise itself.
     Op rewritten(const GenericInstr& in) const {
-        if (in.op != Op::gc_bif2) return in.op;
-        const ImportEntry& imp = m_mod.imports[m_mod.operands[in.first_operand + 2].value];
-        if (imp.module != atoms::erlang || imp.arity != 2) return in.op;
-        if (imp.function == atoms::plus) return Op::i_plus;
-        if (imp.function == atoms::minus) return Op::i_minus;
+        for (const BifRewrite& rule : BIF_REWRITES) {
+            if (rule.generic != in.op) continue;
+            std::size_t bif_at = op_info(in.op).signature.find('b');
+            const ImportEntry& imp = m_mod.imports[m_mod.operands[in.first_operand + bif_at].value];
+            if (imp.arity == rule.arity && atom_text(imp.module) == rule.module && atom_text(imp.function) == rule.function)
+                return rule.specific;
+        }
         return in.op;
     }
 
@@ -606,24 +634,6 @@ private:
 
     static bool is_source(const Operand& o) {
         return o.kind == OperandKind::X || o.kind == OperandKind::Y || o.kind == OperandKind::Literal;
-    }
-
-    // The operand kinds inside an op's list, a pattern repeated over its elements: c constant,
-    // f label (not 0), s source, d destination, y y register, a atom, u unsigned, * any.
-    static std::string_view list_pattern(Op op) {
-        switch (op) {
-        case Op::select_val:
-        case Op::select_tuple_arity: return "cf";
-        case Op::put_map_assoc:
-        case Op::put_map_exact: return "ss";
-        case Op::get_map_elements: return "sd";
-        case Op::has_map_fields:
-        case Op::put_tuple2:
-        case Op::make_fun3: return "s";
-        case Op::init_yregs: return "y";
-        case Op::bs_create_bin: return "auu**s";  // type, segment, unit, flags, value, size
-        default: return "";
-        }
     }
 
     // The interpreter reads list elements as registers, constants and code addresses without

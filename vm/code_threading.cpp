@@ -1,5 +1,6 @@
 // vm/code_threading.cpp — turns a GenericModule into interpreter code: function headers,
-// handler addresses, operands encoded as interpreter.cpp describes, labels resolved.
+// handler addresses (specialised by the BEAMLET_SPECIALISE rules of vm/instructions.def),
+// operands encoded as interpreter.cpp describes, labels resolved.
 #include <unordered_map>
 
 #include "vm/atom_table.hpp"
@@ -31,14 +32,28 @@ Word segment_flags(const Operand& o) {
     return flags;
 }
 
-// The move variant for operands of kinds [src] and [dst].
-Op specialised_move(OperandKind src, OperandKind dst) {
-    bool to_x = dst == OperandKind::X;
-    switch (src) {
-    case OperandKind::X: return to_x ? Op::i_move_xx : Op::i_move_xy;
-    case OperandKind::Y: return to_x ? Op::i_move_yx : Op::i_move_yy;
-    default: return to_x ? Op::i_move_cx : Op::i_move_cy;
+// Whether operand [o] is what the specialisation pattern letter [letter] asks for
+// (vm/instructions.def, BEAMLET_SPECIALISE).
+bool matches(const Operand& o, char letter) {
+    switch (letter) {
+    case 'x': return o.kind == OperandKind::X;
+    case 'y': return o.kind == OperandKind::Y;
+    case 'c': return o.kind == OperandKind::Literal;
+    case 'i': return o.kind == OperandKind::Literal && is_immediate(o.value);
+    case 'n': return o.kind == OperandKind::Literal && is_small(o.value);
+    default: return true;  // '.'
     }
+}
+
+// The handler [in] gets in the threaded code: that of the first BEAMLET_SPECIALISE rule for its
+// instruction whose pattern its operands match, else its own.
+Op specialised(const GenericModule& g, const GenericInstr& in) {
+    for (const Specialisation& rule : specialisations_of(in.op)) {
+        bool match = true;
+        for (std::uint32_t k = 0; match && k < rule.pattern.size(); ++k) match = matches(g.operand(in, k), rule.pattern[k]);
+        if (match) return rule.specific;
+    }
+    return in.op;
 }
 
 class Threader {
@@ -217,25 +232,6 @@ private:
         }
     }
 
-    // The variant of [op] for operands that are all x registers (and immediates), if any.
-    Op specialised_for_x_registers(Op op, const GenericInstr& in) const {
-        auto is_x = [&](std::uint32_t i) { return m_g.operand(in, i).kind == OperandKind::X; };
-        auto is_imm = [&](std::uint32_t i) {
-            const Operand& o = m_g.operand(in, i);
-            return o.kind == OperandKind::Literal && is_immediate(o.value);
-        };
-        switch (op) {
-        case Op::is_nonempty_list: return is_x(1) ? Op::i_is_nonempty_list_x : op;
-        case Op::get_list: return is_x(0) && is_x(1) && is_x(2) ? Op::i_get_list_xxx : op;
-        case Op::put_list: return is_x(0) && is_x(1) && is_x(2) ? Op::i_put_list_xxx : op;
-        case Op::get_tuple_element: return is_x(0) && is_x(2) ? Op::i_get_tuple_element_xx : op;
-        case Op::i_plus: return is_x(3) && is_x(4) && is_x(5) ? Op::i_plus_xxx : op;
-        case Op::is_eq_exact: return is_x(1) && is_imm(2) ? Op::i_is_eq_exact_xi : op;
-        case Op::is_ne_exact: return is_x(1) && is_imm(2) ? Op::i_is_ne_exact_xi : op;
-        default: return op;
-        }
-    }
-
     std::vector<bool> m_resume;
     ThreadLayout m_layout;
 
@@ -281,25 +277,9 @@ private:
 
     std::string emit(const GenericInstr& in, Word pos) {
         Op op = in.op;
-        const OpInfo& info = op_info(op);
+        const OpInfo& info = op_info(op);  // a specialisation has the same operands
         Word* w = m_code + pos;
-
-        // Variants of i_plus / i_minus (the loader's rewrite of gc_bif2) for a small constant.
-        if (op == Op::i_plus || op == Op::i_minus) {
-            bool plus = op == Op::i_plus;
-            const Operand& a = m_g.operand(in, 3);
-            const Operand& b = m_g.operand(in, 4);
-            if (b.kind == OperandKind::Literal && is_small(b.value)) {
-                if (a.kind == OperandKind::X) op = plus ? Op::i_plus_xc : Op::i_minus_xc;
-                else if (a.kind == OperandKind::Y) op = plus ? Op::i_plus_yc : Op::i_minus_yc;
-            }
-        }
-        op = specialised_for_x_registers(op, in);
-        if ((op == Op::is_lt || op == Op::is_ge) && m_g.operand(in, 1).kind == OperandKind::X &&
-            m_g.operand(in, 2).kind == OperandKind::Literal && is_small(m_g.operand(in, 2).value))
-            op = op == Op::is_lt ? Op::i_is_lt_xc : Op::i_is_ge_xc;
-        if (op == Op::move) op = specialised_move(m_g.operand(in, 0).kind, m_g.operand(in, 1).kind);
-        w[0] = op_word(op);
+        w[0] = op_word(specialised(m_g, in));
 
         if (op == Op::fmove) {
             const Operand& s = m_g.operand(in, 0);

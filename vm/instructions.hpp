@@ -1,8 +1,9 @@
-// vm/instructions.hpp — Op and OpInfo: the instruction table of vm/instructions.def as C++ data.
+// vm/instructions.hpp — Op, OpInfo and the rewrite rules: vm/instructions.def as C++ data.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace beamlet::vm {
@@ -15,7 +16,7 @@ enum OpFlags : std::uint32_t {
     MayThrow = 1u << 4,
     Internal = 1u << 5,    // never in a .beam file
     LoaderOnly = 1u << 6,  // consumed by the loader, never executed
-    Native = 1u << 7,      // has a native emitter in the JIT (jit/compiler.cpp)
+    Native = 1u << 7,      // the JIT emits it: jit/compiler.cpp's Emitter::emit<op> (the build checks both ways)
 };
 
 enum class Op : std::uint16_t {
@@ -48,6 +49,9 @@ inline constexpr std::array<OpInfo, OP_COUNT> OP_INFO = {{
 
 inline constexpr const OpInfo& op_info(Op op) { return OP_INFO[std::size_t(op)]; }
 
+// [op]'s row is flagged Native: the JIT has an emitter for it, or the build fails.
+inline constexpr bool is_native(Op op) { return op_info(op).flags & Native; }
+
 // Native code for [op] never goes on to the next instruction: it calls, returns or jumps.
 inline constexpr bool ends_native_code(Op op) { return op_info(op).flags & (Call | Return | Terminator); }
 
@@ -62,5 +66,112 @@ inline constexpr std::array<Op, MAX_BEAM_OPCODE + 1> BEAM_NUMBER_TO_OP = [] {
         if (OP_INFO[i].beam_number != 0) table[OP_INFO[i].beam_number] = Op(i);
     return table;
 }();
+
+// ---- rewrite rules ----------------------------------------------------------------------------
+
+// A BEAMLET_BIF_REWRITE rule: the loader turns [generic] calling BIF [module]:[function]/[arity]
+// into [specific].
+struct BifRewrite {
+    Op generic;
+    std::string_view module;
+    std::string_view function;
+    std::uint32_t arity;
+    Op specific;
+};
+
+inline constexpr BifRewrite BIF_REWRITES[] = {
+#define BEAMLET_BIF_REWRITE(generic, module, function, arity, specific) {Op::generic, module, function, arity, Op::specific},
+#include "vm/instructions.def"
+#undef BEAMLET_BIF_REWRITE
+};
+
+// A BEAMLET_SPECIALISE rule: the threader gives [generic] whose operands match [pattern] (one
+// letter per operand, see instructions.def) the handler of [specific].
+struct Specialisation {
+    Op generic;
+    std::string_view pattern;
+    Op specific;
+};
+
+inline constexpr Specialisation SPECIALISATIONS[] = {
+#define BEAMLET_SPECIALISE(generic, pattern, specific) {Op::generic, pattern, Op::specific},
+#include "vm/instructions.def"
+#undef BEAMLET_SPECIALISE
+};
+
+// Where each instruction's rules start in SPECIALISATIONS and how many there are.
+struct RuleRange {
+    std::uint8_t first = 0;
+    std::uint8_t count = 0;
+};
+
+inline constexpr std::array<RuleRange, OP_COUNT> SPECIALISATION_RANGES = [] {
+    std::array<RuleRange, OP_COUNT> ranges{};
+    for (std::size_t k = 0; k < std::size(SPECIALISATIONS); ++k) {
+        RuleRange& range = ranges[std::size_t(SPECIALISATIONS[k].generic)];
+        if (range.count == 0) range.first = std::uint8_t(k);
+        ++range.count;
+    }
+    return ranges;
+}();
+
+// The BEAMLET_SPECIALISE rules for [op], in table order.
+inline constexpr std::span<const Specialisation> specialisations_of(Op op) {
+    RuleRange range = SPECIALISATION_RANGES[std::size_t(op)];
+    return {SPECIALISATIONS + range.first, range.count};
+}
+
+// The checks on the rules, run by the compiler.
+namespace rule_checks {
+
+constexpr bool same_signature(Op a, Op b) { return op_info(a).signature == op_info(b).signature; }
+
+constexpr bool rewrites_keep_operands() {
+    for (const BifRewrite& rule : BIF_REWRITES)
+        if (!same_signature(rule.generic, rule.specific)) return false;
+    for (const Specialisation& rule : SPECIALISATIONS)
+        if (!same_signature(rule.generic, rule.specific)) return false;
+    return true;
+}
+
+constexpr bool bif_rewrites_name_a_bif() {
+    for (const BifRewrite& rule : BIF_REWRITES)
+        if (op_info(rule.generic).signature.find('b') == std::string_view::npos) return false;
+    return true;
+}
+
+// One known letter per operand, and no list operand (whose elements would shift the rest).
+constexpr bool patterns_fit_their_instructions() {
+    for (const Specialisation& rule : SPECIALISATIONS) {
+        std::string_view signature = op_info(rule.generic).signature;
+        if (rule.pattern.size() != signature.size() || signature.find('L') != std::string_view::npos) return false;
+        if (rule.pattern.find_first_not_of("xycin.") != std::string_view::npos) return false;
+    }
+    return true;
+}
+
+constexpr bool specialisations_are_adjacent() {
+    if (std::size(SPECIALISATIONS) > 255) return false;  // RuleRange counts in bytes
+    for (std::size_t k = 0; k < std::size(SPECIALISATIONS); ++k) {
+        RuleRange range = SPECIALISATION_RANGES[std::size_t(SPECIALISATIONS[k].generic)];
+        if (k < range.first || k >= std::size_t(range.first) + range.count) return false;
+    }
+    return true;
+}
+
+constexpr bool specialised_rows_are_internal() {
+    for (const Specialisation& rule : SPECIALISATIONS)
+        if (!(op_info(rule.specific).flags & Internal)) return false;
+    return true;
+}
+
+}  // namespace rule_checks
+
+static_assert(rule_checks::rewrites_keep_operands(), "instructions.def: a rewrite rule joins rows of different signatures");
+static_assert(rule_checks::bif_rewrites_name_a_bif(), "instructions.def: a BEAMLET_BIF_REWRITE rule's instruction has no b operand");
+static_assert(rule_checks::patterns_fit_their_instructions(),
+              "instructions.def: a BEAMLET_SPECIALISE pattern is not one known letter per operand of its instruction");
+static_assert(rule_checks::specialisations_are_adjacent(), "instructions.def: an instruction's BEAMLET_SPECIALISE rules are not adjacent");
+static_assert(rule_checks::specialised_rows_are_internal(), "instructions.def: a BEAMLET_SPECIALISE rule yields a row not flagged Internal");
 
 }  // namespace beamlet::vm

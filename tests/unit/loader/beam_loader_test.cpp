@@ -1,5 +1,6 @@
 // tests/unit/loader/beam_loader_test.cpp — load_beam on a real erlc module, and on truncated,
-// corrupted and garbage input: every failure is an error naming the file, never a crash.
+// corrupted and garbage input: every failure is an error naming the file, never a crash. The
+// rewrite rules of vm/instructions.def reach the loaded and the threaded code.
 //
 // The .beam files come from tests/unit/loader/data/*.erl, compiled by erlc at build time into
 // BEAMLET_UNIT_DATA_DIR. Corrupted modules that still load are checked for consistency and
@@ -20,6 +21,7 @@
 #include "loader/etf.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/instructions.hpp"
+#include "vm/interpreter.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
@@ -251,8 +253,8 @@ std::string load_problem(const Bytes& bytes) {
     }
     std::string problem = consistency_problem(*code);
     if (!problem.empty()) return "loaded an inconsistent module: " + problem;
-    std::string error;
-    if (!vm.install_module(*code, &error) && error.empty()) return "install_module failed without a message";
+    if (auto installed = vm.install_module(*code); !installed && installed.error().empty())
+        return "install_module failed without a message";
     return "";
 }
 
@@ -372,14 +374,46 @@ TEST_F(BeamLoader, ValidModuleHasItsExportsImportsAtomsAndFunctions) {
 TEST_F(BeamLoader, ValidModuleInstallsAndPointsItsExportsAtItsCode) {
     auto code = load(m_sample, SAMPLE_BEAM);
     ASSERT_TRUE(code.ok()) << code.error();
-    std::string error;
-    vm::Module* m = m_vm.install_module(*code, &error);
-    ASSERT_NE(m, nullptr) << error;
+    auto installed = m_vm.install_module(*code);
+    ASSERT_TRUE(installed.ok()) << installed.error();
+    vm::Module* m = *installed;
     EXPECT_EQ(m_vm.find_module(vm::atom("loader_sample")), m);
     vm::Export* add = m_vm.exports.find(vm::atom("loader_sample"), vm::atom("add"), 2);
     ASSERT_NE(add, nullptr);
     EXPECT_TRUE(m->contains(add->address()));
     EXPECT_EQ(m_vm.exports.find(vm::atom("loader_sample"), vm::atom("twice"), 1), nullptr);
+}
+
+// The instructions of [function]/[arity] in [code], from its func_info to the next one.
+std::vector<vm::Op> ops_of(const vm::GenericModule& code, const char* function, vm::Word arity) {
+    std::vector<vm::Op> ops;
+    bool inside = false;
+    for (const vm::GenericInstr& in : code.instrs) {
+        if (in.op == vm::Op::func_info)
+            inside = code.operand(in, 1).value == vm::atom(function) && code.operand(in, 2).value == arity;
+        else if (inside && in.op != vm::Op::label && in.op != vm::Op::line)
+            ops.push_back(in.op);
+    }
+    return ops;
+}
+
+TEST_F(BeamLoader, BifRewriteRulesOfTheTableTurnPlusIntoIPlus) {
+    auto code = load(m_sample, SAMPLE_BEAM);
+    ASSERT_TRUE(code.ok()) << code.error();
+    // add(A, B) -> A + B is gc_bif2 erlang:'+'/2 in the file; twice(N) -> 2 * N has no rule.
+    EXPECT_EQ(ops_of(*code, "add", 2), (std::vector<vm::Op>{vm::Op::i_plus, vm::Op::return_}));
+    EXPECT_EQ(ops_of(*code, "twice", 1), (std::vector<vm::Op>{vm::Op::gc_bif2, vm::Op::return_}));
+}
+
+TEST_F(BeamLoader, SpecialisationRulesOfTheTableChooseTheThreadedHandler) {
+    auto code = load(m_sample, SAMPLE_BEAM);
+    ASSERT_TRUE(code.ok()) << code.error();
+    auto installed = m_vm.install_module(*code);
+    ASSERT_TRUE(installed.ok()) << installed.error();
+    // add/2's i_plus has x registers only: BEAMLET_SPECIALISE(i_plus, "...xxx", i_plus_xxx).
+    vm::Export* add = m_vm.exports.find(vm::atom("loader_sample"), vm::atom("add"), 2);
+    ASSERT_NE(add, nullptr);
+    EXPECT_EQ(add->address()[0], vm::op_word(vm::Op::i_plus_xxx));
 }
 
 TEST_F(BeamLoader, GzipCompressedBeamLoadsLikeThePlainFile) {
