@@ -146,7 +146,12 @@ for format in chrome text; do
   (cd "$work" && TICKS=200 exec "$beamlet" trace --engine "$engine" -S 1 ticker.erl 'ticker:tick -> return' \
      -f $format -o "interrupted.$format" >/dev/null 2>"$work/interrupted.err") &
   pid=$!
-  sleep 1
+  # Interrupted once it has written an event (under an emulator on a busy machine the
+  # program may take longer than any fixed delay to get there).
+  for _ in $(seq 600); do
+    grep -q "ticker:tick" "$work/interrupted.$format" 2>/dev/null && break
+    sleep 0.1
+  done
   kill -INT $pid
   wait $pid
   status=$?
