@@ -156,12 +156,20 @@ std::string library_dir() {
     return vm::config().lib_dir.value_or(BEAMLET_LIB_DIR);
 }
 
+std::string otp_preloaded_dir() {
+    fs::path root = vm::config().otp_lib_dir.value_or(BEAMLET_OTP_LIB_DIR);
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec))
+        if (entry.path().filename().string().starts_with("erts-")) return (entry.path() / "ebin").string();
+    return {};
+}
+
 std::vector<std::string> otp_library_path() {
     fs::path root = vm::config().otp_lib_dir.value_or(BEAMLET_OTP_LIB_DIR);
     std::vector<std::string> apps;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-        // erts holds OTP's preloaded modules (erlang, init, prim_file, ...): beamlet has its own.
+        // erts holds OTP's preloaded modules, which are not on erl's code path (Runtime::load).
         if (entry.path().filename().string().starts_with("erts-")) continue;
         fs::path ebin = entry.path() / "ebin";
         if (fs::is_directory(ebin, ec)) apps.push_back(ebin.string());
@@ -182,6 +190,7 @@ std::vector<std::string> otp_library_path() {
 Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     io::install(m_vm);
     m_options.code_path.push_back(library_dir());
+    m_preloaded_dir = otp_preloaded_dir();
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
     m_vm.set_code_path(m_options.code_path);
     // Library modules are interpreted under the JIT unless BEAMLET_JIT_LIBRARIES=1 (see Vm).
@@ -245,17 +254,30 @@ Runtime::~Runtime() {
 
 std::string Runtime::load(Term module) {
     if (m_vm.find_module(module)) return {};
+    // OTP's preloaded modules (erlang, erts_internal, zlib, ...) come from erts's ebin whatever
+    // the code path says, as erl has them built in; beamlet's own library (build/lib) first,
+    // where a module still stands in for OTP's (bif/lib/README.md).
+    std::vector<std::string> dirs{library_dir()};
+    if (!m_preloaded_dir.empty()) dirs.push_back(m_preloaded_dir);
+    for (const std::string& dir : dirs) {
+        fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
+        std::error_code ec;
+        if (fs::exists(path, ec)) return load_path(module, path.string());
+    }
     for (const std::string& dir : m_vm.code_path()) {
         fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
         std::error_code ec;
-        if (!fs::exists(path, ec)) continue;
-        Term loaded;
-        std::string error = load_file(path.string(), &loaded);
-        if (!error.empty()) return error;
-        if (loaded != module) return path.string() + ": file contains module " + atom_text(loaded);
-        return {};
+        if (fs::exists(path, ec)) return load_path(module, path.string());
     }
     return "module " + atom_text(module) + " not found on the code path";
+}
+
+std::string Runtime::load_path(Term module, const std::string& path) {
+    Term loaded;
+    std::string error = load_file(path, &loaded);
+    if (!error.empty()) return error;
+    if (loaded != module) return path + ": file contains module " + atom_text(loaded);
+    return {};
 }
 
 std::string Runtime::load_file(const std::string& path, Term* module_out) {

@@ -50,7 +50,10 @@ public:
     int run_main(vm::Term module);
 
 private:
+    std::string load_path(vm::Term module, const std::string& path);
+
     BootOptions m_options;
+    std::string m_preloaded_dir;  // erts's ebin: OTP's preloaded modules
     vm::Vm m_vm;
     std::unique_ptr<vm::TraceHooks> m_tracer;
     std::unique_ptr<vm::TraceHooks> m_timed;  // BEAMLET_TRACE_STATS: m_tracer, timed
@@ -66,5 +69,7 @@ std::string library_dir();
 // The ebin directories of the installed Erlang/OTP's applications ($BEAMLET_OTP_LIB, or the
 // library directory found at build time), kernel and stdlib first.
 std::vector<std::string> otp_library_path();
+// The installed OTP's preloaded modules (erts-*/ebin), empty if not found.
+std::string otp_preloaded_dir();
 
 }  // namespace beamlet::tools
