@@ -24,8 +24,6 @@ namespace beamlet::bif {
 // signal; the calling BIF traps into beamlet_internal:await_reply/1 for the answer, which
 // answer_info_request sends. Returns [if_dead] when [target] does not exist.
 vm::Term request_process_info(vm::Process* p, vm::Term* a, vm::Term target, vm::Term what, vm::Term if_dead);
-// Whether [p], not running, executes code of [m] (ip, continuation, stack).
-bool executes_code_of(const vm::Process* p, const vm::Module* m);
 // Answers a process_info request {Ref, Item} from [from] about [p] (null if dead).
 void answer_info_request(vm::Process* p, vm::Term from, vm::Term request, vm::Vm& vm);
 
@@ -55,8 +53,6 @@ inline vm::Term tail_call_erlang(vm::Process* p, const vm::Export* e) {
     p->exception = vm::PendingException{};
     return vm::THE_NON_VALUE;
 }
-// A file name [t] (a flat list of characters, UTF-8 encoded, or a binary) without NUL bytes.
-bool name_arg(vm::Term t, std::string* out);
 // The POSIX error atom OTP uses for errno [err] (enoent, eacces, ...).
 vm::Term posix_atom(int err);
 // Traps the calling BIF until the busy port it sent to is not busy; it then returns

@@ -8,15 +8,19 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "bif/bifs.hpp"
+#include "bif/process_bifs.hpp"
 #include "nif/nif.hpp"
 #include "tracing/code_change.hpp"
 #include "vm/binary.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
+#include "vm/magic.hpp"
 #include "vm/module.hpp"
 
 namespace beamlet::bif {
@@ -92,6 +96,143 @@ Term bif_beamlet_load_binary(Process* p, Term* a) {
     return load_bytes(p, a[0], binary_bytes(a[2]), file);
 }
 
+// ---- OTP's two-phase loading (init, code_server): prepare anywhere, finish holding the permission ----
+
+namespace {
+
+// A module parsed and prepared by erts_internal:prepare_loading/2, not yet published: the
+// magic reference's object until erlang:finish_loading/1 takes the code.
+struct PreparedCode {
+    Term name;
+    bool on_load;
+    std::mutex mutex;
+    std::unique_ptr<Module> module;  // null once finished
+};
+
+void destroy_prepared(MagicHandle* h) { delete static_cast<PreparedCode*>(h->data); }
+
+PreparedCode* prepared_of(Term t) {
+    if (!is_magic_ref(t)) return nullptr;
+    MagicHandle* h = magic_handle(t);
+    return h->destructor == destroy_prepared ? static_cast<PreparedCode*>(h->data) : nullptr;
+}
+
+using PreparedList = std::vector<std::pair<Term, std::unique_ptr<Module>>>;
+
+// Publishes modules [i..] of [list] (the caller holds the permission), each after the trace
+// patterns on the code it replaces are cleared; then releases the permission. The result is ok,
+// or {on_load, Modules} naming those whose on_load function must run before their exports
+// appear (erlang:call_on_load_function/1).
+Term publish_prepared(Process* q, std::shared_ptr<PreparedList> list, std::size_t i) {
+    if (i == list->size()) {
+        q->vm.code_permission->release(q);
+        Term on_load = NIL;
+        for (auto it = list->rbegin(); it != list->rend(); ++it)
+            if (q->vm.find_module(it->first) && q->vm.find_module(it->first)->on_load_function)
+                on_load = make_cons_on(q->alloc(2), it->first, on_load);
+        return is_nil(on_load) ? atoms::ok : make_tuple_on(q, {atom("on_load"), on_load});
+    }
+    Term name = (*list)[i].first;
+    return tracing::clear_module_tracing(q, name, [list, i](Process* r) -> Term {
+        r->vm.publish_module(std::move((*list)[i].second));
+        return publish_prepared(r, list, i + 1);
+    });
+}
+
+}  // namespace
+
+// erts_internal:prepare_loading(Module, Binary): the code parsed and prepared (threaded, and
+// compiled when the JIT takes the module) in the caller, as a magic reference; {error, badfile}
+// when it is not a module called Module.
+Term bif_erts_internal_prepare_loading(Process* p, Term* a) {
+    if (!is_atom(a[0]) || !is_binary(a[1])) return p->badarg();
+    Vm& vm = p->vm;
+    if (!vm.module_parser) return error_tuple(p, atom("badfile"));
+    std::string bytes = binary_bytes(a[1]);
+    CallAccountingPause pause(p);  // parsing and compiling are not the caller's work
+    auto code = vm.module_parser({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, "");
+    if (!code || code->name != a[0]) return error_tuple(p, atom("badfile"));
+    auto module = vm.prepare_module(*code);
+    if (!module) return error_tuple(p, atom("badfile"));
+    auto* prepared = new PreparedCode{a[0], (*module)->on_load_function != 0, {}, std::move(*module)};
+    auto* handle = new MagicHandle();
+    handle->destructor = destroy_prepared;
+    handle->data = prepared;
+    Word id[3];
+    new_ref_id(p, id);
+    return make_magic_ref(p, id, handle);
+}
+
+// erlang:has_prepared_code_on_load(Prepared)
+Term bif_has_prepared_code_on_load(Process* p, Term* a) {
+    PreparedCode* prepared = prepared_of(a[0]);
+    if (!prepared) return p->badarg();
+    std::lock_guard guard(prepared->mutex);
+    if (!prepared->module) return p->badarg();
+    return make_bool(prepared->on_load);
+}
+
+// erlang:finish_loading([Prepared]): publishes the prepared modules together, holding the code
+// modification permission: ok, {on_load, Modules} (loaded; their on_load functions must run),
+// or {not_purged, Modules} (old code still there: nothing is loaded); badarg for anything but
+// a list of unfinished prepared code, or one module twice.
+Term bif_finish_loading(Process* p, Term* a) {
+    std::vector<PreparedCode*> items;
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) {
+        PreparedCode* prepared = prepared_of(car(l));
+        if (!prepared) return p->badarg();
+        for (PreparedCode* other : items)
+            if (other == prepared || other->name == prepared->name) return p->badarg();
+        items.push_back(prepared);
+    }
+    if (!is_nil(l)) return p->badarg();
+    for (PreparedCode* prepared : items) {
+        std::lock_guard guard(prepared->mutex);
+        if (!prepared->module) return p->badarg();
+    }
+    // The magic references stay on the caller's stack while it waits for the permission.
+    Term list = a[0];
+    return p->vm.trap_until_permission(p, [list](Process* q, Term*) -> Term {
+        Vm& vm = q->vm;
+        Term not_purged = NIL;
+        for (Term l = list; is_list(l); l = cdr(l)) {
+            Term name = prepared_of(car(l))->name;
+            if (vm.find_old_module(name) && vm.find_module(name)) not_purged = make_cons_on(q->alloc(2), name, not_purged);
+        }
+        if (!is_nil(not_purged)) {
+            vm.code_permission->release(q);
+            return make_tuple_on(q, {atom("not_purged"), not_purged});
+        }
+        auto modules = std::make_shared<PreparedList>();
+        for (Term l = list; is_list(l); l = cdr(l)) {
+            PreparedCode* prepared = prepared_of(car(l));
+            std::lock_guard guard(prepared->mutex);
+            if (!prepared->module) continue;  // finished by another process meanwhile
+            modules->emplace_back(prepared->name, std::move(prepared->module));
+        }
+        return publish_prepared(q, modules, 0);
+    });
+}
+
+// erts_internal:purge_module(Module, Op), the steps of OTP's erts_code_purger: prepare (and
+// prepare_on_load) answer whether there is old code to purge; complete purges it; abort keeps it.
+Term bif_erts_internal_purge_module(Process* p, Term* a) {
+    static const Term am_prepare = atom("prepare"), am_prepare_on_load = atom("prepare_on_load"),
+                      am_complete = atom("complete"), am_abort = atom("abort");
+    Term name = a[0], op = a[1];
+    if (!is_atom(name)) return p->badarg();
+    if (op == am_prepare || op == am_prepare_on_load) return make_bool(p->vm.find_old_module(name) != nullptr);
+    if (op == am_abort) return atoms::true_;
+    if (op != am_complete) return p->badarg();
+    return p->vm.trap_until_permission(p, [name](Process* q, Term*) -> Term {
+        bool purged = q->vm.purge_module(name);
+        if (purged) nif::module_purged(q->vm, name);
+        q->vm.code_permission->release(q);
+        return make_bool(purged);
+    });
+}
+
 // erlang:delete_module(Module): true, or undefined without current code; badarg if there is
 // old code already.
 Term bif_delete_module(Process* p, Term* a) {
@@ -133,19 +274,6 @@ Term bif_check_old_code(Process* p, Term* a) {
     return make_bool(p->vm.find_old_module(a[0]) != nullptr);
 }
 
-// Whether [p] (on its own thread, not running) executes code of [m]: its current
-// instruction, continuation, or a return address or catch on its stack.
-bool executes_code_of(const Process* p, const Module* m) {
-    if (!m) return false;
-    if (m->contains(p->ip) || m->contains(p->cp)) return true;
-    for (const Term* s = p->stop; s < p->hend; ++s) {
-        Term w = *s;
-        if ((w & TAG_PRIMARY_MASK) == TAG_PRIMARY_HEADER && m->contains(reinterpret_cast<const Word*>(w))) return true;
-        if (is_catch(w) && m->contains(catch_handler(w))) return true;
-    }
-    return false;
-}
-
 // erlang:check_process_code(Pid, Module[, Options]): whether Pid runs old code of Module. The
 // question is answered on Pid's own thread, as process_info is.
 Term bif_check_process_code2(Process* p, Term* a) {
@@ -153,7 +281,7 @@ Term bif_check_process_code2(Process* p, Term* a) {
     if (!p->vm.find_old_module(a[1])) return atoms::false_;
     BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
     Term what = make_tuple_on(p, {am_check_process_code, a[1]});
-    if (a[0] == p->id) return make_bool(executes_code_of(p, p->vm.find_old_module(a[1])));
+    if (a[0] == p->id) return make_bool(runs_code_of(p, p->vm.find_old_module(a[1])));
     return request_process_info(p, a, a[0], what, atoms::false_);
 }
 
@@ -172,6 +300,8 @@ Term bif_loaded(Process* p, Term*) {
 // erlang:pre_loaded(): the modules that are part of the VM itself (no .beam file).
 Term bif_pre_loaded(Process* p, Term*) {
     Term l = NIL;
+    for (Term name : p->vm.preloaded) l = make_cons_on(p->alloc(2), name, l);
+    if (!p->vm.preloaded.empty()) return l;
     for (const char* name : {"erlang", "erts_internal", "init", "prim_file", "erl_prim_loader"})
         l = make_cons_on(p->alloc(2), atom(name), l);
     return l;

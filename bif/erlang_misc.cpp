@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "bif/bifs.hpp"
+#include "vm/config.hpp"
+#include "vm/scheduler.hpp"
 #include "vm/term_hash.hpp"
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
@@ -367,15 +369,22 @@ Term bif_unique_integer1(Process* p, Term* a) {
 
 // ---- halt, display, gc ----
 
-// halt/0,1 stop the whole VM at once, after flushing what the program has written.
-[[noreturn]] static void halt_now(Process* p, int status) {
+// halt/0,1 stop the whole VM at once, after flushing what the program has written. On OTP's
+// boot the schedulers stop instead and the run ends as when main exits (tools/boot.cpp:
+// init:stop/0 ends in halt/1 there, and a command-line trace is written out).
+static Term halt_now(Process* p, int status) {
     p->vm.halt_status.store(status);
+    if (vm::config().otp_boot) {
+        p->vm.schedulers->stop();
+        p->yield_requested = true;
+        return atoms::true_;
+    }
     p->vm.flush_stdout();
     std::fflush(stdout);
     std::_Exit(status);
 }
 
-Term bif_halt0(Process* p, Term*) { halt_now(p, 0); }
+Term bif_halt0(Process* p, Term*) { return halt_now(p, 0); }
 Term bif_halt1(Process* p, Term* a) {
     int status;
     if (is_small(a[0]) && small_value(a[0]) >= 0) status = int(small_value(a[0]) & 0xFF);
@@ -386,7 +395,13 @@ Term bif_halt1(Process* p, Term* a) {
         p->vm.write_stdout(s + "\n");
         status = 1;
     } else return p->badarg();
-    halt_now(p, status);
+    return halt_now(p, status);
+}
+
+// halt(Status, Options): halt/1 (the flush option is what beamlet does anyway).
+Term bif_halt2(Process* p, Term* a) {
+    if (!is_list(a[1]) && !is_nil(a[1])) return p->badarg();
+    return bif_halt1(p, a);
 }
 
 namespace {
@@ -493,6 +508,96 @@ Term bif_garbage_collect1(Process* p, Term* a) {
     p->ip = await->address();
     p->exception = PendingException{};
     return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+}
+
+// erts_internal:garbage_collect(major | minor): a collection of the caller, as
+// garbage_collect/0 (OTP's erlang:garbage_collect/2 calls it for the process itself).
+Term bif_erts_internal_garbage_collect(Process* p, Term* a) {
+    if (a[0] != atom("major") && a[0] != atom("minor")) return p->badarg();
+    return bif_garbage_collect(p, a);
+}
+
+// erts_internal:request_system_task(Pid, Priority, {Task, ReqId, Arg}): the target runs Task
+// when it handles the signal and sends {Task, ReqId, Result} back; a dead process answers
+// false. Tasks: {garbage_collect, ReqId, major | minor}, {check_process_code, ReqId, Module},
+// {copy_literals, ReqId, Bool} (beamlet never frees literals under a process: always ok).
+Term bif_erts_internal_request_system_task(Process* p, Term* a) {
+    static const Term am_garbage_collect = atom("garbage_collect"), am_check_process_code = atom("check_process_code"),
+                      am_copy_literals = atom("copy_literals");
+    Term prio = a[1], req = a[2];
+    if (!is_pid(a[0]) || !(prio == atom("max") || prio == atom("high") || prio == atom("normal") || prio == atom("low") ||
+                           prio == atom("inherit")))
+        return p->badarg();
+    if (!is_tuple(req) || tuple_arity(req) != 3) return p->badarg();
+    Term task = tuple_element(req, 0);
+    if (task != am_garbage_collect && task != am_check_process_code && task != am_copy_literals) return p->badarg();
+    Message m;
+    m.kind = SignalKind::SystemTask;
+    m.from = p->id;
+    m.fragment = copy_to_fragment(req, &m.term);
+    std::shared_ptr<Process> other = p->vm.lookup_process(a[0]);
+    if (!other || !p->vm.send_signal(other.get(), m)) p->vm.run_system_task(nullptr, m);
+    return atoms::ok;
+}
+
+Term bif_erts_internal_request_system_task4(Process* p, Term* a) {
+    if (a[0] != p->id) return p->badarg();  // the requester is the caller (OTP: dirty-signal handler)
+    return bif_erts_internal_request_system_task(p, a + 1);
+}
+
+// erts_internal:cmp_term(A, B): -1, 0 or 1 in the exact term order (1 < 1.0: =:=).
+Term bif_erts_internal_cmp_term(Process*, Term* a) {
+    int c = compare_terms_exact(a[0], a[1]);
+    return make_small(c < 0 ? -1 : c > 0 ? 1 : 0);
+}
+
+// erts_internal:term_type(T): how T is represented, in OTP's names for the representations
+// beamlet shares (maps are flatmaps at any size here).
+Term bif_erts_internal_term_type(Process*, Term* a) {
+    Term t = a[0];
+    const char* type = "nil";
+    if (is_small(t)) type = "fixnum";
+    else if (is_atom(t)) type = "atom";
+    else if (is_pid(t)) type = "pid";
+    else if (is_port(t)) type = "port";
+    else if (is_list(t)) type = "list";
+    else if (is_catch(t)) type = "catch";
+    else if (is_boxed(t)) {
+        switch (Subtag(boxed_header(t) & HEADER_SUBTAG_MASK)) {
+        case Subtag::Tuple: type = "tuple"; break;
+        case Subtag::PosBig:
+        case Subtag::NegBig: type = "bignum"; break;
+        case Subtag::Ref: type = "reference"; break;
+        case Subtag::Fun: type = "fun"; break;
+        case Subtag::Float: type = "hfloat"; break;
+        case Subtag::Export: type = "export"; break;
+        case Subtag::RefcBin: type = "refc_binary"; break;
+        case Subtag::HeapBin: type = "heap_binary"; break;
+        case Subtag::SubBin: type = "sub_binary"; break;
+        case Subtag::Map: type = "flatmap"; break;
+        default: break;
+        }
+    }
+    return atom(type);
+}
+
+// erts_internal:time_unit() and perf_counter_unit(): parts per second of native time and of
+// os:perf_counter/0 (nanoseconds for both).
+Term bif_erts_internal_time_unit(Process*, Term*) { return make_small(1000000000); }
+
+// erts_internal:is_system_process(Pid): beamlet has no processes that the VM itself hides.
+Term bif_erts_internal_is_system_process(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    return atoms::false_;
+}
+
+// erts_internal:scheduler_wall_time(Enable): whether scheduler wall-time accounting was on
+// (kernel_refc switches it for erlang:system_flag(scheduler_wall_time, _)). beamlet keeps the
+// setting only: statistics(scheduler_wall_time) does not measure it.
+Term bif_erts_internal_scheduler_wall_time(Process* p, Term* a) {
+    static std::atomic<bool> enabled{false};
+    if (a[0] != atoms::true_ && a[0] != atoms::false_) return p->badarg();
+    return make_bool(enabled.exchange(a[0] == atoms::true_));
 }
 
 // ---- module info ----

@@ -59,6 +59,22 @@ Term bif_process_flag(Process* p, Term* a) {
         {"error_handler", "error_handler", [](Term v) { return is_atom(v); }},
         {"async_dist", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
     };
+    // monitor_nodes (and {monitor_nodes, Options}): a subscription count per process, the
+    // previous count returned. Without distribution no nodeup/nodedown ever comes.
+    static const Term am_monitor_nodes = atom("monitor_nodes");
+    if (a[0] == am_monitor_nodes || (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == am_monitor_nodes &&
+                                     (is_map(tuple_element(a[0], 1)) || is_list(tuple_element(a[0], 1))))) {
+        if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
+        for (auto& [f, v] : p->kept_flags)
+            if (f == am_monitor_nodes) {
+                Term old = v;
+                if (a[1] == atoms::true_) v = make_small(small_value(v) + 1);
+                else if (small_value(v) > 0) v = make_small(small_value(v) - 1);
+                return old;
+            }
+        p->kept_flags.emplace_back(am_monitor_nodes, make_small(a[1] == atoms::true_ ? 1 : 0));
+        return make_small(0);
+    }
     if (is_atom(a[0])) {
         const std::string& name = atom_text(a[0]);
         for (const Kept& k : kept) {

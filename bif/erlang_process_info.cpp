@@ -217,7 +217,7 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
         // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
         Module* old = vm.find_old_module(tuple_element(what, 1));
-        reply_words[2] = make_bool(p && executes_code_of(p, old));
+        reply_words[2] = make_bool(p && runs_code_of(p, old));
     } else if (p) {
         BEAMLET_CACHED_ATOM(am_waiting, "waiting");
         BEAMLET_CACHED_ATOM(am_runnable, "runnable");

@@ -1,6 +1,7 @@
 // bif/nif_bifs.cpp — erlang:load_nif/2 and the on_load protocol (erlang:call_on_load_function/1,
 // erlang:finish_after_on_load/2, beamlet:on_load_claim/1) that bif/lib/beamlet_internal.erl
 // drives when a module with -on_load(F/0) is loaded.
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,12 @@ bool string_arg(Term t, std::string* out) {
     return is_nil(t);
 }
 
+// Whether some function of [m] is a native BIF (its Erlang body a placeholder).
+bool has_native_functions(const Vm& vm, const Module& m) {
+    return std::any_of(m.functions.begin(), m.functions.end(),
+                       [&](const FunctionInfo& fi) { return vm.find_bif(m.name, fi.name, fi.arity) != nullptr; });
+}
+
 }  // namespace
 
 // erlang:load_nif(Path, LoadInfo): loads Path ++ ".so" into the calling module, under the code
@@ -43,6 +50,9 @@ Term bif_load_nif(Process* p, Term* a) {
     Term module = m->name;
     std::string path;
     if (!string_arg(a[0], &path)) return p->badarg();
+    // A library named after its module whose NIFs beamlet has natively (bif/bifs.def: OTP's
+    // prim_file, prim_buffer, ...) is built in, as OTP's statically linked NIF libraries are.
+    if (path == atom_text(module) && has_native_functions(p->vm, *m)) return atoms::ok;
     // The load info outlives this call's heap (the wait for the permission may GC it).
     Term info;
     std::shared_ptr<HeapFragment> info_heap(copy_to_fragment(a[1], &info), free_fragment);
@@ -71,7 +81,9 @@ Term bif_on_load_claim(Process* p, Term* a) {
 // erlang:call_on_load_function(Module): calls the on_load function the caller claimed; its
 // result is this call's result.
 Term bif_call_on_load_function(Process* p, Term* a) {
-    if (!is_atom(a[0]) || !p->on_load_entry) return p->badarg();
+    if (!is_atom(a[0])) return p->badarg();
+    // OTP's code server calls it right after finish_loading: the caller claims the run.
+    if (!p->on_load_entry && p->vm.claim_on_load(a[0], &p->on_load_entry) != Vm::OnLoadClaim::Claimed) return p->badarg();
     const Module* m = p->vm.find_module(a[0]);
     if (!m || !m->contains(p->on_load_entry)) return p->badarg();
     p->ip = p->on_load_entry;

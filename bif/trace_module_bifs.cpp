@@ -366,4 +366,52 @@ Term bif_trace_session_info(Process* p, Term* a) {
     return l;
 }
 
+// ---- erl_tracer: OTP's default tracer module, whose two NIFs are built in ----
+
+// erl_tracer:enabled(Tag, TracerPid, Tracee): trace while the tracer process lives (remove
+// then); a process's events to itself are discarded.
+Term bif_erl_tracer_enabled(Process* p, Term* a) {
+    static const Term am_trace = atom("trace"), am_remove = atom("remove"), am_discard = atom("discard"),
+                      am_trace_status = atom("trace_status");
+    if (!is_pid(a[1])) return am_remove;
+    if (!p->vm.lookup_process(a[1])) return am_remove;
+    if (a[0] != am_trace_status && a[1] == a[2]) return am_discard;
+    return am_trace;
+}
+
+// erl_tracer:trace(Tag, TracerPid, Tracee, Msg, Opts): sends {trace, Tracee, Tag, Msg} with
+// Opts' extra and match_spec_result (unless true) appended; with a timestamp option, trace_ts
+// and the time last. seq_trace events are {seq_trace, Label, Msg}.
+Term bif_erl_tracer_trace(Process* p, Term* a) {
+    static const Term am_extra = atom("extra"), am_match_spec_result = atom("match_spec_result"),
+                      am_timestamp = atom("timestamp"), am_seq_trace = atom("seq_trace"), am_trace_ts = atom("trace_ts"),
+                      am_monotonic = atom("monotonic"), am_strict_monotonic = atom("strict_monotonic");
+    if (!is_pid(a[1]) || !is_map(a[4])) return atoms::ok;
+    Term opts = a[4];
+    std::vector<Term> elements;
+    bool seq = a[0] == am_seq_trace;
+    const Term* ts = map_lookup(opts, am_timestamp);
+    elements.push_back(seq ? am_seq_trace : ts ? am_trace_ts : atoms::trace);
+    elements.push_back(a[2]);
+    if (!seq) elements.push_back(a[0]);
+    elements.push_back(a[3]);
+    if (const Term* extra = map_lookup(opts, am_extra)) elements.push_back(*extra);
+    if (const Term* ms = map_lookup(opts, am_match_spec_result); ms && *ms != atoms::true_) elements.push_back(*ms);
+    if (ts) {
+        std::int64_t us = p->vm.unique_now_us();
+        if (*ts == am_monotonic || *ts == am_strict_monotonic) {
+            Term mono = make_integer(p, us * 1000);
+            elements.push_back(*ts == am_monotonic ? mono : make_tuple_on(p, {mono, make_integer(p, p->vm.next_unique.fetch_add(1))}));
+        } else {
+            elements.push_back(make_tuple_on(p, {make_small(us / 1000000000000), make_small(us / 1000000 % 1000000),
+                                                 make_small(us % 1000000)}));
+        }
+    }
+    Term* hp = p->alloc(1 + elements.size());
+    hp[0] = make_arityval(elements.size());
+    for (std::size_t i = 0; i < elements.size(); ++i) hp[1 + i] = elements[i];
+    p->vm.send_message(p, a[1], make_boxed(hp));
+    return atoms::ok;
+}
+
 }  // namespace beamlet::bif

@@ -28,6 +28,7 @@
 #include "tracing/hooks.hpp"
 #include "vm/native_compiler.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
 #include "vm/config.hpp"
 #include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
@@ -259,6 +260,9 @@ std::string Runtime::load(Term module) {
     // where a module still stands in for OTP's (bif/lib/README.md).
     std::vector<std::string> dirs{library_dir()};
     if (!m_preloaded_dir.empty()) dirs.push_back(m_preloaded_dir);
+    // On OTP's boot, OTP's modules come first: beamlet's library only has its own (beamlet_*).
+    if (vm::config().otp_boot) std::swap(dirs[0], dirs.back());
+    if (vm::config().otp_boot && !atom_text(module).starts_with("beamlet")) dirs.pop_back();
     for (const std::string& dir : dirs) {
         fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
         std::error_code ec;
@@ -343,7 +347,8 @@ void start_signal_thread(Vm& vm) {
                 if (sigwait(&set, &sig) != 0) continue;
                 Term init = g_signal_init.load();
                 if (sig == SIGTERM && init) {
-                    Term stop[3] = {make_arityval(2), atom("stop"), make_small(0)};
+                    // OTP's init takes {stop, stop} (init:stop/0); beamlet's {stop, Status}.
+                    Term stop[3] = {make_arityval(2), atom("stop"), vm::config().otp_boot ? atom("stop") : make_small(0)};
                     vm.send_message(nullptr, init, make_boxed(stop));
                     continue;
                 }
@@ -357,6 +362,55 @@ void start_signal_thread(Vm& vm) {
 }
 
 }  // namespace
+
+std::string Runtime::preload_otp() {
+    // erl has OTP's preloaded modules built in: all of them are loaded before the first
+    // process runs (the code server never loads them: they are not on its path), and so is
+    // beamlet_internal, which BIFs trap into.
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(m_preloaded_dir, ec)) {
+        if (entry.path().extension() != ".beam") continue;
+        Term module = atom(entry.path().stem().string());
+        std::string error = load(module);
+        if (!error.empty()) return error;
+        m_vm.preloaded.push_back(module);
+    }
+    if (ec) return m_preloaded_dir + ": " + ec.message();
+    // beamlet's own modules (beamlet_internal, beamlet_run, beamlet_cli_trace) are not on the
+    // code server's path either.
+    for (const auto& entry : fs::directory_iterator(library_dir(), ec)) {
+        std::string name = entry.path().stem().string();
+        if (entry.path().extension() != ".beam" || !name.starts_with("beamlet")) continue;
+        std::string error = load(atom(name));
+        if (!error.empty()) return error;
+        m_vm.preloaded.push_back(atom(name));
+    }
+    m_vm.otp_error_handler = true;
+    return {};
+}
+
+std::vector<std::string> Runtime::boot_arguments(Term module) const {
+    // As erlexec passes them to the emulator for `erl -noshell -s beamlet_run start MOD`:
+    // the root, bindir and progname, then the user's flags.
+    fs::path lib = vm::config().otp_lib_dir.value_or(BEAMLET_OTP_LIB_DIR);
+    fs::path root = lib.parent_path();
+    fs::path erts = fs::path(m_preloaded_dir).parent_path();
+    const char* home = std::getenv("HOME");
+    std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
+                                     "-progname", "erl", "--", "-home", home ? home : "/", "--", "-noshell"};
+    std::vector<std::string> pa;
+    for (const std::string& dir : m_options.code_path) {
+        if (dir == library_dir()) break;  // the -pa directories come first (Runtime::Runtime)
+        pa.push_back(dir);
+    }
+    if (!pa.empty()) {
+        argv.push_back("-pa");
+        argv.insert(argv.end(), pa.begin(), pa.end());
+    }
+    for (const char* a : {"-s", "beamlet_run", "start"}) argv.push_back(a);
+    argv.push_back(atom_text(module));
+    return argv;
+}
 
 int Runtime::run_main(Term module) {
     std::string error = load(module);
@@ -373,25 +427,56 @@ int Runtime::run_main(Term module) {
         std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
         return 1;
     }
-    // The first process is init (bif/lib/init.erl): it starts the io servers and the other
-    // system processes, then the main process (beamlet:start_main/1), whose exit ends the run.
-    std::string boot_error = load(atoms::init);
-    Export* boot = m_vm.exports.find(atoms::init, atom("boot"), 1);
+    // The first process is init. On OTP's boot it is erl_init:start(init, BootArgs), as on erl:
+    // OTP's init runs the boot script (the kernel application: code server, file server,
+    // logger, ...), then `-s beamlet_run start MOD` starts the main process. Otherwise it is
+    // beamlet's init (bif/lib/init.erl), which starts the io servers and the other system
+    // processes, then the main process. The main process's exit ends the run.
+    bool otp_boot = vm::config().otp_boot;
+    Term boot_module = otp_boot ? atom("erl_init") : atoms::init;
+    std::string boot_error = otp_boot ? preload_otp() : load(atoms::init);
+    Export* boot = m_vm.exports.find(boot_module, atom(otp_boot ? "start" : "boot"), otp_boot ? 2 : 1);
     if (!boot_error.empty() || !boot || boot->address() == boot->trampoline) {
-        std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "init:boot/1 is missing" : boot_error.c_str());
+        std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "the boot function is missing" : boot_error.c_str());
         return 1;
     }
     start_signal_thread(m_vm);
     g_signal_trace.store(m_cli_trace.get());
     Schedulers schedulers(m_vm, m_options.schedulers);
-    std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+    // On OTP's boot init is <0.0.0>, as on erl.
+    std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, otp_boot ? 0 : m_vm.next_pid.fetch_add(1) + 1);
     g_signal_init.store(init->id);
-    init->initial_call[0] = atoms::init;
-    init->initial_call[1] = atom("boot");
-    init->initial_call[2] = make_small(1);
-    prepare_call(init.get(), boot, {module});
+    init->initial_call[0] = boot_module;
+    init->initial_call[1] = atom(otp_boot ? "start" : "boot");
+    init->initial_call[2] = make_small(otp_boot ? 2 : 1);
+    if (otp_boot) {
+        Term args = NIL;
+        std::vector<std::string> argv = boot_arguments(module);
+        for (auto it = argv.rbegin(); it != argv.rend(); ++it)
+            args = make_cons_on(init->alloc(2), make_binary(init.get(), *it), args);
+        prepare_call(init.get(), boot, {atoms::init, args});
+    } else {
+        prepare_call(init.get(), boot, {module});
+    }
     m_vm.add_process(init);
     schedulers.enqueue(init.get());
+    if (otp_boot) {
+        // The system processes erts starts next to init: the code purger, the literal area
+        // collector and the dirty-process signal handlers (OTP's preloaded modules).
+        for (const char* name : {"erts_code_purger", "erts_literal_area_collector", "erts_dirty_process_signal_handler",
+                                 "erts_dirty_process_signal_handler", "erts_dirty_process_signal_handler"}) {
+            Export* start = m_vm.exports.find(atom(name), atom("start"), 0);
+            if (!start || start->address() == start->trampoline) continue;
+            auto system = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+            system->initial_call[0] = atom(name);
+            system->initial_call[1] = atom("start");
+            system->initial_call[2] = make_small(0);
+            system->group_leader.store(init->id);
+            prepare_call(system.get(), start, {});
+            m_vm.add_process(system);
+            schedulers.enqueue(system.get());
+        }
+    }
     schedulers.run_until_exit(init.get());
     m_vm.port_table->shutdown();
     g_signal_init.store(0);
@@ -404,6 +489,8 @@ int Runtime::run_main(Term module) {
     }
     m_vm.flush_stdout();
     if (m_timed) static_cast<TimedTraceHooks*>(m_timed.get())->report();
+    // erlang:halt/1 while main still ran (on OTP's boot, halt stops the schedulers).
+    if (int halted = m_vm.halt_status.load(); halted >= 0 && !main->exited) return halted;
     if (main->exit_reason == atoms::normal) return 0;
     const PendingException& exc = main->exception;
     // The module's on_load function failed (a NIF library that does not load, say): it was

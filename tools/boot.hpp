@@ -51,6 +51,10 @@ public:
 
 private:
     std::string load_path(vm::Term module, const std::string& path);
+    // OTP's boot: loads every preloaded module (and beamlet_internal); error text or empty.
+    std::string preload_otp();
+    // The arguments erl_init:start/2 gets, as erl's emulator would for this run.
+    std::vector<std::string> boot_arguments(vm::Term module) const;
 
     BootOptions m_options;
     std::string m_preloaded_dir;  // erts's ebin: OTP's preloaded modules

@@ -60,10 +60,16 @@ static bool load_module_of(Process* p, const Export* e) { return p->vm.ensure_lo
 static const Export* custom_error_handler(Process* p, const Export* e) {
     for (const auto& [flag, value] : p->kept_flags) {
         if (flag != atoms::error_handler) continue;
-        if (value == atoms::error_handler || value == e->module) return nullptr;
+        if (value == atoms::error_handler || value == e->module) break;
         const Export* h = p->vm.exports.get(value, atom("undefined_function"), 3);
         if (h->address() == h->trampoline && !p->vm.ensure_loaded(value, p).empty()) return nullptr;
         return h->address() == h->trampoline ? nullptr : h;
+    }
+    // On OTP's boot, OTP's error_handler once the boot script has loaded it: modules load
+    // through the code server, as on erl.
+    if (p->vm.otp_error_handler && e->module != atoms::error_handler) {
+        static const Export* h = p->vm.exports.get(atoms::error_handler, atom("undefined_function"), 3);
+        if (h->address() != h->trampoline) return h;
     }
     return nullptr;
 }

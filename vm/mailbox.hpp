@@ -22,6 +22,9 @@ enum class SignalKind : std::uint8_t {
     Unlink,
     InfoRequest,  // process_info: [term] is {Ref, Item}; reply to [from]
     GcRequest,    // erlang:garbage_collect/1: [term] is Ref; reply {Ref, true} to [from] when done
+    // erts_internal:request_system_task/3: [term] is {Task, ReqId, Arg} (garbage_collect,
+    // check_process_code, copy_literals); reply {Task, ReqId, Result} to [from] when done.
+    SystemTask,
 };
 
 // A message or signal: the term and the heap fragment it was built in (null if it needs none).

@@ -347,4 +347,9 @@ struct Process {
 // reductions, as OTP counts it: one for every ten live words moved.
 Word garbage_collect(Process* p, Term* x_regs, Word live, Word need_words, bool major = false);
 
+class Module;
+// Whether [p] (not running) executes code of [m]: its current instruction, continuation, or a
+// return address or catch on its stack. False for a null [m].
+bool runs_code_of(const Process* p, const Module* m);
+
 }  // namespace beamlet::vm

@@ -17,6 +17,7 @@
 #include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
+#include "vm/module.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
 #include "vm/process.hpp"
@@ -105,6 +106,41 @@ Term ref_on(Term* hp, const Word id[3]) {
 }
 
 }  // namespace
+
+bool runs_code_of(const Process* p, const Module* m) {
+    if (!m) return false;
+    if (m->contains(p->ip) || m->contains(p->cp)) return true;
+    for (const Term* s = p->stop; s < p->hend; ++s) {
+        Term w = *s;
+        if ((w & TAG_PRIMARY_MASK) == TAG_PRIMARY_HEADER && m->contains(reinterpret_cast<const Word*>(w))) return true;
+        if (is_catch(w) && m->contains(catch_handler(w))) return true;
+    }
+    return false;
+}
+
+void Vm::run_system_task(Process* p, Message& s) {
+    static const Term am_garbage_collect = atom("garbage_collect");
+    static const Term am_check_process_code = atom("check_process_code");
+    static const Term am_copy_literals = atom("copy_literals");
+    static const Term am_minor = atom("minor");
+    Term task = tuple_element(s.term, 0), req_id = tuple_element(s.term, 1), arg = tuple_element(s.term, 2);
+    // A dead process answers false (copy_literals: ok), as OTP's does.
+    Term result = task == am_copy_literals ? atoms::ok : atoms::false_;
+    if (p && task == am_garbage_collect) {
+        // Signals are handled before the process runs: its live registers are saved.
+        garbage_collect(p, p->saved_x.data(), p->arity, 0, arg != am_minor);
+        result = atoms::true_;
+    } else if (p && task == am_check_process_code) {
+        result = make_bool(runs_code_of(p, find_old_module(arg)));
+    }
+    std::shared_ptr<Process> to = lookup_process(s.from);
+    if (to) {
+        Message m;
+        m.fragment = make_tuple_fragment({task, req_id, result}, &m.term);
+        send_signal(to.get(), m);
+    }
+    free_fragment(s.fragment);
+}
 
 void Vm::reply_to(Term to, Term ref, Term value) {
     std::shared_ptr<Process> p = lookup_process(to);
@@ -477,6 +513,9 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
             free_fragment(s.fragment);
             break;
         }
+        case SignalKind::SystemTask:
+            run_system_task(p, s);
+            break;
         case SignalKind::InfoRequest: {
             // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread.
             if (services.answer_info_request) services.answer_info_request(*this, p, s.from, s.term);
@@ -785,7 +824,8 @@ void Vm::do_exit(Process* p, Term reason) {
         if (m.kind == SignalKind::InfoRequest && services.answer_info_request)
             services.answer_info_request(*this, nullptr, m.from, m.term);
         if (m.kind == SignalKind::GcRequest) reply_to(m.from, m.term, atoms::false_);
-        free_fragment(m.fragment);
+        if (m.kind == SignalKind::SystemTask) run_system_task(nullptr, m);
+        else free_fragment(m.fragment);
     }
 }
 

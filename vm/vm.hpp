@@ -185,6 +185,8 @@ struct Vm {
     void send_link_event(Term from, Process* to, bool linked);
     // Sends {[ref], [value]} to [to] (the reply to a request signal).
     void reply_to(Term to, Term ref, Term value);
+    // Runs the SystemTask signal [s] on [p] (null: [p] is dead) and replies to its sender.
+    void run_system_task(Process* p, Message& s);
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
     // info requests; trapped exits become messages. Sets p->pending_exit when [p] must die.
     void process_signals(Process* p);
@@ -271,6 +273,11 @@ struct Vm {
     // The process that destroys trace sessions whose strong handles were garbage collected
     // (started by the first trace:session_create/3; 0 until then).
     std::atomic<Term> trace_cleaner{0};
+    // OTP's boot: undefined functions go to OTP's error_handler module once it is loaded
+    // (else the VM loads the module from the code path itself), and these are the preloaded
+    // modules (erlang:pre_loaded/0).
+    bool otp_error_handler = false;
+    std::vector<Term> preloaded;
     // The process running MOD:main() (beamlet:start_main/1); its exit ends the run.
     std::shared_ptr<Process> main_process;
     // The group leader of processes started without a parent (the `user` io server).
