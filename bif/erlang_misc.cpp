@@ -600,6 +600,13 @@ Term bif_erts_internal_scheduler_wall_time(Process* p, Term* a) {
     return make_bool(enabled.exchange(a[0] == atoms::true_));
 }
 
+// erlang:bump_reductions(N): the caller's time slice is N reductions shorter.
+Term bif_bump_reductions(Process* p, Term* a) {
+    if (!is_small(a[0]) || small_value(a[0]) < 0) return p->badarg();
+    if (small_value(a[0]) >= 1000) p->yield_requested = true;
+    return atoms::true_;
+}
+
 // ---- module info ----
 
 namespace {

@@ -383,7 +383,6 @@ std::string Runtime::preload_otp() {
         if (entry.path().extension() != ".beam" || !name.starts_with("beamlet")) continue;
         std::string error = load(atom(name));
         if (!error.empty()) return error;
-        m_vm.preloaded.push_back(atom(name));
     }
     m_vm.otp_error_handler = true;
     return {};
@@ -450,6 +449,7 @@ int Runtime::run_main(Term module) {
     init->initial_call[1] = atom(otp_boot ? "start" : "boot");
     init->initial_call[2] = make_small(otp_boot ? 2 : 1);
     if (otp_boot) {
+        init->group_leader.store(init->id);  // as erl's init: its own group leader
         Term args = NIL;
         std::vector<std::string> argv = boot_arguments(module);
         for (auto it = argv.rbegin(); it != argv.rend(); ++it)
@@ -490,7 +490,9 @@ int Runtime::run_main(Term module) {
     m_vm.flush_stdout();
     if (m_timed) static_cast<TimedTraceHooks*>(m_timed.get())->report();
     // erlang:halt/1 while main still ran (on OTP's boot, halt stops the schedulers).
-    if (int halted = m_vm.halt_status.load(); halted >= 0 && !main->exited) return halted;
+    // On OTP's boot init:stop/0,1 ends in halt/1 after killing every process, main too.
+    if (int halted = m_vm.halt_status.load(); halted >= 0 && (!main->exited || main->exit_reason == atoms::killed))
+        return halted;
     if (main->exit_reason == atoms::normal) return 0;
     const PendingException& exc = main->exception;
     // The module's on_load function failed (a NIF library that does not load, say): it was
