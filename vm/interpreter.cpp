@@ -67,7 +67,11 @@ static const Export* custom_error_handler(Process* p, const Export* e) {
     }
     // On OTP's boot, OTP's error_handler once the boot script has loaded it: modules load
     // through the code server, as on erl.
-    if (p->vm.otp_error_handler && e->module != atoms::error_handler) {
+    // A module whose on_load function has still to run (the main module, loaded before boot)
+    // is the VM's to finish, as before.
+    const Module* m = p->vm.otp_error_handler ? p->vm.find_module(e->module) : nullptr;
+    bool on_load = m && (m->on_load_pending.load(std::memory_order_acquire) || m->on_load_running.load(std::memory_order_acquire));
+    if (p->vm.otp_error_handler && e->module != atoms::error_handler && !on_load) {
         static const Export* h = p->vm.exports.get(atoms::error_handler, atom("undefined_function"), 3);
         if (h->address() != h->trampoline) return h;
     }
