@@ -5,6 +5,7 @@
 // A load parses and threads (and JIT-compiles) the new code in the calling process, then
 // takes the code modification permission to publish it: the process traps while it waits, and
 // other processes keep running throughout (DESIGN.md §3).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -119,6 +120,21 @@ PreparedCode* prepared_of(Term t) {
 
 using PreparedList = std::vector<std::pair<Term, std::unique_ptr<Module>>>;
 
+// OTP's code server gives prepare_loading the code, not the file: a module whose .beam of the
+// same size is in a library directory on the code path (OTP's or beamlet's own) is that file,
+// so that it stays with the interpreter under the JIT as library modules do (Vm::interpreted_dirs).
+std::string library_file_of(const Vm& vm, Term name, std::size_t size) {
+    for (const std::string& dir : vm.code_path()) {
+        bool library = std::any_of(vm.interpreted_dirs.begin(), vm.interpreted_dirs.end(),
+                                   [&](const std::string& prefix) { return dir.starts_with(prefix); });
+        if (!library) continue;
+        std::error_code ec;
+        std::filesystem::path file = std::filesystem::path(dir) / (atom_text(name) + ".beam");
+        if (std::filesystem::file_size(file, ec) == size && !ec) return file.string();
+    }
+    return {};
+}
+
 // Publishes modules [i..] of [list] (the caller holds the permission), each after the trace
 // patterns on the code it replaces are cleared; then releases the permission. The result is ok,
 // or {on_load, Modules} naming those whose on_load function must run before their exports
@@ -152,6 +168,7 @@ Term bif_erts_internal_prepare_loading(Process* p, Term* a) {
     CallAccountingPause pause(p);  // parsing and compiling are not the caller's work
     auto code = vm.module_parser({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, "");
     if (!code || code->name != a[0]) return error_tuple(p, atom("badfile"));
+    code->source_path = library_file_of(vm, a[0], bytes.size());
     auto module = vm.prepare_module(*code);
     if (!module) return error_tuple(p, atom("badfile"));
     auto* prepared = new PreparedCode{a[0], (*module)->on_load_function != 0, {}, std::move(*module)};
