@@ -240,7 +240,12 @@ void Schedulers::run_one(int index, Process* p) {
     bool park;
     {
         std::lock_guard guard(p->lock);
-        park = !p->suspenders.empty();
+        // A trapping BIF runs to its end first (erts finishes a staged breakpoint change in
+        // the schedulers' aux work whether the caller is suspended or not): parked in the
+        // middle, trace_pattern would keep the code modification permission, and whoever
+        // suspended it could wait on that (dbg's tracer suspends a traced caller, then loads
+        // the modules that print the trace through the code server).
+        park = !p->suspenders.empty() && !p->continuation;
         if (park) {
             p->parked = true;
             p->state = ProcessState::Waiting;
