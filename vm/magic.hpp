@@ -19,6 +19,9 @@ struct Process;
 struct MagicHandle {
     std::atomic<std::int64_t> refc{1};
     void (*destructor)(MagicHandle*) = nullptr;  // runs when refc drops to 0, on any thread
+    // For an object that monitors a process (Process::resource_monitors): runs on that
+    // process's thread when it exits, with its pid (enif_monitor_process's down callback).
+    void (*down)(MagicHandle*, Term pid) = nullptr;
     void* data = nullptr;
 
     void add_ref() { refc.fetch_add(1, std::memory_order_relaxed); }

@@ -27,6 +27,7 @@
 namespace beamlet::vm {
 
 struct Vm;
+struct MagicHandle;
 
 // Live x registers are limited as in OTP.
 inline constexpr Word MAX_X_REGS = 1024;
@@ -223,6 +224,10 @@ struct Process {
     MonitorTable monitors;                    // monitors this process holds on others
     std::vector<MonitorEntry> monitored_by;   // monitors others hold on this process
     std::vector<ProcessAlias> aliases;        // active aliases (refs others may send to)
+    // Native objects that monitor this process (OTP's enif_monitor_process; prim_file's files,
+    // closed when their owner exits): each holds a reference to its handle and, at exit, has
+    // its down callback run and that reference dropped (Vm::do_exit).
+    std::vector<MagicHandle*> resource_monitors;
     Term registered_name = 0;
     bool trap_exit = false;
     std::uint64_t timer_seq = 0;              // identifies the armed receive timeout
@@ -245,7 +250,6 @@ struct Process {
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
     bool discard_stack = false;               // erlang:hibernate/3 trapped: the stack was replaced
     std::vector<Term> suspending;             // processes this one has suspended (undone at exit)
-    std::vector<int> open_files;              // prim_file's descriptors (closed at exit)
     // seq_trace (vm/seq_trace.*): the token, [] or {Flags, Label, Serial, From, LastCnt} on
     // this heap (a GC root), the Lamport clock and the serial of the last token received, and
     // the reset epoch they belong to.

@@ -785,9 +785,16 @@ void Vm::do_exit(Process* p, Term reason) {
     for (Term pid : p->suspending)
         if (std::shared_ptr<Process> target = lookup_process(pid)) unsuspend(p->id, target.get(), true);
     p->suspending.clear();
-    // Its open files close with it (prim_file's descriptors belong to their opener).
-    for (int fd : p->open_files) ::close(fd);
-    p->open_files.clear();
+    // The native objects that monitor it hear of its exit (prim_file closes the files it owns).
+    std::vector<MagicHandle*> resources;
+    {
+        std::lock_guard guard(p->lock);
+        resources.swap(p->resource_monitors);
+    }
+    for (MagicHandle* h : resources) {
+        if (h->down) h->down(h, p->id);
+        h->release();
+    }
 
     for (Term pid : links) {
         if (is_port(pid)) {

@@ -15,7 +15,7 @@ boot(Module) ->
     User = beamlet_io_server:start(user, 1),
     group_leader(User, self()),
     _ = beamlet_io_server:start(standard_error, 2),
-    _ = beamlet_file_server:start(),
+    {ok, _} = file_server:start_link(),
     start_logger(),
     load_boot_modules(),
     case beamlet:cli_trace_spec() of
