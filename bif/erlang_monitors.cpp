@@ -235,15 +235,26 @@ bool remove_monitor(Process* p, const Word id[3]) {
 
 // Drops a queued {'DOWN', Ref, ...} for [ref]; true if one was there.
 bool flush_down(Process* p, Term ref) {
+    auto is_down = [ref](const Message& msg) {
+        Term m = msg.term;
+        return msg.kind == SignalKind::Message && is_tuple(m) && tuple_arity(m) == 5 &&
+               tuple_element(m, 0) == atoms::DOWN && terms_exact_equal(tuple_element(m, 1), ref);
+    };
     p->fetch_inbox();
     Message removed;
-    bool found = p->queue.remove_first_if(
-        [ref](const Message& msg) {
-            Term m = msg.term;
-            return is_tuple(m) && tuple_arity(m) == 5 && tuple_element(m, 0) == atoms::DOWN &&
-                   terms_exact_equal(tuple_element(m, 1), ref);
-        },
-        &removed);
+    bool found = p->queue.remove_first_if(is_down, &removed);
+    if (!found) {
+        // fetch_inbox stops at the first signal: a 'DOWN' may wait behind one (the exit signal
+        // of a linked process that monitored and linked, as file_io_server's starter does).
+        // OTP's flush receives past it; take it from the inbox.
+        std::lock_guard guard(p->lock);
+        auto it = std::find_if(p->inbox.begin(), p->inbox.end(), is_down);
+        if (it != p->inbox.end()) {
+            removed = *it;
+            p->inbox.erase(it);
+            found = true;
+        }
+    }
     if (found) {
         p->message_count.fetch_sub(1, std::memory_order_relaxed);
         p->adopt_fragment(removed);

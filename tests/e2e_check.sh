@@ -11,13 +11,16 @@ beamlet=$1 engine=$2 scheds=$3 dir=$4 mod=$5 expected=$6
 base=${expected%.expected}
 input=/dev/null
 [ -f "$base.input" ] && input=$base.input
+# NAME.erl_flags: erl's flags for the program (tests/regen_expected.sh); beamlet run takes -noinput.
+flags=()
+[ -f "$base.erl_flags" ] && grep -qw -- -noinput "$base.erl_flags" && flags+=(-noinput)
 shared=$(dirname "$dir")/shared
 pa_shared=()
 [ -d "$shared" ] && pa_shared=(-pa "$shared")
 actual=$(mktemp)
 trap 'rm -f "$actual" "$actual.raw"' EXIT
 # BEAMLET_E2E_TIMEOUT: seconds per program (60; longer under an emulator, tests/CMakeLists.txt).
-timeout "${BEAMLET_E2E_TIMEOUT:-60}" "$beamlet" run --engine "$engine" -S "$scheds" -pa "$dir" "${pa_shared[@]}" "$mod" <"$input" >"$actual.raw"
+timeout "${BEAMLET_E2E_TIMEOUT:-60}" "$beamlet" run --engine "$engine" -S "$scheds" "${flags[@]}" -pa "$dir" "${pa_shared[@]}" "$mod" <"$input" >"$actual.raw"
 status=$?
 if [ -f "$base.filter" ]; then
   sed -f "$base.filter" "$actual.raw" >"$actual"

@@ -397,6 +397,7 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     const char* home = std::getenv("HOME");
     std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
                                      "-progname", "erl", "--", "-home", home ? home : "/", "--", "-noshell"};
+    if (m_options.noinput) argv.push_back("-noinput");
     std::vector<std::string> pa;
     for (const std::string& dir : m_options.code_path) {
         if (dir == library_dir()) break;  // the -pa directories come first (Runtime::Runtime)

@@ -27,6 +27,7 @@ struct BootOptions {
     int schedulers = 0;                  // scheduler threads; 0 = one per core
     bool jit = false;                    // compile modules to native code (LLVM ORC)
     bool jit_eager = false;              // compile each module as it loads (not when hot)
+    bool noinput = false;                // erl's -noinput: OTP's user does not read standard input
 };
 
 // A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.

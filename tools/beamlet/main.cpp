@@ -108,12 +108,16 @@ int main(int argc, char** argv) {
     std::string target;
     int schedulers = 0;
     std::string engine = "jit";
+    bool noinput = false;
+    const char* noinput_help = "standard input is not read by the system (erl's -noinput): the program may read fd 0 "
+                               "itself";
 
     CLI::App* run = app.add_subcommand("run", "run MOD:main() and exit when it returns");
     run->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
     run->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
     run->add_option("--engine", engine, "execution engine: jit (LLVM ORC, the default) or interp")
         ->check(CLI::IsMember({"jit", "interp"}));
+    run->add_flag("--noinput", noinput, noinput_help);
     run->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
 
     // beamlet trace / beamlet profile: the program traced from the command line.
@@ -125,6 +129,7 @@ int main(int argc, char** argv) {
         cmd->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
         cmd->add_option("--engine", engine, "execution engine: jit (the default) or interp")
             ->check(CLI::IsMember({"jit", "interp"}));
+        cmd->add_flag("--noinput", noinput, noinput_help);
         cmd->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
         cmd->add_option("patterns", trace_options.patterns,
                         "call patterns: 'm', 'm:f', 'm:*', 'm:f/2', 'm:f(X, _) when X > 1 -> return; stack'");
@@ -176,10 +181,10 @@ int main(int argc, char** argv) {
                         "repeatable")
         ->allow_extra_args(false);
 
-    // Erlang users write -pa DIR; CLI11 wants --pa or -p. Accept the Erlang spelling.
+    // Erlang users write -pa DIR and -noinput; CLI11 wants --pa or -p. Accept the Erlang spelling.
     std::vector<std::string> args(argv, argv + argc);
     for (auto& a : args)
-        if (a == "-pa") a = "--pa";
+        if (a == "-pa" || a == "-noinput") a = "-" + a;
     std::vector<char*> cargs;
     for (auto& a : args) cargs.push_back(a.data());
     try {
@@ -192,6 +197,7 @@ int main(int argc, char** argv) {
     tools::BootOptions options;
     options.code_path = path_dirs;
     options.schedulers = schedulers;
+    options.noinput = noinput;
     options.jit = run->parsed() || trace->parsed() || profile->parsed() ? engine == "jit" : dis_engine == "jit";
     if (trace->parsed() || profile->parsed()) {
         trace_options.profile = profile->parsed();
