@@ -193,7 +193,9 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     m_options.code_path.push_back(library_dir());
     m_preloaded_dir = otp_preloaded_dir();
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
-    m_vm.set_code_path(m_options.code_path);
+    std::vector<std::string> path = m_options.code_path;
+    path.insert(path.end(), m_options.code_path_z.begin(), m_options.code_path_z.end());
+    m_vm.set_code_path(path);
     // Library modules are interpreted under the JIT unless BEAMLET_JIT_LIBRARIES=1 (see Vm).
     if (!vm::config().jit_libraries) {
         m_vm.interpreted_dirs.push_back(fs::path(library_dir()).string() + "/");
@@ -398,15 +400,22 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
                                      "-progname", "erl", "--", "-home", home ? home : "/", "--", "-noshell"};
     if (m_options.noinput) argv.push_back("-noinput");
-    std::vector<std::string> pa;
+    std::vector<std::string> pa, pz;
     for (const std::string& dir : m_options.code_path) {
         if (dir == library_dir()) break;  // the -pa directories come first (Runtime::Runtime)
-        pa.push_back(dir);
+        // "." is on OTP's code server path anyway (first, in interactive mode); as a -pa
+        // directory it would also be on erl_prim_loader's boot path, where a stray .beam in the
+        // working directory (binary.beam, say) would replace OTP's module while kernel starts.
+        // As erl's -pz, the same after OTP's library directories.
+        if (dir != ".") pa.push_back(dir);
     }
-    if (!pa.empty()) {
-        argv.push_back("-pa");
-        argv.insert(argv.end(), pa.begin(), pa.end());
-    }
+    for (const std::string& dir : m_options.code_path_z)
+        if (dir != ".") pz.push_back(dir);
+    for (auto [flag, dirs] : {std::pair{"-pa", &pa}, std::pair{"-pz", &pz}})
+        if (!dirs->empty()) {
+            argv.push_back(flag);
+            argv.insert(argv.end(), dirs->begin(), dirs->end());
+        }
     for (const char* a : {"-s", "beamlet_run", "start"}) argv.push_back(a);
     argv.push_back(atom_text(module));
     return argv;

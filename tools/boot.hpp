@@ -24,6 +24,7 @@ struct CliTraceOptions;
 
 struct BootOptions {
     std::vector<std::string> code_path;  // searched in order for MODULE.beam
+    std::vector<std::string> code_path_z;  // erl's -pz: searched after OTP's libraries
     int schedulers = 0;                  // scheduler threads; 0 = one per core
     bool jit = false;                    // compile modules to native code (LLVM ORC)
     bool jit_eager = false;              // compile each module as it loads (not when hot)

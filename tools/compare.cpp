@@ -75,6 +75,10 @@ EngineRun run_engine(const BootOptions& options, const std::string& module, cons
         args.push_back("--pa");
         args.push_back(p);
     }
+    for (const std::string& p : options.code_path_z) {
+        args.push_back("--pz");
+        args.push_back(p);
+    }
     args.push_back(module);
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());

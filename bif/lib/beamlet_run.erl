@@ -1,28 +1,20 @@
 %% bif/lib/beamlet_run.erl — `beamlet run MOD` on OTP's boot (BEAMLET_BOOT=otp): init runs it
 %% as erl runs `-s beamlet_run start MOD`, once the system has started. It starts the main
 %% process (beamlet:start_main/1), traced from its start when `beamlet trace` or `beamlet
-%% profile` asks, and waits for it: when main exits (the VM tells the process registered as
+%% profile` asks, and waits for it in the boot process: when main exits (the VM tells the process registered as
 %% beamlet_run), the trace ends and the system stops as init:stop/0 stops it; tools/boot.cpp
 %% reports how main ended and exits with its status.
 -module(beamlet_run).
 -export([start/1]).
 
 start([Module]) ->
-    Parent = self(),
-    Watcher = spawn(fun() -> watch(Parent, Module) end),
-    Ref = monitor(process, Watcher),
-    receive
-        {Watcher, started} -> demonitor(Ref, [flush]), ok;
-        {'DOWN', Ref, process, Watcher, Reason} -> exit(Reason)
-    end.
-
-watch(Parent, Module) ->
+    %% This is init's boot process, which runs the -s functions: it stays, as it does on erl
+    %% while `-s MOD main` runs (a program that counts processes sees the same ones).
     register(beamlet_run, self()),
     case beamlet:cli_trace_spec() of
         undefined -> _ = beamlet:start_main(Module);
         Spec -> beamlet_cli_trace:start(Spec#{module => Module}, fun() -> beamlet:start_main(Module) end)
     end,
-    Parent ! {self(), started},
     receive
         '$beamlet_main_exited' ->
             beamlet_cli_trace:main_exited(),

@@ -38,10 +38,11 @@ bool resolve_target(const std::string& target, tools::BootOptions& options, vm::
             return false;
         }
         // The compiled module first (its cache directory holds nothing else), the user's -pa
-        // directories next, then the source's own directory (the program's other modules).
+        // directories next, the source's own directory (the program's other modules) last.
         options.code_path.insert(options.code_path.begin(), fs::path(*beam).parent_path().string());
+        // After OTP's libraries (as erl -pz): the program's modules, not replacements of OTP's.
         std::string dir = path.parent_path().string();
-        options.code_path.push_back(dir.empty() ? "." : dir);
+        options.code_path_z.push_back(dir.empty() ? "." : dir);
         *module = vm::atom(path.stem().string());
         return true;
     }
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
     std::string log_level = "warn";
     app.add_option("--log-level", log_level, "diagnostics level (trace, debug, info, warn, error)");
 
-    std::vector<std::string> path_dirs;
+    std::vector<std::string> path_dirs, path_dirs_z;
     std::string target;
     int schedulers = 0;
     std::string engine = "jit";
@@ -114,6 +115,8 @@ int main(int argc, char** argv) {
 
     CLI::App* run = app.add_subcommand("run", "run MOD:main() and exit when it returns");
     run->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+    run->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
+        ->allow_extra_args(false);
     run->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
     run->add_option("--engine", engine, "execution engine: jit (LLVM ORC, the default) or interp")
         ->check(CLI::IsMember({"jit", "interp"}));
@@ -126,6 +129,8 @@ int main(int argc, char** argv) {
     std::string format = "text", max_rate;
     auto add_run_options = [&](CLI::App* cmd) {
         cmd->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+        cmd->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
+            ->allow_extra_args(false);
         cmd->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
         cmd->add_option("--engine", engine, "execution engine: jit (the default) or interp")
             ->check(CLI::IsMember({"jit", "interp"}));
@@ -184,7 +189,7 @@ int main(int argc, char** argv) {
     // Erlang users write -pa DIR and -noinput; CLI11 wants --pa or -p. Accept the Erlang spelling.
     std::vector<std::string> args(argv, argv + argc);
     for (auto& a : args)
-        if (a == "-pa" || a == "-noinput") a = "-" + a;
+        if (a == "-pa" || a == "-pz" || a == "-noinput") a = "-" + a;
     std::vector<char*> cargs;
     for (auto& a : args) cargs.push_back(a.data());
     try {
@@ -196,6 +201,7 @@ int main(int argc, char** argv) {
 
     tools::BootOptions options;
     options.code_path = path_dirs;
+    options.code_path_z = path_dirs_z;
     options.schedulers = schedulers;
     options.noinput = noinput;
     options.jit = run->parsed() || trace->parsed() || profile->parsed() ? engine == "jit" : dis_engine == "jit";
