@@ -44,30 +44,6 @@ Term bif_beamlet_release_code_permission(Process* p, Term*) {
     return atoms::true_;
 }
 
-// beamlet:write(Fd, IoData): the io servers' output to fd 1 or 2 (vm/stdio.hpp).
-Term bif_beamlet_write(Process* p, Term* a) {
-    std::string bytes;
-    if (!is_small(a[0]) || (small_value(a[0]) != 1 && small_value(a[0]) != 2) || !iolist_to_bytes(a[1], &bytes))
-        return p->badarg();
-    io::layer(p->vm).stdio().write(int(small_value(a[0])), bytes);
-    return atoms::ok;
-}
-
-// beamlet:read_input(): {data, Binary} with what fd 0 gave since the last call, eof, or empty
-// (then the caller gets the message 'beamlet_stdin' when there is more).
-Term bif_beamlet_read_input(Process* p, Term*) {
-    BEAMLET_CACHED_ATOM(am_data, "data");
-    BEAMLET_CACHED_ATOM(am_empty, "empty");
-    BEAMLET_CACHED_ATOM(am_eof, "eof");
-    std::string bytes;
-    switch (io::layer(p->vm).stdio().take_input(p->id, &bytes)) {
-    case io::StandardIo::Input::Data: return make_tuple_on(p, {am_data, make_binary(p, bytes)});
-    case io::StandardIo::Input::Eof: return am_eof;
-    case io::StandardIo::Input::Empty: break;
-    }
-    return am_empty;
-}
-
 // beamlet:start_main(Module): init's last step at boot: the process running Module:main(),
 // in the caller's group, whose exit ends the run (tools/boot.cpp reports how it ended).
 Term bif_beamlet_start_main(Process* p, Term* a) {
@@ -95,13 +71,6 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     vm.schedulers->set_main(main.get());
     vm.schedulers->enqueue(main.get());
     return main->id;
-}
-
-// beamlet:shutdown(): init's answer to the main process's exit, once the logger's output is
-// written: the run ends (tools/boot.cpp reports how main ended).
-Term bif_beamlet_shutdown(Process* p, Term*) {
-    p->vm.schedulers->stop();
-    return atoms::ok;
 }
 
 // beamlet:cli_trace_spec(): undefined, unless `beamlet trace` or `beamlet profile` runs the

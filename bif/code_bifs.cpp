@@ -1,14 +1,12 @@
 // bif/code_bifs.cpp — code loading: erlang:load_module/2, delete_module/1, purge_module/1,
-// check_old_code/1, check_process_code/2,3, loaded/0, pre_loaded/0, and the beamlet:* BIFs
-// under beamlet's own code module (bif/lib/code.erl): the code path and module files.
+// check_old_code/1, check_process_code/2,3, loaded/0, pre_loaded/0, and OTP's two-phase loading
+// (prepare_loading/2, finish_loading/1) under OTP's code server.
 //
 // A load parses and threads (and JIT-compiles) the new code in the calling process, then
 // takes the code modification permission to publish it: the process traps while it waits, and
 // other processes keep running throughout (DESIGN.md §3).
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,15 +36,6 @@ std::string binary_bytes(Term t) {
     std::string s(v.size_bytes(), '\0');
     copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(s.data()), 0, v.bit_size);
     return s;
-}
-
-// A string term as a std::string (bytes; characters above 255 are not file names here).
-bool string_arg(Term t, std::string* out) {
-    if (is_binary(t)) {
-        *out = binary_bytes(t);
-        return true;
-    }
-    return list_to_bytes(t, out);
 }
 
 // Loads [bytes] as module [name] from [path] for [p]: parse and prepare here, publish holding
@@ -87,14 +76,6 @@ Term load_bytes(Process* p, Term name, const std::string& bytes, const std::stri
 Term bif_load_module(Process* p, Term* a) {
     if (!is_atom(a[0]) || !is_binary(a[1])) return p->badarg();
     return load_bytes(p, a[0], binary_bytes(a[1]), "");
-}
-
-// beamlet:load_binary(Module, Filename, Binary): load_module/2 recording where the code came
-// from (code:which/1, stack traces).
-Term bif_beamlet_load_binary(Process* p, Term* a) {
-    std::string file;
-    if (!is_atom(a[0]) || !is_binary(a[2]) || !string_arg(a[1], &file)) return p->badarg();
-    return load_bytes(p, a[0], binary_bytes(a[2]), file);
 }
 
 // ---- OTP's two-phase loading (init, code_server): prepare anywhere, finish holding the permission ----
@@ -314,64 +295,12 @@ Term bif_loaded(Process* p, Term*) {
     return l;
 }
 
-// erlang:pre_loaded(): the modules that are part of the VM itself (no .beam file).
+// erlang:pre_loaded(): OTP's preloaded modules, loaded before the first process (as erl has
+// them built in).
 Term bif_pre_loaded(Process* p, Term*) {
     Term l = NIL;
     for (Term name : p->vm.preloaded) l = make_cons_on(p->alloc(2), name, l);
-    if (!p->vm.preloaded.empty()) return l;
-    for (const char* name : {"erlang", "erts_internal", "init", "prim_file", "erl_prim_loader"})
-        l = make_cons_on(p->alloc(2), atom(name), l);
     return l;
-}
-
-// beamlet:code_path(): the directories searched for modules.
-Term bif_beamlet_code_path(Process* p, Term*) {
-    std::vector<std::string> dirs = p->vm.code_path();
-    Term l = NIL;
-    for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) l = make_cons_on(p->alloc(2), bytes_to_list(p, *it), l);
-    return l;
-}
-
-// beamlet:set_code_path(Dirs)
-Term bif_beamlet_set_code_path(Process* p, Term* a) {
-    std::vector<std::string> dirs;
-    Term l = a[0];
-    for (; is_list(l); l = cdr(l)) {
-        std::string d;
-        if (!string_arg(car(l), &d)) return p->badarg();
-        dirs.push_back(d);
-    }
-    if (!is_nil(l)) return p->badarg();
-    p->vm.set_code_path(std::move(dirs));
-    return atoms::true_;
-}
-
-// beamlet:module_file(Module): where the current code of Module came from ("" if from a
-// binary), or false when it is not loaded.
-Term bif_beamlet_module_file(Process* p, Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    Module* m = p->vm.find_module(a[0]);
-    if (!m) return atoms::false_;
-    return bytes_to_list(p, m->source_path);
-}
-
-// beamlet:read_file(Filename): {ok, Binary} or {error, enoent}: the code module reads .beam
-// files with it (file:read_file/1 needs the file server, which code loading must not).
-Term bif_beamlet_read_file(Process* p, Term* a) {
-    std::string path;
-    if (!string_arg(a[0], &path)) return p->badarg();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return error_tuple(p, atom("enoent"));
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return make_tuple_on(p, {atoms::ok, make_binary(p, bytes)});
-}
-
-// beamlet:is_dir(Filename)
-Term bif_beamlet_is_dir(Process* p, Term* a) {
-    std::string path;
-    if (!string_arg(a[0], &path)) return p->badarg();
-    std::error_code ec;
-    return make_bool(std::filesystem::is_directory(path, ec));
 }
 
 }  // namespace beamlet::bif

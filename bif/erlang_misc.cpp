@@ -373,15 +373,11 @@ Term bif_unique_integer1(Process* p, Term* a) {
 // boot the schedulers stop instead and the run ends as when main exits (tools/boot.cpp:
 // init:stop/0 ends in halt/1 there, and a command-line trace is written out).
 static Term halt_now(Process* p, int status) {
+    // The schedulers stop; tools/boot.cpp's run_main reports the status.
     p->vm.halt_status.store(status);
-    if (vm::config().otp_boot) {
-        p->vm.schedulers->stop();
-        p->yield_requested = true;
-        return atoms::true_;
-    }
-    p->vm.flush_stdout();
-    std::fflush(stdout);
-    std::_Exit(status);
+    p->vm.schedulers->stop();
+    p->yield_requested = true;
+    return atoms::true_;
 }
 
 Term bif_halt0(Process* p, Term*) { return halt_now(p, 0); }

@@ -1,11 +1,9 @@
-// io/stdio.hpp — the VM's standard input and output, under the io servers (bif/lib).
+// io/stdio.hpp — the VM's standard output, under OTP's user and standard_error (the fd
+// driver's ports) and the emulator's own printing (erlang:display/1, crash dumps).
 //
 // Output to fd 1 is buffered: line by line on a terminal; otherwise written when the buffer
 // passes 64 KiB, when a scheduler runs out of work, before anything goes to fd 2, and at exit
 // (also on SIGINT/SIGTERM), so a program's output is complete and in order whatever ends it.
-// Input from fd 0 is read by a thread of its own, started by the first read request: it
-// collects bytes and tells the reading process with the message 'beamlet_stdin' that some are
-// waiting (no scheduler ever blocks on fd 0).
 #pragma once
 
 #include <atomic>
@@ -42,22 +40,13 @@ public:
         if (m_pending.load(std::memory_order_acquire)) flush();
     }
 
-    enum class Input { Data, Eof, Empty };
-    // Moves the bytes read so far to [out]; Eof once everything up to end of file was taken.
-    // Starts the reader thread on first use; [reader] gets 'beamlet_stdin' when more arrives
-    // after an Empty answer.
-    Input take_input(Term reader, std::string* out);
-
 private:
-    struct Reader;  // shared with the reader thread, which may outlive this object
     void write_all(int fd, const char* data, std::size_t size);
 
-    Vm& m_vm;
     bool m_tty;
     std::mutex m_out_mutex;
     std::string m_out;
     std::atomic<bool> m_pending{false};
-    std::shared_ptr<Reader> m_reader;
 };
 
 }  // namespace beamlet::io

@@ -258,13 +258,11 @@ Runtime::~Runtime() {
 std::string Runtime::load(Term module) {
     if (m_vm.find_module(module)) return {};
     // OTP's preloaded modules (erlang, erts_internal, zlib, ...) come from erts's ebin whatever
-    // the code path says, as erl has them built in; beamlet's own library (build/lib) first,
-    // where a module still stands in for OTP's (bif/lib/README.md).
-    std::vector<std::string> dirs{library_dir()};
+    // the code path says, as erl has them built in; beamlet's own modules (beamlet_*) from its
+    // library (build/lib, bif/lib/README.md).
+    std::vector<std::string> dirs;
     if (!m_preloaded_dir.empty()) dirs.push_back(m_preloaded_dir);
-    // On OTP's boot, OTP's modules come first: beamlet's library only has its own (beamlet_*).
-    if (vm::config().otp_boot) std::swap(dirs[0], dirs.back());
-    if (vm::config().otp_boot && !atom_text(module).starts_with("beamlet")) dirs.pop_back();
+    if (atom_text(module).starts_with("beamlet")) dirs.push_back(library_dir());
     for (const std::string& dir : dirs) {
         fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
         std::error_code ec;
@@ -349,8 +347,8 @@ void start_signal_thread(Vm& vm) {
                 if (sigwait(&set, &sig) != 0) continue;
                 Term init = g_signal_init.load();
                 if (sig == SIGTERM && init) {
-                    // OTP's init takes {stop, stop} (init:stop/0); beamlet's {stop, Status}.
-                    Term stop[3] = {make_arityval(2), atom("stop"), vm::config().otp_boot ? atom("stop") : make_small(0)};
+                    // init:stop/0's message to OTP's init.
+                    Term stop[3] = {make_arityval(2), atom("stop"), atom("stop")};
                     vm.send_message(nullptr, init, make_boxed(stop));
                     continue;
                 }
@@ -436,62 +434,58 @@ int Runtime::run_main(Term module) {
         std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
         return 1;
     }
-    // The first process is init. On OTP's boot it is erl_init:start(init, BootArgs), as on erl:
-    // OTP's init runs the boot script (the kernel application: code server, file server,
-    // logger, ...), then `-s beamlet_run start MOD` starts the main process. Otherwise it is
-    // beamlet's init (bif/lib/init.erl), which starts the io servers and the other system
-    // processes, then the main process. The main process's exit ends the run.
-    bool otp_boot = vm::config().otp_boot;
-    Term boot_module = otp_boot ? atom("erl_init") : atoms::init;
-    std::string boot_error = otp_boot ? preload_otp() : load(atoms::init);
-    Export* boot = m_vm.exports.find(boot_module, atom(otp_boot ? "start" : "boot"), otp_boot ? 2 : 1);
+    // The first process is init: erl_init:start(init, BootArgs), as on erl. OTP's init runs the
+    // boot script (the kernel application: code server, file server, logger, ...), then
+    // `-s beamlet_run start MOD` starts the main process, whose exit ends the run.
+    std::string boot_error = preload_otp();
+    Export* boot = m_vm.exports.find(atom("erl_init"), atom("start"), 2);
     if (!boot_error.empty() || !boot || boot->address() == boot->trampoline) {
-        std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "the boot function is missing" : boot_error.c_str());
+        std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "erl_init:start/2 is missing" : boot_error.c_str());
         return 1;
     }
     start_signal_thread(m_vm);
     g_signal_trace.store(m_cli_trace.get());
     Schedulers schedulers(m_vm, m_options.schedulers);
-    // On OTP's boot init is <0.0.0>, as on erl.
-    std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, otp_boot ? 0 : m_vm.next_pid.fetch_add(1) + 1);
+    std::shared_ptr<Process> init = std::make_shared<Process>(m_vm, 0);  // <0.0.0>, as on erl
     g_signal_init.store(init->id);
-    init->initial_call[0] = boot_module;
-    init->initial_call[1] = atom(otp_boot ? "start" : "boot");
-    init->initial_call[2] = make_small(otp_boot ? 2 : 1);
-    if (otp_boot) {
-        init->group_leader.store(init->id);  // as erl's init: its own group leader
-        Term args = NIL;
-        std::vector<std::string> argv = boot_arguments(module);
-        for (auto it = argv.rbegin(); it != argv.rend(); ++it)
-            args = make_cons_on(init->alloc(2), make_binary(init.get(), *it), args);
-        prepare_call(init.get(), boot, {atoms::init, args});
-    } else {
-        prepare_call(init.get(), boot, {module});
-    }
+    init->initial_call[0] = atom("erl_init");
+    init->initial_call[1] = atom("start");
+    init->initial_call[2] = make_small(2);
+    init->group_leader.store(init->id);  // as erl's init: its own group leader
+    Term args = NIL;
+    std::vector<std::string> argv = boot_arguments(module);
+    for (auto it = argv.rbegin(); it != argv.rend(); ++it)
+        args = make_cons_on(init->alloc(2), make_binary(init.get(), *it), args);
+    prepare_call(init.get(), boot, {atoms::init, args});
     m_vm.add_process(init);
     schedulers.enqueue(init.get());
-    if (otp_boot) {
-        // The system processes erts starts next to init: the code purger, the literal area
-        // collector and the dirty-process signal handlers (OTP's preloaded modules).
-        for (const char* name : {"erts_code_purger", "erts_literal_area_collector", "erts_dirty_process_signal_handler",
-                                 "erts_dirty_process_signal_handler", "erts_dirty_process_signal_handler"}) {
-            Export* start = m_vm.exports.find(atom(name), atom("start"), 0);
-            if (!start || start->address() == start->trampoline) continue;
-            auto system = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
-            system->initial_call[0] = atom(name);
-            system->initial_call[1] = atom("start");
-            system->initial_call[2] = make_small(0);
-            system->group_leader.store(init->id);
-            prepare_call(system.get(), start, {});
-            m_vm.add_process(system);
-            schedulers.enqueue(system.get());
-        }
+    // The system processes erts starts next to init: the code purger, the literal area
+    // collector and the dirty-process signal handlers (OTP's preloaded modules).
+    for (const char* name : {"erts_code_purger", "erts_literal_area_collector", "erts_dirty_process_signal_handler",
+                             "erts_dirty_process_signal_handler", "erts_dirty_process_signal_handler"}) {
+        Export* start = m_vm.exports.find(atom(name), atom("start"), 0);
+        if (!start || start->address() == start->trampoline) continue;
+        auto system = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+        system->initial_call[0] = atom(name);
+        system->initial_call[1] = atom("start");
+        system->initial_call[2] = make_small(0);
+        system->group_leader.store(init->id);
+        prepare_call(system.get(), start, {});
+        m_vm.add_process(system);
+        schedulers.enqueue(system.get());
     }
     schedulers.run_until_exit(init.get());
     m_vm.port_table->shutdown();
     g_signal_init.store(0);
     g_signal_trace.store(nullptr);
     std::shared_ptr<Process> main = m_vm.main_process;
+    if (!main && m_vm.halt_status.load() >= 0) {
+        // halt/1 before the program started (beamlet trace: a bad pattern, said on stderr):
+        // the status is all there is to report, as on the default boot, which exits in halt/1.
+        m_vm.flush_stdout();
+        std::fflush(stdout);
+        std::_Exit(m_vm.halt_status.load());
+    }
     if (!main) {
         m_vm.flush_stdout();
         std::fprintf(stderr, "beamlet: the system did not start: %s\n", bif::print_term(init->exit_reason, 34).c_str());
@@ -499,8 +493,8 @@ int Runtime::run_main(Term module) {
     }
     m_vm.flush_stdout();
     if (m_timed) static_cast<TimedTraceHooks*>(m_timed.get())->report();
-    // erlang:halt/1 while main still ran (on OTP's boot, halt stops the schedulers).
-    // On OTP's boot init:stop/0,1 ends in halt/1 after killing every process, main too.
+    // erlang:halt/1 while main still ran (halt stops the schedulers); init:stop/0,1 ends in
+    // halt/1 after killing every process, main too.
     if (int halted = m_vm.halt_status.load(); halted >= 0 && (!main->exited || main->exit_reason == atoms::killed))
         return halted;
     if (main->exit_reason == atoms::normal) return 0;

@@ -26,7 +26,6 @@ Config read_environment() {
     c.jit_debug = text("BEAMLET_JIT_DEBUG").has_value();
     c.jit_dump = text("BEAMLET_JIT_DUMP");
     c.jit_code_sync = text("BEAMLET_JIT_CODE_SYNC");
-    c.otp_boot = text("BEAMLET_BOOT") == "otp";
     c.trace_stats = text("BEAMLET_TRACE_STATS").has_value();
     c.self = text("BEAMLET_SELF");
     c.xdg_cache_home = text("XDG_CACHE_HOME");

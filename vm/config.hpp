@@ -33,9 +33,6 @@ struct Config {
     std::optional<std::string> jit_dump;
     // BEAMLET_JIT_CODE_SYNC=cache|remap (AArch64): how new code is made visible (default: probed).
     std::optional<std::string> jit_code_sync;
-    // BEAMLET_BOOT=otp: boot as erl does (OTP's erl_init, init, boot script and kernel
-    // application) instead of beamlet's own init (bif/lib/init.erl).
-    bool otp_boot = false;
     // BEAMLET_TRACE_STATS=1: breakpoint hits and tracing time counted (beamlet compare).
     bool trace_stats = false;
     // BEAMLET_SELF: the command that runs this beamlet again (default: /proc/self/exe).

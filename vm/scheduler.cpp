@@ -377,11 +377,11 @@ void Schedulers::finish(Process* p, Term reason) {
     trace_scheduling(p, SchedEvent::OutExited);
     Process* main = m_main.load(std::memory_order_acquire);
     if (p == main && !has_exited(m_boot)) {
-        // init writes out what the logger holds, then calls beamlet:shutdown/0 (stop()); on
-        // OTP's boot, beamlet_run (bif/lib/beamlet_run.erl) stops the system as init:stop/0.
+        // beamlet_run (bif/lib/beamlet_run.erl) writes out what the logger and the io
+        // servers hold, then halts. Without it, init is stopping the system (init:stop/0
+        // killed both) and halts when done.
         static const Term am_beamlet_run = atom("beamlet_run");
-        Term watcher = m_vm.whereis_id(am_beamlet_run);
-        m_vm.send_message(nullptr, watcher ? watcher : m_boot->id, atom("$beamlet_main_exited"));
+        if (Term watcher = m_vm.whereis_id(am_beamlet_run)) m_vm.send_message(nullptr, watcher, atom("$beamlet_main_exited"));
     } else if (p == main || (p == m_boot && (!main || has_exited(main)))) {
         stop();
     }

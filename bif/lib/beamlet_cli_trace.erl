@@ -336,7 +336,9 @@ default_profile_patterns(Module) ->
     end.
 
 write_profile(Session, Spec, _Compiled) ->
-    Funs = [{M, F, A} || M <- [M || {M, _} <- code:all_loaded()],
+    %% erlang:loaded/0, not code:all_loaded/0: on OTP's boot the code server lists only what
+    %% it loaded itself, and the program's module was loaded before it started.
+    Funs = [{M, F, A} || M <- erlang:loaded(),
                          {F, A} <- functions(M),
                          traced(Session, {M, F, A})],
     Rows = [row(Session, MFA) || MFA <- Funs],

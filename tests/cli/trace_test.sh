@@ -107,7 +107,7 @@ case $checked in
 esac
 
 bl trace msgs.erl -e send,receive -f seq -o msgs.svg
-expect_stderr "seq" "beamlet trace: 21 events, sequence diagram written to msgs.svg"
+expect_stderr "seq" "beamlet trace: 23 events, sequence diagram written to msgs.svg"
 expect_check "seq" svg msgs.svg
 bl trace msgs.erl -e seq_trace -f seq -o seq_trace.svg
 expect_check "seq (seq_trace)" svg seq_trace.svg

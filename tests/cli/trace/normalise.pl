@@ -1,7 +1,8 @@
 #!/usr/bin/perl
 # tests/cli/trace/normalise.pl — `beamlet trace` text output made comparable: the time stamp
 # goes, the label column becomes "WHO | " followed by the call-depth indentation, pids are
-# numbered by first appearance (<P1>, <P2>, ...), refs become #Ref<R>.
+# numbered by first appearance (<P1>, <P2>, ...), refs become #Ref<R>, the directory where
+# beamlet compiled the program (seen when OTP's code server searches the path) becomes <CACHE>.
 use strict;
 use warnings;
 
@@ -16,5 +17,6 @@ while (my $line = <>) {
     }
     $line =~ s/<\d+\.\d+\.\d+>/$pids{$&} \/\/= "<P" . ++$n . ">"/ge;
     $line =~ s/#Ref<[\d.]+>/#Ref<R>/g;
+    $line =~ s{/[^"]*/(?:beamlet-cache-\d+|beamlet/erlc)/[0-9a-f]{16}}{<CACHE>}g;
     print "$line\n";
 }
