@@ -44,12 +44,15 @@ Term bif_beamlet_release_code_permission(Process* p, Term*) {
     return atoms::true_;
 }
 
-// beamlet:start_main(Module): init's last step at boot: the process running Module:main(),
-// in the caller's group, whose exit ends the run (tools/boot.cpp reports how it ended).
+// beamlet:start_main(Module): the process running Module:main(), in the caller's group, whose
+// exit ends the run (tools/boot.cpp reports how it ended). beamlet_run has had the code server
+// load Module; if it could not (its on_load function failed), main raises undef at once
+// rather than have the code server try again.
 Term bif_beamlet_start_main(Process* p, Term* a) {
     Vm& vm = p->vm;
-    Export* entry = is_atom(a[0]) ? vm.exports.find(a[0], atoms::main, 0) : nullptr;
-    if (!entry || vm.main_process) return p->badarg();
+    if (!is_atom(a[0]) || vm.main_process) return p->badarg();
+    bool loaded = vm.find_module(a[0]) != nullptr;
+    Export* entry = loaded ? vm.exports.get(a[0], atoms::main, 0) : vm.exports.get(atoms::erlang, atoms::error, 2);
     auto main = std::make_shared<Process>(vm, vm.next_pid.fetch_add(1) + 1);
     main->is_main = true;
     // As erl's -eval/-s/-run process (init starts it trapping exits): a linked process or
@@ -59,7 +62,8 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     main->initial_call[1] = atoms::main;
     main->initial_call[2] = make_small(0);
     main->group_leader.store(p->group_leader.load());
-    prepare_call(main.get(), entry, {});
+    if (loaded) prepare_call(main.get(), entry, {});
+    else prepare_call(main.get(), entry, {atoms::undef, NIL});
     vm.main_process = main;
     seq_trace_inherit(p, main.get());  // beamlet trace -e seq_trace gives it a token
     vm.add_process(main);

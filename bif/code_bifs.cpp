@@ -38,47 +38,33 @@ std::string binary_bytes(Term t) {
     return s;
 }
 
-// Loads [bytes] as module [name] from [path] for [p]: parse and prepare here, publish holding
-// the permission. The result is {module, Name} or {error, Reason}, as erlang:load_module/2.
-Term load_bytes(Process* p, Term name, const std::string& bytes, const std::string& path) {
-    Vm& vm = p->vm;
-    if (!vm.module_parser) return error_tuple(p, atom("badfile"));
-    CallAccountingPause pause(p);  // parsing and compiling are not the caller's work
-    auto code = vm.module_parser({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, path);
-    if (!code) return error_tuple(p, atom("badfile"));
-    if (code->name != name) return error_tuple(p, atom("badfile"));
-    code->source_path = path;
-    auto module = vm.prepare_module(*code);
-    if (!module) return error_tuple(p, atom("badfile"));
-    // Held by the continuation until it publishes the module (a Module never moves: funs and
-    // the JIT point at it).
-    auto prepared = std::make_shared<std::unique_ptr<Module>>(std::move(*module));
-    return vm.trap_until_permission(p, [name, prepared](Process* q, Term*) -> Term {
-        Vm& vm = q->vm;
-        if (vm.find_old_module(name) && vm.find_module(name)) {
-            vm.code_permission->release(q);
-            return error_tuple(q, atom("not_purged"));
-        }
-        // The breakpoints of the code being replaced go first (every session's, through the
-        // staged sequence); then the new code is published, with on_load patterns applied.
-        return tracing::clear_module_tracing(q, name, [name, prepared](Process* r) -> Term {
-            Vm& vm = r->vm;
-            vm.publish_module(std::move(*prepared));
-            vm.code_permission->release(r);
-            return make_tuple_on(r, {atom("module"), name});
-        });
-    });
-}
-
 }  // namespace
 
-// erlang:load_module(Module, Binary)
-Term bif_load_module(Process* p, Term* a) {
-    if (!is_atom(a[0]) || !is_binary(a[1])) return p->badarg();
-    return load_bytes(p, a[0], binary_bytes(a[1]), "");
+// erts_internal:beamfile_chunk(Bin, Id): the data of chunk Id ("Meta", "Code", ...) of a
+// .beam, or undefined when it has none or Bin is no .beam at all (erl_features asks it for
+// the "Meta" chunk before OTP's erlang:load_module/2 loads); badarg unless Id has 4 characters.
+Term bif_erts_internal_beamfile_chunk(Process* p, Term* a) {
+    std::string id;
+    if (!is_binary(a[0]) || !list_to_bytes(a[1], &id) || id.size() != 4) return p->badarg();
+    std::string bytes = binary_bytes(a[0]);
+    auto u32 = [&](std::size_t at) {
+        auto b = [&](std::size_t k) { return std::uint32_t(std::uint8_t(bytes[at + k])); };
+        return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+    };
+    if (bytes.size() < 12 || bytes.compare(0, 4, "FOR1") != 0 || bytes.compare(8, 4, "BEAM") != 0)
+        return atoms::undefined;
+    std::size_t end = std::min<std::size_t>(bytes.size(), std::size_t(u32(4)) + 8);
+    for (std::size_t at = 12; at + 8 <= end;) {
+        std::size_t size = u32(at + 4);
+        if (size > end - at - 8) break;
+        if (bytes.compare(at, 4, id) == 0) return make_binary(p, std::string_view(bytes).substr(at + 8, size));
+        at += 8 + ((size + 3) & ~std::size_t(3));
+    }
+    return atoms::undefined;
 }
 
-// ---- OTP's two-phase loading (init, code_server): prepare anywhere, finish holding the permission ----
+// ---- OTP's two-phase loading (init, code_server, erlang:load_module/2): prepare anywhere,
+// finish holding the permission ----
 
 namespace {
 
@@ -175,27 +161,36 @@ Term bif_has_prepared_code_on_load(Process* p, Term* a) {
 // or {not_purged, Modules} (old code still there: nothing is loaded); badarg for anything but
 // a list of unfinished prepared code, or one module twice.
 Term bif_finish_loading(Process* p, Term* a) {
-    std::vector<PreparedCode*> items;
+    std::vector<MagicHandle*> items;
     Term l = a[0];
     for (; is_list(l); l = cdr(l)) {
         PreparedCode* prepared = prepared_of(car(l));
         if (!prepared) return p->badarg();
-        for (PreparedCode* other : items)
-            if (other == prepared || other->name == prepared->name) return p->badarg();
-        items.push_back(prepared);
+        for (MagicHandle* other : items) {
+            auto* o = static_cast<PreparedCode*>(other->data);
+            if (o == prepared || o->name == prepared->name) return p->badarg();
+        }
+        items.push_back(magic_handle(car(l)));
     }
     if (!is_nil(l)) return p->badarg();
-    for (PreparedCode* prepared : items) {
+    for (MagicHandle* h : items) {
+        auto* prepared = static_cast<PreparedCode*>(h->data);
         std::lock_guard guard(prepared->mutex);
         if (!prepared->module) return p->badarg();
     }
-    // The magic references stay on the caller's stack while it waits for the permission.
-    Term list = a[0];
-    return p->vm.trap_until_permission(p, [list](Process* q, Term*) -> Term {
+    // The prepared code is held here while the caller waits for the permission: its list and
+    // magic references may be collected meanwhile.
+    std::shared_ptr<std::vector<MagicHandle*>> held(new std::vector<MagicHandle*>(std::move(items)),
+                                                    [](std::vector<MagicHandle*>* v) {
+                                                        for (MagicHandle* h : *v) h->release();
+                                                        delete v;
+                                                    });
+    for (MagicHandle* h : *held) h->add_ref();
+    return p->vm.trap_until_permission(p, [held](Process* q, Term*) -> Term {
         Vm& vm = q->vm;
         Term not_purged = NIL;
-        for (Term l = list; is_list(l); l = cdr(l)) {
-            Term name = prepared_of(car(l))->name;
+        for (auto it = held->rbegin(); it != held->rend(); ++it) {
+            Term name = static_cast<PreparedCode*>((*it)->data)->name;
             if (vm.find_old_module(name) && vm.find_module(name)) not_purged = make_cons_on(q->alloc(2), name, not_purged);
         }
         if (!is_nil(not_purged)) {
@@ -203,8 +198,8 @@ Term bif_finish_loading(Process* p, Term* a) {
             return make_tuple_on(q, {atom("not_purged"), not_purged});
         }
         auto modules = std::make_shared<PreparedList>();
-        for (Term l = list; is_list(l); l = cdr(l)) {
-            PreparedCode* prepared = prepared_of(car(l));
+        for (MagicHandle* h : *held) {
+            auto* prepared = static_cast<PreparedCode*>(h->data);
             std::lock_guard guard(prepared->mutex);
             if (!prepared->module) continue;  // finished by another process meanwhile
             modules->emplace_back(prepared->name, std::move(prepared->module));

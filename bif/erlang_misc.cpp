@@ -499,7 +499,7 @@ Term bif_garbage_collect1(Process* p, Term* a) {
     m.from = p->id;
     m.fragment = copy_to_fragment(ref, &m.term);
     if (!p->vm.send_signal(other.get(), m)) return atoms::false_;
-    static const Export* await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    const Export* await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
     a[0] = ref;
     p->ip = await->address();
     p->exception = PendingException{};

@@ -201,8 +201,7 @@ Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_d
     m.term = copy_term(request, &hp, &m.fragment->off_heap_first);
     m.fragment->used_words = size;
     if (!p->vm.send_signal(other.get(), m)) return if_dead;
-    static const Export* await = nullptr;
-    if (!await) await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    const Export* await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
     a[0] = ref;
     p->ip = await->address();
     p->exception = PendingException{};

@@ -98,7 +98,7 @@ bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const c
         if (!is_tuple(f) || tuple_arity(f) != 3 || tuple_element(f, 0) != key || !is_atom(tuple_element(f, 1))) continue;
         Term module = tuple_element(f, 1);
         if (module == atom("erl_tracer") || p->vm.find_module(module) || tracing::find_native_tracer(module)) return false;
-        static const Export* retry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_after_load"), 4);
+        const Export* retry = p->vm.exports.get(atom("beamlet_internal"), atom("trace_after_load"), 4);
         Term args = list_of(p, a, arity);
         a[0] = module;
         a[1] = tuple_element(f, 2);

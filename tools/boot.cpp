@@ -257,23 +257,25 @@ Runtime::~Runtime() {
 
 std::string Runtime::load(Term module) {
     if (m_vm.find_module(module)) return {};
+    std::string path = module_file(module);
+    if (path.empty()) return "module " + atom_text(module) + " not found on the code path";
+    return load_path(module, path);
+}
+
+std::string Runtime::module_file(Term module) const {
     // OTP's preloaded modules (erlang, erts_internal, zlib, ...) come from erts's ebin whatever
     // the code path says, as erl has them built in; beamlet's own modules (beamlet_*) from its
     // library (build/lib, bif/lib/README.md).
     std::vector<std::string> dirs;
     if (!m_preloaded_dir.empty()) dirs.push_back(m_preloaded_dir);
     if (atom_text(module).starts_with("beamlet")) dirs.push_back(library_dir());
+    for (const std::string& dir : m_vm.code_path()) dirs.push_back(dir);
     for (const std::string& dir : dirs) {
         fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
         std::error_code ec;
-        if (fs::exists(path, ec)) return load_path(module, path.string());
+        if (fs::exists(path, ec)) return path.string();
     }
-    for (const std::string& dir : m_vm.code_path()) {
-        fs::path path = fs::path(dir) / (atom_text(module) + ".beam");
-        std::error_code ec;
-        if (fs::exists(path, ec)) return load_path(module, path.string());
-    }
-    return "module " + atom_text(module) + " not found on the code path";
+    return {};
 }
 
 std::string Runtime::load_path(Term module, const std::string& path) {
@@ -420,19 +422,37 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
 }
 
 int Runtime::run_main(Term module) {
-    std::string error = load(module);
-    if (!error.empty()) {
-        std::fprintf(stderr, "beamlet: %s\n", error.c_str());
-        return 1;
-    }
-    Export* entry = m_vm.exports.find(module, atoms::main, 0);
-    // A module with an on_load function publishes its exports once that has run (on the
-    // first call, from the main process).
-    const Module* code = m_vm.find_module(module);
-    bool on_load = code && code->on_load_function && entry;
-    if (!entry || (entry->address() == entry->trampoline && !on_load)) {
-        std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
-        return 1;
+    // The module is read here only to say at once what is wrong with it (missing, malformed,
+    // no main/0); OTP's code server loads it when main/0 is first called, as erl's does for
+    // `-s MOD main` (so code:is_loaded/1, which/1 and all_loaded/0 know it).
+    bool on_load = false;
+    if (!m_vm.find_module(module)) {
+        std::string path = module_file(module);
+        if (path.empty()) {
+            std::fprintf(stderr, "beamlet: module %s not found on the code path\n", atom_text(module).c_str());
+            return 1;
+        }
+        auto code = loader::load_beam_file(path, m_vm.exports);
+        if (!code) {
+            std::fprintf(stderr, "beamlet: %s\n", code.error().c_str());
+            return 1;
+        }
+        if (code->name != module) {
+            std::fprintf(stderr, "beamlet: %s: file contains module %s\n", path.c_str(), atom_text(code->name).c_str());
+            return 1;
+        }
+        auto is_main = [](const ExportEntry& e) { return e.function == atoms::main && e.arity == 0; };
+        if (std::none_of(code->exports.begin(), code->exports.end(), is_main)) {
+            std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
+            return 1;
+        }
+        on_load = code->on_load_function != 0;
+    } else {
+        Export* entry = m_vm.exports.find(module, atoms::main, 0);
+        if (!entry || entry->address() == entry->trampoline) {
+            std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
+            return 1;
+        }
     }
     // The first process is init: erl_init:start(init, BootArgs), as on erl. OTP's init runs the
     // boot script (the kernel application: code server, file server, logger, ...), then

@@ -42,6 +42,9 @@ public:
     JitLoader* jit() { return m_jit.get(); }
     // Loads [module] from the code path now; empty string on success, else a one-line error.
     std::string load(vm::Term module);
+    // Where [module] would be loaded from: OTP's preloaded modules from erts's ebin, beamlet's
+    // own (beamlet_*) from its library, the rest from the code path; empty if nowhere.
+    std::string module_file(vm::Term module) const;
     // Loads the .beam file at [path] (module name from the file); error text or empty.
     std::string load_file(const std::string& path, vm::Term* module_out);
     // Makes run_main trace the program as `beamlet trace` or `beamlet profile` asks

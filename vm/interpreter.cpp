@@ -72,7 +72,7 @@ static const Export* custom_error_handler(Process* p, const Export* e) {
     const Module* m = p->vm.otp_error_handler ? p->vm.find_module(e->module) : nullptr;
     bool on_load = m && (m->on_load_pending.load(std::memory_order_acquire) || m->on_load_running.load(std::memory_order_acquire));
     if (p->vm.otp_error_handler && e->module != atoms::error_handler && !on_load) {
-        static const Export* h = p->vm.exports.get(atoms::error_handler, atom("undefined_function"), 3);
+        const Export* h = p->vm.exports.get(atoms::error_handler, atom("undefined_function"), 3);
         if (h->address() != h->trampoline) return h;
     }
     return nullptr;

@@ -11,6 +11,10 @@ start([Module]) ->
     %% This is init's boot process, which runs the -s functions: it stays, as it does on erl
     %% while `-s MOD main` runs (a program that counts processes sees the same ones).
     register(beamlet_run, self()),
+    %% OTP's code server loads the program's module here, not in main: a program traced from
+    %% its start does not see its own loading. If it does not load (its on_load function
+    %% failed, and OTP's warning says why), main fails with undef, as its call would.
+    _ = code:ensure_loaded(Module),
     case beamlet:cli_trace_spec() of
         undefined -> _ = beamlet:start_main(Module);
         Spec -> beamlet_cli_trace:start(Spec#{module => Module}, fun() -> beamlet:start_main(Module) end)
