@@ -120,7 +120,20 @@ Term bif_error2(Process* p, Term* a) {
     if (!is_list(a[1]) && !is_nil(a[1])) return raise_from_bif(p, atoms::error, a[0]);
     return raise_from_bif(p, atoms::error, a[0], a[1]);
 }
-Term bif_error3(Process* p, Term* a) { return bif_error2(p, a); }
+// error(Reason, Args, Options): error/2, with Options' {error_info, Map} in the first frame's
+// location (after its file and line), as erl_error and the shell use to explain the error.
+Term bif_error3(Process* p, Term* a) {
+    Term info = 0;
+    Term l = a[2];
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atoms::error_info) info = o;
+    }
+    if (!is_nil(l)) return p->badarg();
+    Term result = bif_error2(p, a);
+    p->exception.frame_error_info = info;
+    return result;
+}
 Term bif_exit1(Process* p, Term* a) { return raise_from_bif(p, atoms::exit, a[0]); }
 Term bif_throw(Process* p, Term* a) { return raise_from_bif(p, atoms::throw_, a[0]); }
 

@@ -288,6 +288,21 @@ int enif_get_resource(ErlNifEnv* env, ERL_NIF_TERM term, ErlNifResourceType* typ
 ErlNifTime enif_monotonic_time(ErlNifTimeUnit unit);
 ErlNifTime enif_convert_time_unit(ErlNifTime time, ErlNifTimeUnit from, ErlNifTimeUnit to);
 int enif_consume_timeslice(ErlNifEnv* env, int percent);
+/* Runs fp now, in the calling scheduler (beamlet has no dirty schedulers: flags are ignored). */
+ERL_NIF_TERM enif_schedule_nif(ErlNifEnv* env, const char* fun_name, int flags,
+                               ERL_NIF_TERM (*fp)(ErlNifEnv* env, int argc, const ERL_NIF_TERM argv[]), int argc,
+                               const ERL_NIF_TERM argv[]);
+/* snprintf(3); %T (a term) is not supported. */
+int enif_snprintf(char* buffer, size_t size, const char* format, ...);
+
+/* ---- threads and shared libraries ---- */
+typedef struct beamlet_nif_mutex ErlNifMutex;
+ErlNifMutex* enif_mutex_create(char* name);
+void enif_mutex_destroy(ErlNifMutex* mtx);
+void enif_mutex_lock(ErlNifMutex* mtx);
+void enif_mutex_unlock(ErlNifMutex* mtx);
+void* enif_dlopen(const char* lib, void (*err_handler)(void*, const char*), void* err_arg);
+void* enif_dlsym(void* handle, const char* symbol, void (*err_handler)(void*, const char*), void* err_arg);
 
 #ifdef __cplusplus
 }

@@ -3,10 +3,13 @@
 // Terms a NIF makes are allocated like a BIF's (Process::alloc: the heap, or a fragment when
 // it is full), on the environment's process: the caller's for a NIF called from Erlang, a
 // scratch process for tracer callbacks, the environment's own for enif_alloc_env.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -733,5 +736,41 @@ ErlNifTime enif_convert_time_unit(ErlNifTime time, ErlNifTimeUnit from, ErlNifTi
 }
 
 int enif_consume_timeslice(ErlNifEnv*, int) { return 0; }
+
+ERL_NIF_TERM enif_schedule_nif(ErlNifEnv* env, const char*, int,
+                               ERL_NIF_TERM (*fp)(ErlNifEnv*, int, const ERL_NIF_TERM[]), int argc,
+                               const ERL_NIF_TERM argv[]) {
+    return fp(env, argc, argv);
+}
+
+int enif_snprintf(char* buffer, size_t size, const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    int n = std::vsnprintf(buffer, size, format, args);
+    va_end(args);
+    return n;
+}
+
+// ---- threads and shared libraries (OTP's crypto NIF uses them) ----
+
+ErlNifMutex* enif_mutex_create(char*) { return reinterpret_cast<ErlNifMutex*>(new std::mutex); }
+void enif_mutex_destroy(ErlNifMutex* mtx) { delete reinterpret_cast<std::mutex*>(mtx); }
+void enif_mutex_lock(ErlNifMutex* mtx) { reinterpret_cast<std::mutex*>(mtx)->lock(); }
+void enif_mutex_unlock(ErlNifMutex* mtx) { reinterpret_cast<std::mutex*>(mtx)->unlock(); }
+
+void* enif_dlopen(const char* lib, void (*err_handler)(void*, const char*), void* err_arg) {
+    // As erts: the name as given, then with the platform's suffix.
+    void* handle = ::dlopen(lib, RTLD_NOW);
+    if (!handle) handle = ::dlopen((std::string(lib) + ".so").c_str(), RTLD_NOW);
+    if (!handle && err_handler) err_handler(err_arg, ::dlerror());
+    return handle;
+}
+
+void* enif_dlsym(void* handle, const char* symbol, void (*err_handler)(void*, const char*), void* err_arg) {
+    ::dlerror();
+    void* address = ::dlsym(handle, symbol);
+    if (!address && err_handler) err_handler(err_arg, ::dlerror());
+    return address;
+}
 
 }  // extern "C"

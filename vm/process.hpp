@@ -54,6 +54,8 @@ struct PendingException {
     Term error_cause = 0;
     // error/2's argument list, shown in place of the arity of the first frame.
     Term frame_args = THE_NON_VALUE;
+    // error/3's {error_info, Map} option, appended to the first frame's location; 0 if none.
+    Term frame_error_info = 0;
     bool trace_built = false;
 };
 

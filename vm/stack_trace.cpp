@@ -105,8 +105,13 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         if (!fi) return;
         const Word* where = is_return_address ? at - 1 : at;
         Term arity = make_small(SWord(fi->arity));
+        Term location = make_location(p, m, where);
         if (frames.empty() && exc.frame_args != THE_NON_VALUE) arity = exc.frame_args;  // error/2
-        frames.push_back(make_frame(p, m->name, fi->name, arity, make_location(p, m, where)));
+        if (frames.empty() && exc.frame_error_info) {  // error/3's error_info, after file and line
+            Term info = make_cons_on(p->alloc(2), exc.frame_error_info, NIL);
+            location = is_nil(location) ? info : make_cons_on(p->alloc(2), car(location), make_cons_on(p->alloc(2), car(cdr(location)), info));
+        }
+        frames.push_back(make_frame(p, m->name, fi->name, arity, location));
     };
     const Module* m = p->vm.module_containing(I);
     if (m && (!exc.bif_module || exc.raised_by_bif)) {

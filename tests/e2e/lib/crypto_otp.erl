@@ -1,0 +1,55 @@
+%% tests/e2e/lib/crypto_otp.erl — OTP's crypto application over its own NIF library
+%% (crypto.so, OpenSSL), loaded through beamlet's erl_nif.h by crypto's on_load: hashes
+%% (one-shot and incremental), HMAC and CMAC, ciphers (one-time and streaming, AEAD), key
+%% derivation, random bytes, big-number exponentiation, public keys (RSA, ECDSA, EdDSA, ECDH),
+%% crypto:supports/1, and badarg on bad input, as on erl.
+-module(crypto_otp).
+-export([main/0]).
+
+main() ->
+    Hex = fun(B) -> binary:encode_hex(B) end,
+    io:format("sha256: ~s~n", [Hex(crypto:hash(sha256, <<"abc">>))]),
+    io:format("md5 iolist: ~s~n", [Hex(crypto:hash(md5, ["a", <<"b">>, $c]))]),
+    io:format("sha3_256: ~s~n", [Hex(crypto:hash(sha3_256, <<>>))]),
+    S0 = crypto:hash_init(sha512),
+    S1 = lists:foldl(fun(C, S) -> crypto:hash_update(S, C) end, S0, [<<"ab">>, <<"c">>]),
+    io:format("sha512 incremental = one-shot: ~p~n", [crypto:hash_final(S1) =:= crypto:hash(sha512, <<"abc">>)]),
+    io:format("hmac sha256: ~s~n", [Hex(crypto:mac(hmac, sha256, <<"key">>, <<"The quick brown fox">>))]),
+    io:format("cmac aes_128_cbc: ~s~n", [Hex(crypto:mac(cmac, aes_128_cbc, <<0:128>>, <<"data">>))]),
+    Key = <<1:128>>, IV = <<2:128>>,
+    C = crypto:crypto_one_time(aes_128_ctr, Key, IV, <<"secret message">>, true),
+    io:format("aes_128_ctr: ~s~n", [Hex(C)]),
+    io:format("decrypted: ~p~n", [crypto:crypto_one_time(aes_128_ctr, Key, IV, C, false)]),
+    St = crypto:crypto_init(aes_256_cbc, <<3:256>>, <<4:128>>, [{encrypt, true}, {padding, pkcs_padding}]),
+    Part = crypto:crypto_update(St, <<"streamed ">>),
+    Final = crypto:crypto_final(St),
+    io:format("aes_256_cbc streamed: ~s~n", [Hex(<<Part/binary, Final/binary>>)]),
+    {GC, Tag} = crypto:crypto_one_time_aead(aes_128_gcm, Key, <<5:96>>, <<"aead text">>, <<"aad">>, true),
+    io:format("aes_128_gcm: ~s ~s~n", [Hex(GC), Hex(Tag)]),
+    io:format("gcm decrypt: ~p~n", [crypto:crypto_one_time_aead(aes_128_gcm, Key, <<5:96>>, GC, <<"aad">>, Tag, false)]),
+    io:format("gcm bad tag: ~p~n", [crypto:crypto_one_time_aead(aes_128_gcm, Key, <<5:96>>, GC, <<"aad">>, <<0:128>>, false)]),
+    io:format("pbkdf2: ~s~n", [Hex(crypto:pbkdf2_hmac(sha256, <<"pw">>, <<"salt">>, 1000, 32))]),
+    io:format("random bytes: ~p~n", [byte_size(crypto:strong_rand_bytes(16))]),
+    io:format("mod_pow: ~p~n", [crypto:bytes_to_integer(crypto:mod_pow(4, 13, 497))]),
+    Msg = <<"signed">>,
+    {EcPub, EcPriv} = crypto:generate_key(ecdh, secp256r1),
+    EcSig = crypto:sign(ecdsa, sha256, Msg, [EcPriv, secp256r1]),
+    io:format("ecdsa verify: ~p ~p~n", [crypto:verify(ecdsa, sha256, Msg, EcSig, [EcPub, secp256r1]),
+                                        crypto:verify(ecdsa, sha256, <<"other">>, EcSig, [EcPub, secp256r1])]),
+    {EdPub, EdPriv} = crypto:generate_key(eddsa, ed25519),
+    EdSig = crypto:sign(eddsa, none, Msg, [EdPriv, ed25519]),
+    io:format("eddsa verify: ~p~n", [crypto:verify(eddsa, none, Msg, EdSig, [EdPub, ed25519])]),
+    {APub, APriv} = crypto:generate_key(ecdh, x25519),
+    {BPub, BPriv} = crypto:generate_key(ecdh, x25519),
+    io:format("ecdh agree: ~p~n", [crypto:compute_key(ecdh, BPub, APriv, x25519) =:=
+                                   crypto:compute_key(ecdh, APub, BPriv, x25519)]),
+    {RsaPub, RsaPriv} = crypto:generate_key(rsa, {1024, 65537}),
+    RsaSig = crypto:sign(rsa, sha256, Msg, RsaPriv),
+    io:format("rsa verify: ~p~n", [crypto:verify(rsa, sha256, Msg, RsaSig, RsaPub)]),
+    Enc = crypto:public_encrypt(rsa, <<"hi">>, RsaPub, rsa_pkcs1_padding),
+    io:format("rsa decrypt: ~p~n", [crypto:private_decrypt(rsa, Enc, RsaPriv, rsa_pkcs1_padding)]),
+    io:format("supports sha256: ~p~n", [lists:member(sha256, proplists:get_value(hashs, crypto:supports()))]),
+    {'EXIT', {Why, [Top | _]}} = (catch crypto:hash(no_such_hash, <<>>)),
+    io:format("bad hash: ~p~n  in ~p~n", [Why, Top]),
+    io:format("bad data: ~p~n", [element(1, catch crypto:hash(sha256, 42))]),
+    io:format("bad key size: ~p~n", [element(1, catch crypto:crypto_one_time(aes_128_ctr, <<1>>, IV, <<"x">>, true))]).
