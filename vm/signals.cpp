@@ -161,6 +161,8 @@ bool remove_pid(std::vector<Term>& v, Term pid) {
     return false;
 }
 
+}  // namespace
+
 std::string timestamp_now() {
     auto now = std::chrono::system_clock::now();
     std::time_t t = std::chrono::system_clock::to_time_t(now);
@@ -173,8 +175,6 @@ std::string timestamp_now() {
                   tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(us));
     return buf;
 }
-
-}  // namespace
 
 bool Vm::wake_locked(Process* p) {
     if (p->state != ProcessState::Waiting) return false;

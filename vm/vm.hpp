@@ -61,6 +61,9 @@ using ModuleLoader = std::function<std::string(Term module)>;
 // Parses the bytes of a .beam file named [path] (the loader, injected at boot).
 using ModuleParser = std::function<Result<GenericModule>(std::span<const std::uint8_t> bytes, const std::string& path)>;
 
+// The time in erl's report headers, "24-Nov-2026::22:18:38.441137" (vm/signals.cpp).
+std::string timestamp_now();
+
 struct Vm {
     Vm();
     ~Vm();
@@ -278,6 +281,9 @@ struct Vm {
     // modules (erlang:pre_loaded/0).
     bool otp_error_handler = false;
     std::vector<Term> preloaded;
+    // erts_debug:set_internal_state(available_internal_state, true): the debug knobs OTP's own
+    // test suites turn on (bif/erts_debug_bifs.cpp).
+    std::atomic<bool> internal_state_available{false};
     // The process running MOD:main() (beamlet:start_main/1); its exit ends the run.
     std::shared_ptr<Process> main_process;
     // The group leader of processes started without a parent (the `user` io server).

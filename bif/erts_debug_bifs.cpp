@@ -1,0 +1,47 @@
+// bif/erts_debug_bifs.cpp — erts_debug's BIFs (kernel's erts_debug.beam has placeholder
+// bodies for them): flat_size/1, and the internal-state knobs OTP's own test suites turn on
+// in their init_per_suite (erts_debug:set_internal_state(available_internal_state, true)).
+// Only the knobs beamlet has a meaning for answer; the rest are badarg, as an unknown one is
+// on erl, and all of them are undef until available_internal_state is set, as on erl.
+#include "bif/bifs.hpp"
+#include "vm/atom_table.hpp"
+#include "bif/term_format.hpp"
+#include "vm/copy.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+
+// erts_debug:flat_size(Term): its size in words, shared subterms counted each time.
+Term bif_erts_debug_flat_size(Process*, Term* a) { return make_small(SWord(term_size_words(a[0]))); }
+
+// erts_debug:set_internal_state(Knob, Value)
+Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
+    static const Term am_available = atom("available_internal_state"), am_wait = atom("wait");
+    Vm& vm = p->vm;
+    if (a[0] == am_available) {
+        if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
+        const bool on = a[1] == atoms::true_;
+        if (on) {  // erl 25 prints this warning on stderr (the emulator's own report)
+            std::string pid = write_term(p->id);
+            std::fprintf(stderr,
+                         "=WARNING REPORT==== %s ===\nProcess %s enabled access to the emulator internal state.\n"
+                         "NOTE: This is an erts internal test feature and should *only* be used by OTP "
+                         "test-suites.\n\n",
+                         timestamp_now().c_str(), pid.c_str());
+        }
+        return make_bool(vm.internal_state_available.exchange(on));
+    }
+    if (!vm.internal_state_available.load()) return p->error(atoms::undef);
+    // wait(deallocations | thread_progress | ...): beamlet frees memory as it goes.
+    if (a[0] == am_wait) return atoms::ok;
+    return p->badarg();
+}
+
+// erts_debug:get_internal_state(Knob)
+Term bif_erts_debug_get_internal_state(Process* p, Term*) {
+    if (!p->vm.internal_state_available.load()) return p->error(atoms::undef);
+    return p->badarg();
+}
+
+}  // namespace beamlet::bif
