@@ -13,6 +13,7 @@ void register_bifs(Vm& vm) {
 #include "bif/bifs.def"
 #undef BEAMLET_BIF
     install_ets(vm);
+    install_persistent_terms(vm);
 }
 
 bool list_to_bytes(Term t, std::string* out) {

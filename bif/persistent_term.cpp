@@ -3,13 +3,15 @@
 // Keys and values are copied into the literal arena (vm/literal_area.hpp), which no garbage
 // collection ever moves, so get/1 hands out the stored term itself, as OTP does. Replaced and
 // erased terms stay in the arena: OTP frees them after a global collection; beamlet keeps them
-// (programs store configuration here, not data that churns).
+// (programs store configuration here, not data that churns), and the binaries and magic refs
+// (ETS table ids, NIF resources) inside them stay referenced until the VM ends.
 #include <shared_mutex>
 #include <unordered_map>
 
 #include "bif/bifs.hpp"
 #include "vm/copy.hpp"
 #include "vm/literal_area.hpp"
+#include "vm/magic.hpp"
 #include "vm/map.hpp"
 #include "vm/term_hash.hpp"
 #include "vm/term_order.hpp"
@@ -26,8 +28,16 @@ struct Entry {
     Word words;  // the memory both take
 };
 
-class Table {
+class Table : public VmResource {
 public:
+    ~Table() override {
+        for (Term* obj = m_off_heap_first; obj;) {
+            Term* next = reinterpret_cast<Term*>(obj[4]);
+            release_off_heap(obj);
+            obj = next;
+        }
+    }
+
     const Entry* find(Term key) const {
         auto range = m_entries.equal_range(make_hash2(key));
         for (auto it = range.first; it != range.second; ++it)
@@ -69,61 +79,61 @@ public:
     mutable std::shared_mutex mutex;
 
 private:
-    static Term persist(Term t) {
+    Term persist(Term t) {
         Word n = term_size_words(t);
         if (n == 0) return t;
         Term* hp = literal_alloc(n);
-        return copy_term(t, &hp, nullptr);
+        return copy_term(t, &hp, &m_off_heap_first);
     }
 
     std::unordered_multimap<std::uint32_t, Entry> m_entries;
+    Term* m_off_heap_first = nullptr;  // every stored term's binaries and magic refs
 };
 
-Table& table() {
-    static Table t;
-    return t;
-}
+Table& table(Vm& vm) { return static_cast<Table&>(*vm.services.persistent_terms); }
 
 }  // namespace
 
-Term bif_persistent_term_put(Process*, Term* a) {
-    Table& t = table();
+void install_persistent_terms(Vm& vm) { vm.services.persistent_terms = std::make_unique<Table>(); }
+
+Term bif_persistent_term_put(Process* p, Term* a) {
+    Table& t = table(p->vm);
     std::unique_lock lock(t.mutex);
     t.put(a[0], a[1]);
     return atoms::ok;
 }
 
 Term bif_persistent_term_get1(Process* p, Term* a) {
-    Table& t = table();
+    Table& t = table(p->vm);
     std::shared_lock lock(t.mutex);
     const Entry* e = t.find(a[0]);
     if (!e) return p->badarg();
     return e->value;
 }
 
-Term bif_persistent_term_get2(Process*, Term* a) {
-    Table& t = table();
+Term bif_persistent_term_get2(Process* p, Term* a) {
+    Table& t = table(p->vm);
     std::shared_lock lock(t.mutex);
     const Entry* e = t.find(a[0]);
     return e ? e->value : a[1];
 }
 
 Term bif_persistent_term_get0(Process* p, Term*) {
-    Table& t = table();
+    Table& t = table(p->vm);
     std::shared_lock lock(t.mutex);
     Term out = NIL;
     t.for_each([&](const Entry& e) { out = make_cons_on(p->alloc(2), make_tuple_on(p, {e.key, e.value}), out); });
     return out;
 }
 
-Term bif_persistent_term_erase(Process*, Term* a) {
-    Table& t = table();
+Term bif_persistent_term_erase(Process* p, Term* a) {
+    Table& t = table(p->vm);
     std::unique_lock lock(t.mutex);
     return make_bool(t.erase(a[0]));
 }
 
 Term bif_persistent_term_info(Process* p, Term*) {
-    Table& t = table();
+    Table& t = table(p->vm);
     std::shared_lock lock(t.mutex);
     SWord count = 0, words = 0;
     t.for_each([&](const Entry& e) {

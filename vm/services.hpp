@@ -40,6 +40,12 @@ public:
     virtual void process_exited(Process* p) = 0;
 };
 
+// A layer's state that lives as long as the VM (bif/persistent_term.cpp: the stored terms).
+class VmResource {
+public:
+    virtual ~VmResource() = default;
+};
+
 // The I/O layer (io/): the VM's standard output and the poller behind ports' descriptors.
 class IoServices {
 public:
@@ -71,6 +77,9 @@ struct VmServices {
     InfoRequestFn answer_info_request = nullptr;
     // ets/: the tables, which end with the VM.
     std::unique_ptr<ProcessResources> ets;
+    // bif/: persistent_term's terms; they go before the tables (an ETS table id stored as a
+    // persistent term, as rpc stores its nodes observer's, is a reference to its table).
+    std::unique_ptr<VmResource> persistent_terms;
     // io/: standard input and output, the poller and the drivers' shared state. Null: output
     // goes straight to the descriptors, unbuffered, and no port can be opened.
     std::unique_ptr<IoServices> io;
