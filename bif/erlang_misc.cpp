@@ -8,6 +8,7 @@
 
 #include "bif/bifs.hpp"
 #include "vm/config.hpp"
+#include "vm/map.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/term_hash.hpp"
 #include "bif/term_format.hpp"
@@ -401,7 +402,10 @@ Term bif_halt1(Process* p, Term* a) {
     else if (is_list(a[0]) || is_nil(a[0])) {
         std::string s;
         if (!list_to_bytes(a[0], &s)) return p->badarg();
-        p->vm.write_stdout(s + "\n");
+        // The slogan, on standard error as erts writes it (no crash dump: beamlet writes none).
+        p->vm.flush_stdout();
+        s += "\r\n";
+        std::fwrite(s.data(), 1, s.size(), stderr);
         status = 1;
     } else return p->badarg();
     return halt_now(p, status);
@@ -448,6 +452,17 @@ void display_term(Term t, std::string& out) {
             if (i) out += ',';
             display_term(tuple_element(t, i), out);
         }
+        out += '}';
+    } else if (is_map(t)) {  // #{a=>1,b=>2}: no spaces, as the emulator prints
+        out += "#{";
+        bool first = true;
+        map_for_each(t, [&](Term k, Term v) {
+            if (!first) out += ',';
+            first = false;
+            display_term(k, out);
+            out += "=>";
+            display_term(v, out);
+        });
         out += '}';
     } else if (is_float(t)) {
         char buf[64];

@@ -11,9 +11,13 @@ beamlet=$1 engine=$2 scheds=$3 dir=$4 mod=$5 expected=$6
 base=${expected%.expected}
 input=/dev/null
 [ -f "$base.input" ] && input=$base.input
-# NAME.erl_flags: erl's flags for the program (tests/regen_expected.sh); beamlet run takes -noinput.
+# NAME.erl_flags: erl's flags for the program (tests/regen_expected.sh), $DIR its directory;
+# beamlet run takes them as erl does.
 flags=()
-[ -f "$base.erl_flags" ] && grep -qw -- -noinput "$base.erl_flags" && flags+=(-noinput)
+if [ -f "$base.erl_flags" ]; then
+  # shellcheck disable=SC2207 # the flags are words
+  flags=($(sed "s|\$DIR|$(dirname "$expected")|g" "$base.erl_flags"))
+fi
 shared=$(dirname "$dir")/shared
 pa_shared=()
 [ -d "$shared" ] && pa_shared=(-pa "$shared")

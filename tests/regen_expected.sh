@@ -9,7 +9,8 @@
 #   Each module is compiled with plain `erlc` into a temp dir and run as
 #   `erl -noshell -pa TMP -eval '<name>:main(), halt().'`; only stdout is kept. A <name>.input
 #   next to the program is fed on stdin; a <name>.filter (sed script) is applied to stdout; a
-#   <name>.erl_flags holds more flags for erl (-noinput: the program reads fd 0 itself).
+#   <name>.erl_flags holds more flags for erl (-noinput: the program reads fd 0 itself; $DIR
+#   is the program's directory).
 #   tests/e2e/shared/ holds helper modules for the programs, not programs: they are compiled
 #   into TMP/shared, which is on every program's code path (as in tests/e2e_check.sh).
 set -euo pipefail
@@ -64,7 +65,7 @@ for f in "${files[@]}"; do
     input=/dev/null
     [ -f "${f%.erl}.input" ] && input="${f%.erl}.input"
     flags=""
-    [ -f "${f%.erl}.erl_flags" ] && flags=$(cat "${f%.erl}.erl_flags")
+    [ -f "${f%.erl}.erl_flags" ] && flags=$(sed "s|\$DIR|$(dirname "$f")|g" "${f%.erl}.erl_flags")
     # shellcheck disable=SC2086 # the flags are words
     if ! (cd "$tmp" && ERL_CRASH_DUMP_SECONDS=0 $timeout_cmd erl -noshell $flags -pa "$tmp" "$tmp/shared" \
               -eval "${name}:main(), halt()." >"$tmp/$name.out" 2>"$tmp/$name.err" <"$input"); then

@@ -289,6 +289,11 @@ std::string Runtime::load_path(Term module, const std::string& path) {
 std::string Runtime::load_file(const std::string& path, Term* module_out) {
     auto code = loader::load_beam_file(path, m_vm.exports);
     if (!code) return code.error();
+    // erl's built-in copies of the preloaded modules are compiled without line information
+    // (their stack frames read {zlib,uncompress,1,[]}); erts's ebin copies, which beamlet
+    // loads, have it: drop it, so that stack traces read as erl's.
+    if (!m_preloaded_dir.empty() && fs::path(path).parent_path() == fs::path(m_preloaded_dir))
+        for (vm::LineItem& item : code->line_items) item.line = 0;
     *module_out = code->name;
     if (m_vm.find_module(code->name)) return {};
     if (auto installed = m_vm.install_module(*code); !installed) return installed.error();
@@ -400,6 +405,7 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
                                      "-progname", "erl", "--", "-home", home ? home : "/", "--", "-noshell"};
     if (m_options.noinput) argv.push_back("-noinput");
+    argv.insert(argv.end(), m_options.init_flags.begin(), m_options.init_flags.end());
     std::vector<std::string> pa, pz;
     for (const std::string& dir : m_options.code_path) {
         if (dir == library_dir()) break;  // the -pa directories come first (Runtime::Runtime)

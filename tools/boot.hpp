@@ -29,6 +29,7 @@ struct BootOptions {
     bool jit = false;                    // compile modules to native code (LLVM ORC)
     bool jit_eager = false;              // compile each module as it loads (not when hot)
     bool noinput = false;                // erl's -noinput: OTP's user does not read standard input
+    std::vector<std::string> init_flags;  // erl's flags for init: -config F, -kernel Par Val, ...
 };
 
 // A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.

@@ -19,6 +19,7 @@
 #include "tools/cli_trace.hpp"
 #include "tools/compare.hpp"
 #include "tools/disassembler.hpp"
+#include "tools/erl_flags.hpp"
 #include "tracing/breakpoints.hpp"
 #include "vm/atom_table.hpp"
 
@@ -186,8 +187,17 @@ int main(int argc, char** argv) {
                         "repeatable")
         ->allow_extra_args(false);
 
-    // Erlang users write -pa DIR and -noinput; CLI11 wants --pa or -p. Accept the Erlang spelling.
+    // erl's flags for init (-config, -kernel Par Val, ...) and erlexec (-env, -args_file,
+    // ERL_FLAGS), then the rest as beamlet's options.
     std::vector<std::string> args(argv, argv + argc);
+    tools::ErlFlags erl_flags;
+    std::string flags_error;
+    if (!tools::extract_erl_flags(args, &erl_flags, &flags_error)) {
+        std::fprintf(stderr, "beamlet: %s\n", flags_error.c_str());
+        return 1;
+    }
+    for (const auto& [var, value] : erl_flags.env) ::setenv(var.c_str(), value.c_str(), 1);
+    // Erlang users write -pa DIR and -noinput; CLI11 wants --pa or -p. Accept the Erlang spelling.
     for (auto& a : args)
         if (a == "-pa" || a == "-pz" || a == "-noinput") a = "-" + a;
     std::vector<char*> cargs;
@@ -204,6 +214,7 @@ int main(int argc, char** argv) {
     options.code_path_z = path_dirs_z;
     options.schedulers = schedulers;
     options.noinput = noinput;
+    options.init_flags = erl_flags.init_flags;
     options.jit = run->parsed() || trace->parsed() || profile->parsed() ? engine == "jit" : dis_engine == "jit";
     if (trace->parsed() || profile->parsed()) {
         trace_options.profile = profile->parsed();

@@ -1,0 +1,177 @@
+// tools/erl_flags.cpp — erl's flags on beamlet's command line (tools/erl_flags.hpp).
+//
+// erl hands every flag erlexec does not know to init, each with all the words up to the next
+// flag; beamlet's target is a word too, so here each flag takes at most a fixed number of
+// values: -boot, -config, -mode, -shutdown_time and -args_file one, -boot_var and -env two,
+// and any other -App (kernel, stdlib, sasl, an application of the user's) a Par and a Val.
+#include "tools/erl_flags.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace beamlet::tools {
+namespace {
+
+// Words of an args file or an ERL_*FLAGS variable: whitespace-separated, # to end of line a
+// comment (as erlexec reads them).
+std::vector<std::string> split_words(std::string_view text, bool comments) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_comment = false;
+    for (char c : text) {
+        if (in_comment) {
+            if (c == '\n') in_comment = false;
+            continue;
+        }
+        if (comments && c == '#' && word.empty()) {
+            in_comment = true;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (!word.empty()) words.push_back(std::move(word));
+            word.clear();
+        } else {
+            word.push_back(c);
+        }
+    }
+    if (!word.empty()) words.push_back(std::move(word));
+    return words;
+}
+
+// An environment variable's words without its emulator flags (+S 2, +pc unicode, ...):
+// beamlet has its own options for what they set.
+std::vector<std::string> env_words(const char* name) {
+    const char* value = std::getenv(name);
+    std::vector<std::string> words;
+    if (!value) return words;
+    bool skipping = false;
+    for (std::string& w : split_words(value, false)) {
+        if (w[0] == '+') {
+            skipping = true;
+            continue;
+        }
+        if (skipping && w[0] != '-') continue;  // the emulator flag's value
+        skipping = false;
+        words.push_back(std::move(w));
+    }
+    return words;
+}
+
+// How many values follow an erl flag beamlet takes; -1 when [flag] is not one of them.
+int erl_flag_values(const std::string& flag) {
+    for (const char* f : {"-boot", "-config", "-mode", "-shutdown_time", "-args_file"})
+        if (flag == f) return 1;
+    if (flag == "-boot_var" || flag == "-env") return 2;
+    // -App Par Val: a lower-case word (beamlet's own short options are one letter).
+    if (flag.size() < 3 || flag[0] != '-' || flag[1] < 'a' || flag[1] > 'z') return -1;
+    for (char c : flag.substr(1))
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return -1;
+    return 2;
+}
+
+// erl's flags with no place in `beamlet run MOD` (MOD:main() is the program; distribution
+// and the shell are not yet beamlet's).
+bool is_unsupported_erl_flag(const std::string& flag) {
+    for (const char* f : {"-s", "-run", "-eval", "-extra", "-name", "-sname", "-setcookie", "-detached", "-heart",
+                          "-hidden", "-remsh", "-connect_all", "-make", "-man", "-compile", "-version"})
+        if (flag == f) return true;
+    return false;
+}
+
+bool expand_args_file(const std::string& file, std::vector<std::string>* into, int depth, std::string* error) {
+    std::ifstream in(file);
+    if (!in) {
+        char cwd[4096];
+        const char* here = ::getcwd(cwd, sizeof cwd) ? cwd : ".";
+        *error = "Failed to open arguments file \"" + file + "\" at \"" + here + "\": " + std::strerror(errno);
+        return false;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<std::string> words = split_words(text.str(), true);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (words[i] == "-args_file" && i + 1 < words.size()) {
+            if (depth > 16) {
+                *error = "Too deep nesting of arguments files: \"" + words[i + 1] + "\"";
+                return false;
+            }
+            if (!expand_args_file(words[i + 1], into, depth + 1, error)) return false;
+            ++i;
+            continue;
+        }
+        into->push_back(words[i]);
+    }
+    return true;
+}
+
+}  // namespace
+
+bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::string* error) {
+    if (args.size() < 2) return true;
+    const std::string& sub = args[1];
+    if (sub != "run" && sub != "trace" && sub != "profile") return true;
+    // As erlexec orders them: ERL_AFLAGS, the command line, ERL_FLAGS, ERL_ZFLAGS.
+    std::vector<std::string> words = env_words("ERL_AFLAGS");
+    words.insert(words.end(), args.begin() + 2, args.end());
+    for (const char* var : {"ERL_FLAGS", "ERL_ZFLAGS"}) {
+        std::vector<std::string> more = env_words(var);
+        words.insert(words.end(), more.begin(), more.end());
+    }
+    std::vector<std::string> rest(args.begin(), args.begin() + 2);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w == "--") {  // beamlet's own: everything after it is beamlet's
+            rest.insert(rest.end(), words.begin() + std::ptrdiff_t(i), words.end());
+            break;
+        }
+        if (w == "-noshell") continue;  // beamlet run is erl -noshell
+        if (is_unsupported_erl_flag(w)) {
+            *error = "erl's " + w + " has no place in beamlet " + sub + ", which runs MOD:main()";
+            return false;
+        }
+        if (w == "-pa" || w == "-pz" || w == "-noinput") {
+            rest.push_back(w);
+            continue;
+        }
+        int n = erl_flag_values(w);
+        if (n < 0) {
+            rest.push_back(w);
+            continue;
+        }
+        // Its values: up to [n] words, fewer when a flag comes first (init then reports the
+        // flag as erl's does: -boot_var alone is invalid_boot_var_argument).
+        std::size_t values = 0;
+        while (values < std::size_t(n) && i + 1 + values < words.size() && words[i + 1 + values][0] != '-')
+            ++values;
+        if (w == "-args_file" || w == "-env") {  // erlexec's own: all values or nothing
+            if (values < std::size_t(n)) {
+                *error = w + " wants " + (n == 1 ? "a value" : "two values");
+                return false;
+            }
+        }
+        if (w == "-args_file") {
+            std::vector<std::string> expanded;
+            if (!expand_args_file(words[i + 1], &expanded, 0, error)) return false;
+            words.erase(words.begin() + std::ptrdiff_t(i), words.begin() + std::ptrdiff_t(i) + 2);
+            words.insert(words.begin() + std::ptrdiff_t(i), expanded.begin(), expanded.end());
+            --i;
+            continue;
+        }
+        if (w == "-env") {
+            out->env.emplace_back(words[i + 1], words[i + 2]);
+        } else {
+            out->init_flags.insert(out->init_flags.end(), words.begin() + std::ptrdiff_t(i),
+                                   words.begin() + std::ptrdiff_t(i + 1 + values));
+        }
+        i += values;
+    }
+    args = std::move(rest);
+    return true;
+}
+
+}  // namespace beamlet::tools

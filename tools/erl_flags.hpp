@@ -1,0 +1,27 @@
+// tools/erl_flags.hpp — the part of erl's command line that `beamlet run` (and trace, profile)
+// takes as erl does: the flags OTP's init and application controller read (-boot, -boot_var,
+// -config, -mode, -shutdown_time, -App Par Val), the ones erlexec handles itself (-env,
+// -args_file) and the ERL_AFLAGS / ERL_FLAGS / ERL_ZFLAGS environment variables.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace beamlet::tools {
+
+struct ErlFlags {
+    // For OTP's init, in the order given (init:get_argument/1 answers from them).
+    std::vector<std::string> init_flags;
+    // -env Var Value: set in the VM's environment before it boots, as erlexec does.
+    std::vector<std::pair<std::string, std::string>> env;
+};
+
+// Takes erl's flags out of [args] (argv: the program, the subcommand, then its arguments),
+// after putting ERL_AFLAGS' words first and ERL_FLAGS' and ERL_ZFLAGS' last (their emulator
+// flags, +X, are beamlet's to ignore) and expanding each -args_file in place. What is left is
+// beamlet's own options and the target. False, with [error] set, when -env or -args_file
+// lacks its values or an -args_file cannot be read; erl's flags that beamlet run has no place for (-s, -eval,
+// -run, -name, ...) are errors too, not silently dropped.
+bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::string* error);
+
+}  // namespace beamlet::tools
