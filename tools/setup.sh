@@ -2,7 +2,7 @@
 # tools/setup.sh — installs everything beamlet needs from Debian's packages (idempotent).
 set -euo pipefail
 PKGS="build-essential cmake ninja-build llvm-19-dev libgtest-dev libcli11-dev libspdlog-dev libfmt-dev
-      zlib1g-dev libgmp-dev libpcre2-dev erlang-base erlang-runtime-tools erlang-crypto
+      zlib1g-dev libgmp-dev libpcre2-dev erlang-base erlang-runtime-tools erlang-crypto erlang-src
       nlohmann-json3-dev libexpat1-dev"
 missing=""
 for p in $PKGS; do
