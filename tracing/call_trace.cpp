@@ -17,6 +17,7 @@
 #include "tracing/sessions.hpp"
 #include "tracing/tracer_module.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/bit_syntax.hpp"
 #include "vm/trace_frames.hpp"
 #include "vm/vm.hpp"
 
@@ -79,6 +80,30 @@ struct Hit {
     const BpChain* chain;    // the breakpoint chain (names the function for call_time)
 };
 
+// The arguments as a match spec and a call message see them (OTP's erts_call_trace): a match
+// context that a function receives in place of a binary (the compiler's delayed sub-binary
+// creation: bs_sum(<<H, T/binary>>, Acc) -> bs_sum(T, Acc + H)) stands for the rest of its
+// binary, so that sub-binary is built on [p]'s heap. Valid until [p]'s next collection (a
+// trace frame pushed may collect): make one for each use.
+class TracedArgs {
+public:
+    explicit TracedArgs(const Hit& h) : m_args(h.x) {
+        for (Word i = 0; i < h.arity; ++i) {
+            if (!is_boxed_of(h.x[i], Subtag::MatchState)) continue;
+            if (m_args == h.x) {
+                std::copy(h.x, h.x + h.arity, m_buf);
+                m_args = m_buf;
+            }
+            m_buf[i] = bs_get_tail(h.p, h.x[i]);
+        }
+    }
+    Term* get() const { return m_args; }
+
+private:
+    Term* m_args;
+    Term m_buf[256];  // a function has at most 255 arguments
+};
+
 // The {M, F, Arity} a trace frame's source word names.
 StackTuple<3> source_mfa(Term source_word) {
     Word raw = Word(small_value(source_word));
@@ -101,7 +126,8 @@ DeliveryResult send_call(Vm& vm, Hit& h, TraceSession* session, Tracer tracer, s
         what = make_small(SWord(h.arity));
     } else {
         what = NIL;
-        for (Word i = h.arity; i-- > 0;) what = make_cons_on(cells + 2 * i, h.x[i], what);
+        TracedArgs args(h);
+        for (Word i = h.arity; i-- > 0;) what = make_cons_on(cells + 2 * i, args.get()[i], what);
     }
     StackTuple<3> mfa({h.module, h.function, what});
     TraceEvent e{h.p->id, atoms::call, {mfa.term(), 0}, extra == atoms::true_ ? 0 : extra};
@@ -133,7 +159,7 @@ std::uint32_t call_trace(Vm& vm, Hit& h, TraceSession* session, MatchSpec* ms, c
     MatchSpec::Result r{true, atoms::true_, 0};
     if (ms) {
         TraceActions actions(vm, session);
-        r = ms->run(p, h.x, h.arity, actions);
+        r = ms->run(p, TracedArgs(h).get(), h.arity, actions);
         // Flags the match spec changed apply to this call already (arity, silent, return_to).
         if (!meta && actions.changed) *flags_inout = flags = process_trace_ref(p, session).flags;
     }
@@ -185,7 +211,7 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
     // A call the match spec rejects on its first tests does nothing more (a tracer module is
     // asked before the match spec runs, so only for a process tracer).
     if ((flags & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) && d.ms && !ref.tracer.is_module() &&
-        !d.ms->may_match(h.x, h.arity))
+        !d.ms->may_match(TracedArgs(h).get(), h.arity))
         flags &= ~(BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE);
     if (flags & (BPF_LOCAL_TRACE | BPF_GLOBAL_TRACE)) {
         bool sent = false;
