@@ -1,11 +1,15 @@
 // bif/erts_debug_bifs.cpp — erts_debug's BIFs (kernel's erts_debug.beam has placeholder
-// bodies for them): flat_size/1, and the internal-state knobs OTP's own test suites turn on
+// bodies for them): flat_size/1, size_shared/1, same/2, and the internal-state knobs OTP's own test suites turn on
 // in their init_per_suite (erts_debug:set_internal_state(available_internal_state, true)).
 // Only the knobs beamlet has a meaning for answer; the rest are badarg, as an unknown one is
 // on erl, and all of them are undef until available_internal_state is set, as on erl.
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
 #include "bif/bifs.hpp"
-#include "vm/atom_table.hpp"
 #include "bif/term_format.hpp"
+#include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
 
 namespace beamlet::bif {
@@ -15,9 +19,17 @@ using namespace vm;
 // erts_debug:flat_size(Term): its size in words, shared subterms counted each time.
 Term bif_erts_debug_flat_size(Process*, Term* a) { return make_small(SWord(term_size_words(a[0]))); }
 
+// erts_debug:size_shared(Term): its size in words, a subterm reached twice counted once.
+Term bif_erts_debug_size_shared(Process*, Term* a) { return make_small(SWord(term_size_shared_words(a[0]))); }
+
+// erts_debug:same(A, B): the same term, not an equal copy (erts_debug:size/1 is OTP's Erlang
+// over it).
+Term bif_erts_debug_same(Process*, Term* a) { return make_bool(a[0] == a[1]); }
+
 // erts_debug:set_internal_state(Knob, Value)
 Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
-    static const Term am_available = atom("available_internal_state"), am_wait = atom("wait");
+    static const Term am_available = atom("available_internal_state"), am_wait = atom("wait"),
+                      am_sleep = atom("sleep"), am_block = atom("block");
     Vm& vm = p->vm;
     if (a[0] == am_available) {
         if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
@@ -35,12 +47,21 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     if (!vm.internal_state_available.load()) return p->error(atoms::undef);
     // wait(deallocations | thread_progress | ...): beamlet frees memory as it goes.
     if (a[0] == am_wait) return atoms::ok;
+    // sleep(Ms) and block(Ms): this scheduler thread stops for a while (block stops the whole
+    // system on erl; here the other schedulers go on).
+    if (a[0] == am_sleep || a[0] == am_block) {
+        if (!is_small(a[1])) return p->badarg();
+        if (small_value(a[1]) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(small_value(a[1])));
+        return atoms::true_;
+    }
     return p->badarg();
 }
 
 // erts_debug:get_internal_state(Knob)
-Term bif_erts_debug_get_internal_state(Process* p, Term*) {
+Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
+    static const Term am_available = atom("available_internal_state");
     if (!p->vm.internal_state_available.load()) return p->error(atoms::undef);
+    if (a[0] == am_available) return atoms::true_;
     return p->badarg();
 }
 

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 #include <vector>
 
 #include "vm/heap.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 
 namespace beamlet::vm {
@@ -78,6 +80,32 @@ Word term_size_words(Term root) {
             t = cdr(t);
         }
         if (is_boxed(t)) {
+            const Term* obj = boxed_ptr(t);
+            total += 1 + header_arity(obj[0]);
+            for_each_child(obj, obj[0], [&](Term c) {
+                if (!is_immediate(c)) stack.push_back(c);
+            });
+        }
+    }
+    return total;
+}
+
+Word term_size_shared_words(Term root) {
+    if (is_immediate(root)) return 0;
+    // Cons cells and boxed objects counted once; literals (a module's constants, shared by
+    // every process) not at all, as OTP counts them.
+    std::unordered_set<const Term*> seen;
+    Word total = 0;
+    WorkStack<Term> stack(root);
+    while (!stack.empty()) {
+        Term t = stack.back();
+        stack.pop_back();
+        while (is_list(t) && !is_literal_ptr(list_ptr(t)) && seen.insert(list_ptr(t)).second) {
+            total += 2;
+            if (!is_immediate(car(t))) stack.push_back(car(t));
+            t = cdr(t);
+        }
+        if (is_boxed(t) && !is_literal_ptr(boxed_ptr(t)) && seen.insert(boxed_ptr(t)).second) {
             const Term* obj = boxed_ptr(t);
             total += 1 + header_arity(obj[0]);
             for_each_child(obj, obj[0], [&](Term c) {

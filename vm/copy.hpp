@@ -9,6 +9,9 @@ struct Process;
 
 // Heap words needed to copy [t] (0 for immediates). Literals are copied too.
 Word term_size_words(Term t);
+// The words [t] takes on a heap with its sharing kept: a subterm reached twice counts once,
+// a literal not at all (erts_debug:size_shared/1).
+Word term_size_shared_words(Term t);
 // Copies [t] to the memory at [*hp], advancing [*hp]; copied RefcBins gain a buffer reference
 // and are linked into [*off_heap_list] (when it is null, they are left unlinked for the caller).
 // Uses no C++ recursion, whatever the depth of [t].

@@ -1,6 +1,6 @@
 %% erts_debug's internal-state knobs, as OTP's own suites use them in init_per_suite: undef
 %% until available_internal_state is set (each setting logs erl's warning), badarg for a knob
-%% or value the emulator does not know, and flat_size/1.
+%% or value the emulator does not know, and the sizes of terms with and without sharing.
 -module(erts_debug_state).
 -export([main/0]).
 
@@ -19,6 +19,16 @@ main() ->
     Shared = lists:seq(1, 10),
     show(erts_debug:flat_size({Shared, Shared})),
     show(erts_debug:flat_size(abc)),
+    %% Sharing: size/1 (OTP's Erlang over same/2) and size_shared/1 count a subterm once.
+    Triple = {Shared, Shared, Shared},
+    show([erts_debug:flat_size(Triple), erts_debug:size_shared(Triple), erts_debug:size(Triple)]),
+    show([erts_debug:same(Shared, Shared), erts_debug:same(Shared, lists:seq(1, 10)), erts_debug:same(a, a)]),
+    %% (A binary on the heap: beamlet's reference-counted binary is a word smaller than OTP's.)
+    show([erts_debug:size(<<1:100>>), erts_debug:size_shared({Shared, [Shared]}),
+          erts_debug:size_shared([Triple, Triple])]),
+    show(erts_debug:get_internal_state(available_internal_state)),
+    show(erts_debug:set_internal_state(sleep, 1)),
+    show(catch erts_debug:set_internal_state(sleep, -1)),
     show(erts_debug:set_internal_state(available_internal_state, false)),
     show(catch erts_debug:get_internal_state(foo)),
     ok.
