@@ -162,21 +162,28 @@ bool allowed(const Process* p, const Table* t, Need need) {
     return need != Need::Write || owner;
 }
 
-// Runs [fn(table)] with [id]'s table locked for [need], or raises badarg (no such table, no
-// access). [fn] returns the BIF's result.
+// Runs [fn(table)] with [id]'s table locked for [need], or raises badarg with erts's cause:
+// type (not a table id), id (no such table), access (not this process's to read or write). [fn] returns the BIF's
+// result.
 template <typename Fn>
 Term with_table(Process* p, Term id, Need need, Fn&& fn) {
+    BEAMLET_CACHED_ATOM(am_id, "id");
+    BEAMLET_CACHED_ATOM(am_access, "access");
+    BEAMLET_CACHED_ATOM(am_type, "type");
     TableRef ref;
-    if (!ref.resolve(p->vm, id)) return p->badarg();
+    if (!ref.resolve(p->vm, id)) return p->badarg(is_atom(id) || is_ref(id) ? am_id : am_type);
     Table* t = ref.get();
+    auto run = [&]() -> Term {
+        if (t->dead.load(std::memory_order_relaxed)) return p->badarg(am_id);
+        if (!allowed(p, t, need)) return p->badarg(am_access);
+        return fn(*t);
+    };
     if (need == Need::Read) {
         std::shared_lock lock(t->lock);
-        if (t->dead.load(std::memory_order_relaxed) || !allowed(p, t, need)) return p->badarg();
-        return fn(*t);
+        return run();
     }
     std::unique_lock lock(t->lock);
-    if (t->dead.load(std::memory_order_relaxed) || !allowed(p, t, need)) return p->badarg();
-    return fn(*t);
+    return run();
 }
 
 // ---- terms --------------------------------------------------------------------------------------
@@ -732,7 +739,7 @@ Term bif_ets_new(Process* p, Term* a) {
             if (r.names.count(a[0])) {
                 lock.unlock();
                 h->release();
-                return p->badarg();
+                return p->badarg(atom("already_exists"));
             }
             r.names.emplace(a[0], t);
         }
@@ -744,13 +751,14 @@ Term bif_ets_new(Process* p, Term* a) {
 
 Term bif_ets_delete1(Process* p, Term* a) {
     TableRef ref;
-    if (!ref.resolve(p->vm, a[0])) return p->badarg();
+    if (!ref.resolve(p->vm, a[0])) return p->badarg(atom("id"));
     Table* t = ref.get();
     {
         std::shared_lock lock(t->lock);
-        if (t->dead.load() || !(t->access == Access::Public || t->owner.load() == p->id)) return p->badarg();
+        if (t->dead.load()) return p->badarg(atom("id"));
+        if (!(t->access == Access::Public || t->owner.load() == p->id)) return p->badarg(atom("access"));
     }
-    if (!delete_table(t)) return p->badarg();
+    if (!delete_table(t)) return p->badarg(atom("id"));
     return atoms::true_;
 }
 
@@ -885,7 +893,7 @@ Term update_counter(Process* p, Term* a, Term dflt) {
         } else if (dflt) {
             base = dflt;
         } else {
-            return p->badarg();
+            return p->badarg(atom("badkey"));
         }
         Word arity = tuple_arity(base);
         std::vector<CounterOp> ops;
@@ -998,7 +1006,7 @@ Term bif_ets_lookup_element(Process* p, Term* a) {
         Word pos = Word(small_value(a[2]));
         std::vector<const DbObject*> found;
         t.for_key(a[1], [&](const DbObject* o) { found.push_back(o); });
-        if (found.empty()) return p->badarg();
+        if (found.empty()) return p->badarg(atom("badkey"));
         for (const DbObject* o : found)
             if (pos > tuple_arity(o->tuple)) return p->badarg();
         if (t.kind() == Kind::Set || t.kind() == Kind::OrderedSet)

@@ -41,14 +41,14 @@ OwnedSpec no_spec() {
     });
 }
 
-// Compiles [source] for [kind] into [out]; false after raising badarg (or system_limit for a
-// spec nested too deeply).
+// Compiles [source] for [kind] into [out]; false after raising badarg with erts's cause
+// match_spec (or system_limit for a spec nested too deeply).
 bool compile_spec(Process* p, Term source, MatchSpecKind kind, OwnedSpec* out) {
     bool too_deep = false;
     MatchSpec* m = MatchSpec::compile(p->vm, source, nullptr, kind, &too_deep);
     if (!m) {
         if (too_deep) p->error(atoms::system_limit);
-        else p->badarg();
+        else p->badarg(atom("match_spec"));
         return false;
     }
     m->add_ref();
@@ -89,8 +89,8 @@ Tracer module_tracer(Vm& vm, Term module, Term state) {
 }
 
 bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const char* bif, const char* bif_module) {
-    // As OTP's erlang:trace/3 and trace_pattern/3 (and OTP 27's trace module): a tracer module
-    // that is not loaded yet is loaded by calling its enabled/3 once
+    // As OTP 27's trace module does (erlang:trace/3 and trace_pattern/3 are OTP's Erlang, which
+    // does the same): a tracer module that is not loaded yet is loaded by calling its enabled/3 once
     // (beamlet_internal:trace_after_load/4, where a module that does not exist raises undef),
     // then the BIF runs again.
     for (Term l = a[arity - 1]; is_list(l); l = cdr(l)) {
@@ -116,6 +116,7 @@ bool load_tracer_module_first(Process* p, Term* a, Word arity, Term key, const c
 Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Term flag_list) {
     BEAMLET_CACHED_ATOM(am_tracer, "tracer");
     BEAMLET_CACHED_ATOM(am_cpu_timestamp, "cpu_timestamp");
+    BEAMLET_CACHED_ATOM(am_badopt, "badopt");  // erts's cause for a bad flag list
     BEAMLET_CACHED_ATOM(am_all, "all");
     BEAMLET_CACHED_ATOM(am_existing, "existing");
     BEAMLET_CACHED_ATOM(am_new, "new");
@@ -131,26 +132,26 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
     Tracer tracer;
     bool tracer_given = false, cpu_ts = false;
     for (Term l = flag_list; !is_nil(l); l = cdr(l)) {
-        if (!is_list(l)) return p->badarg();
+        if (!is_list(l)) return p->badarg(am_badopt);
         Term f = car(l);
         if (f == am_cpu_timestamp) {
             cpu_ts = true;
         } else if (is_tuple(f) && tuple_arity(f) == 2 && tuple_element(f, 0) == am_tracer) {
             // Sessions have a fixed tracer. A port tracer gets term_to_binary's bytes.
             Term t = tuple_element(f, 1);
-            if (session->tracer || (!is_pid(t) && !is_port(t))) return p->badarg();
+            if (session->tracer || (!is_pid(t) && !is_port(t))) return p->badarg(am_badopt);
             tracer = is_pid(t) ? Tracer::process(t) : Tracer::port(t);
             tracer_given = true;
         } else if (is_tuple(f) && tuple_arity(f) == 3 && tuple_element(f, 0) == am_tracer) {
             // {tracer, Module, State}: a tracer module.
-            if (session->tracer) return p->badarg();
+            if (session->tracer) return p->badarg(am_badopt);
             tracer = module_tracer(p->vm, tuple_element(f, 1), tuple_element(f, 2));
-            if (!tracer) return p->badarg();
+            if (!tracer) return p->badarg(am_badopt);
             tracer_given = true;
         } else if (std::uint32_t bit = tracing::process_flag_bit(f)) {
             flags |= bit;
         } else {
-            return p->badarg();
+            return p->badarg(am_badopt);
         }
     }
     if (session->tracer) {
@@ -222,10 +223,8 @@ Term trace_processes(Process* p, TraceSession* session, Term spec, Term how, Ter
     return make_small(count);
 }
 
-Term bif_trace3(Process* p, Term* a) {
-    if (load_tracer_module_first(p, a, 3, atom("tracer"), "trace")) return THE_NON_VALUE;
-    return trace_processes(p, &tracing::legacy_session(), a[0], a[1], a[2]);
-}
+// erts_internal:trace/3, under OTP's erlang:trace/3.
+Term bif_trace3(Process* p, Term* a) { return trace_processes(p, &tracing::legacy_session(), a[0], a[1], a[2]); }
 
 // ---- function patterns --------------------------------------------------------------------------
 
@@ -316,13 +315,15 @@ Term on_load_pattern(TraceSession* session, bool off, bool pause, bool global, s
 }  // namespace
 
 Term message_pattern(Process* p, TraceSession* session, bool send, Term ms, Term flags) {
-    if (!is_nil(flags)) return p->badarg();
+    BEAMLET_CACHED_ATOM(am_none, "none");
+    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
+    if (!is_nil(flags)) return p->badarg(am_none);
     OwnedSpec compiled = no_spec();
     bool on = ms != atoms::false_;
     if (is_list(ms)) {
         if (!compile_spec(p, ms, send ? MatchSpecKind::Send : MatchSpecKind::Receive, &compiled)) return THE_NON_VALUE;
     } else if (!is_nil(ms) && ms != atoms::true_ && ms != atoms::false_) {
-        return p->badarg();
+        return p->badarg(am_match_spec);
     }
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
@@ -343,11 +344,15 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     BEAMLET_CACHED_ATOM(am_pause, "pause");
     BEAMLET_CACHED_ATOM(am_restart, "restart");
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
+    // erts's causes (erl_erts_errors explains them): a bad flag list, match spec or pattern.
+    BEAMLET_CACHED_ATOM(am_badopt, "badopt");
+    BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
+    BEAMLET_CACHED_ATOM(am_none, "none");
     if (mfa == atoms::send || mfa == atoms::receive) return message_pattern(p, session, mfa == atoms::send, ms, flags);
     bool local = false, global = false, meta = false, count = false, time = false, memory = false;
     Term meta_tracer = 0;
     for (Term l = flags; !is_nil(l); l = cdr(l)) {
-        if (!is_list(l)) return p->badarg();
+        if (!is_list(l)) return p->badarg(am_badopt);
         Term f = car(l);
         if (f == am_local) local = true;
         else if (f == am_global) global = true;
@@ -364,22 +369,23 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
             meta_tracer = is_pid(t) ? t : Tracer::port(t).word();
         } else if (is_tuple(f) && tuple_arity(f) == 3 && tuple_element(f, 0) == am_meta && !session->tracer) {
             Tracer t = module_tracer(p->vm, tuple_element(f, 1), tuple_element(f, 2));
-            if (!t) return p->badarg();
+            if (!t) return p->badarg(am_badopt);
             meta = true;
             meta_tracer = t.word();
         } else {
-            return p->badarg();
+            return p->badarg(am_badopt);
         }
     }
     bool counters = count || time || memory;
-    if (global && (local || meta || counters)) return p->badarg();
+    if (global && (local || meta || counters)) return p->badarg(am_badopt);
     if (!local && !meta && !counters) global = true;  // the default
     // true, [], restart and pause switch tracing on without a match spec; a non-empty list is
     // a match spec, allowed with call tracing or meta only.
     bool off = ms == atoms::false_;
     bool has_ms = is_list(ms);
-    if (!off && !has_ms && !is_nil(ms) && ms != atoms::true_ && ms != am_restart && ms != am_pause) return p->badarg();
-    if (has_ms && !local && !global && !meta) return p->badarg();
+    if (!off && !has_ms && !is_nil(ms) && ms != atoms::true_ && ms != am_restart && ms != am_pause)
+        return p->badarg(am_match_spec);
+    if (has_ms && !local && !global && !meta) return p->badarg(atom("call_count"));  // counters take no match spec
     OwnedSpec compiled = no_spec();
     if (has_ms && !compile_spec(p, ms, MatchSpecKind::Call, &compiled)) return THE_NON_VALUE;
     if (mfa == am_on_load) {
@@ -425,7 +431,7 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     // A malformed pattern is badarg before anything is seized.
     BreakpointChange probe;
     SWord ignored;
-    if (!match_pattern(p->vm, mfa, !global, probe, &ignored)) return p->badarg();
+    if (!match_pattern(p->vm, mfa, !global, probe, &ignored)) return p->badarg(am_none);
     return tracing::run_staged_change(p, change, [mfa, global](Process* q, BreakpointChange& c) {
         SWord matched = 0;
         match_pattern(q->vm, mfa, !global, c, &matched);
@@ -433,9 +439,8 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     });
 }
 
-Term bif_trace_pattern2(Process* p, Term* a) { return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], NIL); }
+// erts_internal:trace_pattern/3, under OTP's erlang:trace_pattern/2,3.
 Term bif_trace_pattern3(Process* p, Term* a) {
-    if (load_tracer_module_first(p, a, 3, atom("meta"), "trace_pattern")) return THE_NON_VALUE;
     return trace_pattern(p, &tracing::legacy_session(), a[0], a[1], a[2]);
 }
 

@@ -77,6 +77,22 @@ void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
         if (is_header(*s) && *s != 0) fn(reinterpret_cast<const Word*>(*s));
 }
 
+// The module that explains a failed BIF of [bif_module] (its error_info), as erts names it:
+// erts's own for the modules erts implements, stdlib's and kernel's for theirs; 0 for the
+// rest (erts_debug's BIFs, and beamlet's own).
+Term error_info_module(Term bif_module) {
+    static const Term am_erl_erts_errors = atom("erl_erts_errors"),
+                      am_erl_stdlib_errors = atom("erl_stdlib_errors"),
+                      am_erl_kernel_errors = atom("erl_kernel_errors");
+    const std::string& m = atom_text(bif_module);
+    for (const char* erts : {"erlang", "erts_internal", "atomics", "counters", "persistent_term"})
+        if (m == erts) return am_erl_erts_errors;
+    for (const char* stdlib : {"lists", "maps", "binary", "ets", "math", "re", "unicode"})
+        if (m == stdlib) return am_erl_stdlib_errors;
+    if (m == "os") return am_erl_kernel_errors;
+    return 0;
+}
+
 }  // namespace
 
 // Builds the stacktrace list for the pending exception of [p]: the failing BIF (if any), the
@@ -88,9 +104,9 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
     if (exc.bif_module && !exc.raised_by_bif) {
         Term args = list_from(p, exc.bif_args.data(), exc.bif_args.size());
         Term info = NIL;
-        if (exc.bif_module == atoms::erlang) {
-            // [{error_info, #{module => erl_erts_errors}}], as OTP 25 adds for erlang BIFs.
-            std::vector<std::pair<Term, Term>> pairs{{atoms::module, atom("erl_erts_errors")}};
+        if (Term module = error_info_module(exc.bif_module)) {
+            // [{error_info, #{module => ...}}], as OTP 25 adds for its BIFs.
+            std::vector<std::pair<Term, Term>> pairs{{atoms::module, module}};
             if (exc.error_cause) pairs.emplace_back(atom("cause"), exc.error_cause);
             Term map = map_from_pairs(p, std::move(pairs));
             Term pair = make_tuple2(p, atoms::error_info, map);
