@@ -408,8 +408,9 @@ Term trace_pattern(Process* p, TraceSession* session, Term mfa, Term ms, Term fl
     }
     tracing::TraceAction trace_action = off ? tracing::TraceAction::Off : tracing::TraceAction::On;
     tracing::CountAction count_action = off ? tracing::CountAction::Stop
-                                       : ms == am_pause ? tracing::CountAction::Pause
-                                                        : tracing::CountAction::Start;
+                                       : ms == am_pause   ? tracing::CountAction::Pause
+                                       : ms == am_restart ? tracing::CountAction::Restart
+                                                          : tracing::CountAction::Start;
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
     if (local || global) {

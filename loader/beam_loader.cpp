@@ -118,6 +118,8 @@ public:
         if (!parse_atoms() || !parse_imports() || !parse_exports() || !parse_literals() || !parse_funs() ||
             !parse_lines() || !parse_strings() || !parse_attributes() || !parse_code() || !check_entry_labels())
             return fail_result();
+        mark_bifs_in_erlang();
+        bif_tail_calls_with_frames();
         redirect_bif_bodies();
         return std::move(m_mod);
     }
@@ -667,6 +669,76 @@ private:
         if (offset > m_mod.strings.size()) return false;
         Word available_bits = (m_mod.strings.size() - offset) * 8;
         return unit == 0 || size <= available_bits / unit;
+    }
+
+    // A BIF reached by a tail call (call_ext_last, call_ext_only) is called as OTP's loader
+    // calls it: from a frame of the caller (`allocate 0` where the caller has none), so the
+    // caller is in a failing BIF's stack trace and is what a traced BIF returns to. apply/2,3
+    // and hibernate/3 stay tail calls, as in OTP's ops.tab.
+    void bif_tail_calls_with_frames() {
+        auto stays_tail = [&](const ImportEntry& imp) {
+            if (imp.module != atoms::erlang) return false;
+            const std::string& f = atom_text(imp.function);
+            return (f == "apply" && (imp.arity == 2 || imp.arity == 3)) || (f == "hibernate" && imp.arity == 3);
+        };
+        auto is_bif_call = [&](const GenericInstr& in) {
+            if (in.op != Op::call_ext_last && in.op != Op::call_ext_only) return false;
+            Word import = m_mod.operand(in, 1).value;
+            if (import >= m_mod.imports.size()) return false;
+            const ImportEntry& imp = m_mod.imports[import];
+            const Export* e = m_exports.find(imp.module, imp.function, imp.arity);
+            return e && e->is_bif() && !e->erlang_in_otp.load(std::memory_order_relaxed) && !stays_tail(imp);
+        };
+        if (std::none_of(m_mod.instrs.begin(), m_mod.instrs.end(), is_bif_call)) return;
+        auto unsigned_operand = [&](Word value) {
+            m_mod.operands.push_back(Operand{OperandKind::Unsigned, value});
+            return std::uint32_t(m_mod.operands.size() - 1);
+        };
+        std::vector<GenericInstr> out;
+        out.reserve(m_mod.instrs.size() + 16);
+        for (const GenericInstr& in : m_mod.instrs) {
+            if (!is_bif_call(in)) {
+                out.push_back(in);
+                continue;
+            }
+            Word arity = m_mod.operand(in, 0).value;
+            Word frame = 0;
+            if (in.op == Op::call_ext_last) {
+                frame = m_mod.operand(in, 2).value;
+            } else {
+                std::uint32_t need = unsigned_operand(0);
+                unsigned_operand(arity);
+                out.push_back(GenericInstr{Op::allocate, need, 2});
+            }
+            out.push_back(GenericInstr{Op::call_ext, in.first_operand, 2});
+            out.push_back(GenericInstr{Op::deallocate, unsigned_operand(frame), 1});
+            out.push_back(GenericInstr{Op::return_, 0, 0});
+        }
+        m_mod.instrs = std::move(out);
+    }
+
+    // Native BIFs that this module writes in Erlang (more than a nif_error stub).
+    void mark_bifs_in_erlang() {
+        for (const GenericInstr& in : m_mod.instrs) {
+            if (in.op != Op::func_info) continue;
+            Export* e = m_exports.find(m_mod.operand(in, 0).value, m_mod.operand(in, 1).value, m_mod.operand(in, 2).value);
+            if (e && e->is_bif() && !is_nif_error_stub(&in + 1)) e->erlang_in_otp.store(true, std::memory_order_relaxed);
+        }
+    }
+
+    // Whether the function body starting at [in] is OTP's BIF placeholder,
+    // `erlang:nif_error(...)` (after its label and line), up to the next function.
+    bool is_nif_error_stub(const GenericInstr* in) const {
+        const GenericInstr* end = m_mod.instrs.data() + m_mod.instrs.size();
+        for (; in != end && in->op != Op::func_info && in->op != Op::int_code_end; ++in) {
+            if (in->op == Op::label || in->op == Op::line || in->op == Op::move) continue;
+            if (in->op != Op::call_ext && in->op != Op::call_ext_last && in->op != Op::call_ext_only) return false;
+            Word import = m_mod.operand(*in, 1).value;
+            if (import >= m_mod.imports.size()) return false;
+            const ImportEntry& imp = m_mod.imports[import];
+            return imp.module == atoms::erlang && atom_text(imp.function) == "nif_error";
+        }
+        return false;
     }
 
     // A function whose {M, F, A} is a native BIF (lists:reverse/2 in OTP's lists.beam, whose

@@ -374,15 +374,22 @@ std::string Runtime::preload_otp() {
     // erl has OTP's preloaded modules built in: all of them are loaded before the first
     // process runs (the code server never loads them: they are not on its path), and so is
     // beamlet_internal, which BIFs trap into.
+    // erlang comes first: its Erlang-written functions tell the loader which native BIFs
+    // are Erlang code in OTP (Export::erlang_in_otp), before any module calls them.
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(m_preloaded_dir, ec)) {
-        if (entry.path().extension() != ".beam") continue;
-        Term module = atom(entry.path().stem().string());
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(m_preloaded_dir, ec))
+        if (entry.path().extension() == ".beam") names.push_back(entry.path().stem().string());
+    if (ec) return m_preloaded_dir + ": " + ec.message();
+    std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+        return std::pair(a != "erlang", a) < std::pair(b != "erlang", b);
+    });
+    for (const std::string& name : names) {
+        Term module = atom(name);
         std::string error = load(module);
         if (!error.empty()) return error;
         m_vm.preloaded.push_back(module);
     }
-    if (ec) return m_preloaded_dir + ": " + ec.message();
     // beamlet's own modules (beamlet_internal, beamlet_run, beamlet_cli_trace) are not on the
     // code server's path either.
     for (const auto& entry : fs::directory_iterator(library_dir(), ec)) {

@@ -219,8 +219,10 @@ namespace {
 void stage_counter(CountAction action, std::uint32_t kind, std::uint32_t active_bit, CallTimeData* GenericBpData::*field,
                    GenericBp* bp, GenericBpData& d, BreakpointChange& c) {
     std::uint32_t flags = d.flags.load(std::memory_order_relaxed);
+    if (action == CountAction::Pause && !(flags & kind)) action = CountAction::Start;
     switch (action) {
     case CountAction::Start:
+    case CountAction::Restart:
         if (field) {
             // A fresh table: updaters of the old one (still active) never race with the reset.
             assign(d.*field, new CallTimeData(), c);

@@ -155,9 +155,12 @@ namespace beamlet::tracing {
 
 using vm::GenericBp;
 
-// What a change does to a counter kind (call_count, call_time, call_memory):
-// true/restart start it from zero, pause keeps its value, false removes it.
-enum class CountAction { None, Start, Pause, Stop };
+// What a change does to a counter kind (call_count, call_time, call_memory), as OTP's
+// set_function_break: true starts it from zero, inserting a breakpoint where there is none;
+// restart and pause act only on a function that already has one (of any kind): restart
+// starts the counter from zero, pause stops a running counter and keeps its value, and
+// both start a counter the breakpoint does not have yet. false removes it.
+enum class CountAction { None, Start, Restart, Pause, Stop };
 // What a change does to call tracing or meta tracing.
 enum class TraceAction { None, On, Off };
 

@@ -155,6 +155,14 @@ static RunResult execute(Process* p, Registers* regs) {
     Word live = 0;          // live x registers at a context switch
     Term bif_args[4];
     int variant = 0;        // which of several instructions sharing one handler body is running
+    const Export* call_export = nullptr;  // call_ext and apply: the export called,
+    const Word* call_next = nullptr;      // where a body call goes on,
+    Word call_frame_words = 0;            // and the frame a last call drops
+    // Whether code at [at] is a BIF's export trampoline (traced or not).
+    auto enters_bif = [](const Word* at) {
+        return at[0] == op_word(Op::i_apply_bif) ||
+               (at[0] == op_word(Op::i_export_breakpoint) && reinterpret_cast<const Export*>(at[1])->bif);
+    };
     bool fetched = false;   // FETCH_INBOX's result
 
 #define XREG(w) (*reinterpret_cast<Term*>(reinterpret_cast<char*>(x) + (w)))

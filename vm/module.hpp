@@ -67,6 +67,9 @@ struct Export {
     std::atomic<const Word*> bp_original{nullptr};
     // A BIF with a global breakpoint: calls go through the export instead of straight to the BIF.
     std::atomic<bool> bif_traced{false};
+    // Native here, but Erlang code in OTP (its module's body is more than an
+    // erlang:nif_error/1 stub: erlang:binary_to_atom/1, ...): a tail call to it stays one.
+    std::atomic<bool> erlang_in_otp{false};
 
     const Word* address() const;
     bool is_bif() const { return bif != nullptr; }

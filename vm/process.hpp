@@ -201,6 +201,9 @@ struct Process {
     // ---- execution state while not running ----
     const Word* ip = nullptr;
     const Word* cp = nullptr;
+    // An apply in tail position into a traced BIF: the apply instruction, whose function
+    // an error the BIF raises names (the caller's frame is gone), as OTP's.
+    const Word* bif_tail_site = nullptr;
     Word arity = 0;                   // live x registers saved in [saved_x]
     std::vector<Term> saved_x;
     std::int64_t reductions = 0;      // total, for process_info
