@@ -11,6 +11,7 @@
 #include "vm/bignum.hpp"
 #include "vm/copy.hpp"
 #include "vm/entry_code.hpp"
+#include "vm/stack_trace.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/stack_trace.hpp"
 #include "vm/map.hpp"
@@ -67,8 +68,18 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     if (item == am_current_function && in_hibernate_code(p->ip)) {
         v = make_tuple_on(p, {atoms::erlang, atom("hibernate"), make_small(3)});
     } else if (item == am_current_function) {
-        const Module* m = p->vm.module_containing(p->ip);
-        const FunctionInfo* f = m ? m->function_at(p->ip) : nullptr;
+        const Word* at = p->ip;
+        const Module* m = p->vm.module_containing(at);
+        if (!m) {
+            // Asked through a BIF's export trampoline (the BIF is traced): the caller, past the
+            // trace frames over its continuation.
+            for (const Word* ret : return_addresses(p, 4))
+                if ((m = p->vm.module_containing(ret))) {
+                    at = ret - 1;
+                    break;
+                }
+        }
+        const FunctionInfo* f = m ? m->function_at(at) : nullptr;
         v = f ? make_tuple_on(p, {m->name, f->name, make_small(SWord(f->arity))}) : atoms::undefined;
     } else if (item == am_initial_call) {
         v = p->initial_call[0] ? make_tuple_on(p, {p->initial_call[0], p->initial_call[1], p->initial_call[2]})

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "bif/bifs.hpp"
+#include "matchspec/match_spec.hpp"
 #include "vm/port_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
@@ -111,7 +112,7 @@ Term bif_system_info(Process* p, Term* a) {
                            pair(p, atom("fullsweep_after"), make_small(65535))});
     if (name == "time_warp_mode") return atom("no_time_warp");
     if (name == "tolerant_timeofday") return atom("enabled");
-    if (name == "trace_control_word") return make_small(0);
+    if (name == "trace_control_word") return make_integer(p, matchspec::trace_control_word());
     if (name == "multi_scheduling") return atom("enabled");
     if (name == "scheduler_bind_type") return atom("unbound");
     if (name == "creation") return make_small(0);
@@ -214,7 +215,11 @@ Term bif_system_flag(Process* p, Term* a) {
         p->vm.set_max_heap_default(limit);
         return old;
     }
-    if (name == "trace_control_word") return make_small(0);
+    if (name == "trace_control_word") {
+        // An unsigned 32-bit word, as OTP's term_to_Uint32.
+        if (!is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > SWord(UINT32_MAX)) return p->badarg();
+        return make_integer(p, matchspec::exchange_trace_control_word(std::uint32_t(small_value(a[1]))));
+    }
     if (name == "schedulers_online") {
         if (!is_small(a[1]) || small_value(a[1]) < 1 || small_value(a[1]) > scheduler_count(p)) return p->badarg();
         return make_small(scheduler_count(p));

@@ -648,7 +648,8 @@ Term function_info(Process* p, TraceSession* session, Term what, Term item) {
         if (!flags) return make_tuple_on(p, {am.all, atoms::false_});
         // OTP 25's items; call_memory (OTP 26) is listed only when it is on.
         Term items[] = {make_tuple_on(p, {am.traced, traced}),    make_tuple_on(p, {am.match_spec, spec}),
-                        make_tuple_on(p, {am.meta, meta}),        make_tuple_on(p, {am.meta_match_spec, meta_ms}),
+                        make_tuple_on(p, {am.meta, is_nil(meta) ? atoms::false_ : meta}),  // a forgotten tracer
+                        make_tuple_on(p, {am.meta_match_spec, meta_ms}),
                         make_tuple_on(p, {am.call_time, call_time}), make_tuple_on(p, {am.call_memory, call_memory}),
                         make_tuple_on(p, {am.call_count, count})};
         if (call_memory == atoms::false_) {

@@ -293,6 +293,28 @@ private:
         return false;
     }
 
+    // Whether a map in pattern [t] has a variable ('$N') as a key: OTP refuses that.
+    static bool has_variable_map_key(Term t) {
+        std::vector<Term> todo{t};
+        bool found = false;
+        while (!todo.empty() && !found) {
+            Term u = todo.back();
+            todo.pop_back();
+            if (is_list(u)) {
+                todo.push_back(car(u));
+                todo.push_back(cdr(u));
+            } else if (is_tuple(u)) {
+                for (Word i = 0; i < tuple_arity(u); ++i) todo.push_back(tuple_element(u, i));
+            } else if (is_map(u)) {
+                map_for_each(u, [&](Term k, Term v) {
+                    found = found || variable_number(k) >= 0;
+                    todo.push_back(v);
+                });
+            }
+        }
+        return found;
+    }
+
     // A pattern node for [t]: '_', '$N' (bind at its first occurrence, compare after), a
     // literal, or a tuple, list or map of patterns. Iterative: heads may nest as deep as any
     // term (OTP accepts them), so this uses no C++ recursion.
@@ -304,6 +326,7 @@ private:
             std::vector<std::uint32_t> kids;
             std::vector<Term> keys;     // PMap
         };
+        if (has_variable_map_key(t)) return error("Variable found in map key.");
         std::vector<Frame> stack;
         auto leaf_or_push = [&](Term u, std::uint32_t* leaf) {
             if (u == atom("_")) {
@@ -944,5 +967,9 @@ Term process_dump_binary(Process* p) {
         if (p->vm.module_containing(at)) s += "\n" + hex(p->stop) + " Return addr " + hex(at) + " (" + where(at) + ")\n";
     return make_binary(p, s);
 }
+
+std::uint32_t trace_control_word() { return g_trace_control_word.load(); }
+
+std::uint32_t exchange_trace_control_word(std::uint32_t value) { return g_trace_control_word.exchange(value); }
 
 }  // namespace beamlet::matchspec

@@ -55,6 +55,12 @@ public:
     virtual bool live() const { return true; }
 };
 
+// The node's trace control word: erlang:system_info/system_flag(trace_control_word) and the
+// match specs' {get_tcw} / {set_tcw, N}.
+std::uint32_t trace_control_word();
+// Sets it; returns the previous value.
+std::uint32_t exchange_trace_control_word(std::uint32_t value);
+
 // What a trace match spec is for: the head it matches and the actions it may use (OTP: send
 // specs may not use caller; receive specs none of the actions that act on the process).
 enum class MatchSpecKind : std::uint8_t { Call, Send, Receive };

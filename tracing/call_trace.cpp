@@ -226,10 +226,14 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
         push_return_frame(h, session, ms_flags, atoms::true_);
     }
     if (flags & BPF_META_TRACE) {
-        auto& meta_slot = const_cast<std::atomic<Term>&>(d.meta_tracer);
-        Term meta_tracer = meta_slot.load(std::memory_order_relaxed);
+        Term meta_tracer = d.meta_tracer.load(std::memory_order_relaxed);
         if (is_pid(meta_tracer) && meta_tracer != p->id && !vm.find_process(meta_tracer)) {
-            meta_slot.compare_exchange_strong(meta_tracer, NIL, std::memory_order_relaxed);
+            // A dead meta tracer is forgotten in both generations (OTP's BpMetaTracer is one
+            // object that both share): a later switch of the active index must not revive it.
+            for (GenericBpData& g : bp->data) {
+                Term expected = meta_tracer;
+                g.meta_tracer.compare_exchange_strong(expected, NIL, std::memory_order_relaxed);
+            }
             meta_tracer = NIL;
         }
         if (is_pid(meta_tracer) || is_small(meta_tracer)) {  // a process or a tracer module
