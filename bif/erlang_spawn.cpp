@@ -109,8 +109,9 @@ namespace {
 
 enum class OptsError { None, NotAList, BadOption };
 
-// spawn_opt options: link, monitor, {monitor, MonitorOpts}, {fullsweep_after, N}; other
-// tuning options are accepted and ignored ({priority, _}, {min_heap_size, _}, ...).
+// spawn_opt options: link, monitor, {monitor, MonitorOpts}, {fullsweep_after, N},
+// {min_heap_size, N}, {max_heap_size, _}; other tuning options are accepted and ignored
+// ({priority, _}, {min_bin_vheap_size, _}, ...).
 // spawn_request's {reply_tag, T} and {reply, R} go to [request] when it is given.
 OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* request = nullptr) {
     BEAMLET_CACHED_ATOM(am_link, "link");
@@ -139,6 +140,9 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
                 else
                     result = OptsError::BadOption;
             }
+        } else if (key == atom("min_heap_size")) {
+            if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
+            else out->min_heap_size = Word(small_value(value));
         } else if (key == am_fullsweep_after) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->fullsweep_after = Word(small_value(value));
@@ -163,7 +167,7 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
 
 Term spawn_opt(Process* p, Term fun, Term m, Term f, Term args, Term opts) {
     Vm::SpawnOptions o;
-    if (parse_spawn_opts(opts, &o) != OptsError::None) return p->badarg();
+    if (parse_spawn_opts(opts, &o) != OptsError::None) return p->badarg(atom("badopt"));
     return fun ? spawn_fun(p, fun, o) : spawn_mfa(p, m, f, args, o);
 }
 

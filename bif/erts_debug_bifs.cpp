@@ -49,6 +49,11 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     if (a[0] == am_wait) return atoms::ok;
     // sleep(Ms) and block(Ms): this scheduler thread stops for a while (block stops the whole
     // system on erl; here the other schedulers go on).
+    if (a[0] == atom("test_long_gc_sleep")) {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        vm.test_long_gc_sleep_ms.store(int(small_value(a[1])));
+        return atoms::true_;
+    }
     if (a[0] == am_sleep || a[0] == am_block) {
         if (!is_small(a[1])) return p->badarg();
         if (small_value(a[1]) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(small_value(a[1])));
@@ -62,6 +67,8 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     static const Term am_available = atom("available_internal_state");
     if (!p->vm.internal_state_available.load()) return p->error(atoms::undef);
     if (a[0] == am_available) return atoms::true_;
+    // beamlet has no FORCE_HEAP_FRAGS debug build.
+    if (a[0] == atom("force_heap_frags")) return atoms::false_;
     return p->badarg();
 }
 

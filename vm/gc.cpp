@@ -5,6 +5,7 @@
 // The block is then resized so that about half of it is free, as OTP's grow/shrink policy does.
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -234,11 +235,13 @@ void check_max_heap_size(Process* p) {
 
 Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     Word reds;
-    if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed)) {
+    int test_sleep = p->vm.test_long_gc_sleep_ms.load(std::memory_order_relaxed);
+    if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed) && !test_sleep) {
         reds = collect(p, x, live, need_words, major);
     } else {
         auto start = std::chrono::steady_clock::now();
         reds = collect(p, x, live, need_words, major);
+        if (test_sleep) std::this_thread::sleep_for(std::chrono::milliseconds(test_sleep));
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
         p->vm.monitor_gc(p, std::uint64_t(ms));
     }
@@ -335,9 +338,12 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     // when less than 1/8 is in use; the gap keeps the size stable for a program whose live
     // data stays about the same, and the free 3/4 keeps collections rare relative to
     // allocation (a collection costs about as much as the live data).
+    // Never below the process's min_heap_size.
     Word in_use = Word(p->htop - p->heap) + stack_used + need_words;
-    if (4 * in_use > to_size || (8 * in_use < to_size && to_size > 8 * MIN_HEAP_SIZE_WORDS))
-        resize_block(p, x, live, next_heap_size_words(4 * in_use));
+    if (4 * in_use > to_size || (8 * in_use < to_size && to_size > 8 * MIN_HEAP_SIZE_WORDS)) {
+        Word target = std::max(next_heap_size_words(4 * in_use), p->min_heap_words);
+        if (target != to_size) resize_block(p, x, live, target);
+    }
     // Everything now in the young heap has survived one collection.
     p->high_water = p->htop;
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);

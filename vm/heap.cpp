@@ -43,8 +43,10 @@ BinaryBuf* BinaryBuf::create(std::size_t size_bytes) {
 
 static const std::vector<Word>& heap_sizes() {
     static const std::vector<Word> sizes = [] {
-        std::vector<Word> v{MIN_HEAP_SIZE_WORDS, 377};
-        while (v.back() < 1'000'000) v.push_back(v[v.size() - 1] + v[v.size() - 2]);
+        // OTP's table (erl_gc.c): Fibonacci + 1 from 12 and 38 for 23 sizes (233, 376, 610,
+        // ..., 196650, ...), then 20% growth; process_info's heap sizes are these.
+        std::vector<Word> v{12, 38};
+        while (v.size() < 23) v.push_back(v[v.size() - 1] + v[v.size() - 2] + 1);
         while (v.back() < (Word(1) << 40)) v.push_back(v.back() + v.back() / 5);
         return v;
     }();

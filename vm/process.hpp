@@ -187,6 +187,7 @@ struct Process {
     Term* old_hend = nullptr;
     Word minor_gcs = 0;                  // since the last major collection
     Word fullsweep_after = 65535;        // OTP's default
+    Word min_heap_words = MIN_HEAP_SIZE_WORDS;  // spawn_opt's {min_heap_size, N}: the heap never shrinks below
     MaxHeapSize max_heap;                // process_flag(max_heap_size, ...)
     // A collection found the heap past max_heap.size: the total it found, to be reported once
     // the process is off its scheduler (the kill is already sent); 0 when there is none.

@@ -189,6 +189,16 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
     Process* c = child.get();
     c->fullsweep_after = opts.fullsweep_after;
+    if (opts.min_heap_size > c->heap_size_words) {
+        // The fresh, empty heap is replaced by one of at least the size asked for.
+        c->min_heap_words = next_heap_size_words(opts.min_heap_size);
+        std::free(c->heap);
+        c->heap = static_cast<Term*>(std::malloc(c->min_heap_words * sizeof(Term)));
+        if (!c->heap) throw std::bad_alloc();
+        c->heap_size_words = c->min_heap_words;
+        c->htop = c->high_water = c->heap;
+        c->hend = c->stop = c->heap + c->heap_size_words;
+    }
     c->max_heap = opts.max_heap ? *opts.max_heap : max_heap_default();
     c->group_leader.store(parent ? parent->group_leader.load(std::memory_order_relaxed) : default_group_leader.load(),
                           std::memory_order_relaxed);

@@ -128,6 +128,7 @@ struct Vm {
         const Word* request_ref = nullptr;  // spawn_request's ReqId: the monitor's reference
         Term reply_tag = 0;                 // {Tag, ReqId, ok, Pid} to the parent before the child runs
         Word fullsweep_after = 65535;
+        Word min_heap_size = 0;             // {min_heap_size, N} in words (0: the default)
         std::optional<MaxHeapSize> max_heap;  // {max_heap_size, _}; else the system default
     };
     // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
@@ -284,6 +285,8 @@ struct Vm {
     // erts_debug:set_internal_state(available_internal_state, true): the debug knobs OTP's own
     // test suites turn on (bif/erts_debug_bifs.cpp).
     std::atomic<bool> internal_state_available{false};
+    // erts_debug:set_internal_state(test_long_gc_sleep, Ms): every collection takes Ms longer.
+    std::atomic<int> test_long_gc_sleep_ms{0};
     // The process running MOD:main() (beamlet:start_main/1); its exit ends the run.
     std::shared_ptr<Process> main_process;
     // The group leader of processes started without a parent (the `user` io server).
