@@ -252,8 +252,15 @@ void session_breakpoint(Vm& vm, Hit& h, GenericBp* bp, bool local) {
         if (flags & BPF_MEM_TRACE_ACTIVE)
             if (const BpChain* prev = charge(p, a, true, h.chain, true)) prev_memory = pointer_to_small(prev);
         // One accounting frame per chain of tail calls: none when a trace frame is on top.
-        if (p->cp != trace_return_code())
-            push_frame(p, h.x, live, {make_trace_mark(session, TraceFrameKind::Accounting), prev_time, prev_memory});
+        if (p->cp != trace_return_code()) {
+            bool time = flags & BPF_TIME_TRACE_ACTIVE, memory = flags & BPF_MEM_TRACE_ACTIVE;
+            if (time && memory)
+                push_frame(p, h.x, live, {make_trace_mark(session, TraceFrameKind::Accounting), prev_time, prev_memory});
+            else if (time)
+                push_frame(p, h.x, live, {make_trace_mark(session, TraceFrameKind::AccountingTime), prev_time});
+            else
+                push_frame(p, h.x, live, {make_trace_mark(session, TraceFrameKind::AccountingMemory), prev_memory});
+        }
     }
 }
 
@@ -416,12 +423,19 @@ const Word* trace_frame_returned(Vm& vm, Process* p, Term value) {
         frame_event(vm, p, r, false, atoms::return_to, where, 0);
         break;
     }
-    case TraceFrameKind::Accounting: {
+    case TraceFrameKind::Accounting:
+    case TraceFrameKind::AccountingTime:
+    case TraceFrameKind::AccountingMemory: {
         // Charges the function returning, and resumes charging the one saved in the frame.
+        TraceFrameKind kind = trace_mark_kind(mark);
+        Term prevs[2] = {kind == TraceFrameKind::AccountingMemory ? NIL : frame[2],   // time
+                         kind == TraceFrameKind::Accounting         ? frame[3]
+                         : kind == TraceFrameKind::AccountingMemory ? frame[2]
+                                                                    : NIL};        // memory
         for (CallAccounting& a : p->call_accounting) {
             if (a.session != session) continue;
             for (bool memory : {false, true}) {
-                Term prev = frame[memory ? 3 : 2];
+                Term prev = prevs[memory];
                 if ((memory ? a.memory_site : a.time_site) || is_small(prev))
                     charge(p, a, memory, is_small(prev) ? small_to_pointer<const BpChain>(prev) : nullptr, false);
             }
@@ -460,6 +474,8 @@ void exception_unwinding(Vm& vm, Process* p, Term* from, Term* to, const Word* c
             break;
         case TraceFrameKind::ReturnTrace:
         case TraceFrameKind::Accounting:
+        case TraceFrameKind::AccountingTime:
+        case TraceFrameKind::AccountingMemory:
             break;
         }
         s += trace_frame_words(mark) - 2;

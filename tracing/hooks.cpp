@@ -82,6 +82,14 @@ void TracingHooks::receive_timeout(Process* p) { trace_receive_timeout(m_vm, p);
 
 void TracingHooks::scheduled(Process* p, SchedEvent event) { trace_sched(m_vm, p, event); }
 
+void TracingHooks::drop_dead_tracers(Process* p) {
+    // Process and port tracers only: a tracer module is asked when an event is traced.
+    std::vector<TracerRef> refs;
+    detail::refs_with(p, ~0u, &refs);
+    for (const TracerRef& r : refs)
+        if (!r.tracer.is_module() && !tracer_alive(m_vm, r.tracer, p->id)) live_trace_ref(m_vm, p, r.session);
+}
+
 void TracingHooks::port_opened(Port* port, Process* opener, Term driver) {
     inherit_on_open(port);
     if (port->all_trace_flags.load(std::memory_order_acquire) & TRACE_PORTS)

@@ -29,6 +29,7 @@ public:
     void message_queued(vm::Process* p, const vm::Message& m) override;
     void receive_timeout(vm::Process* p) override;
     void scheduled(vm::Process* p, vm::SchedEvent event) override;
+    void drop_dead_tracers(vm::Process* p) override;
     void garbage_collection(vm::Process* p, bool end, bool major, vm::Word words) override;
     void port_opened(vm::Port* port, vm::Process* opener, vm::Term driver) override;
     void port_event(vm::Port* port, vm::Term what, vm::Term arg) override;

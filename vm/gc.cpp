@@ -338,12 +338,18 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     // when less than 1/8 is in use; the gap keeps the size stable for a program whose live
     // data stays about the same, and the free 3/4 keeps collections rare relative to
     // allocation (a collection costs about as much as the live data).
-    // Never below the process's min_heap_size.
+    // Never below the process's min_heap_size; and the headroom never takes a process with a
+    // max_heap_size over it (OTP sizes heaps more tightly: a process OTP lets live lives here).
     Word in_use = Word(p->htop - p->heap) + stack_used + need_words;
-    if (4 * in_use > to_size || (8 * in_use < to_size && to_size > 8 * MIN_HEAP_SIZE_WORDS)) {
-        Word target = std::max(next_heap_size_words(4 * in_use), p->min_heap_words);
-        if (target != to_size) resize_block(p, x, live, target);
+    Word target = to_size;
+    if (4 * in_use > to_size || (8 * in_use < to_size && to_size > 8 * MIN_HEAP_SIZE_WORDS))
+        target = std::max(next_heap_size_words(4 * in_use), p->min_heap_words);
+    if (p->max_heap.size) {
+        Word old_block = Word(p->old_hend - p->old_heap);
+        Word room = p->max_heap.size > old_block ? p->max_heap.size - old_block : 0;
+        if (target > room) target = std::max(largest_heap_size_within(in_use, room), p->min_heap_words);
     }
+    if (target != to_size) resize_block(p, x, live, target);
     // Everything now in the young heap has survived one collection.
     p->high_water = p->htop;
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);

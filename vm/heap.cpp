@@ -59,4 +59,13 @@ Word next_heap_size_words(Word at_least_words) {
     return at_least_words;
 }
 
+Word largest_heap_size_within(Word at_least_words, Word at_most_words) {
+    Word best = 0;
+    for (Word s : heap_sizes()) {
+        if (s > at_most_words) break;
+        if (s >= at_least_words) best = s;
+    }
+    return best ? best : next_heap_size_words(at_least_words);
+}
+
 }  // namespace beamlet::vm

@@ -54,6 +54,9 @@ struct BinaryBuf {
 
 // Heap sizes in words, as OTP's erts_next_heap_size() sequence (Fibonacci, then +20%).
 Word next_heap_size_words(Word at_least_words);
+// The largest heap size of that sequence in [at_least_words, at_most_words]; if there is none,
+// next_heap_size_words(at_least_words).
+Word largest_heap_size_within(Word at_least_words, Word at_most_words);
 inline constexpr Word MIN_HEAP_SIZE_WORDS = 233;
 
 }  // namespace beamlet::vm

@@ -177,8 +177,10 @@ Task Schedulers::take(int index) {
 namespace {
 // A running / exiting event for [p], if it is traced for scheduling.
 void trace_scheduling(Process* p, SchedEvent event) {
-    if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SCHEDULING) && p->vm.services.trace)
-        p->vm.services.trace->scheduled(p, event);
+    if (!p->all_trace_flags.load(std::memory_order_relaxed) || !p->vm.services.trace) return;
+    // Scheduled in, a traced process forgets a tracer that has gone (OTP's trace_schedule_in).
+    if (event == SchedEvent::In) p->vm.services.trace->drop_dead_tracers(p);
+    if (p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_SCHEDULING) p->vm.services.trace->scheduled(p, event);
 }
 }  // namespace
 

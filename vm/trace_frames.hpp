@@ -25,6 +25,8 @@ enum class TraceFrameKind : Word {
     ExceptionTrace = 1,  // the same; also reports exception_from
     ReturnTo = 2,        // [cp][mark]
     Accounting = 3,      // [cp][mark][small(previous time ci) or NIL][small(previous memory ci) or NIL]
+    AccountingTime = 4,  // call_time alone: [cp][mark][small(previous time ci) or NIL]
+    AccountingMemory = 5,  // call_memory alone: [cp][mark][small(previous memory ci) or NIL]
 };
 
 inline constexpr Word TAG_TRACE_MARK = 0x2B;  // immediate2 subtag 10: unused by terms
@@ -37,7 +39,14 @@ inline TraceFrameKind trace_mark_kind(Word mark) { return TraceFrameKind((mark >
 inline TraceSession* trace_mark_session(Word mark) {
     return reinterpret_cast<TraceSession*>((mark >> TAG_IMMED2_SIZE) & ~Word(7));
 }
-inline Word trace_frame_words(Word mark) { return trace_mark_kind(mark) == TraceFrameKind::ReturnTo ? 2 : 4; }
+inline Word trace_frame_words(Word mark) {
+    switch (trace_mark_kind(mark)) {
+    case TraceFrameKind::ReturnTo: return 2;
+    case TraceFrameKind::AccountingTime:
+    case TraceFrameKind::AccountingMemory: return 3;  // as small as OTP's return_time_trace frame
+    default: return 4;
+    }
+}
 
 // A code or export pointer kept in a frame word as a small integer.
 inline Term pointer_to_small(const void* p) { return make_small(SWord(reinterpret_cast<Word>(p))); }

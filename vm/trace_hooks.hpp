@@ -125,6 +125,8 @@ public:
     // An exception (p->exception) unwinds the stack words [from, to) of [p], which hold trace
     // frames; [catch_at] is the handler that catches it, or null when the process dies.
     virtual void exception_unwinding(Process* p, Term* from, Term* to, const Word* catch_at) = 0;
+    // [p], which is traced, is being scheduled in: its tracers that have gone lose its flags.
+    virtual void drop_dead_tracers(Process* p) { (void)p; }
     // [p], which has call accounting, is scheduled out ([out]) or in.
     virtual void schedule_break(Process* p, bool out) = 0;
     // [module] is about to be published: no process can run its code yet (on_load patterns).
