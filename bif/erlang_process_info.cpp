@@ -150,7 +150,18 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     } else if (item == am_garbage_collection) {
         v = NIL;
     } else if (item == am_suspending) {
+        // {Suspendee, ActiveCount, OutstandingCount}: suspending takes effect at once here, so
+        // nothing is ever outstanding.
+        std::vector<std::pair<Term, Word>> counts;
+        for (Term pid : p->suspending)
+            if (std::shared_ptr<Process> target = p->vm.lookup_process(pid)) {
+                std::lock_guard guard(target->lock);
+                for (const auto& [by, n] : target->suspenders)
+                    if (by == p->id && n > 0) counts.emplace_back(pid, n);
+            }
         v = NIL;
+        for (auto it = counts.rbegin(); it != counts.rend(); ++it)
+            v = make_cons_on(p->alloc(2), make_tuple_on(p, {it->first, make_small(SWord(it->second)), make_small(0)}), v);
     } else {
         return THE_NON_VALUE;
     }

@@ -85,7 +85,7 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "emu_type" || name == "build_type") return atom("opt");
     if (name == "smp_support" || name == "threads" || name == "kernel_poll" || name == "time_correction")
         return atoms::true_;
-    if (name == "debug_compiled") return atoms::false_;
+    if (name == "debug_compiled" || name == "lock_checking" || name == "lock_counting") return atoms::false_;
     if (name == "heap_type") return atom("private");
     if (name == "endian") return atom("little");
     if (name == "compat_rel") return make_small(25);

@@ -393,8 +393,10 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
 
     // 3. Delivery.
     if (port) return send_to_port(sender, port, msg, port_mode);
-    // seq_trace: a sender with a token ticks its clock and the message carries the token.
-    Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, to ? to->id : dest, msg) : NIL) : 0;
+    // seq_trace: a sender with a token ticks its clock and the message carries the token. The
+    // event names a registered name's process, but an alias as the alias (OTP).
+    Term seq_to = to && !is_ref(dest) ? to->id : dest;
+    Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, seq_to, msg) : NIL) : 0;
     if (!to) return SendResult::Sent;  // sending to a dead process succeeds silently
     Message m;
     fill_with_token(m, msg, token, sender ? sender->seq_epoch : 0);
