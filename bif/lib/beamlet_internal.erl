@@ -9,12 +9,17 @@ await_reply(Ref) ->
     end.
 
 %% Destroys trace sessions whose last strong handle was garbage collected (the VM sends
-%% {destroy, WeakHandle} when that happens), as if by trace:session_destroy/1.
+%% {destroy, WeakHandle} when that happens), as if by trace:session_destroy/1; answers
+%% {sync, From, Ref} with {Ref, ok} once what came before is done.
 trace_cleaner() ->
     receive
         {destroy, Weak} ->
             %% Destroyed meanwhile by its owner: the weak handle is no longer found (badarg).
             _ = (catch trace:session_destroy(Weak)),
+            trace_cleaner();
+        {sync, From, Ref} ->
+            %% erts_debug:set_internal_state(wait, _): every destroy asked before is done.
+            From ! {Ref, ok},
             trace_cleaner()
     end.
 
