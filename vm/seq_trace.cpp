@@ -92,10 +92,11 @@ void seq_trace_receive(Process* p, const Message& m) {
 
 bool seq_trace_print(Process* p, Term label, bool match_label, Term info) {
     Term token = current_seq_token(p);
-    if (token == NIL || !(seq_flags(token) & SEQ_PRINT)) return false;
+    if (token == NIL) return false;
     if (match_label && !terms_exact_equal(label, seq_label(token))) return false;
+    // The serial moves on whether or not the token asks for print events (OTP).
     tick(p, token);
-    emit(p, token, atom("print"), p->id, NIL, info);
+    if (seq_flags(token) & SEQ_PRINT) emit(p, token, atom("print"), p->id, NIL, info);
     return true;
 }
 
@@ -171,8 +172,10 @@ void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply) 
     if (token == NIL) return;
     child->seq_epoch = parent->seq_epoch;
     adopt(child, copy_token_to(child, token), parent->id, request);
+    // The reply is a signal the parent handles, not a message it receives: the receive is
+    // reported, but the parent keeps its own token (OTP).
     Term answer = seq_trace_send(child, parent->id, reply);
-    adopt(parent, copy_token_to(parent, answer), child->id, reply);
+    if (seq_flags(answer) & SEQ_RECEIVE) emit(parent, answer, atoms::receive, child->id, parent->id, reply);
 }
 
 void seq_trace_inherit(Process* parent, Process* child) {
