@@ -130,8 +130,15 @@ Term bif_is_process_alive(Process* p, Term* a) {
     if (a[0] == p->id) return atoms::true_;
     std::shared_ptr<Process> target = p->vm.lookup_process(a[0]);
     if (!target) return atoms::false_;
-    std::lock_guard guard(target->lock);
-    return make_bool(!target->exiting);
+    {
+        std::lock_guard guard(target->lock);
+        if (target->exiting) return atoms::false_;
+        if (target->inbox.empty()) return atoms::true_;
+    }
+    // Signals not yet handled (an exit signal this process sent, say): the answer comes after
+    // them, as OTP orders an is_process_alive request behind the caller's earlier signals.
+    BEAMLET_CACHED_ATOM(am_is_alive, "$is_alive");
+    return request_process_info(p, a, a[0], am_is_alive, atoms::false_);
 }
 
 Term bif_processes(Process* p, Term*) {

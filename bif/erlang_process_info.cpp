@@ -235,7 +235,10 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
     Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
     BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
-    if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
+    BEAMLET_CACHED_ATOM(am_is_alive, "$is_alive");
+    if (what == am_is_alive) {
+        reply_words[2] = make_bool(p != nullptr);  // erlang:is_process_alive/1
+    } else if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
         // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
         Module* old = vm.find_old_module(tuple_element(what, 1));
         reply_words[2] = make_bool(p && runs_code_of(p, old));

@@ -529,8 +529,10 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
             run_system_task(p, s);
             break;
         case SignalKind::InfoRequest: {
-            // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread.
-            if (services.answer_info_request) services.answer_info_request(*this, p, s.from, s.term);
+            // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread;
+            // behind an exit signal that ends the process, as by a process that is gone.
+            if (services.answer_info_request)
+                services.answer_info_request(*this, p->pending_exit ? nullptr : p, s.from, s.term);
             free_fragment(s.fragment);
             break;
         }

@@ -1,5 +1,6 @@
 // vm/stack_trace.cpp — stack traces as OTP builds them (see stack_trace.hpp).
 #include "vm/stack_trace.hpp"
+#include "vm/trace_frames.hpp"
 
 #include <string>
 #include <vector>
@@ -72,9 +73,16 @@ void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
             first_saved = s;
             break;
         }
-    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) fn(cp);
+    // A return address the same as the one before it is skipped, as OTP records stack traces
+    // (a body-recursive function shows one frame per distinct call site).
+    const Word* prev = nullptr;
+    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) fn(prev = cp);
     for (const Term* s = first_saved; s && s < p->hend; ++s)
-        if (is_header(*s) && *s != 0) fn(reinterpret_cast<const Word*>(*s));
+        if (is_header(*s) && *s != 0) {
+            const Word* at = reinterpret_cast<const Word*>(*s);
+            if (at == trace_return_code()) continue;  // a trace frame's: no call site
+            if (at != prev) fn(prev = at);
+        }
 }
 
 // The module that explains a failed BIF of [bif_module] (its error_info), as erts names it:
