@@ -73,6 +73,9 @@ Term monitor_port(Process* p, Term target, const AliasMode* alias, Term tag) {
 Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     BEAMLET_CACHED_ATOM(am_port, "port");
     if (a[0] == am_port) return monitor_port(p, a[1], alias, tag);
+    // The time offset never changes here (no_time_warp, the only mode): a monitor of it is a
+    // reference whose 'CHANGE' message never comes, as OTP's in that mode.
+    if (a[0] == atom("time_offset") && a[1] == atom("clock_service")) return p->new_ref();
     if (a[0] != atoms::process) return p->badarg();
     Term target = a[1], name = 0;
     std::shared_ptr<Process> other;

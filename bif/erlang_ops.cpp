@@ -160,8 +160,11 @@ Term bif_size(Process* p, Term* a) {
     if (is_bitstring(a[0])) return make_small(SWord(bit_view(a[0]).bit_size / 8));
     return p->badarg();
 }
+// OTP's largest tuple (MAX_ARITYVAL): 16777215 elements.
+constexpr SWord MAX_TUPLE_ARITY = (SWord(1) << 24) - 1;
+
 Term bif_make_tuple2(Process* p, Term* a) {
-    if (!is_small(a[0]) || small_value(a[0]) < 0 || small_value(a[0]) > (1 << 24)) return p->badarg();
+    if (!is_small(a[0]) || small_value(a[0]) < 0 || small_value(a[0]) > MAX_TUPLE_ARITY) return p->badarg();
     Word n = Word(small_value(a[0]));
     Term* hp = p->alloc(1 + n);
     hp[0] = make_arityval(n);
@@ -183,7 +186,7 @@ Term bif_make_tuple3(Process* p, Term* a) {
     return t;
 }
 Term bif_append_element(Process* p, Term* a) {
-    if (!is_tuple(a[0])) return p->badarg();
+    if (!is_tuple(a[0]) || SWord(tuple_arity(a[0])) >= MAX_TUPLE_ARITY) return p->badarg();
     Term* hp;
     Term t = copy_tuple(p, a[0], 1, &hp);
     hp[1 + tuple_arity(a[0])] = a[1];
@@ -193,7 +196,7 @@ Term bif_insert_element(Process* p, Term* a) {
     if (!is_small(a[0]) || !is_tuple(a[1])) return p->badarg();
     Word n = tuple_arity(a[1]);
     SWord i = small_value(a[0]);
-    if (i < 1 || Word(i) > n + 1) return p->badarg();
+    if (i < 1 || Word(i) > n + 1 || SWord(n) >= MAX_TUPLE_ARITY) return p->badarg();
     Term* hp = p->alloc(2 + n);
     hp[0] = make_arityval(n + 1);
     const Term* src = tuple_elements(a[1]);
@@ -234,7 +237,7 @@ static SWord list_length(Term t) {
 
 Term bif_list_to_tuple(Process* p, Term* a) {
     SWord n = list_length(a[0]);
-    if (n < 0) return p->badarg();
+    if (n < 0 || n > MAX_TUPLE_ARITY) return p->badarg();
     Term* hp = p->alloc(1 + Word(n));
     hp[0] = make_arityval(Word(n));
     Word i = 1;

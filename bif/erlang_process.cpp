@@ -58,6 +58,8 @@ Term bif_process_flag(Process* p, Term* a) {
         {"fullsweep_after", "65535", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
         {"error_handler", "error_handler", [](Term v) { return is_atom(v); }},
         {"async_dist", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
+        // scheduler binding (0: unbound): every scheduler runs any process here.
+        {"scheduler", "0", [](Term v) { return is_small(v) && small_value(v) >= 0 && small_value(v) <= 1024; }},
     };
     // monitor_nodes (and {monitor_nodes, Options}): a subscription count per process, the
     // previous count returned. Without distribution no nodeup/nodedown ever comes.

@@ -139,6 +139,11 @@ Term bif_system_info(Process* p, Term* a) {
         (tuple_element(item, 1) == atom("internal") || tuple_element(item, 1) == atom("external")))
         return make_small(8);
     if (name == "sequential_tracer") return sequential_tracer_info(p);
+    // beamlet allocates with malloc: no alloc_util allocators (erts_debug:alloc_blocks_size/1
+    // then answers undefined, as on an erl started with +Mea min).
+    if (name == "alloc_util_allocators") return NIL;
+    if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("allocator_sizes"))
+        return is_list(tuple_element(item, 1)) || is_nil(tuple_element(item, 1)) ? NIL : atoms::false_;
     return p->badarg();
 }
 

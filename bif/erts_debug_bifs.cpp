@@ -11,6 +11,7 @@
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
+#include "vm/map.hpp"
 
 namespace beamlet::bif {
 
@@ -60,6 +61,24 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     }
     // sleep(Ms) and block(Ms): this scheduler thread stops for a while (block stops the whole
     // system on erl; here the other schedulers go on).
+    // reds_left(N): how many reductions the caller has left in its slice; beamlet's count
+    // lives in the running engine, so this is accepted and has no effect.
+    if (a[0] == atom("reds_left")) {
+        if (!is_small(a[1])) return p->badarg();
+        return atoms::true_;
+    }
+    // A debug build's knob (ETS_DBG_FORCE_TRAP): not supported, as on a release build of erts.
+    if (a[0] == atom("ets_force_trap")) return atom("notsup");
+    // The loop limits of the trapping binary, re and unicode BIFs: the previous value is
+    // returned (default: the initial one); beamlet's BIFs do not trap on them.
+    for (const char* knob : {"binary_loop_limit", "re_loop_limit", "unicode_loop_limit"}) {
+        if (a[0] != atom(knob)) continue;
+        static std::atomic<SWord> limits[3] = {4000, 4000, 4000};
+        std::atomic<SWord>& limit = limits[knob[0] == 'b' ? 0 : knob[0] == 'r' ? 1 : 2];
+        if (a[1] == atom("default")) return make_small(limit.exchange(4000));
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        return make_small(limit.exchange(small_value(a[1])));
+    }
     if (a[0] == atom("test_long_gc_sleep")) {
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
         vm.test_long_gc_sleep_ms.store(int(small_value(a[1])));
@@ -80,6 +99,10 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     if (a[0] == am_available) return atoms::true_;
     // beamlet has no FORCE_HEAP_FRAGS debug build.
     if (a[0] == atom("force_heap_frags")) return atoms::false_;
+    // The caller's reductions left in its slice: the engine keeps the count; a full slice.
+    if (a[0] == atom("reds_left")) return make_small(CONTEXT_REDS);
+    // persistent_term's internal figures (OTP: its hash table's); beamlet keeps a plain map.
+    if (a[0] == atom("persistent_term")) return map_from_pairs(p, {});
     return p->badarg();
 }
 

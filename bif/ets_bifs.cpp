@@ -555,6 +555,11 @@ bool parse_options(Term list, Options* o) {
             if (k == keypos && is_pos_small(v)) o->keypos = Word(small_value(v));
             else if (k == heir && v == none) o->heir = 0;
             else if (k == write_concurrency && (is_bool || v == auto_)) o->wc = v != atoms::false_;
+            // OTP's test knob: a fixed number of locks (a power of two); one lock here.
+            else if (k == write_concurrency && is_tuple(v) && tuple_arity(v) == 2 &&
+                     tuple_element(v, 0) == atom("debug_hash_fixed_number_of_locks") && is_small(tuple_element(v, 1)) &&
+                     small_value(tuple_element(v, 1)) > 0)
+                o->wc = true;
             else if (k == read_concurrency && is_bool) o->rc = v == atoms::true_;
             else if (k == decentralized_counters && is_bool) o->dc = v == atoms::true_;
             else return false;
