@@ -1,6 +1,7 @@
 // bif/erlang_timers.cpp — send_after/3,4, start_timer/3,4, cancel_timer/1,2, read_timer/1,2.
-#include <cctype>
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 
 #include "bif/bifs.hpp"
 #include "bif/process_bifs.hpp"
@@ -28,9 +29,25 @@ using namespace vm;
 namespace {
 
 Term start_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wrap_timeout) {
-    if (!is_small(time) || small_value(time) < 0) return p->badarg();
-    if (!is_pid(dest) && !is_atom(dest)) return p->badarg();
+    // {abs, true}: [time] is a point of erlang:monotonic_time(millisecond); one already past
+    // fires at once.
+    bool absolute = false;
     if (!is_proper_list(opts)) return p->badarg();
+    for (Term l = opts; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_element(o, 0) != atom("abs") ||
+            (tuple_element(o, 1) != atoms::true_ && tuple_element(o, 1) != atoms::false_))
+            return p->badarg();
+        absolute = tuple_element(o, 1) == atoms::true_;
+    }
+    if (!is_small(time) || (!absolute && small_value(time) < 0)) return p->badarg();
+    if (!is_pid(dest) && !is_atom(dest)) return p->badarg();
+    SWord ms = small_value(time);
+    if (absolute) {
+        std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now().time_since_epoch()).count();
+        ms = std::max<SWord>(0, ms - SWord(now_ms));
+    }
     Word id[3];
     new_ref_id(p, id);
     Term ref = make_ref_term(p, id);
@@ -44,7 +61,7 @@ Term start_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wra
         copy = copy_term(payload, &hp, &frag->off_heap_first);
         frag->used_words = size;
     }
-    p->vm.timers->arm_message(dest, copy, frag, std::uint64_t(small_value(time)), id);
+    p->vm.timers->arm_message(dest, copy, frag, std::uint64_t(ms), id);
     return ref;
 }
 
