@@ -135,10 +135,11 @@ Term bif_is_process_alive(Process* p, Term* a) {
     {
         std::lock_guard guard(target->lock);
         if (target->exiting) return atoms::false_;
-        if (target->inbox.empty()) return atoms::true_;
+        if (target->inbox.empty() && !target->signals_in_hand && !target->exit_decided) return atoms::true_;
     }
-    // Signals not yet handled (an exit signal this process sent, say): the answer comes after
-    // them, as OTP orders an is_process_alive request behind the caller's earlier signals.
+    // Signals not yet handled (an exit signal this process sent, say), or handled but not yet
+    // acted on: the answer comes after them, as OTP orders an is_process_alive request behind
+    // the caller's earlier signals.
     BEAMLET_CACHED_ATOM(am_is_alive, "$is_alive");
     return request_process_info(p, a, a[0], am_is_alive, atoms::false_);
 }

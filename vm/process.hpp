@@ -239,6 +239,10 @@ struct Process {
     std::uint64_t timer_seq = 0;              // identifies the armed receive timeout
     std::uint64_t fired_seq = 0;              // a timeout that fired before the process waited
     bool exiting = false;                     // do_exit has started: no new links/monitors
+    // Vm::process_signals holds a batch taken from the inbox, or a signal it handled decided
+    // that the process dies: its liveness is only known in signal order (is_process_alive/1).
+    bool signals_in_hand = false;
+    bool exit_decided = false;
     bool woken_from_wait = false;             // a signal woke it from a receive (for status)
     bool resume_pending = false;              // resumed before the scheduler parked it
     // erlang:suspend_process/2: who suspends this process, and how many times each. While

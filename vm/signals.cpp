@@ -438,8 +438,14 @@ void Vm::process_signals(Process* p) {
     {
         std::lock_guard guard(p->lock);
         signals.swap(p->inbox);
+        p->signals_in_hand = !signals.empty();
     }
-    if (!signals.empty()) handle_signals(p, signals);
+    if (!signals.empty()) {
+        handle_signals(p, signals);
+        std::lock_guard guard(p->lock);
+        p->signals_in_hand = false;
+        p->exit_decided = p->pending_exit != 0;
+    }
     signals.clear();
     p->inbox_spare = std::move(signals);
 }
