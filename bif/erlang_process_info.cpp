@@ -264,7 +264,7 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
 // BIF returns.
 namespace {
 void handle_own_signals(Process* p) {
-    p->vm.process_signals(p);
+    p->vm.process_signals(p, true);
     if (p->pending_exit) p->yield_requested = true;
 }
 }  // namespace

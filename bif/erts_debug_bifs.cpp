@@ -101,8 +101,7 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     if (a[0] == atom("force_heap_frags")) return atoms::false_;
     // The caller's reductions left in its slice: the engine keeps the count; a full slice.
     if (a[0] == atom("reds_left")) return make_small(CONTEXT_REDS);
-    // persistent_term's internal figures (OTP: its hash table's); beamlet keeps a plain map.
-    if (a[0] == atom("persistent_term")) return map_from_pairs(p, {});
+    if (a[0] == atom("persistent_term")) return persistent_term_internal_state(p);
     return p->badarg();
 }
 

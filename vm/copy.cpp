@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -90,22 +91,23 @@ Word term_size_words(Term root) {
     return total;
 }
 
-Word term_size_shared_words(Term root) {
+Word term_size_shared_words(Term root, bool count_literals) {
     if (is_immediate(root)) return 0;
     // Cons cells and boxed objects counted once; literals (a module's constants, shared by
-    // every process) not at all, as OTP counts them.
+    // every process) not at all, as OTP counts them, unless asked to.
+    auto counted = [&](const Term* ptr) { return count_literals || !is_literal_ptr(ptr); };
     std::unordered_set<const Term*> seen;
     Word total = 0;
     WorkStack<Term> stack(root);
     while (!stack.empty()) {
         Term t = stack.back();
         stack.pop_back();
-        while (is_list(t) && !is_literal_ptr(list_ptr(t)) && seen.insert(list_ptr(t)).second) {
+        while (is_list(t) && counted(list_ptr(t)) && seen.insert(list_ptr(t)).second) {
             total += 2;
             if (!is_immediate(car(t))) stack.push_back(car(t));
             t = cdr(t);
         }
-        if (is_boxed(t) && !is_literal_ptr(boxed_ptr(t)) && seen.insert(boxed_ptr(t)).second) {
+        if (is_boxed(t) && counted(boxed_ptr(t)) && seen.insert(boxed_ptr(t)).second) {
             const Term* obj = boxed_ptr(t);
             total += 1 + header_arity(obj[0]);
             for_each_child(obj, obj[0], [&](Term c) {
@@ -116,7 +118,21 @@ Word term_size_shared_words(Term root) {
     return total;
 }
 
-Term copy_term(Term root, Term** hp, Term** off_heap_list) {
+namespace {
+Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_map<const Term*, Term>* copies);
+}  // namespace
+
+Term copy_term(Term root, Term** hp, Term** off_heap_list) { return copy_term_impl(root, hp, off_heap_list, nullptr); }
+
+Term copy_term_shared(Term root, Term** hp, Term** off_heap_list) {
+    std::unordered_map<const Term*, Term> copies;
+    return copy_term_impl(root, hp, off_heap_list, &copies);
+}
+
+namespace {
+// [copies] (optional): the copy of each object already copied, so that an object reached
+// twice is copied once.
+Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_map<const Term*, Term>* copies) {
     // Each pending job copies the term in *slot into newly allocated memory and stores the copy
     // back into *slot: the slots are words of copies already made.
     Term result = root;
@@ -127,6 +143,15 @@ Term copy_term(Term root, Term** hp, Term** off_heap_list) {
         stack.pop_back();
         Term t = *slot;
         while (is_list(t)) {
+            if (copies) {
+                auto [it, fresh] = copies->try_emplace(list_ptr(t), Term(0));
+                if (!fresh) {
+                    *slot = it->second;
+                    t = NIL;
+                    break;
+                }
+                it->second = make_list(*hp);
+            }
             Term* cell = *hp;
             *hp += 2;
             *slot = make_list(cell);
@@ -138,6 +163,14 @@ Term copy_term(Term root, Term** hp, Term** off_heap_list) {
         }
         if (!is_boxed(t)) continue;
         const Term* obj = boxed_ptr(t);
+        if (copies) {
+            auto [it, fresh] = copies->try_emplace(obj, Term(0));
+            if (!fresh) {
+                *slot = it->second;
+                continue;
+            }
+            it->second = make_boxed(*hp);
+        }
         Word header = obj[0];
         Word size = 1 + header_arity(header);
         Term* to = *hp;
@@ -186,5 +219,6 @@ Term copy_term(Term root, Term** hp, Term** off_heap_list) {
     }
     return result;
 }
+}  // namespace
 
 }  // namespace beamlet::vm

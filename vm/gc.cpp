@@ -5,6 +5,7 @@
 // The block is then resized so that about half of it is free, as OTP's grow/shrink policy does.
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 #include <thread>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/heap.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/process.hpp"
 #include "vm/trace_hooks.hpp"
@@ -27,8 +29,12 @@ class Collector {
 public:
     // [young_to] receives young survivors; in a minor collection, objects below the high-water
     // mark go to [old_to] (the old heap's free space) instead.
-    Collector(Process* p, Term* young_to, Term* old_to, bool major)
+    // [released]: a literal area being released, whose objects this collection copies into the
+    // young heap as if they were the process's own (keeping their sharing).
+    Collector(Process* p, Term* young_to, Term* old_to, bool major, const LiteralRelease* released = nullptr)
         : m_p(p),
+          m_lit_lo(released ? released->lo : nullptr),
+          m_lit_hi(released ? released->hi : nullptr),
           m_heap_lo(p->heap),
           m_heap_hi(p->htop),
           m_promote_hi(major ? p->heap : p->high_water),
@@ -46,6 +52,27 @@ public:
         return false;
     }
 
+    bool in_released_literals(const Term* ptr) const { return ptr >= m_lit_lo && ptr < m_lit_hi; }
+
+    // Copies the literal object [t] points at once (its sharing kept: the area stays readable
+    // by other processes, so no forwarding pointer is left in it). Its binary or magic ref
+    // gains a reference, which the scan links into the process's off-heap list.
+    Term copy_released(Term t) {
+        const Term* obj = is_list(t) ? list_ptr(t) : boxed_ptr(t);
+        auto [it, fresh] = m_lit_copies.try_emplace(obj, Term(0));
+        if (!fresh) return it->second;
+        Word size = is_list(t) ? 2 : boxed_size_words(obj[0]);
+        Term* to = m_htop;
+        m_htop += size;
+        for (Word i = 0; i < size; ++i) to[i] = obj[i];
+        if (is_boxed(t)) {
+            if (header_subtag(obj[0]) == Subtag::RefcBin) reinterpret_cast<BinaryBuf*>(to[2])->add_ref();
+            if (header_subtag(obj[0]) == Subtag::Ref && size == MAGIC_REF_WORDS) reinterpret_cast<MagicHandle*>(to[5])->add_ref();
+        }
+        it->second = is_list(t) ? make_list(to) : make_boxed(to);
+        return it->second;
+    }
+
     // Where a copy of the object at [ptr] goes.
     Term*& destination(const Term* ptr) { return (ptr >= m_heap_lo && ptr < m_promote_hi) ? m_old_top : m_htop; }
 
@@ -53,7 +80,7 @@ public:
         switch (t & TAG_PRIMARY_MASK) {
         case TAG_PRIMARY_LIST: {
             Term* cell = list_ptr(t);
-            if (!in_from_space(cell)) return t;
+            if (!in_from_space(cell)) return in_released_literals(cell) ? copy_released(t) : t;
             if (cell[0] == THE_NON_VALUE) return cell[1];  // already moved
             Term*& top = destination(cell);
             Term* to = top;
@@ -67,7 +94,7 @@ public:
         }
         case TAG_PRIMARY_BOXED: {
             Term* obj = boxed_ptr(t);
-            if (!in_from_space(obj)) return t;
+            if (!in_from_space(obj)) return in_released_literals(obj) ? copy_released(t) : t;
             Word header = obj[0];
             if (is_boxed(header)) return header;  // forwarding pointer
             Word size = boxed_size_words(header);
@@ -137,6 +164,9 @@ private:
     }
 
     Process* m_p;
+    const Term* m_lit_lo;
+    const Term* m_lit_hi;
+    std::unordered_map<const Term*, Term> m_lit_copies;
     const Term* m_heap_lo;
     const Term* m_heap_hi;
     const Term* m_promote_hi;
@@ -217,7 +247,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 }  // namespace
 
 namespace {
-Word collect(Process* p, Term* x, Word live, Word need_words, bool major);
+Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const LiteralRelease* released = nullptr);
 
 // max_heap_size: young and old heap blocks together (OTP's total heap size) past the limit
 // kill the process (the signal acts when it is next scheduled in) and report it once it is off
@@ -250,7 +280,38 @@ Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
 }
 
 namespace {
-Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
+// True when a word of [p]'s (registers, stack, dictionary, heaps) may point into [lo, hi):
+// heap words are read raw, so a binary's bytes can answer yes (a needless collection, no more).
+bool references_range(const Process* p, const Term* x, Word live, const Term* lo, const Term* hi) {
+    auto points_in = [&](Word w) {
+        if (!is_list(w) && !is_boxed(w)) return false;
+        const Term* ptr = is_list(w) ? list_ptr(w) : boxed_ptr(w);
+        return ptr >= lo && ptr < hi;
+    };
+    auto any_in = [&](const Term* from, const Term* to) {
+        for (const Term* w = from; w < to; ++w)
+            if (points_in(*w)) return true;
+        return false;
+    };
+    if (any_in(x, x + live) || any_in(p->stop, p->hend) || any_in(p->heap, p->htop) || any_in(p->old_heap, p->old_htop))
+        return true;
+    for (const HeapFragment* f = p->mbuf; f; f = f->next)
+        if (any_in(f->data, f->data + f->used_words)) return true;
+    for (const auto& [k, v] : p->dictionary)
+        if (points_in(k) || points_in(v)) return true;
+    return points_in(p->seq_token);
+}
+
+}  // namespace
+
+bool garbage_collect_literals(Process* p, Term* x, Word live, const LiteralRelease& released) {
+    if (!references_range(p, x, live, released.lo, released.hi)) return false;
+    collect(p, x, live, 0, true, &released);
+    return true;
+}
+
+namespace {
+Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const LiteralRelease* released) {
     Word used_before = p->heap_used_words();
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
@@ -274,11 +335,12 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major) {
     Word old_used = major ? Word(p->old_htop - p->old_heap) : 0;
     // Big enough for the worst case, where everything being collected survives.
     Word to_size = std::max(p->heap_size_words, heap_used + stack_used) + p->mbuf_words + old_used + need_words;
+    if (released) to_size += Word(released->hi - released->lo);
     Term* to_space = static_cast<Term*>(std::malloc(to_size * sizeof(Term)));
     if (!to_space) throw std::bad_alloc();
 
     Term* old_scan_start = major ? nullptr : p->old_htop;
-    Collector gc(p, to_space, old_scan_start, major);
+    Collector gc(p, to_space, old_scan_start, major, released);
     for (Word i = 0; i < live; ++i) gc.copy_root(&x[i]);
     for (Term* s = p->stop; s < p->hend; ++s)
         if (is_stack_term(*s)) gc.copy_root(s);

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "vm/magic.hpp"
+
 namespace beamlet::vm {
 
 namespace {
@@ -74,5 +76,15 @@ void literal_rollback(const LiteralMark& mark) {
 }
 
 bool is_literal_ptr(const Term* p) { return p >= g_base && p < g_end; }
+
+void literal_release_done(LiteralRelease* job) {
+    if (job->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    for (Term* obj = job->off_heap_first; obj;) {
+        Term* next = reinterpret_cast<Term*>(obj[4]);
+        release_off_heap(obj);
+        obj = next;
+    }
+    delete job;
+}
 
 }  // namespace beamlet::vm

@@ -2,6 +2,7 @@
 // so "is this pointer a literal?" is one range check and the GC never copies literals.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -27,5 +28,20 @@ LiteralMark literal_mark();
 void literal_rollback(const LiteralMark& mark);
 // True when [p] points into the literal arena.
 bool is_literal_ptr(const Term* p);
+
+// Literal memory being given up (an erased or replaced persistent term, OTP's literal area
+// release): every process copies what it still references of [lo, hi) into its own heap (a
+// CopyLiterals signal, handled with a collection, Vm::release_literals), and once the last has
+// done so the binaries and magic refs on [off_heap_first] are released (their destructors
+// run). The words stay in the arena, which only grows: a reference missed still reads valid
+// memory.
+struct LiteralRelease {
+    const Term* lo = nullptr;
+    const Term* hi = nullptr;
+    Term* off_heap_first = nullptr;
+    std::atomic<std::size_t> pending{0};
+};
+// One process has done its part (or is gone): the last one releases the objects and frees [job].
+void literal_release_done(LiteralRelease* job);
 
 }  // namespace beamlet::vm

@@ -25,6 +25,10 @@ enum class SignalKind : std::uint8_t {
     // erts_internal:request_system_task/3: [term] is {Task, ReqId, Arg} (garbage_collect,
     // check_process_code, copy_literals); reply {Task, ReqId, Result} to [from] when done.
     SystemTask,
+    // Copy what is referenced of a literal area being released: [term] is not a term but the
+    // LiteralRelease* (vm/literal_area.hpp); no fragment. A process that never handles it
+    // (it dies first) still calls literal_release_done.
+    CopyLiterals,
 };
 
 // A message or signal: the term and the heap fragment it was built in (null if it needs none).

@@ -6,6 +6,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/vm.hpp"
@@ -81,7 +82,10 @@ Process::~Process() {
         }
         HeapFragment::destroy(m.fragment);
     };
-    for (Message& m : inbox) free_message(m);
+    for (Message& m : inbox) {
+        if (m.kind == SignalKind::CopyLiterals) literal_release_done(reinterpret_cast<LiteralRelease*>(m.term));
+        free_message(m);
+    }
     queue.for_each(free_message);
     std::free(heap);
     std::free(old_heap);

@@ -360,6 +360,10 @@ struct Process {
 // The roots are x[0..live), the stack and the process's own fields. Returns what it cost in
 // reductions, as OTP counts it: one for every ten live words moved.
 Word garbage_collect(Process* p, Term* x_regs, Word live, Word need_words, bool major = false);
+struct LiteralRelease;
+// A major collection that also copies whatever [p] references in [released]'s literal range
+// into its heap; none when it references nothing there (false).
+bool garbage_collect_literals(Process* p, Term* x_regs, Word live, const LiteralRelease& released);
 
 class Module;
 // Whether [p] (not running) executes code of [m]: its current instruction, continuation, or a

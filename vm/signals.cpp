@@ -13,6 +13,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
@@ -432,7 +433,21 @@ void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_to
     send_signal(to.get(), m);
 }
 
-void Vm::process_signals(Process* p) {
+void Vm::release_literals(LiteralRelease* job) {
+    std::vector<Term> ids = process_ids();
+    job->pending.store(ids.size() + 1, std::memory_order_relaxed);
+    for (Term id : ids) {
+        std::shared_ptr<Process> p = lookup_process(id);
+        Message m;
+        m.kind = SignalKind::CopyLiterals;
+        m.term = reinterpret_cast<Word>(job);
+        m.fragment = nullptr;
+        if (!p || !send_signal(p.get(), m)) literal_release_done(job);
+    }
+    literal_release_done(job);
+}
+
+void Vm::process_signals(Process* p, bool in_bif) {
     // The inbox's buffer and a spare trade places, so that no signal costs an allocation.
     std::vector<Message> signals = std::move(p->inbox_spare);
     {
@@ -441,7 +456,7 @@ void Vm::process_signals(Process* p) {
         p->signals_in_hand = !signals.empty();
     }
     if (!signals.empty()) {
-        handle_signals(p, signals);
+        handle_signals(p, signals, in_bif);
         std::lock_guard guard(p->lock);
         p->signals_in_hand = false;
         p->exit_decided = p->pending_exit != 0;
@@ -450,11 +465,17 @@ void Vm::process_signals(Process* p) {
     p->inbox_spare = std::move(signals);
 }
 
-void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
+void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) {
     // Everything is handled in arrival order: messages join the queue, signals act.
+    std::vector<Message> deferred;
     for (Message& s : signals) {
         if (s.kind == SignalKind::Message) {
             p->queue_message(s);
+            continue;
+        }
+        bool collects = s.kind == SignalKind::GcRequest || s.kind == SignalKind::SystemTask || s.kind == SignalKind::CopyLiterals;
+        if (in_bif && collects) {
+            deferred.push_back(s);
             continue;
         }
         switch (s.kind) {
@@ -534,6 +555,12 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
         case SignalKind::SystemTask:
             run_system_task(p, s);
             break;
+        case SignalKind::CopyLiterals: {
+            auto* job = reinterpret_cast<LiteralRelease*>(s.term);
+            if (!p->pending_exit) garbage_collect_literals(p, p->saved_x.data(), p->arity, *job);
+            literal_release_done(job);
+            break;
+        }
         case SignalKind::InfoRequest: {
             // {Ref, Item}: answered by the info hook (bif/erlang_process.cpp) in this thread;
             // behind an exit signal that ends the process, as by a process that is gone.
@@ -545,6 +572,10 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals) {
         case SignalKind::Message:
             break;
         }
+    }
+    if (!deferred.empty()) {
+        std::lock_guard guard(p->lock);
+        p->inbox.insert(p->inbox.begin(), deferred.begin(), deferred.end());
     }
 }
 
@@ -851,6 +882,7 @@ void Vm::do_exit(Process* p, Term reason) {
         if (m.kind == SignalKind::InfoRequest && services.answer_info_request)
             services.answer_info_request(*this, nullptr, m.from, m.term);
         if (m.kind == SignalKind::GcRequest) reply_to(m.from, m.term, atoms::false_);
+        if (m.kind == SignalKind::CopyLiterals) literal_release_done(reinterpret_cast<LiteralRelease*>(m.term));
         if (m.kind == SignalKind::SystemTask) run_system_task(nullptr, m);
         else free_fragment(m.fragment);
     }

@@ -193,9 +193,14 @@ struct Vm {
     void run_system_task(Process* p, Message& s);
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
     // info requests; trapped exits become messages. Sets p->pending_exit when [p] must die.
-    void process_signals(Process* p);
+    // [in_bif]: [p] is running (a BIF handles its own signals): the signals that collect its
+    // heap wait in the inbox for its next schedule-in, where its live registers are saved.
+    void process_signals(Process* p, bool in_bif = false);
     // Acts on [signals], taken from [p]'s inbox, in order (process_signals).
-    void handle_signals(Process* p, std::vector<Message>& signals);
+    void handle_signals(Process* p, std::vector<Message>& signals, bool in_bif);
+    // Gives up the literal memory [job] describes: every process copies what it references
+    // there into its heap (vm/literal_area.hpp); [job] is freed when all have.
+    void release_literals(LiteralRelease* job);
     // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
     // table removal, the crash report. Owner thread only.
     void do_exit(Process* p, Term reason);
