@@ -30,7 +30,9 @@ void answer_info_request(vm::Process* p, vm::Term from, vm::Term request, vm::Vm
 // Hooks the ETS layer into [vm] (owner exit: heirs and deletion).
 void install_ets(vm::Vm& vm);
 void install_persistent_terms(vm::Vm& vm);
-vm::Term persistent_term_internal_state(vm::Process* p);  // erts_debug:get_internal_state(persistent_term)
+vm::Term persistent_term_internal_state(vm::Process* p);
+std::size_t ets_table_count(vm::Vm& vm);  // erlang:system_info(ets_count)
+vm::Term process_info_args(vm::Process* p);  // erts_debug:get_internal_state(process_info_args)  // erts_debug:get_internal_state(persistent_term)
 // Registers every BIF of bif/bifs.def with [vm].
 void register_bifs(vm::Vm& vm);
 

@@ -42,6 +42,20 @@ Term bif_process_flag(Process* p, Term* a) {
         p->max_heap_over = false;
         return old;
     }
+    // Heap tuning: min_heap_size is rounded up to a heap size, as OTP does.
+    BEAMLET_CACHED_ATOM(am_min_heap_size, "min_heap_size");
+    BEAMLET_CACHED_ATOM(am_min_bin_vheap_size, "min_bin_vheap_size");
+    BEAMLET_CACHED_ATOM(am_fullsweep_after, "fullsweep_after");
+    if (a[0] == am_min_heap_size || a[0] == am_min_bin_vheap_size || a[0] == am_fullsweep_after) {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        Word n = Word(small_value(a[1]));
+        Word* field = a[0] == am_min_heap_size ? &p->min_heap_words
+                      : a[0] == am_fullsweep_after ? &p->fullsweep_after
+                                                   : &p->min_bin_vheap_size;
+        Term old = make_small(SWord(*field));
+        *field = a[0] == am_min_heap_size ? std::max(next_heap_size_words(n), MIN_HEAP_SIZE_WORDS) : n;
+        return old;
+    }
     // Flags whose values are kept (and reported back) without changing how the process runs.
     struct Kept {
         const char* name;
@@ -53,9 +67,6 @@ Term bif_process_flag(Process* p, Term* a) {
         {"message_queue_data", "on_heap", [](Term v) { return v == atom("on_heap") || v == atom("off_heap"); }},
         {"sensitive", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
         {"save_calls", "0", [](Term v) { return is_small(v) && small_value(v) >= 0 && small_value(v) <= 10000; }},
-        {"min_heap_size", "233", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
-        {"min_bin_vheap_size", "46422", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
-        {"fullsweep_after", "65535", [](Term v) { return is_small(v) && small_value(v) >= 0; }},
         {"error_handler", "error_handler", [](Term v) { return is_atom(v); }},
         {"async_dist", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
         // scheduler binding (0: unbound): every scheduler runs any process here.

@@ -9,6 +9,7 @@
 #include "vm/port_table.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
+#include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/entry_code.hpp"
 #include "vm/stack_trace.hpp"
@@ -36,6 +37,12 @@ const std::vector<Term>& info_items() {
         atom("group_leader"), atom("total_heap_size"), atom("heap_size"), atom("stack_size"),
         atom("reductions"), atom("garbage_collection"), atom("suspending")};
     return items;
+}
+
+Term list_of(Process* p, std::initializer_list<Term> elements) {
+    Term l = NIL;
+    for (auto it = std::rbegin(elements); it != std::rend(elements); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
 }
 
 // The value of [item] for [p], computed on [p]'s own thread (or for itself). [status] is what
@@ -148,7 +155,71 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     } else if (item == am_current_stacktrace) {
         v = current_stacktrace(p);
     } else if (item == am_garbage_collection) {
+        v = list_of(p, {make_tuple_on(p, {atom("max_heap_size"), max_heap_size_term(p, p->max_heap)}),
+                        make_tuple_on(p, {atom("min_bin_vheap_size"), make_small(SWord(p->min_bin_vheap_size))}),
+                        make_tuple_on(p, {atom("min_heap_size"), make_small(SWord(p->min_heap_words))}),
+                        make_tuple_on(p, {atom("fullsweep_after"), make_small(SWord(p->fullsweep_after))}),
+                        make_tuple_on(p, {atom("minor_gcs"), make_small(SWord(p->minor_gcs))})});
+    } else if (item == atom("garbage_collection_info")) {
+        // OTP's figures, in words; beamlet has no virtual binary heaps (their sizes are the
+        // defaults, the young binaries' words as the used part).
+        auto words = [&](const char* name, Word n) { return make_tuple_on(p, {atom(name), make_small(SWord(n))}); };
+        v = list_of(p, {words("old_heap_block_size", Word(p->old_hend - p->old_heap)),
+                        words("heap_block_size", p->heap_size_words), words("mbuf_size", p->mbuf_words),
+                        words("recent_size", Word(p->htop - p->high_water)), words("stack_size", p->stack_used_words()),
+                        words("old_heap_size", Word(p->old_htop - p->old_heap)), words("heap_size", Word(p->htop - p->heap)),
+                        words("bin_vheap_size", p->young_binary_words), words("bin_vheap_block_size", p->min_bin_vheap_size),
+                        words("bin_old_vheap_size", 0), words("bin_old_vheap_block_size", p->min_bin_vheap_size)});
+    } else if (item == atom("min_heap_size")) {
+        v = make_small(SWord(p->min_heap_words));
+    } else if (item == atom("min_bin_vheap_size")) {
+        v = make_small(SWord(p->min_bin_vheap_size));
+    } else if (item == atom("fullsweep_after")) {
+        v = make_small(SWord(p->fullsweep_after));
+    } else if (item == atom("current_location")) {
+        Term st = current_stacktrace(p);
+        v = is_list(st) ? car(st) : make_tuple_on(p, {atoms::undefined, atoms::undefined, make_small(0), NIL});
+    } else if (item == atom("catchlevel")) {
+        SWord n = 0;
+        for (const Term* s = p->stop; s < p->hend; ++s)
+            if (is_catch(*s)) ++n;
+        v = make_small(n);
+    } else if (item == atom("binary") || item == atom("magic_ref")) {
+        // {Address, Size, RefCount} for each off-heap binary (magic ref) the heap holds.
+        bool bins = item == atom("binary");
         v = NIL;
+        for (Term* obj = p->off_heap_first; obj; obj = reinterpret_cast<Term*>(obj[4])) {
+            bool is_bin = header_subtag(obj[0]) == Subtag::RefcBin;
+            if (is_bin != bins) continue;
+            Term entry;
+            if (is_bin) {
+                auto* buf = reinterpret_cast<BinaryBuf*>(obj[2]);
+                entry = make_tuple_on(p, {make_integer_u64(p, reinterpret_cast<std::uintptr_t>(buf)),
+                                          make_small(SWord(buf->size_bytes)), make_small(SWord(buf->refc.load()))});
+            } else {
+                auto* handle = reinterpret_cast<MagicHandle*>(obj[5]);
+                entry = make_tuple_on(p, {make_integer_u64(p, reinterpret_cast<std::uintptr_t>(handle)), make_small(0),
+                                          make_small(1)});
+            }
+            v = make_cons_on(p->alloc(2), entry, v);
+        }
+    } else if (item == atom("trace")) {
+        v = make_small(SWord(p->all_trace_flags.load(std::memory_order_relaxed) & 0x7ffffff));
+    } else if (item == atom("last_calls")) {
+        v = atoms::false_;  // save_calls is kept, not acted on
+    } else if (item == atom("backtrace")) {
+        // Not OTP's raw stack dump: the call chain, one line per frame.
+        std::string text;
+        Term st = current_stacktrace(p);
+        for (Term l = st; is_list(l); l = cdr(l))
+            text += p->vm.services.show(car(l), 1) + "\n";
+        v = make_binary(p, text);
+    } else if (item == atom("message_queue_data") || item == atom("async_dist")) {
+        v = item == atom("async_dist") ? atoms::false_ : atom("on_heap");
+        for (auto& [f, value] : p->kept_flags)
+            if (f == item) v = value;
+    } else if (item == atom("parent")) {
+        v = p->parent ? p->parent : atoms::undefined;
     } else if (item == am_suspending) {
         // {Suspendee, ActiveCount, OutstandingCount}: suspending takes effect at once here, so
         // nothing is ever outstanding.
@@ -196,15 +267,40 @@ Term info_all_items(Process* p) {
     return l;
 }
 
+// The items process_info/2 knows (OTP 25's): any other is badarg, whoever is asked.
+const std::vector<Term>& known_items() {
+    static const std::vector<Term> known = [] {
+        std::vector<Term> v;
+        for (const char* name :
+             {"registered_name", "current_function", "initial_call", "status", "messages", "message_queue_len", "links",
+              "monitors", "monitored_by", "dictionary", "trap_exit", "error_handler", "heap_size", "stack_size", "memory",
+              "garbage_collection", "group_leader", "reductions", "priority", "trace", "binary", "sequential_trace_token",
+              "catchlevel", "backtrace", "last_calls", "total_heap_size", "suspending", "min_heap_size",
+              "min_bin_vheap_size", "max_heap_size", "magic_ref", "fullsweep_after", "garbage_collection_info",
+              "current_location", "current_stacktrace", "message_queue_data", "parent", "async_dist"})
+            v.push_back(atom(name));
+        return v;
+    }();
+    return known;
+}
+
+bool known_item(Term item) { return std::find(known_items().begin(), known_items().end(), item) != known_items().end(); }
+
 bool valid_items(Term what) {
-    if (is_atom(what)) return true;
+    if (is_atom(what)) return known_item(what);
     if (!is_proper_list(what)) return false;
     for (Term l = what; is_list(l); l = cdr(l))
-        if (!is_atom(car(l))) return false;
+        if (!is_atom(car(l)) || !known_item(car(l))) return false;
     return true;
 }
 
 }  // namespace
+
+Term process_info_args(Process* p) {
+    Term l = NIL;
+    for (auto it = known_items().rbegin(); it != known_items().rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+    return l;
+}
 
 // Asks [target] for [what] with a signal; the caller continues in beamlet_internal:await_reply/1.
 Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_dead) {

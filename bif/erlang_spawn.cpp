@@ -143,6 +143,9 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
         } else if (key == atom("min_heap_size")) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->min_heap_size = Word(small_value(value));
+        } else if (key == atom("min_bin_vheap_size")) {
+            if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
+            else out->min_bin_vheap_size = Word(small_value(value));
         } else if (key == am_fullsweep_after) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->fullsweep_after = Word(small_value(value));

@@ -134,7 +134,7 @@ Term bif_system_info(Process* p, Term* a) {
         return logger ? logger->id : atoms::logger;
     }
     if (name == "cpu_topology") return atoms::undefined;
-    if (name == "ets_count") return make_small(0);
+    if (name == "ets_count") return make_small(SWord(ets_table_count(p->vm)));
     if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("wordsize") &&
         (tuple_element(item, 1) == atom("internal") || tuple_element(item, 1) == atom("external")))
         return make_small(8);

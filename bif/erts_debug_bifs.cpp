@@ -102,6 +102,7 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     // The caller's reductions left in its slice: the engine keeps the count; a full slice.
     if (a[0] == atom("reds_left")) return make_small(CONTEXT_REDS);
     if (a[0] == atom("persistent_term")) return persistent_term_internal_state(p);
+    if (a[0] == atom("process_info_args")) return process_info_args(p);
     return p->badarg();
 }
 

@@ -774,6 +774,12 @@ Term bif_ets_whereis(Process* p, Term* a) {
     return tid_term(p, ref.get());
 }
 
+std::size_t ets_table_count(Vm& vm) {
+    Registry& r = registry(vm);
+    std::shared_lock lock(r.mutex);
+    return r.tables.size();
+}
+
 Term bif_ets_internal_request_all(Process* p, Term*) {
     // ets:all/0 waits for one answer per scheduler: the first has every table.
     Term ref = new_ref(p);

@@ -188,6 +188,7 @@ struct Process {
     Word minor_gcs = 0;                  // since the last major collection
     Word fullsweep_after = 65535;        // OTP's default
     Word min_heap_words = MIN_HEAP_SIZE_WORDS;  // spawn_opt's {min_heap_size, N}: the heap never shrinks below
+    Word min_bin_vheap_size = 46422;     // kept and reported (beamlet has no virtual binary heap)
     MaxHeapSize max_heap;                // process_flag(max_heap_size, ...)
     // A collection found the heap past max_heap.size: the total it found, to be reported once
     // the process is off its scheduler (the kill is already sent); 0 when there is none.
@@ -268,6 +269,7 @@ struct Process {
     int scheduler_index = -1;                 // last scheduler that ran it
     bool is_main = false;                     // the process running MOD:main() for the CLI
     Term initial_call[3] = {0, 0, 0};         // {M, F, A} it was spawned with
+    Term parent = 0;                          // the process that spawned it (0: none)
     // Where its I/O goes (erlang:group_leader/0,2): inherited at spawn; set by other processes.
     std::atomic<Term> group_leader{0};
     // process_flag/2 settings beamlet keeps but does not act on (priority, message_queue_data,

@@ -190,6 +190,8 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
     Process* c = child.get();
     c->fullsweep_after = opts.fullsweep_after;
+    c->min_bin_vheap_size = opts.min_bin_vheap_size;
+    c->parent = parent ? parent->id : 0;
     if (opts.min_heap_size > c->heap_size_words) {
         // The fresh, empty heap is replaced by one of at least the size asked for.
         c->min_heap_words = next_heap_size_words(opts.min_heap_size);
