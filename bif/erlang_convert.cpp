@@ -211,7 +211,19 @@ Term bif_atom_to_binary1(Process* p, Term* a) {
 }
 Term bif_atom_to_binary2(Process* p, Term* a) {
     if (!is_atom(a[0]) || (a[1] != atoms::utf8 && a[1] != atoms::latin1 && a[1] != atoms::unicode)) return p->badarg();
-    return make_binary(p, atom_text(a[0]));
+    const std::string& text = atom_text(a[0]);
+    if (a[1] != atoms::latin1) return make_binary(p, text);
+    // Latin-1: one byte per character; an atom with a character above 255 has no such form.
+    std::string bytes;
+    const auto* s = reinterpret_cast<const std::uint8_t*>(text.data());
+    for (std::size_t i = 0; i < text.size();) {
+        std::uint32_t c;
+        int n = utf8_decode(s + i, text.size() - i, &c);
+        if (n <= 0 || c > 255) return p->badarg();
+        bytes.push_back(char(c));
+        i += std::size_t(n);
+    }
+    return make_binary(p, bytes);
 }
 Term bif_binary_to_atom1(Process* p, Term* a) {
     std::string s;

@@ -17,6 +17,7 @@
 #include "vm/binary.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/term_order.hpp"
+#include "vm/utf8.hpp"
 
 namespace beamlet::bif {
 
@@ -489,11 +490,17 @@ void display_term(Term t, std::string& out) {
 }
 }  // namespace
 
-// erlang:display_string/1: a string, as is, on the emulator's standard error (OTP's logger
-// prints with it before its handlers run).
+// erlang:display_string/1: a string (any characters, written as UTF-8) on the emulator's
+// standard error (OTP's logger prints with it before its handlers run).
 Term bif_display_string(Process* p, Term* a) {
     std::string bytes;
-    if (!list_to_bytes(a[0], &bytes) && !iolist_to_bytes(a[0], &bytes)) return p->badarg();
+    Term l = a[0];
+    for (; is_list(l); l = cdr(l)) {
+        Term c = car(l);
+        if (!is_small(c) || small_value(c) < 0 || small_value(c) > 0x10FFFF) return p->badarg();
+        put_utf8(std::uint32_t(small_value(c)), bytes);
+    }
+    if (!is_nil(l)) return p->badarg();
     p->vm.flush_stdout();
     std::fwrite(bytes.data(), 1, bytes.size(), stderr);
     return atoms::true_;
