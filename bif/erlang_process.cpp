@@ -109,6 +109,21 @@ Term bif_process_flag(Process* p, Term* a) {
     return p->badarg();
 }
 
+// erts_internal:process_flag(Pid, save_calls, N), under erlang:process_flag/3: the only flag
+// that can be set on another process, on that process's own thread (answer_info_request);
+// the atom badarg (erlang.erl raises it) for anything else or a dead process.
+Term bif_erts_internal_process_flag(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_save_calls, "save_calls");
+    BEAMLET_CACHED_ATOM(am_set_save_calls, "$save_calls");
+    if (!is_pid(a[0]) || a[1] != am_save_calls || !is_small(a[2]) || small_value(a[2]) < 0 || small_value(a[2]) > 10000)
+        return atoms::badarg;
+    if (a[0] == p->id) {
+        Term args[2] = {a[1], a[2]};
+        return bif_process_flag(p, args);
+    }
+    return request_process_info(p, a, a[0], make_tuple_on(p, {am_set_save_calls, a[2]}), atoms::badarg);
+}
+
 Term bif_register(Process* p, Term* a) {
     if (!is_atom(a[0]) || a[0] == atoms::undefined) return p->badarg();
     if (is_port(a[1])) {

@@ -334,6 +334,13 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     BEAMLET_CACHED_ATOM(am_is_alive, "$is_alive");
     if (what == am_is_alive) {
         reply_words[2] = make_bool(p != nullptr);  // erlang:is_process_alive/1
+    } else if (is_tuple(what) && tuple_element(what, 0) == atom("$save_calls")) {
+        // erlang:process_flag(Pid, save_calls, N) (bif/erlang_process.cpp): the old value.
+        reply_words[2] = atoms::badarg;
+        if (p) {
+            Term args[2] = {atom("save_calls"), tuple_element(what, 1)};
+            reply_words[2] = bif_process_flag(p, args);
+        }
     } else if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
         // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
         Module* old = vm.find_old_module(tuple_element(what, 1));
