@@ -244,6 +244,7 @@ struct Process {
     // that the process dies: its liveness is only known in signal order (is_process_alive/1).
     bool signals_in_hand = false;
     bool exit_decided = false;
+    std::uint32_t inbox_signals = 0;          // entries of the inbox that are not messages
     bool woken_from_wait = false;             // a signal woke it from a receive (for status)
     bool resume_pending = false;              // resumed before the scheduler parked it
     // erlang:suspend_process/2: who suspends this process, and how many times each. While

@@ -304,6 +304,7 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
             return false;
         }
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
+        else ++to->inbox_signals;
         to->inbox.push_back(signal);
         enqueue = wake_locked(to);
         if (!enqueue && signal.kind != SignalKind::Message && to->busy_port_wait.load(std::memory_order_relaxed) &&
@@ -451,14 +452,19 @@ void Vm::release_literals(LiteralRelease* job) {
 
 void Vm::process_signals(Process* p, bool in_bif) {
     // The inbox's buffer and a spare trade places, so that no signal costs an allocation.
+    // A batch of messages only cannot end the process: then is_process_alive/1's fast answer
+    // stays right and the lock is taken once.
     std::vector<Message> signals = std::move(p->inbox_spare);
+    bool with_signals;
     {
         std::lock_guard guard(p->lock);
         signals.swap(p->inbox);
-        p->signals_in_hand = !signals.empty();
+        with_signals = p->inbox_signals != 0;
+        p->inbox_signals = 0;
+        p->signals_in_hand = with_signals;
     }
-    if (!signals.empty()) {
-        handle_signals(p, signals, in_bif);
+    if (!signals.empty()) handle_signals(p, signals, in_bif);
+    if (with_signals) {
         std::lock_guard guard(p->lock);
         p->signals_in_hand = false;
         p->exit_decided = p->pending_exit != 0;
@@ -578,6 +584,7 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
     if (!deferred.empty()) {
         std::lock_guard guard(p->lock);
         p->inbox.insert(p->inbox.begin(), deferred.begin(), deferred.end());
+        p->inbox_signals += std::uint32_t(deferred.size());
     }
 }
 
@@ -879,6 +886,7 @@ void Vm::do_exit(Process* p, Term reason) {
     {
         std::lock_guard guard(p->lock);
         rest.swap(p->inbox);
+        p->inbox_signals = 0;
     }
     for (Message& m : rest) {
         if (m.kind == SignalKind::InfoRequest && services.answer_info_request)
