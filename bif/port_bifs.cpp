@@ -266,7 +266,34 @@ Term open_fd_port(Process* p, Term name, Term options) {
     int in_fd = descriptor(in), out_fd = descriptor(out);
     if (in_fd < 0 || out_fd < 0) return raise_port_error(p, am_einval);
     std::string port_name = std::to_string(in_fd) + "/" + std::to_string(out_fd);
-    return open_port_with(p, io::open_descriptors(s, in_fd, out_fd), port_name, s.parallelism);
+    // Kernel's `user` io server reads standard input only once it is asked for input
+    // (Vm::stdin_on_demand); until then a program's own port on fd 0 gets all of it.
+    BEAMLET_CACHED_ATOM(am_user, "user");
+    Vm::StdinOnDemand& demand = p->vm.stdin_on_demand;
+    const Module* caller = p->vm.module_containing(p->ip);  // the call instruction (as load_nif)
+    if (!caller && p->cp) caller = p->vm.module_containing(p->cp);
+    s.input_on_demand = in_fd == 0 && s.in && caller && caller->name == am_user;
+    if (s.input_on_demand) {
+        std::lock_guard guard(demand.mutex);
+        demand.port.reset();
+        demand.server.store(p->id, std::memory_order_relaxed);
+    }
+    Term id = open_port_with(p, io::open_descriptors(s, in_fd, out_fd), port_name, s.parallelism);
+    if (s.input_on_demand && is_port(id)) {
+        std::shared_ptr<Port> port = p->vm.port_table->lookup(id);
+        bool start_now = false;
+        {
+            std::lock_guard guard(demand.mutex);
+            // A request that came meanwhile (the server is cleared), or any message that came
+            // before the server was known: reading starts at once.
+            start_now = demand.server.load(std::memory_order_relaxed) != p->id ||
+                        p->message_count.load(std::memory_order_relaxed) != 0;
+            if (start_now) demand.server.store(0, std::memory_order_relaxed);
+            else demand.port = port;
+        }
+        if (start_now && port) port->io_ready(IO_START_INPUT);
+    }
+    return id;
 }
 
 }  // namespace

@@ -13,8 +13,12 @@ input=/dev/null
 [ -f "$base.input" ] && input=$base.input
 # NAME.erl_flags: erl's flags for the program (tests/regen_expected.sh), $DIR its directory;
 # beamlet run takes them as erl does.
+# NAME.beamlet_flags (possibly empty) replaces them for beamlet: what erl needs, beamlet may not.
 flags=()
-if [ -f "$base.erl_flags" ]; then
+if [ -f "$base.beamlet_flags" ]; then
+  # shellcheck disable=SC2207 # the flags are words
+  flags=($(sed "s|\$DIR|$(dirname "$expected")|g" "$base.beamlet_flags"))
+elif [ -f "$base.erl_flags" ]; then
   # shellcheck disable=SC2207 # the flags are words
   flags=($(sed "s|\$DIR|$(dirname "$expected")|g" "$base.erl_flags"))
 fi

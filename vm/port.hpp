@@ -50,6 +50,7 @@ enum IoEvent : std::uint32_t {
     IO_WRITE = 1u << 1,  // the program's input pipe has room again
     IO_CHILD = 1u << 2,  // the program exited
     IO_HUP = 1u << 3,    // with IO_READ: the writer hung up (no edge will follow the last data)
+    IO_START_INPUT = 1u << 4,  // an on-demand input side starts reading (Vm::stdin_on_demand)
 };
 
 // What a port operation came to (OTP's ErtsPortOpResult, as the BIFs need it).

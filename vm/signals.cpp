@@ -296,6 +296,8 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
 }
 
 bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
+    if (signal.kind == SignalKind::Message && to->id == stdin_on_demand.server.load(std::memory_order_relaxed))
+        stdin_message(signal.term);
     bool enqueue = false;
     {
         std::lock_guard guard(to->lock);
@@ -417,6 +419,42 @@ void Vm::send_link_event(Term from, Process* to, bool linked) {
     m.term = NIL;
     m.fragment = nullptr;
     send_signal(to, m);
+}
+
+namespace {
+
+// {io_request, From, ReplyAs, Request} where Request reads: get_chars, get_line, get_until,
+// get_password, or {requests, [...]} holding one of them.
+bool reads_input(Term request) {
+    static const Term am_requests = atom("requests"), am_get_chars = atom("get_chars"),
+                      am_get_line = atom("get_line"), am_get_until = atom("get_until"),
+                      am_get_password = atom("get_password");
+    if (is_atom(request)) return request == am_get_password;
+    if (!is_tuple(request) || tuple_arity(request) == 0) return false;
+    Term op = tuple_element(request, 0);
+    if (op == am_requests && tuple_arity(request) == 2) {
+        for (Term l = tuple_element(request, 1); is_list(l); l = cdr(l))
+            if (reads_input(car(l))) return true;
+        return false;
+    }
+    return op == am_get_chars || op == am_get_line || op == am_get_until || op == am_get_password;
+}
+
+}  // namespace
+
+void Vm::stdin_message(Term msg) {
+    static const Term am_io_request = atom("io_request");
+    if (!is_tuple(msg) || tuple_arity(msg) != 4 || tuple_element(msg, 0) != am_io_request ||
+        !reads_input(tuple_element(msg, 3)))
+        return;
+    std::shared_ptr<Port> port;
+    {
+        std::lock_guard guard(stdin_on_demand.mutex);
+        if (stdin_on_demand.server.exchange(0, std::memory_order_relaxed) == 0) return;
+        port = stdin_on_demand.port.lock();
+        stdin_on_demand.port.reset();
+    }
+    if (port) port->io_ready(IO_START_INPUT);
 }
 
 void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_token, Word seq_epoch) {

@@ -311,6 +311,19 @@ struct Vm {
     std::atomic<Term> seq_tracer{0};
     std::atomic<Word> seq_epoch{0};
 
+    // Standard input read on demand: the port kernel's `user` io server opens on descriptor 0
+    // reads nothing until an input request reaches that server, so that a program may read
+    // fd 0 itself through a port of its own (erl needs -noinput for that). [server] is the io
+    // server's pid while its port waits; send_signal tells the port (Port::io_ready,
+    // IO_START_INPUT) when the first get request arrives.
+    struct StdinOnDemand {
+        std::mutex mutex;
+        std::atomic<Term> server{0};
+        std::weak_ptr<Port> port;
+    } stdin_on_demand;
+    // [msg], just sent to stdin_on_demand.server: starts its port's input if it asks for input.
+    void stdin_message(Term msg);
+
     // erlang:system_monitor/2: who gets {monitor, Pid, Event, Info} messages, and for what
     // (0: off). Read without a lock by the collector and the schedulers; written under [mutex].
     struct SystemMonitor {

@@ -60,11 +60,7 @@ public:
         if (m_input_gone) return end_of_input(port);
         IoPoller& poller = layer(port.vm).poller();
         Word number = port_number(port.id);
-        if (m_from_child >= 0 && !poller.watch(m_from_child, number, IO_READ)) {
-            // Not pollable (a regular file, /dev/null): always ready, read to its end.
-            m_hung_up = true;
-            port.io_events.fetch_or(IO_READ, std::memory_order_release);
-        }
+        if (!m_settings.input_on_demand) start_input(port);
         // (A descriptor epoll refuses for writing never blocks a write.)
         if (m_to_child >= 0) poller.watch(m_to_child, number, IO_WRITE);
         if (m_pidfd >= 0) poller.watch(m_pidfd, number, IO_CHILD);
@@ -107,6 +103,7 @@ public:
     }
 
     void ready(Port& port, std::uint32_t events) override {
+        if ((events & IO_START_INPUT) && m_settings.input_on_demand && !m_input_started) start_input(port);
         if ((events & IO_WRITE) && m_queued) flush(port);
         if (events & IO_HUP) m_hung_up = true;
         if ((events & IO_READ) && m_from_child >= 0 && port.is_open()) read_available(port);
@@ -131,6 +128,16 @@ public:
 
 private:
     // ---- input: the program's output, framed into messages ----
+
+    void start_input(Port& port) {
+        m_input_started = true;
+        if (m_from_child < 0) return;
+        if (!layer(port.vm).poller().watch(m_from_child, port_number(port.id), IO_READ)) {
+            // Not pollable (a regular file, /dev/null): always ready, read to its end.
+            m_hung_up = true;
+            port.io_events.fetch_or(IO_READ, std::memory_order_release);  // run after this turn
+        }
+    }
 
     void read_available(Port& port) {
         for (int i = 0; i < READS_PER_TURN; ++i) {
@@ -394,6 +401,7 @@ private:
     bool m_input_gone = false;       // an fd port whose input descriptor is not open
     bool m_after_stdio = false;      // an fd port writing fd 1 or 2: the VM's buffer goes first
     bool m_hung_up = false;          // the program closed its output
+    bool m_input_started = false;    // the input side is watched (start_input)
     bool m_closing = false;          // the port closed: the queue drains, then everything goes
     int m_status = 0;
 };

@@ -41,6 +41,8 @@ struct PortOptions {
     bool parallelism = false;  // {parallelism, true}: reported by port_info only
     bool in = true;   // the port reads the program's output
     bool out = true;  // the port writes the program's input
+    // The input side reads nothing until the port gets IO_START_INPUT (Vm::stdin_on_demand).
+    bool input_on_demand = false;
 };
 
 // Output queue limits: a port is busy from HIGH queued bytes until it is back under LOW (OTP's
