@@ -508,6 +508,7 @@ int Runtime::run_main(Term module) {
         schedulers.enqueue(system.get());
     }
     schedulers.run_until_exit(init.get());
+    if (m_native_compiler) m_native_compiler->stop();  // before the schedulers go
     m_vm.port_table->shutdown();
     g_signal_init.store(0);
     g_signal_trace.store(nullptr);

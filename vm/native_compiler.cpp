@@ -35,12 +35,16 @@ NativeCompiler::NativeCompiler(Vm& vm) : m_vm(vm) {
 }
 
 NativeCompiler::~NativeCompiler() {
+    stop();
+    m_thread.join();
+}
+
+void NativeCompiler::stop() {
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
     }
     m_wake.notify_all();
-    m_thread.join();
 }
 
 bool NativeCompiler::request(Module& module, Term waiter) {
@@ -55,6 +59,9 @@ bool NativeCompiler::request(Module& module, Term waiter) {
 
 void NativeCompiler::resume(Term waiter) {
     if (!waiter) return;
+    // Under the mutex: once stop() has returned, no process is put in a run queue.
+    std::lock_guard lock(m_mutex);
+    if (m_stop) return;
     if (std::shared_ptr<Process> p = m_vm.lookup_process(waiter)) m_vm.resume_suspended(p.get());
 }
 

@@ -33,6 +33,9 @@ public:
     explicit NativeCompiler(Vm& vm);
     // Stops the thread; a module being switched in is left interpreted.
     ~NativeCompiler();
+    // The schedulers are stopping: nothing is switched in and no process is resumed any more
+    // (a compilation under way finishes; the destructor waits for it).
+    void stop();
     NativeCompiler(const NativeCompiler&) = delete;
     NativeCompiler& operator=(const NativeCompiler&) = delete;
 
