@@ -594,7 +594,7 @@ Term bif_erts_internal_term_type(Process*, Term* a) {
     else if (is_list(t)) type = "list";
     else if (is_catch(t)) type = "catch";
     else if (is_boxed(t)) {
-        switch (Subtag(boxed_header(t) & HEADER_SUBTAG_MASK)) {
+        switch (header_subtag(boxed_header(t))) {
         case Subtag::Tuple: type = "tuple"; break;
         case Subtag::PosBig:
         case Subtag::NegBig: type = "bignum"; break;
@@ -610,6 +610,13 @@ Term bif_erts_internal_term_type(Process*, Term* a) {
         }
     }
     return atom(type);
+}
+
+// erts_internal:map_to_tuple_keys(Map): a flatmap's keys tuple itself, shared with the map
+// (erts_debug:size/1 counts it once).
+Term bif_erts_internal_map_to_tuple_keys(Process* p, Term* a) {
+    if (!is_map(a[0])) return p->error(make_tuple_on(p, {atoms::badmap, a[0]}));
+    return map_keys(a[0]);
 }
 
 // erts_internal:time_unit() and perf_counter_unit(): parts per second of native time and of
