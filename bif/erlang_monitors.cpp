@@ -209,14 +209,17 @@ Term bif_unalias(Process* p, Term* a) {
 
 namespace {
 
-// Removes monitor [id] held by [p]; true if it was active.
-bool remove_monitor(Process* p, const Word id[3]) {
+// Removes monitor [id] held by [p]; true if it was active. [held] (if given) tells whether
+// [p] still held it: then no 'DOWN' for it was queued, nor ever will be (Vm::send_down takes
+// the monitor from its holder before it delivers).
+bool remove_monitor(Process* p, const Word id[3], bool* held = nullptr) {
     MonitorEntry found{};
     bool have = false;
     {
         std::lock_guard guard(p->lock);
         have = p->monitors.take(id, &found);
     }
+    if (held) *held = have;
     if (!have) return false;
     if (is_port(found.other)) {
         std::shared_ptr<Port> port = p->vm.port_table->lookup(found.other);
@@ -287,8 +290,11 @@ Term bif_demonitor2(Process* p, Term* a) {
         else return p->badarg();
     }
     remove_alias(p, id, true);
-    bool active = remove_monitor(p, id);
-    bool flushed = flush && flush_down(p, a[0]);
+    bool held = false;
+    bool active = remove_monitor(p, id, &held);
+    // Only a monitor that had already fired can have left a 'DOWN' to flush: a gen_server
+    // call's demonitor(Ref, [flush]) does not scan a long message queue.
+    bool flushed = flush && !held && flush_down(p, a[0]);
     if (!info) return atoms::true_;
     if (flush) return make_bool(active || !flushed ? active : false);
     return make_bool(active);
