@@ -296,6 +296,20 @@ Term open_fd_port(Process* p, Term name, Term options) {
     return id;
 }
 
+// open_port(FileName, Options), an atom or a string: OTP 25's (deprecated) vanilla driver,
+// the file as the port. A file that cannot be opened is einval, as erts reports it.
+Term open_file_port(Process* p, Term name, Term options) {
+    BEAMLET_CACHED_ATOM(am_einval, "einval");
+    std::string path;
+    if (!text_arg(name, &path) || path.empty() || path.find('\0') != std::string::npos) return p->badarg();
+    io::PortOptions s;
+    if (!parse_options(options, &s) || s.exit_status || s.args || s.arg0) return p->badarg();
+    int error = 0;
+    std::unique_ptr<PortDriver> driver = io::open_file(s, path, &error);
+    if (!driver) return raise_port_error(p, am_einval);
+    return open_port_with(p, std::move(driver), path, s.parallelism);
+}
+
 }  // namespace
 
 Term bif_open_port(Process* p, Term* a) {
@@ -304,6 +318,7 @@ Term bif_open_port(Process* p, Term* a) {
     Term name = a[0];
     if (is_tuple(name) && tuple_arity(name) == 3 && tuple_element(name, 0) == am_fd)
         return open_fd_port(p, name, a[1]);
+    if (is_atom(name) || is_list(name)) return open_file_port(p, name, a[1]);
     if (!is_tuple(name) || tuple_arity(name) != 2) return p->badarg();
     io::PortOptions s;
     Term kind = tuple_element(name, 0), command = tuple_element(name, 1);

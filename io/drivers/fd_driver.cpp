@@ -3,6 +3,7 @@
 // framing and output queue.
 #include "io/drivers/fd_driver.hpp"
 
+#include <cerrno>
 #include <string>
 
 #include <fcntl.h>
@@ -40,6 +41,19 @@ std::unique_ptr<PortDriver> open_descriptors(const PortOptions& s, int in, int o
     int to = s.out ? port_descriptor(out, O_WRONLY) : -1;
     bool input_gone = s.in && from < 0;
     return descriptor_stream(s, to, from, input_gone, s.out && (out == 1 || out == 2));
+}
+
+std::unique_ptr<PortDriver> open_file(const PortOptions& s, const std::string& path, int* error) {
+    int flags = s.in && !s.out ? O_RDONLY : s.out && !s.in ? O_WRONLY | O_CREAT | O_TRUNC : O_RDWR | O_CREAT;
+    int fd = ::open(path.c_str(), flags | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0) {
+        *error = errno;
+        return nullptr;
+    }
+    int from = -1, to = -1;
+    if (s.in) from = fd;
+    if (s.out) to = s.in ? ::fcntl(fd, F_DUPFD_CLOEXEC, 3) : fd;  // each side owns its descriptor
+    return descriptor_stream(s, to, from, false, false);
 }
 
 }  // namespace beamlet::io

@@ -15,4 +15,9 @@ namespace beamlet::io {
 // (ebadf). Writes to fd 1 or 2 come after what the VM has buffered for it (io/stdio.hpp).
 std::unique_ptr<vm::PortDriver> open_descriptors(const PortOptions& options, int in, int out);
 
+// OTP's vanilla driver: open_port(FileName, Options) with an atom or a string opens the file
+// itself as the port, read-only with only `in`, else for writing, created and (with only
+// `out`) truncated. Null with [error] set when the file cannot be opened.
+std::unique_ptr<vm::PortDriver> open_file(const PortOptions& options, const std::string& path, int* error);
+
 }  // namespace beamlet::io
