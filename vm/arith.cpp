@@ -234,7 +234,9 @@ Term arith_bnot(Process* p, Term a) {
 
 Term arith_negate(Process* p, Term a) {
     if (is_small(a)) return make_integer(p, -small_value(a));
-    if (is_float(a)) return make_float_checked(p, 0.0 - float_value(a));  // -(0.0) is 0.0 in OTP
+    // erlang:'-'/1 flips the sign: -(0.0) is -0.0 (the fnegate instruction on a float register is
+    // 0.0 - X in OTP 25, which keeps 0.0: vm/interpreter/floats.inc).
+    if (is_float(a)) return make_float_checked(p, -float_value(a));
     if (!is_big(a)) return p->badarith();
     IntegerView va(a);
     Mpz r;
