@@ -1,0 +1,229 @@
+// bif/decode_packet.cpp — erlang:decode_packet/3: io/packet_parser's results as terms
+// (after decode_packet_3 and its callbacks in OTP's erl_bif_port.c).
+#include <string>
+#include <vector>
+
+#include "bif/bifs.hpp"
+#include "io/packet_parser.hpp"
+#include "vm/binary.hpp"
+
+namespace beamlet::bif {
+
+using namespace vm;
+using io::HttpMessage;
+using io::HttpUri;
+using io::PacketLength;
+using io::PacketType;
+
+namespace {
+
+// The packet type named by [t], or false.
+bool packet_type_of(Term t, PacketType* type) {
+    BEAMLET_CACHED_ATOM(am_raw, "raw");
+    BEAMLET_CACHED_ATOM(am_asn1, "asn1");
+    BEAMLET_CACHED_ATOM(am_sunrm, "sunrm");
+    BEAMLET_CACHED_ATOM(am_cdr, "cdr");
+    BEAMLET_CACHED_ATOM(am_fcgi, "fcgi");
+    BEAMLET_CACHED_ATOM(am_line, "line");
+    BEAMLET_CACHED_ATOM(am_tpkt, "tpkt");
+    BEAMLET_CACHED_ATOM(am_http, "http");
+    BEAMLET_CACHED_ATOM(am_httph, "httph");
+    BEAMLET_CACHED_ATOM(am_http_bin, "http_bin");
+    BEAMLET_CACHED_ATOM(am_httph_bin, "httph_bin");
+    BEAMLET_CACHED_ATOM(am_ssl_tls, "ssl_tls");
+    const std::pair<Term, PacketType> names[] = {
+        {make_small(0), PacketType::Raw},  {am_raw, PacketType::Raw},           {make_small(1), PacketType::One},
+        {make_small(2), PacketType::Two},  {make_small(4), PacketType::Four},   {am_asn1, PacketType::Asn1},
+        {am_sunrm, PacketType::SunRm},     {am_cdr, PacketType::Cdr},           {am_fcgi, PacketType::Fcgi},
+        {am_line, PacketType::Line},       {am_tpkt, PacketType::Tpkt},         {am_http, PacketType::Http},
+        {am_httph, PacketType::HttpH},     {am_http_bin, PacketType::HttpBin},  {am_httph_bin, PacketType::HttpHBin},
+        {am_ssl_tls, PacketType::SslTls},
+    };
+    for (const auto& [name, value] : names) {
+        if (t == name) {
+            *type = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Reads the option list [opts] into [limits]; false for anything OTP refuses: an option other
+// than {packet_size | line_length, 0..2^32-1}, or {line_delimiter, 0..255} for line packets.
+bool read_options(Term opts, PacketType type, io::PacketLimits* limits) {
+    BEAMLET_CACHED_ATOM(am_packet_size, "packet_size");
+    BEAMLET_CACHED_ATOM(am_line_length, "line_length");
+    BEAMLET_CACHED_ATOM(am_line_delimiter, "line_delimiter");
+    for (; is_list(opts); opts = cdr(opts)) {
+        Term opt = car(opts);
+        if (!is_tuple(opt) || tuple_arity(opt) != 2) return false;
+        Term key = tuple_element(opt, 0), value = tuple_element(opt, 1);
+        if (!is_small(value) || small_value(value) < 0 || small_value(value) > SWord(UINT32_MAX)) return false;
+        auto v = std::uint32_t(small_value(value));
+        if (key == am_packet_size) {
+            limits->max_packet_bytes = v;
+        } else if (key == am_line_length) {
+            limits->max_line_bytes = v;
+        } else if (key == am_line_delimiter && type == PacketType::Line && v <= 255) {
+            limits->line_delimiter = std::uint8_t(v);
+        } else {
+            return false;
+        }
+    }
+    // OTP 25 crashes on an improper list; a badarg is kinder.
+    return is_nil(opts);
+}
+
+// Builds the strings of one decoded packet: lists, or binaries for http_bin and httph_bin.
+// A binary string that lies within the input is a sub-binary of it (OTP's http_bld_string).
+class StringBuilder {
+public:
+    StringBuilder(Process* p, Term input, std::string_view bytes, bool as_binaries)
+        : m_process(p), m_input(input), m_bytes(bytes), m_as_binaries(as_binaries) {}
+
+    Term operator()(std::string_view s) const {
+        if (!m_as_binaries) return bytes_to_list(m_process, s);
+        if (s.data() >= m_bytes.data() && s.data() + s.size() <= m_bytes.data() + m_bytes.size()) {
+            std::size_t offset = std::size_t(s.data() - m_bytes.data());
+            return make_sub_binary(m_process, m_input, offset * 8, s.size() * 8);
+        }
+        return make_binary(m_process, s);
+    }
+
+private:
+    Process* m_process;
+    Term m_input;
+    std::string_view m_bytes;
+    bool m_as_binaries;
+};
+
+// The atoms of [names], made once per table.
+std::vector<Term> atoms_of(std::span<const std::string_view> names) {
+    std::vector<Term> out;
+    for (std::string_view name : names) out.push_back(atom(name));
+    return out;
+}
+
+Term uri_term(Process* p, const HttpUri& uri, const StringBuilder& str) {
+    BEAMLET_CACHED_ATOM(am_star, "*");
+    BEAMLET_CACHED_ATOM(am_abs_path, "abs_path");
+    BEAMLET_CACHED_ATOM(am_absoluteURI, "absoluteURI");
+    BEAMLET_CACHED_ATOM(am_scheme, "scheme");
+    BEAMLET_CACHED_ATOM(am_http, "http");
+    BEAMLET_CACHED_ATOM(am_https, "https");
+    switch (uri.kind) {
+        case HttpUri::Kind::Star:
+            return am_star;
+        case HttpUri::Kind::AbsPath:
+            return make_tuple_on(p, {am_abs_path, str(uri.text)});
+        case HttpUri::Kind::AbsoluteUri: {
+            Term port = uri.port == 0 ? atoms::undefined : make_small(uri.port);
+            return make_tuple_on(p, {am_absoluteURI, uri.https ? am_https : am_http, str(uri.text), port, str(uri.rest)});
+        }
+        case HttpUri::Kind::Scheme:
+            return make_tuple_on(p, {am_scheme, str(uri.text), str(uri.rest)});
+        case HttpUri::Kind::String:
+            break;
+    }
+    return str(uri.text);
+}
+
+// The term of one HTTP line [packet] (OTP's http_*_erl callbacks).
+Term http_term(Process* p, std::string_view packet, bool in_headers, const StringBuilder& str) {
+    BEAMLET_CACHED_ATOM(am_http_request, "http_request");
+    BEAMLET_CACHED_ATOM(am_http_response, "http_response");
+    BEAMLET_CACHED_ATOM(am_http_header, "http_header");
+    BEAMLET_CACHED_ATOM(am_http_eoh, "http_eoh");
+    BEAMLET_CACHED_ATOM(am_http_error, "http_error");
+    static const std::vector<Term> method_atoms = atoms_of(io::http_method_names());
+    static const std::vector<Term> header_atoms = atoms_of(io::http_header_names());
+
+    HttpMessage m = io::parse_http(packet, in_headers);
+    auto version = [&] { return make_tuple_on(p, {make_small(m.major), make_small(m.minor)}); };
+    switch (m.kind) {
+        case HttpMessage::Kind::Request: {
+            Term method = m.method_index >= 0 ? method_atoms[std::size_t(m.method_index)] : str(m.method);
+            Term uri = uri_term(p, m.uri, str);
+            return make_tuple_on(p, {am_http_request, method, uri, version()});
+        }
+        case HttpMessage::Kind::Response:
+            return make_tuple_on(p, {am_http_response, version(), make_small(m.status), str(m.reason)});
+        case HttpMessage::Kind::Header: {
+            Term field = m.header_index > 0 ? header_atoms[std::size_t(m.header_index - 1)] : str(m.field);
+            return make_tuple_on(
+                p, {am_http_header, make_small(m.header_index), field, str(m.original_field), str(m.value)});
+        }
+        case HttpMessage::Kind::EndOfHeaders:
+            return am_http_eoh;
+        case HttpMessage::Kind::Error:
+            break;
+    }
+    return make_tuple_on(p, {am_http_error, str(packet)});
+}
+
+// {ssl_tls, [], ContentType, {Major, Minor}, Data} for one TLS record [packet].
+Term tls_term(Process* p, std::string_view packet, Term input, std::string_view bytes) {
+    BEAMLET_CACHED_ATOM(am_ssl_tls, "ssl_tls");
+    io::TlsRecord r = io::parse_tls_record(packet);
+    Term data;
+    if (r.is_ssl2_hello) {  // <<1, Length:24, Data/binary>>, a handshake message of its own
+        std::string framed(4 + r.data.size(), '\0');
+        framed[0] = 1;
+        framed[1] = char(r.data.size() >> 16);
+        framed[2] = char(r.data.size() >> 8);
+        framed[3] = char(r.data.size());
+        framed.replace(4, r.data.size(), r.data);
+        data = make_binary(p, framed);
+    } else {
+        data = StringBuilder(p, input, bytes, true)(r.data);
+    }
+    Term version = make_tuple_on(p, {make_small(r.major), make_small(r.minor)});
+    return make_tuple_on(p, {am_ssl_tls, NIL, make_small(r.content_type), version, data});
+}
+
+}  // namespace
+
+// decode_packet(Type, Bin, Options) -> {ok, Packet, Rest} | {more, Length | undefined} |
+// {error, invalid}. Bin may be any bitstring: its trailing bits stay in Rest.
+Term bif_decode_packet(Process* p, Term* a) {
+    BEAMLET_CACHED_ATOM(am_more, "more");
+    BEAMLET_CACHED_ATOM(am_invalid, "invalid");
+    PacketType type;
+    io::PacketLimits limits;
+    if (!packet_type_of(a[0], &type) || !is_bitstring(a[1]) || !read_options(a[2], type, &limits)) return p->badarg();
+
+    // The parser reads whole bytes; a bitstring that does not start on a byte boundary is
+    // copied first. Offsets into the copy are offsets into Bin all the same.
+    BitView view = bit_view(a[1]);
+    std::string copy;
+    std::string_view bytes;
+    if (view.is_aligned()) {
+        bytes = std::string_view(reinterpret_cast<const char*>(view.aligned_bytes()), view.size_bytes());
+    } else {
+        copy.resize(view.size_bytes());
+        copy_bits(view.bytes, view.bit_offset, reinterpret_cast<std::uint8_t*>(copy.data()), 0, view.size_bytes() * 8);
+        bytes = copy;
+    }
+
+    PacketLength length = io::packet_length(type, bytes, limits);
+    if (length.status == PacketLength::Status::Invalid) return make_tuple_on(p, {atoms::error, am_invalid});
+    if (length.status == PacketLength::Status::NeedMore) {
+        Term needed = length.size_bytes == 0 ? atoms::undefined : make_small(SWord(length.size_bytes));
+        return make_tuple_on(p, {am_more, needed});
+    }
+
+    std::string_view packet = bytes.substr(0, length.size_bytes);
+    Term decoded;
+    if (io::is_http(type)) {
+        bool in_headers = type == PacketType::HttpH || type == PacketType::HttpHBin;
+        decoded = http_term(p, packet, in_headers, StringBuilder(p, a[1], bytes, io::is_http_bin(type)));
+    } else if (type == PacketType::SslTls) {
+        decoded = tls_term(p, packet, a[1], bytes);
+    } else {
+        decoded = StringBuilder(p, a[1], bytes, true)(io::packet_body(type, packet));
+    }
+    Term rest = make_sub_binary(p, a[1], packet.size() * 8, view.bit_size - packet.size() * 8);
+    return make_tuple_on(p, {atoms::ok, decoded, rest});
+}
+
+}  // namespace beamlet::bif
