@@ -15,6 +15,7 @@
 #include "vm/bignum.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/process.hpp"
+#include "vm/md5.hpp"
 
 namespace beamlet::loader {
 
@@ -69,7 +70,7 @@ private:
 
 struct Chunks {
     std::optional<std::span<const std::uint8_t>> atoms, code, imports, exports, locals, literals, funs,
-        strings, lines, attributes, compile_info;
+        strings, lines, attributes, compile_info, meta;
     bool latin1_atoms = false;
 };
 
@@ -115,6 +116,7 @@ public:
 
     Result<GenericModule> run() {
         if (!parse_container()) return fail_result();
+        compute_md5();
         if (!parse_atoms() || !parse_imports() || !parse_exports() || !parse_literals() || !parse_funs() ||
             !parse_lines() || !parse_strings() || !parse_attributes() || !parse_code() || !check_entry_labels())
             return fail_result();
@@ -129,6 +131,35 @@ private:
     bool fail(std::string message) {
         if (m_error.empty()) m_error = std::move(message);
         return false;
+    }
+
+    // The module's MD5 (module_info(md5)), as OTP's loader and beam_lib:md5/1 compute it: over
+    // the significant chunks in this order, each fun's old unique number in FunT zeroed (it
+    // does not take part in what the module means).
+    void compute_md5() {
+        vm::Md5 md5;
+        auto add = [&](const std::optional<std::span<const std::uint8_t>>& chunk) {
+            if (chunk) md5.update(chunk->data(), chunk->size());
+        };
+        add(m_chunks.atoms);
+        add(m_chunks.code);
+        add(m_chunks.strings);
+        add(m_chunks.imports);
+        add(m_chunks.exports);
+        if (m_chunks.funs) {
+            std::span<const std::uint8_t> funs = *m_chunks.funs;
+            std::size_t at = std::min<std::size_t>(4, funs.size());
+            md5.update(funs.data(), at);
+            static const std::uint8_t zero[4] = {};
+            for (; at + 24 <= funs.size(); at += 24) {
+                md5.update(funs.data() + at, 20);
+                md5.update(zero, 4);
+            }
+            md5.update(funs.data() + at, funs.size() - at);
+        }
+        add(m_chunks.literals);
+        add(m_chunks.meta);
+        md5.digest(m_mod.md5);
     }
 
     bool parse_container() {
@@ -160,6 +191,7 @@ private:
             else if (id == "Line") m_chunks.lines = data;
             else if (id == "Attr") m_chunks.attributes = data;
             else if (id == "CInf") m_chunks.compile_info = data;
+            else if (id == "Meta") m_chunks.meta = data;
         }
         if (!m_chunks.atoms) return fail("missing chunk AtU8");
         if (!m_chunks.code) return fail("missing chunk Code");
