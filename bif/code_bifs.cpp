@@ -63,6 +63,18 @@ Term bif_erts_internal_beamfile_chunk(Process* p, Term* a) {
     return atoms::undefined;
 }
 
+// erts_internal:beamfile_module_md5(Bin): the MD5 the loader gives the module in Bin (its
+// module_info(md5)), computed by parsing it as a load would, without loading; undefined when
+// Bin is no valid .beam (code:module_md5/1); badarg unless Bin is a binary.
+Term bif_erts_internal_beamfile_module_md5(Process* p, Term* a) {
+    if (!is_binary(a[0])) return p->badarg();
+    std::string bytes = binary_bytes(a[0]);
+    auto parsed = p->vm.module_parser(
+        std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "");
+    if (!parsed) return atoms::undefined;
+    return make_binary(p, parsed.value().md5, sizeof parsed.value().md5);
+}
+
 // ---- OTP's two-phase loading (init, code_server, erlang:load_module/2): prepare anywhere,
 // finish holding the permission ----
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -29,6 +30,9 @@ namespace beamlet::bif {
 using namespace vm;
 
 namespace {
+
+// system_flag(outstanding_system_requests_limit, N), as OTP's default.
+std::atomic<SWord> outstanding_system_requests_limit{4};
 
 Term string_term(Process* p, std::string_view s) { return bytes_to_list(p, s); }
 
@@ -128,7 +132,7 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "modified_timing_level") return atoms::undefined;
     if (name == "dist_ctrl") return NIL;
     if (name == "dist_buf_busy_limit") return make_small(1048576);
-    if (name == "outstanding_system_requests_limit") return make_small(4);
+    if (name == "outstanding_system_requests_limit") return make_small(outstanding_system_requests_limit.load());
     if (name == "system_logger") {
         auto logger = p->vm.whereis(atoms::logger);
         return logger ? logger->id : atoms::logger;
@@ -217,6 +221,13 @@ Term bif_system_flag(Process* p, Term* a) {
     if (name == "fullsweep_after") {
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
         return make_small(65535);
+    }
+    // How many system requests (code purges, literal area releases) may be outstanding at
+    // once: beamlet's run to completion without such a queue; the value is kept as OTP keeps
+    // it, in 1..2^27-1.
+    if (name == "outstanding_system_requests_limit") {
+        if (!is_small(a[1]) || small_value(a[1]) < 1 || small_value(a[1]) >= (SWord(1) << 27)) return p->badarg();
+        return make_small(outstanding_system_requests_limit.exchange(small_value(a[1])));
     }
     if (name == "min_heap_size") return make_small(233);
     if (name == "min_bin_vheap_size") return make_small(46422);

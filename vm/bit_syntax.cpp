@@ -3,6 +3,7 @@
 
 #include <gmp.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -337,9 +338,84 @@ bool valid_code_point(Term v) {
 
 }  // namespace
 
+namespace {
+
+// The capacity of a writable binary that must hold [used] bytes: room to double, as OTP's
+// GROW_PROC_BIN_SIZE, and never less than 256 bytes.
+std::size_t writable_capacity(std::size_t used) { return std::max<std::size_t>(256, used * 2); }
+
+// The RefcBin of [acc] when [acc] is the last version of a writable binary that only this
+// process holds, so that an append may write after it in place; null otherwise.
+Term* writable_owner(Term acc, std::size_t acc_bits) {
+    const Term* obj = boxed_ptr(acc);
+    if (header_subtag(obj[0]) != Subtag::SubBin || obj[2] != 0) return nullptr;
+    Term* owner = boxed_ptr(obj[4]);
+    if (header_subtag(owner[0]) != Subtag::RefcBin) return nullptr;
+    auto* buf = reinterpret_cast<BinaryBuf*>(owner[2]);
+    if (buf->refc.load(std::memory_order_acquire) != 1) return nullptr;  // shared: read-only
+    return buf->append_end_bits == acc_bits ? owner : nullptr;
+}
+
+// <<Acc/bitstring, Rest...>> with the bits of Rest in [w]: in place after [acc] when it is the
+// last version of a writable binary (growing the buffer when full), else in a new writable
+// binary with room to grow. The result is a sub-binary of the writable binary, as in OTP.
+Term append_bits(Process* p, Term acc, const BitWriter& w) {
+    BitView v = bit_view(acc);
+    std::size_t total = v.bit_size + w.bits();
+    std::size_t used = (total + 7) / 8;
+    Term* owner = writable_owner(acc, v.bit_size);
+    Term* hp;
+    BinaryBuf* buf;
+    if (owner) {
+        hp = p->alloc(SUB_BIN_WORDS);
+        buf = reinterpret_cast<BinaryBuf*>(owner[2]);
+        if (used > buf->size_bytes) {
+            BinaryBuf* grown = BinaryBuf::create(writable_capacity(used));
+            std::memcpy(grown->bytes, buf->bytes, (v.bit_size + 7) / 8);
+            p->young_binary_words += (grown->size_bytes - buf->size_bytes) / sizeof(Word);
+            buf->release();
+            owner[2] = reinterpret_cast<Word>(grown);
+            owner[3] = reinterpret_cast<Word>(grown->bytes);
+            buf = grown;
+        }
+    } else {
+        hp = p->alloc(REFC_BIN_WORDS + SUB_BIN_WORDS);
+        buf = BinaryBuf::create(writable_capacity(used));
+        copy_bits(v.bytes, v.bit_offset, buf->bytes, 0, v.bit_size);
+        owner = hp;
+        make_refc_binary_in(owner, &p->off_heap_first, buf, 0);
+        p->young_binary_words += buf->size_bytes / sizeof(Word);
+        p->writable_binaries = true;
+        hp += REFC_BIN_WORDS;
+    }
+    copy_bits(w.data(), 0, buf->bytes, v.bit_size, w.bits());
+    buf->append_end_bits = total;
+    buf->append_active = true;
+    owner[1] = used;
+    hp[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
+    hp[1] = total / 8;
+    hp[2] = 0;
+    hp[3] = total % 8;
+    hp[4] = make_boxed(owner);
+    return make_boxed(hp);
+}
+
+}  // namespace
+
 Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
     BitWriter w;
-    for (const BinSegment& s : segments) {
+    // <<Acc/binary, ...>>: the compiler marks the first segment `append` when it may reuse Acc.
+    Term acc = THE_NON_VALUE;
+    std::size_t first = 0;
+    if (!segments.empty() && segments[0].type == atoms::append && segments[0].size == atoms::all) {
+        const BinSegment& s = segments[0];
+        if (!is_bitstring(s.value)) return p->badarg();
+        if (s.unit > 1 && bit_view(s.value).bit_size % s.unit) return p->badarg();
+        acc = s.value;
+        first = 1;
+    }
+    for (std::size_t i = first; i < segments.size(); ++i) {
+        const BinSegment& s = segments[i];
         const std::string& type = atom_text(s.type);
         Word bits = 0;
         bool sized = is_small(s.size);
@@ -393,6 +469,7 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
             return p->badarg();
         }
     }
+    if (acc != THE_NON_VALUE) return append_bits(p, acc, w);
     Word total = w.bits();
     Word bytes = (total + 7) / 8;
     Term* hp = p->alloc(binary_words(bytes) + (total % 8 ? SUB_BIN_WORDS : 0));

@@ -311,6 +311,34 @@ bool garbage_collect_literals(Process* p, Term* x, Word live, const LiteralRelea
 }
 
 namespace {
+
+// Writable binaries (appends) at a collection, as OTP's GC treats them: one appended to since
+// the last collection stays writable; one left alone since then is done growing, and gives its
+// spare room back (shrunk to its last version) and stops being writable. Answers whether any
+// writable binary is left.
+bool settle_writable_binaries(Term* off_heap) {
+    bool left = false;
+    for (Term* bin = off_heap; bin; bin = reinterpret_cast<Term*>(bin[4])) {
+        if (header_subtag(bin[0]) != Subtag::RefcBin) continue;
+        auto* buf = reinterpret_cast<BinaryBuf*>(bin[2]);
+        if (buf->refc.load(std::memory_order_acquire) != 1 || buf->append_end_bits == BinaryBuf::NOT_WRITABLE) continue;
+        if (buf->append_active) {
+            buf->append_active = false;
+            left = true;
+            continue;
+        }
+        std::size_t used = (buf->append_end_bits + 7) / 8;
+        buf->append_end_bits = BinaryBuf::NOT_WRITABLE;
+        if (buf->size_bytes - used < 8) continue;
+        BinaryBuf* shrunk = BinaryBuf::create(used);
+        std::memcpy(shrunk->bytes, buf->bytes, used);
+        buf->release();
+        bin[2] = reinterpret_cast<Word>(shrunk);
+        bin[3] = reinterpret_cast<Word>(shrunk->bytes);
+    }
+    return left;
+}
+
 Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const LiteralRelease* released) {
     Word used_before = p->heap_used_words();
     Word heap_used = Word(p->htop - p->heap);
@@ -365,6 +393,8 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
         }
         bin = next;
     }
+
+    if (p->writable_binaries) p->writable_binaries = settle_writable_binaries(survivors);
 
     Term* to_hend = to_space + to_size;
     std::memcpy(to_hend - stack_used, p->stop, stack_used * sizeof(Term));

@@ -38,6 +38,8 @@ BinaryBuf* BinaryBuf::create(std::size_t size_bytes) {
     auto* buf = static_cast<BinaryBuf*>(mem);
     new (&buf->refc) std::atomic<std::int64_t>(1);
     buf->size_bytes = size_bytes;
+    buf->append_end_bits = NOT_WRITABLE;
+    buf->append_active = false;
     return buf;
 }
 

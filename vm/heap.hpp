@@ -40,9 +40,20 @@ HeapFragment* copy_to_fragment(Term t, Term* out);
 void free_fragment(HeapFragment* f);
 
 // The shared payload of a reference-counted binary.
+//
+// A buffer made by an append (`<<Acc/binary, ...>>`) is *writable* (OTP's PB_IS_WRITABLE): it
+// has room after its last version, [append_end_bits] bits long, and the next append to that
+// version writes in place, while its owner's RefcBin is the only reference (refc 1). Bits below
+// [append_end_bits] never change, so every older version (a sub-binary of fewer bits) stays
+// what it was; an append to an older version copies. Only the owning process reads or writes
+// [append_end_bits] and [append_active], and only when it holds the one reference.
 struct BinaryBuf {
+    static constexpr std::size_t NOT_WRITABLE = ~std::size_t(0);
+
     std::atomic<std::int64_t> refc;
-    std::size_t size_bytes;
+    std::size_t size_bytes;                        // capacity
+    std::size_t append_end_bits = NOT_WRITABLE;    // the last version's size, if writable
+    bool append_active = false;                    // appended to since the owner's last GC
     std::uint8_t bytes[1];
 
     static BinaryBuf* create(std::size_t size_bytes);

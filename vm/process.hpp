@@ -199,6 +199,8 @@ struct Process {
     // since its last collection: past BINARY_GC_WORDS, a minor collection runs before its next
     // turn, so that binaries it dropped go back (OTP's binary virtual heap, simplified).
     Word young_binary_words = 0;
+    // The process has made writable binaries (appends) that a collection may have to shrink.
+    bool writable_binaries = false;
 
     // ---- execution state while not running ----
     const Word* ip = nullptr;
