@@ -10,6 +10,8 @@
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/map.hpp"
 
@@ -101,6 +103,24 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     return p->badarg();
 }
 
+namespace {
+// get_internal_state({binary_info, Bin}), as erts answers it: heap_binary, or {refc_binary,
+// Size, {binary, Capacity}, Flags} for the reference-counted binary under Bin, Flags being
+// OTP's PB_IS_WRITABLE (1) | PB_ACTIVE_WRITER (2) for an append's writable binary.
+Term binary_info(Process* p, Term bin) {
+    if (!is_binary(bin)) return p->badarg();
+    const Term* obj = boxed_ptr(bin);
+    if (header_subtag(obj[0]) == Subtag::SubBin) obj = boxed_ptr(obj[4]);
+    if (header_subtag(obj[0]) != Subtag::RefcBin) return atom("heap_binary");
+    const auto* buf = reinterpret_cast<const BinaryBuf*>(obj[2]);
+    SWord flags = 0;
+    if (buf->refc.load(std::memory_order_acquire) == 1 && buf->append_end_bits != BinaryBuf::NOT_WRITABLE)
+        flags = 1 | (buf->append_active ? 2 : 0);
+    Term capacity = make_tuple_on(p, {atoms::binary, make_integer(p, SWord(buf->size_bytes))});
+    return make_tuple_on(p, {atom("refc_binary"), make_integer(p, SWord(obj[1])), capacity, make_small(flags)});
+}
+}  // namespace
+
 // erts_debug:get_internal_state(Knob)
 Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     static const Term am_available = atom("available_internal_state");
@@ -112,6 +132,8 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     if (a[0] == atom("reds_left")) return make_small(CONTEXT_REDS);
     if (a[0] == atom("persistent_term")) return persistent_term_internal_state(p);
     if (a[0] == atom("process_info_args")) return process_info_args(p);
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("binary_info"))
+        return binary_info(p, tuple_element(a[0], 1));
     return p->badarg();
 }
 

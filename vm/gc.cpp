@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <unordered_map>
+#include <vector>
 #include <thread>
 #include <cstdlib>
 #include <cstring>
@@ -314,19 +315,27 @@ namespace {
 
 // Writable binaries (appends) at a collection, as OTP's GC treats them: one appended to since
 // the last collection stays writable; one left alone since then is done growing, and gives its
-// spare room back (shrunk to its last version) and stops being writable. Answers whether any
-// writable binary is left.
+// spare room back (shrunk to its last version, no longer writable) — unless no writable
+// binary is active and only a few (OTP's 10) are idle, which are left as they are. Answers
+// whether any writable binary is left.
 bool settle_writable_binaries(Term* off_heap) {
-    bool left = false;
+    constexpr std::size_t LEAVE_IDLE = 10;
+    std::vector<Term*> idle;
+    bool active = false;
     for (Term* bin = off_heap; bin; bin = reinterpret_cast<Term*>(bin[4])) {
         if (header_subtag(bin[0]) != Subtag::RefcBin) continue;
         auto* buf = reinterpret_cast<BinaryBuf*>(bin[2]);
         if (buf->refc.load(std::memory_order_acquire) != 1 || buf->append_end_bits == BinaryBuf::NOT_WRITABLE) continue;
         if (buf->append_active) {
             buf->append_active = false;
-            left = true;
-            continue;
+            active = true;
+        } else {
+            idle.push_back(bin);
         }
+    }
+    if (!active && idle.size() <= LEAVE_IDLE) return !idle.empty();
+    for (Term* bin : idle) {
+        auto* buf = reinterpret_cast<BinaryBuf*>(bin[2]);
         std::size_t used = (buf->append_end_bits + 7) / 8;
         buf->append_end_bits = BinaryBuf::NOT_WRITABLE;
         if (buf->size_bytes - used < 8) continue;
@@ -336,7 +345,7 @@ bool settle_writable_binaries(Term* off_heap) {
         bin[2] = reinterpret_cast<Word>(shrunk);
         bin[3] = reinterpret_cast<Word>(shrunk->bytes);
     }
-    return left;
+    return active;
 }
 
 Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const LiteralRelease* released) {
