@@ -16,6 +16,7 @@
 #include "tracing/process_flags.hpp"
 #include "tracing/sessions.hpp"
 #include "tracing/tracer_module.hpp"
+#include "vm/stack_trace.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bit_syntax.hpp"
 #include "vm/trace_frames.hpp"
@@ -311,10 +312,7 @@ Term TraceActions::caller_line(Process* p) {
     LineEntry loc = m->location_at(cp - 1);
     Term where = atoms::undefined;
     if (loc.line) {
-        const std::string& file = m->files[loc.file_index];
-        Term name = NIL;
-        for (auto c = file.rbegin(); c != file.rend(); ++c)
-            name = make_cons_on(p->alloc(2), make_small(static_cast<unsigned char>(*c)), name);
+        Term name = file_name_list(p, m->files[loc.file_index]);
         where = heap_tuple(p, {name, make_small(SWord(loc.line))});
     }
     return heap_tuple(p, {m->name, f->name, make_small(SWord(f->arity)), where});

@@ -9,6 +9,7 @@
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
+#include "vm/utf8.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::vm {
@@ -31,6 +32,29 @@ Term list_from(Process* p, const Term* items, Word n) {
     return list;
 }
 
+Term file_name_list(Process* p, const std::string& file) {
+    std::vector<std::uint32_t> chars;
+    chars.reserve(file.size());
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(file.data());
+    for (std::size_t i = 0; i < file.size();) {
+        std::uint32_t c;
+        int len = utf8_decode(bytes + i, file.size() - i, &c);
+        if (len <= 0) {  // not UTF-8: the byte
+            c = bytes[i];
+            len = 1;
+        }
+        chars.push_back(c);
+        i += std::size_t(len);
+    }
+    Term* hp = p->alloc(2 * chars.size());
+    Term name = NIL;
+    for (std::size_t i = chars.size(); i-- > 0;) {
+        name = make_cons_on(hp, make_small(SWord(chars[i])), name);
+        hp += 2;
+    }
+    return name;
+}
+
 namespace {
 
 Term make_location(Process* p, const Module* m, const Word* at) {
@@ -38,12 +62,7 @@ Term make_location(Process* p, const Module* m, const Word* at) {
     if (loc.line == 0) return NIL;
     const std::string& file = m->files[loc.file_index];
     // [{file, "name"}, {line, N}]
-    Term* hp = p->alloc(2 * file.size());
-    Term name = NIL;
-    for (std::size_t i = file.size(); i-- > 0;) {
-        name = make_cons_on(hp, make_small(static_cast<unsigned char>(file[i])), name);
-        hp += 2;
-    }
+    Term name = file_name_list(p, file);
     Term file_t = make_tuple2(p, atoms::file, name);
     Term line_t = make_tuple2(p, atoms::line, make_small(SWord(loc.line)));
     Term* cells = p->alloc(4);

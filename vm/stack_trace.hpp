@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "vm/term.hpp"
@@ -24,6 +25,10 @@ Term current_stacktrace(Process* p);
 // The return addresses of [p]'s call chain (its continuation and those saved on its stack),
 // innermost first, at most [max]: process_dump's stack dump.
 std::vector<const Word*> return_addresses(Process* p, std::size_t max);
+
+// A source file name of a module's line table (UTF-8, as the Line chunk's atoms hold it) as
+// the list of its characters, as in OTP's {file, Name} locations.
+Term file_name_list(Process* p, const std::string& file);
 
 // {A, B} and [I1, ..., In] on [p]'s heap (shared with the interpreter's exception code).
 Term make_tuple2(Process* p, Term a, Term b);
