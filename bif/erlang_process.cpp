@@ -218,12 +218,17 @@ Term bif_send3(Process* p, Term* a) {
 
 // erlang:hibernate(M, F, A): the stack is discarded and the process waits for a message, then
 // calls M:F(A) (returning from it ends the process).
+// Asleep, the process keeps only what it needs to wake (the heap shrinks to its live data).
 Term bif_hibernate(Process* p, Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !is_proper_list(a[2])) return p->badarg();
+    Word arity = 0;
+    for (Term l = a[2]; is_list(l); l = cdr(l)) ++arity;
+    if (arity > 1024) return p->error(atoms::system_limit);  // OTP 25: more than 1024 arguments
     // One frame [no return address][M][F][A] stays, for beamlet:hibernate_wake/0.
     p->stop = p->hend - 4;
     p->stop[0] = 0;
     std::copy(a, a + 3, p->stop + 1);
+    garbage_collect_hibernate(p, a, 0);
     p->discard_stack = true;
     p->ip = hibernate_code(p->vm);
     p->exception = PendingException{};
@@ -233,6 +238,7 @@ Term bif_hibernate(Process* p, Term* a) {
 // The end of a hibernation: apply(M, F, A) from hibernate's frame, on an empty stack.
 Term bif_beamlet_hibernate_wake(Process* p, Term* x) {
     std::copy(p->stop + 1, p->stop + 4, x);
+    ensure_heap_block(p, x, 3, p->min_heap_words);
     p->stop = p->hend;
     p->discard_stack = true;
     p->ip = p->vm.exports.get(atoms::erlang, atoms::apply, 3)->address();

@@ -46,8 +46,9 @@ Term list_of(Process* p, std::initializer_list<Term> elements) {
 }
 
 // The value of [item] for [p], computed on [p]'s own thread (or for itself). [status] is what
-// the status item reports. THE_NON_VALUE for an unknown item.
-Term info_value(Process* p, Term item, Term status, bool in_list) {
+// the status item reports. THE_NON_VALUE for an unknown item. [mbuf_words]: the words in
+// [p]'s heap fragments before the answer was begun (its own terms are not [p]'s).
+Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_words) {
     BEAMLET_CACHED_ATOM(am_current_function, "current_function");
     BEAMLET_CACHED_ATOM(am_initial_call, "initial_call");
     BEAMLET_CACHED_ATOM(am_status, "status");
@@ -134,7 +135,7 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
     } else if (item == am_heap_size) {
         v = make_small(SWord(p->heap_size_words));
     } else if (item == am_total_heap_size) {
-        v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + p->mbuf_words));
+        v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + mbuf_words));
     } else if (item == am_stack_size) {
         v = make_small(SWord(p->stack_used_words()));
     } else if (item == atom("max_heap_size")) {
@@ -165,7 +166,7 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
         // defaults, the young binaries' words as the used part).
         auto words = [&](const char* name, Word n) { return make_tuple_on(p, {atom(name), make_small(SWord(n))}); };
         v = list_of(p, {words("old_heap_block_size", Word(p->old_hend - p->old_heap)),
-                        words("heap_block_size", p->heap_size_words), words("mbuf_size", p->mbuf_words),
+                        words("heap_block_size", p->heap_size_words), words("mbuf_size", mbuf_words),
                         words("recent_size", Word(p->htop - p->high_water)), words("stack_size", p->stack_used_words()),
                         words("old_heap_size", Word(p->old_htop - p->old_heap)), words("heap_size", Word(p->htop - p->heap)),
                         words("bin_vheap_size", p->young_binary_words), words("bin_vheap_block_size", p->min_bin_vheap_size),
@@ -242,14 +243,15 @@ Term info_value(Process* p, Term item, Term status, bool in_list) {
 // The value for a list of items or a single item.
 Term info_answer(Process* p, Term what, Term status, bool* bad) {
     *bad = false;
+    Word mbuf_words = p->mbuf_words;
     if (is_atom(what)) {
-        Term v = info_value(p, what, status, false);
+        Term v = info_value(p, what, status, false, mbuf_words);
         if (v == THE_NON_VALUE) *bad = true;
         return v;
     }
     std::vector<Term> values;
     for (Term l = what; is_list(l); l = cdr(l)) {
-        Term v = info_value(p, car(l), status, true);
+        Term v = info_value(p, car(l), status, true, mbuf_words);
         if (v == THE_NON_VALUE) {
             *bad = true;
             return NIL;
@@ -356,8 +358,14 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
             suspended = !p->suspenders.empty() || p->busy_port_wait.load(std::memory_order_relaxed);
         }
         Term status = suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
+        // The answer is built on [p]'s heap and copied into the reply: it is not [p]'s data
+        // (OTP builds it apart), and a hibernating process's heap stays its live size.
+        Process::AllocMark mark = p->alloc_mark();
         Term value = info_answer(p, what, status, &bad);
         if (!bad) reply_words[2] = value;
+        vm.send_message(p, from, make_boxed(reply_words));
+        p->release_to(mark);
+        return;
     }
     vm.send_message(p, from, make_boxed(reply_words));
 }

@@ -85,6 +85,8 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "port_count") return make_small(SWord(p->vm.port_table->count()));
     if (name == "ets_limit") return make_small(8192);
     if (name == "thread_pool_size") return make_small(1);
+    if (name == "context_reductions") return make_small(CONTEXT_REDS);  // a time slice
+    if (name == "ets_always_compress") return atoms::false_;           // erl's +ec flag: beamlet has none
     if (name == "emu_flavor") return atom("jit");
     if (name == "emu_type" || name == "build_type") return atom("opt");
     if (name == "smp_support" || name == "threads" || name == "kernel_poll" || name == "time_correction")

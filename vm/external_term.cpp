@@ -780,10 +780,7 @@ private:
 
     void local_fun(Term* dest) {
         if (literal()) return unsupported(NEW_FUN_EXT);
-        if (m_safe) {
-            m_unsafe = true;
-            return;
-        }
+        // Not refused by [safe] (as OTP): only its atoms are (a module's name must exist).
         m_r.u32();  // size
         std::uint32_t arity = m_r.u8();
         m_r.take(16);  // the module's MD5

@@ -305,6 +305,19 @@ bool references_range(const Process* p, const Term* x, Word live, const Term* lo
 
 }  // namespace
 
+void garbage_collect_hibernate(Process* p, Term* x, Word live) {
+    garbage_collect(p, x, live, 0, true);
+    Word in_use = std::max<Word>(1, Word(p->htop - p->heap) + p->stack_used_words());
+    if (in_use != p->heap_size_words) resize_block(p, x, live, in_use);
+    p->high_water = p->htop;
+}
+
+void ensure_heap_block(Process* p, Term* x, Word live, Word words) {
+    if (p->heap_size_words >= words) return;
+    resize_block(p, x, live, words);
+    p->high_water = p->htop;
+}
+
 bool garbage_collect_literals(Process* p, Term* x, Word live, const LiteralRelease& released) {
     if (!references_range(p, x, live, released.lo, released.hi)) return false;
     collect(p, x, live, 0, true, &released);

@@ -103,6 +103,22 @@ Term* Process::alloc_fragment(Word n) {
     return frag->alloc(n);
 }
 
+void Process::release_to(const AllocMark& mark) {
+    while (off_heap_first != mark.off_heap_first) {
+        Term* next = reinterpret_cast<Term*>(off_heap_first[4]);
+        release_off_heap(off_heap_first);
+        off_heap_first = next;
+    }
+    while (mbuf != mark.mbuf) {
+        HeapFragment* next = mbuf->next;
+        HeapFragment::destroy(mbuf);
+        mbuf = next;
+    }
+    if (mbuf) mbuf->used_words = mark.mbuf_used;
+    mbuf_words = mark.mbuf_words;
+    htop = mark.htop;
+}
+
 bool Process::fetch_inbox() {
     // Every message in the inbox or the queue is counted (a sender counts before it pushes,
     // under the lock): equal counts mean no message waits in the inbox, and the lock is not

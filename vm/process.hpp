@@ -340,6 +340,19 @@ struct Process {
         return alloc_fragment(n);
     }
     Term* alloc_fragment(Word n);
+
+    // What alloc() has handed out so far. Terms built after a mark that nothing older points
+    // at (an answer built for another process, already copied into its message) are dropped
+    // by release_to(): the heap, its fragments and the off-heap list go back to the mark.
+    struct AllocMark {
+        Term* htop;
+        HeapFragment* mbuf;
+        Word mbuf_used;
+        Word mbuf_words;
+        Term* off_heap_first;
+    };
+    AllocMark alloc_mark() const { return {htop, mbuf, mbuf ? mbuf->used_words : 0, mbuf_words, off_heap_first}; }
+    void release_to(const AllocMark& mark);
     // A new reference (make_ref/0), allocated like alloc().
     Term new_ref();
     // Empties the heap, its fragments and off-heap references, the stack and the dictionary:
@@ -365,6 +378,13 @@ struct Process {
 // The roots are x[0..live), the stack and the process's own fields. Returns what it cost in
 // reductions, as OTP counts it: one for every ten live words moved.
 Word garbage_collect(Process* p, Term* x_regs, Word live, Word need_words, bool major = false);
+// erlang:hibernate/3's collection: a major one after which the heap block holds exactly the
+// live data and the stack (no old heap, no headroom, min_heap_size ignored), as OTP's
+// erts_garbage_collect_hibernate leaves a sleeping process.
+void garbage_collect_hibernate(Process* p, Term* x_regs, Word live);
+// Grows [p]'s heap block to at least [words] (a woken hibernated process back to its
+// min_heap_size). Pointers into it, including x[0..live), are moved along.
+void ensure_heap_block(Process* p, Term* x_regs, Word live, Word words);
 struct LiteralRelease;
 // A major collection that also copies whatever [p] references in [released]'s literal range
 // into its heap; none when it references nothing there (false).

@@ -49,6 +49,7 @@ main() ->
     io:format("safe unknown atom in tuple: ~w~n", [try binary_to_term(<<131, 104, 1, Unk/binary>>, [safe]) catch C3:E3 -> {C3, E3} end]),
     io:format("unsafe creates: ~w~n", [atom_to_binary(binary_to_term(Unk)) =:= Fresh]),
     io:format("safe now ok: ~w~n", [is_atom(binary_to_term(Unk, [safe]))]),
+    io:format("safe local fun: ~w~n", [is_function(binary_to_term(term_to_binary(fun() -> Fresh end), [safe]), 0)]),
     Bad = [
       {empty, <<>>},
       {only_version, <<131>>},

@@ -11,6 +11,8 @@ main() ->
     t(wordsize_external, fun() -> erlang:system_info({wordsize, external}) end),
     t(machine, fun() -> erlang:system_info(machine) end),
     t(smp_threads, fun() -> {erlang:system_info(smp_support), erlang:system_info(threads)} end),
+    t(context_reductions, fun() -> erlang:system_info(context_reductions) end),
+    t(ets_always_compress, fun() -> erlang:system_info(ets_always_compress) end),
     t(os_type, fun() -> os:type() end),
     t(system_info_bad, fun() -> erlang:system_info(no_such_item_xyz) end),
     V = "BEAMLET_STD_TEST_VAR",
