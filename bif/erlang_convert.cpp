@@ -462,7 +462,7 @@ bool bitlist_append(Term root, std::vector<std::uint8_t>& out, std::size_t& bits
 Term bif_list_to_bitstring(Process* p, Term* a) {
     std::vector<std::uint8_t> bytes;
     std::size_t bits = 0;
-    if (!(is_list(a[0]) || is_nil(a[0]) || is_bitstring(a[0])) || !bitlist_append(a[0], bytes, bits))
+    if (!(is_list(a[0]) || is_nil(a[0])) || !bitlist_append(a[0], bytes, bits))  // a list, not a bitstring
         return p->badarg();
     Term bin = make_binary(p, bytes.data(), (bits + 7) / 8);
     if (bits % 8 == 0) return bin;

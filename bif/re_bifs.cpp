@@ -10,6 +10,7 @@
 #include <pcre2.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -84,6 +85,72 @@ bool parse_key(const std::string& key, CompileSpec* spec, std::string* source) {
     return true;
 }
 
+// ---- Latin-1 character tables ------------------------------------------------------------------
+
+// OTP's PCRE classifies characters 128..255 as ISO 8859-1 does (its tables were made in a
+// Latin-1 locale): \w, [[:alpha:]] and caseless matching know à, Ä, ß, ÿ, µ... without ucp.
+// PCRE2 makes tables for the current locale only, so they are made in the C locale and the
+// Latin-1 half filled in. The layout (PCRE2's pcre2_internal.h: lower-case map, case-flip map,
+// ten class bitmaps, character types) is checked against what the C locale put there; if it
+// does not look as expected, PCRE2's built-in tables are used.
+class Latin1Tables {
+public:
+    static const std::uint8_t* get() {
+        static Latin1Tables tables;
+        return tables.m_ok ? tables.m_bytes.data() : nullptr;
+    }
+
+private:
+    enum : std::size_t { LCC = 0, FCC = 256, CBITS = 512, CTYPES = 832, LENGTH = 1088 };
+    enum : std::size_t { SPACE = 0, XDIGIT = 32, DIGIT = 64, UPPER = 96, LOWER = 128, WORD = 160,
+                         GRAPH = 192, PRINT = 224, PUNCT = 256, CNTRL = 288 };
+    std::array<std::uint8_t, LENGTH> m_bytes{};
+    bool m_ok = false;
+
+    bool bit(std::size_t map, unsigned c) const { return m_bytes[CBITS + map + c / 8] & (1u << (c % 8)); }
+    void set(std::size_t map, unsigned c) { m_bytes[CBITS + map + c / 8] |= std::uint8_t(1u << (c % 8)); }
+
+    Latin1Tables() {
+        const std::uint8_t* c_tables = pcre2_maketables(nullptr);  // in the C locale: no locale was set
+        if (!c_tables) return;
+        std::memcpy(m_bytes.data(), c_tables, LENGTH);
+        pcre2_maketables_free(nullptr, c_tables);
+        const std::uint8_t* ctypes = m_bytes.data() + CTYPES;
+        std::uint8_t word = ctypes['_'], letter = ctypes['A'] & ~word, lower = ctypes['a'] & ~ctypes['A'];
+        m_ok = m_bytes[LCC + 'A'] == 'a' && m_bytes[FCC + 'a'] == 'A' && bit(UPPER, 'A') && !bit(UPPER, 'a') &&
+               bit(LOWER, 'z') && bit(WORD, '_') && bit(DIGIT, '7') && bit(SPACE, ' ') && bit(PUNCT, '!') &&
+               bit(CNTRL, 127) && bit(GRAPH, '~') && bit(PRINT, ' ') && !bit(GRAPH, ' ') && bit(XDIGIT, 'f') &&
+               word && letter && !bit(WORD, 0xE5);
+        if (!m_ok) return;
+        for (unsigned c = 0x80; c < 0x100; ++c) {
+            bool is_upper = (c >= 0xC0 && c <= 0xDE && c != 0xD7);
+            bool is_lower = c == 0xB5 || (c >= 0xDF && c != 0xF7);
+            bool is_alpha = is_upper || is_lower || c == 0xAA || c == 0xBA;
+            if (c < 0xA0) set(CNTRL, c);
+            if (c >= 0xA0) set(PRINT, c);
+            if (c >= 0xA0) set(GRAPH, c);  // as glibc's Latin-1 locale: no-break space too
+            if (c >= 0xA0 && !is_alpha) set(PUNCT, c);
+            if (is_upper) set(UPPER, c);
+            if (is_lower) set(LOWER, c);
+            if (is_alpha) set(WORD, c);
+            m_bytes[LCC + c] = std::uint8_t(is_upper ? c + 32 : c);
+            m_bytes[FCC + c] = std::uint8_t(is_upper ? c + 32 : is_lower && c >= 0xE0 && c != 0xFF ? c - 32 : c);
+            m_bytes[CTYPES + c] = std::uint8_t(is_alpha ? (letter | word | (is_lower ? lower : 0)) : 0);
+        }
+    }
+};
+
+// PCRE2 10.42 builds a UTF-8 pattern's start-byte bitmap for \w, \d, \s from the space
+// class's bits above 127, whatever the class (pcre2_study.c, set_type_bits), so with the
+// Latin-1 tables `\w` could never start a match at é. The bitmap only filters where a match
+// may start: letting in the lead bytes of U+0080..U+00FF (0xC2, 0xC3) as well is always correct.
+void admit_latin1_starts(pcre2_code* code) {
+    const std::uint8_t* bitmap = nullptr;
+    if (pcre2_pattern_info(code, PCRE2_INFO_FIRSTBITMAP, &bitmap) != 0 || !bitmap) return;
+    auto* bits = const_cast<std::uint8_t*>(bitmap);  // inside the compiled pattern, which we own
+    for (unsigned lead : {0xC2u, 0xC3u}) bits[lead / 8] |= std::uint8_t(1u << (lead % 8));
+}
+
 struct CompileError {
     std::string message;
     std::size_t offset = 0;
@@ -100,6 +167,7 @@ std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& 
     pcre2_compile_context* context = pcre2_compile_context_create(nullptr);
     pcre2_set_newline(context, spec.newline);
     pcre2_set_bsr(context, spec.bsr);
+    if (const std::uint8_t* tables = Latin1Tables::get()) pcre2_set_character_tables(context, tables);
     int code;
     PCRE2_SIZE at;
     pcre2_code* compiled = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(), spec.flags, &code,
@@ -111,6 +179,7 @@ std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& 
         *error = {reinterpret_cast<const char*>(text), at};
         return nullptr;
     }
+    if ((spec.flags & PCRE2_UTF) && !(spec.flags & PCRE2_UCP)) admit_latin1_starts(compiled);
     std::shared_ptr<pcre2_code> shared(compiled, CodeDeleter{});
     std::lock_guard lock(c.mutex);
     if (c.codes.size() > 4096) c.codes.clear();  // a bound for programs that build patterns at run time
@@ -128,18 +197,19 @@ std::uint32_t capture_count(const pcre2_code* code) {
 // Subjects and patterns: iodata, or (with [unicode]) chardata, as bytes.
 bool text_of(Term t, bool unicode, std::string* out) {
     if (!unicode) return iolist_to_bytes(t, out);
-    std::vector<Term> stack{t};
+    // (term, whether it is the whole or a list's tail: a binary or a list, never a character)
+    std::vector<std::pair<Term, bool>> stack{{t, true}};
     while (!stack.empty()) {
-        Term x = stack.back();
+        auto [x, tail] = stack.back();
         stack.pop_back();
         if (is_binary(x)) {
             std::string bytes;
             if (!iolist_to_bytes(x, &bytes)) return false;
             *out += bytes;
         } else if (is_list(x)) {
-            stack.push_back(cdr(x));
-            stack.push_back(car(x));
-        } else if (is_small(x)) {
+            stack.push_back({cdr(x), true});
+            stack.push_back({car(x), false});
+        } else if (is_small(x) && !tail) {
             SWord c = small_value(x);
             if (c < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return false;
             put_utf8(std::uint32_t(c), *out);
@@ -269,68 +339,101 @@ Term chars_list(Process* p, const char* s, std::size_t n, bool unicode) {
     return unicode ? utf8_to_list(p, std::string_view(s, n)) : bytes_to_list(p, std::string_view(s, n));
 }
 
-// The group numbers a capture spec asks for, in order; -1 for a name or number the pattern
-// does not have. False if the spec is malformed.
-bool capture_groups(Process* p, const pcre2_code* code, const RunSpec& spec, std::vector<long>* out) {
+// What one capture item refers to: its group numbers, several for a name that [dupnames]
+// gives to more than one group (the first of them that is set is captured, as OTP does), none
+// for a name or number the pattern does not have.
+using CaptureItem = std::vector<long>;
+
+// The groups named [name], in group order.
+CaptureItem named_groups(const pcre2_code* code, const std::string& name) {
+    PCRE2_SPTR first = nullptr, last = nullptr;
+    int rc = pcre2_substring_nametable_scan(code, reinterpret_cast<PCRE2_SPTR>(name.c_str()), &first, &last);
+    if (rc < 0) return {};
+    std::uint32_t entry = 0;
+    pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &entry);
+    CaptureItem groups;
+    for (PCRE2_SPTR e = first; e <= last; e += entry) groups.push_back(long((e[0] << 8) | e[1]));
+    return groups;
+}
+
+// The pattern's group names, each once, sorted (PCRE2's name table order).
+std::vector<std::string> group_names(const pcre2_code* code) {
+    std::uint32_t count = 0, entry = 0;
+    PCRE2_SPTR table = nullptr;
+    pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &entry);
+    pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &table);
+    std::vector<std::string> names;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        std::string name(reinterpret_cast<const char*>(table + i * entry + 2));
+        if (names.empty() || names.back() != name) names.push_back(std::move(name));
+    }
+    return names;
+}
+
+// The capture items a capture spec asks for, in order. False if the spec is malformed.
+bool capture_groups(const pcre2_code* code, const RunSpec& spec, std::vector<CaptureItem>* out) {
     std::uint32_t groups = capture_count(code);
     switch (spec.capture) {
     case CaptureSet::All:
-        for (std::uint32_t i = 0; i <= groups; ++i) out->push_back(long(i));
+        for (std::uint32_t i = 0; i <= groups; ++i) out->push_back({long(i)});
         return true;
     case CaptureSet::AllButFirst:
-        for (std::uint32_t i = 1; i <= groups; ++i) out->push_back(long(i));
+        for (std::uint32_t i = 1; i <= groups; ++i) out->push_back({long(i)});
         return true;
     case CaptureSet::First:
-        out->push_back(0);
+        out->push_back({0});
         return true;
     case CaptureSet::None:
         return true;
-    case CaptureSet::AllNames: {
-        // The name table is sorted by name, as all_names wants them.
-        std::uint32_t count = 0, entry = 0;
-        PCRE2_SPTR table = nullptr;
-        pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &count);
-        pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &entry);
-        pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &table);
-        for (std::uint32_t i = 0; i < count; ++i) {
-            const unsigned char* e = table + i * entry;
-            out->push_back(long((e[0] << 8) | e[1]));
-        }
+    case CaptureSet::AllNames:
+        for (const std::string& name : group_names(code)) out->push_back(named_groups(code, name));
         return true;
-    }
     case CaptureSet::Listed:
         for (Term l = spec.capture_list; is_list(l); l = cdr(l)) {
             Term e = car(l);
             if (is_small(e)) {
-                out->push_back(small_value(e) <= long(groups) ? long(small_value(e)) : -1);
+                if (small_value(e) >= 0 && small_value(e) <= long(groups)) out->push_back({long(small_value(e))});
+                else out->push_back({});
                 continue;
             }
             std::string name;
             if (is_atom(e)) name = atom_text(e);
             else if (!text_of(e, true, &name)) return false;
-            int n = pcre2_substring_number_from_name(code, reinterpret_cast<PCRE2_SPTR>(name.c_str()));
-            out->push_back(n > 0 ? long(n) : -1);
+            out->push_back(named_groups(code, name));
         }
         return true;
     }
-    (void)p;
     return true;
 }
 
 // One match's captures as the spec wants them.
-Term captured(Process* p, const std::string& subject, const PCRE2_SIZE* ovector, int pairs,
-              const std::vector<long>& groups, const RunSpec& spec, bool unicode) {
+// Binaries captured from a binary subject ([subject_bin], else 0) are sub-binaries of it.
+// [pairs]: the groups up to the last one set (pcre2_match's answer); all and all_but_first
+// stop there, as OTP's do.
+Term captured(Process* p, const std::string& subject, Term subject_bin, const PCRE2_SIZE* ovector, int pairs,
+              const std::vector<CaptureItem>& groups, const RunSpec& spec, bool unicode) {
+    bool up_to_last_set = spec.capture == CaptureSet::All || spec.capture == CaptureSet::AllButFirst;
     std::vector<Term> items;
-    for (long g : groups) {
-        bool set = g >= 0 && g < pairs && ovector[2 * g] != PCRE2_UNSET;
-        std::size_t start = set ? ovector[2 * g] : 0, end = set ? ovector[2 * g + 1] : 0;
+    for (const CaptureItem& candidates : groups) {
+        if (up_to_last_set && candidates[0] >= pairs) break;
+        bool set = false;
+        std::size_t start = 0, end = 0;
+        for (long g : candidates) {
+            if (g < 0 || g >= pairs || ovector[2 * g] == PCRE2_UNSET) continue;
+            set = true;
+            start = ovector[2 * g];
+            end = ovector[2 * g + 1];
+            break;
+        }
         switch (spec.type) {
         case CaptureType::Index:
             items.push_back(set ? make_tuple_on(p, {make_small(SWord(start)), make_small(SWord(end - start))})
                                 : make_tuple_on(p, {make_small(-1), make_small(0)}));
             break;
         case CaptureType::Binary:
-            items.push_back(make_binary(p, std::string_view(subject).substr(start, end - start)));
+            if (subject_bin && end > start) items.push_back(make_sub_binary(p, subject_bin, 8 * start, 8 * (end - start)));
+            else items.push_back(make_binary(p, std::string_view(subject).substr(start, end - start)));
             break;
         case CaptureType::List:
             items.push_back(chars_list(p, subject.data() + start, end - start, unicode));
@@ -381,8 +484,9 @@ Term run(Process* p, Term subject_term, Term re, Term opts) {
         Term where = make_tuple_on(p, {bytes_to_list(p, error.message), make_small(SWord(error.offset))});
         return make_tuple_on(p, {atoms::error, make_tuple_on(p, {atom("compile"), where})});
     }
-    std::vector<long> groups;
-    if (!capture_groups(p, code.get(), spec, &groups)) return p->badarg();
+    std::vector<CaptureItem> groups;
+    if (!capture_groups(code.get(), spec, &groups)) return p->badarg();
+    Term subject_bin = is_binary(subject_term) ? subject_term : 0;
 
     pcre2_match_context* context = pcre2_match_context_create(nullptr);
     if (spec.match_limit) pcre2_set_match_limit(context, spec.match_limit);
@@ -413,8 +517,8 @@ Term run(Process* p, Term subject_term, Term re, Term opts) {
             break;
         }
         const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data);
-        int pairs = int(pcre2_get_ovector_count(data));
-        matches.push_back(captured(p, subject, ovector, pairs, groups, spec, unicode));
+        int pairs = rc > 0 ? rc : int(pcre2_get_ovector_count(data));  // 0: the ovector was too small
+        matches.push_back(captured(p, subject, subject_bin, ovector, pairs, groups, spec, unicode));
         if (!spec.global) break;
         std::size_t start = ovector[0], end = ovector[1];
         if (end == start) {
@@ -433,7 +537,8 @@ Term run(Process* p, Term subject_term, Term re, Term opts) {
         return make_tuple_on(p, {atoms::error, failure});
     }
     if (matches.empty()) return result;
-    if (spec.capture == CaptureSet::None) return atom("match");
+    // all_names of a pattern without names is no capture at all, as in OTP.
+    if (spec.capture == CaptureSet::None || (spec.capture == CaptureSet::AllNames && groups.empty())) return atom("match");
     Term captures;
     if (spec.global) {
         captures = NIL;
@@ -473,7 +578,7 @@ Term bif_re_run2(Process* p, Term* a) { return run(p, a[0], a[1], NIL); }
 Term bif_re_run3(Process* p, Term* a) { return run(p, a[0], a[1], a[2]); }
 Term bif_re_internal_run4(Process* p, Term* a) { return run(p, a[0], a[1], a[2]); }
 
-// re:inspect(MP, namelist): {namelist, Names}, the group names in order.
+// re:inspect(MP, namelist): {namelist, Names}, the group names sorted, each once.
 Term bif_re_inspect(Process* p, Term* a) {
     if (!is_compiled(a[0]) || a[1] != atom("namelist")) return p->badarg();
     std::string key, source;
@@ -482,16 +587,9 @@ Term bif_re_inspect(Process* p, Term* a) {
     CompileError error;
     std::shared_ptr<pcre2_code> code = compile(spec, source, &error);
     if (!code) return p->badarg();
-    std::uint32_t count = 0, entry = 0;
-    PCRE2_SPTR table = nullptr;
-    pcre2_pattern_info(code.get(), PCRE2_INFO_NAMECOUNT, &count);
-    pcre2_pattern_info(code.get(), PCRE2_INFO_NAMEENTRYSIZE, &entry);
-    pcre2_pattern_info(code.get(), PCRE2_INFO_NAMETABLE, &table);
+    std::vector<std::string> all = group_names(code.get());
     Term names = NIL;
-    for (std::uint32_t i = count; i-- > 0;) {
-        const char* name = reinterpret_cast<const char*>(table + i * entry + 2);
-        names = make_cons_on(p->alloc(2), make_binary(p, std::string_view(name)), names);
-    }
+    for (auto it = all.rbegin(); it != all.rend(); ++it) names = make_cons_on(p->alloc(2), make_binary(p, *it), names);
     return make_tuple_on(p, {atom("namelist"), names});
 }
 
