@@ -517,6 +517,8 @@ struct Options {
     Kind kind = Kind::Set;
     Access access = Access::Protected;
     bool named = false, rc = false, wc = false, compressed = false, dc = false;
+    Term wc_option = 0;  // write_concurrency's value as given, when not false
+    Word locks = 64;     // OTP's lock count with write_concurrency
     Word keypos = 1;
     Term heir = 0, heir_data = 0;
 };
@@ -554,12 +556,18 @@ bool parse_options(Term list, Options* o) {
             bool is_bool = v == atoms::true_ || v == atoms::false_;
             if (k == keypos && is_pos_small(v)) o->keypos = Word(small_value(v));
             else if (k == heir && v == none) o->heir = 0;
-            else if (k == write_concurrency && (is_bool || v == auto_)) o->wc = v != atoms::false_;
-            // OTP's test knob: a fixed number of locks (a power of two); one lock here.
+            else if (k == write_concurrency && (is_bool || v == auto_)) {
+                o->wc = v != atoms::false_;
+                o->wc_option = o->wc ? v : 0;
+            }
+            // OTP's test knob: a number of locks (at least 64); one lock here, the number reported.
             else if (k == write_concurrency && is_tuple(v) && tuple_arity(v) == 2 &&
                      tuple_element(v, 0) == atom("debug_hash_fixed_number_of_locks") && is_small(tuple_element(v, 1)) &&
-                     small_value(tuple_element(v, 1)) > 0)
+                     small_value(tuple_element(v, 1)) > 0) {
                 o->wc = true;
+                o->locks = std::max<Word>(64, Word(small_value(tuple_element(v, 1))));
+                o->wc_option = v;
+            }
             else if (k == read_concurrency && is_bool) o->rc = v == atoms::true_;
             else if (k == decentralized_counters && is_bool) o->dc = v == atoms::true_;
             else return false;
@@ -612,7 +620,26 @@ Term info_item(Process* p, Table& t, Term item) {
     if (s == "id") return tid_term(p, &t);
     if (s == "decentralized_counters") return make_bool(t.decentralized_counters);
     if (s == "read_concurrency") return make_bool(t.read_concurrency);
-    if (s == "write_concurrency") return make_bool(t.write_concurrency && t.access != Access::Private);
+    if (s == "write_concurrency") {
+        Term v = t.write_concurrency_option;
+        if (!v) return atoms::false_;
+        if (is_tuple(v))  // {debug_hash_fixed_number_of_locks, N}: the number in use
+            return make_tuple_on(p, {tuple_element(v, 0), make_small(SWord(t.lock_count))});
+        return v;
+    }
+    if (s == "stats") {
+        if (!t.is_hash()) {
+            // OTP's CA tree (write_concurrency): {route nodes, base nodes, depth}; beamlet's
+            // ordered_set is one tree, never split.
+            if (!t.write_concurrency) return atoms::false_;
+            return make_tuple_on(p, {make_small(0), make_small(1), make_small(0)});
+        }
+        Table::ChainStats c = t.chain_stats();
+        return make_tuple_on(p, {make_small(SWord(t.bucket_count())), make_float_checked(p, c.avg),
+                                 make_float_checked(p, c.std_dev), make_float_checked(p, c.expected_std_dev),
+                                 make_small(SWord(c.min_len)), make_small(SWord(c.max_len)),
+                                 make_small(SWord(c.kept)), make_small(SWord(t.lock_count))});
+    }
     if (s == "compressed") return make_bool(t.compressed);
     if (s == "memory") return make_small(SWord(t.memory_words()));
     if (s == "owner") return t.owner.load();
@@ -724,7 +751,11 @@ Term bif_ets_new(Process* p, Term* a) {
     t->named = o.named;
     t->read_concurrency = o.rc;
     if (o.rc) t->lock.use_reader_groups();
-    t->write_concurrency = o.wc;
+    t->write_concurrency = o.wc && o.access != Access::Private;
+    if (t->write_concurrency) {
+        t->write_concurrency_option = o.wc_option;
+        t->lock_count = o.locks;
+    }
     t->compressed = o.compressed;
     t->decentralized_counters = o.dc;
     t->owner.store(p->id);

@@ -1,7 +1,9 @@
 // ets/table.cpp — the storage of an ETS table (see table.hpp).
 #include "ets/table.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -16,7 +18,20 @@ using namespace vm;
 
 namespace {
 
-constexpr Word INITIAL_BUCKETS = 16;
+// A new hash table has OTP's 256 buckets; it grows when it holds more objects than buckets and
+// shrinks (never below 256) when it holds fewer than a quarter. Power-of-two sizes, where OTP
+// grows and shrinks one bucket at a time (linear hashing): the load stays between 1/4 and 1.
+constexpr Word INITIAL_BUCKETS = 256;
+
+std::uint32_t mix32(std::uint64_t x) {
+    // Murmur3's 64-bit finaliser.
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return std::uint32_t(x);
+}
 
 std::uint64_t monotonic_ns() {
     return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -60,17 +75,11 @@ std::uint32_t key_hash(Term key) {
         v ^= v >> 16;
         return std::uint32_t(v);
     }
-    if (!is_boxed(key) && !is_list(key)) {
-        // An immediate: mix its word (Murmur3's finaliser).
-        std::uint64_t x = key;
-        x ^= x >> 33;
-        x *= 0xff51afd7ed558ccdULL;
-        x ^= x >> 33;
-        x *= 0xc4ceb9fe1a85ec53ULL;
-        x ^= x >> 33;
-        return std::uint32_t(x);
-    }
-    return make_hash2(key);
+    // An immediate: its word, mixed. A compound key: phash2's hash, mixed too, so that a table's
+    // slot of a key is not erlang:phash2(Key, Buckets) (OTP seeds its ETS hash apart as well;
+    // ets_SUITE:hash_clash checks it).
+    if (!is_boxed(key) && !is_list(key)) return mix32(key);
+    return mix32(make_hash2(key) ^ 0x9e3779b97f4a7c15ULL);
 }
 
 // ---- the table ----------------------------------------------------------------------------------
@@ -126,19 +135,22 @@ bool Table::insert(Term t, bool only_new) {
     std::uint32_t h = key_hash(key);
     DbObject** link = &m_buckets[bucket_of(h)];
     // The run of objects with this key (adjacent in the chain), its live ones first checked.
-    DbObject** run_end = nullptr;  // the link after the run's last object
+    DbObject** end = nullptr;  // the link after the run's last object
     DbObject* live = nullptr;
+    DbObject* dead = nullptr;  // a pseudo-deleted object that this one takes the place of
     for (DbObject** l = link; *l; l = &(*l)->next) {
         DbObject* o = *l;
         bool same = o->hash == h && terms_exact_equal(o->element(m_keypos), key);
         if (same) {
-            run_end = &o->next;
-            if (o->deleted) continue;
-            if (!live) live = o;
-            if (m_kind == Kind::Bag && compare_terms_exact(o->tuple, t) == 0) {
-                return !only_new;  // an equal object is there already
+            end = &o->next;
+            bool equal = m_kind == Kind::Bag && compare_terms_exact(o->tuple, t) == 0;
+            if (o->deleted) {
+                if (!dead && (m_kind == Kind::Set || equal)) dead = o;
+                continue;
             }
-        } else if (run_end) {
+            if (!live) live = o;
+            if (equal) return !only_new;  // an equal object is there already
+        } else if (end) {
             break;
         }
     }
@@ -147,14 +159,31 @@ bool Table::insert(Term t, bool only_new) {
         replace(live, t);
         return true;
     }
+    if (dead) {
+        // The key is back: its pseudo-deleted object is no longer needed to keep its place.
+        // (OTP reuses it; an equal bag object becomes the key's newest.)
+        unlink(dead);
+        DbObject::destroy(dead);
+        end = run_end(key, h);
+    }
     DbObject* n = DbObject::create(t, h);
-    DbObject** at = run_end ? run_end : link;
+    DbObject** at = end ? end : link;
     n->next = *at;
     *at = n;
     ++m_size;
     m_words += n->words;
     maybe_grow();
     return true;
+}
+
+DbObject** Table::run_end(Term key, std::uint32_t hash) {
+    DbObject** end = nullptr;
+    for (DbObject** l = &m_buckets[bucket_of(hash)]; *l; l = &(*l)->next) {
+        DbObject* o = *l;
+        if (o->hash == hash && terms_exact_equal(o->element(m_keypos), key)) end = &o->next;
+        else if (end) break;
+    }
+    return end;
 }
 
 DbObject* Table::replace(DbObject* o, Term t) {
@@ -195,22 +224,38 @@ void Table::erase(DbObject* o) {
     } else {
         unlink(o);
         DbObject::destroy(o);
+        maybe_shrink();
     }
+}
+
+void Table::drop(DbObject* o) {
+    --m_size;
+    m_words -= o->words;
+    unlink(o);
+    DbObject::destroy(o);
 }
 
 Word Table::erase(Term key) {
     std::vector<DbObject*> gone;
     for_key(key, [&](DbObject* o) { gone.push_back(o); });
-    for (DbObject* o : gone) erase(o);
+    for (DbObject* o : gone) {
+        if (fixed() && o != gone.back()) drop(o);
+        else erase(o);
+    }
     return gone.size();
 }
 
 Word Table::erase_object(Term t) {
     std::vector<DbObject*> gone;
+    DbObject* newest = nullptr;
     for_key(tuple_element(t, m_keypos - 1), [&](DbObject* o) {
+        newest = o;
         if (compare_terms_exact(o->tuple, t) == 0) gone.push_back(o);
     });
-    for (DbObject* o : gone) erase(o);
+    for (DbObject* o : gone) {
+        if (fixed() && o != newest) drop(o);
+        else erase(o);
+    }
     return gone.size();
 }
 
@@ -218,28 +263,34 @@ void Table::clear() {
     if (!is_hash()) {
         for (auto at = m_index.first(); at.valid(); at = m_index.next(at)) DbObject::destroy(m_index.object(at));
         m_index.clear();
+    } else if (fixed()) {
+        for (DbObject* head : m_buckets)
+            for (DbObject* o = head; o; o = o->next) o->deleted = true;
+        m_has_deleted = true;
     } else {
-        for (DbObject*& head : m_buckets) {
+        for (DbObject* head : m_buckets)
             for (DbObject* o = head; o;) {
                 DbObject* next = o->next;
-                if (fixed() && !o->deleted) {
-                    o->deleted = true;
-                    m_has_deleted = true;
-                } else if (!fixed()) {
-                    DbObject::destroy(o);
-                }
+                DbObject::destroy(o);
                 o = next;
             }
-            if (!fixed()) head = nullptr;
-        }
+        m_buckets.assign(INITIAL_BUCKETS, nullptr);
     }
     m_size = 0;
     m_words = 0;
 }
 
 void Table::maybe_grow() {
-    if (m_size <= m_buckets.size() || fixed()) return;
-    std::vector<DbObject*> buckets(m_buckets.size() * 2, nullptr);
+    if (m_size > m_buckets.size() && !fixed()) rehash(m_buckets.size() * 2);
+}
+
+void Table::maybe_shrink() {
+    if (m_buckets.size() > INITIAL_BUCKETS && m_size < m_buckets.size() / 4 && !fixed())
+        rehash(m_buckets.size() / 2);
+}
+
+void Table::rehash(Word count) {
+    std::vector<DbObject*> buckets(count, nullptr);
     std::vector<DbObject**> tails(buckets.size());
     for (Word i = 0; i < buckets.size(); ++i) tails[i] = &buckets[i];
     // Chains keep their order, so runs of equal keys stay together and in insertion order.
@@ -268,6 +319,30 @@ void Table::purge_deleted() {
             }
         }
     m_has_deleted = false;
+}
+
+Table::ChainStats Table::chain_stats() const {
+    // As OTP computes them (in C floats): the mean and standard deviation of the chains'
+    // lengths, and the deviation a uniform hash would give (a binomial distribution's).
+    ChainStats s;
+    Word sum = 0, squares = 0;
+    s.min_len = ~Word(0);
+    for (DbObject* head : m_buckets) {
+        Word len = 0;
+        for (DbObject* o = head; o; o = o->next) {
+            ++len;
+            if (o->deleted) ++s.kept;
+        }
+        sum += len;
+        squares += len * len;
+        s.min_len = std::min(s.min_len, len);
+        s.max_len = std::max(s.max_len, len);
+    }
+    auto n = float(m_buckets.size());
+    s.avg = float(sum) / n;
+    s.std_dev = float(std::sqrt(std::max(0.0f, (float(squares) - s.avg * float(sum)) / n)));
+    s.expected_std_dev = float(std::sqrt(s.avg * (1 - 1.0 / double(m_buckets.size()))));
+    return s;
 }
 
 // ---- traversal ----------------------------------------------------------------------------------
@@ -338,6 +413,7 @@ void Table::unfix(Term pid) {
     if (m_fixations.empty()) {
         purge_deleted();
         maybe_grow();
+        maybe_shrink();
     }
 }
 
@@ -350,6 +426,7 @@ void Table::unfix_all(Term pid) {
     if (m_fixations.empty()) {
         purge_deleted();
         maybe_grow();
+        maybe_shrink();
     }
 }
 

@@ -70,6 +70,8 @@ public:
     Term name = 0;                 // the atom given to ets:new
     bool named = false;
     bool read_concurrency = false, write_concurrency = false, compressed = false;
+    Term write_concurrency_option = 0;  // as given (true, auto, {debug_hash_fixed_number_of_locks, N}); 0: false
+    Word lock_count = 1;                // what ets:info(T, stats) reports (OTP's fine-grained locks)
     bool decentralized_counters = false;
     std::atomic<Term> owner{0};
     Term heir = 0;                 // a pid, or 0 for none
@@ -96,11 +98,13 @@ public:
     void for_key(Term key, Fn&& fn) const;
     // The first object of [key] (for set/ordered_set: the object), or null.
     DbObject* find(Term key) const;
-    // Removes every object of [key]; how many went.
+    // Removes every object of [key]; how many went. A fixed hash table keeps one of them
+    // pseudo-deleted (as OTP: enough for next/2 to find the key's place), the rest go at once.
     Word erase(Term key);
-    // Removes the objects exactly equal to [t]; how many went.
+    // Removes the objects exactly equal to [t]; how many went. In a fixed hash table the key's
+    // newest object is kept pseudo-deleted, the others go at once (OTP's rule).
     Word erase_object(Term t);
-    // Removes [o] (an object of this table).
+    // Removes [o] (an object of this table); pseudo-deleted while the table is fixed.
     void erase(DbObject* o);
     // Replaces [o] by a copy of [t] (same key); returns the new object.
     DbObject* replace(DbObject* o, Term t);
@@ -115,6 +119,13 @@ public:
     // table (badarg in OTP). An ordered_set steps from any key, present or not.
     Term next_key(Term key, bool* missing) const;
     Term prev_key(Term key, bool* missing) const;
+
+    // ets:info(T, stats) of a hash table: the chains' lengths, pseudo-deleted objects included.
+    struct ChainStats {
+        float avg = 0, std_dev = 0, expected_std_dev = 0;
+        Word min_len = 0, max_len = 0, kept = 0;
+    };
+    ChainStats chain_stats() const;
 
     // A hash table's buckets: 0..bucket_count()-1, each a chain (slot/2 and continuations).
     Word bucket_count() const { return m_buckets.size(); }
@@ -152,7 +163,11 @@ private:
     Word bucket_of(std::uint32_t hash) const { return hash & (m_buckets.size() - 1); }
     DbObject* find_in_chain(Term key, std::uint32_t hash) const;
     void unlink(DbObject* o);
+    void drop(DbObject* o);  // unlinks and frees a live object now, fixed or not
+    DbObject** run_end(Term key, std::uint32_t hash);
     void maybe_grow();
+    void maybe_shrink();
+    void rehash(Word buckets);
     void purge_deleted();
 
     Kind m_kind;
