@@ -559,6 +559,7 @@ bool parse_options(Term list, Options* o) {
             else if (k == write_concurrency && (is_bool || v == auto_)) {
                 o->wc = v != atoms::false_;
                 o->wc_option = o->wc ? v : 0;
+                o->locks = 64;
             }
             // OTP's test knob: a number of locks (at least 64); one lock here, the number reported.
             else if (k == write_concurrency && is_tuple(v) && tuple_arity(v) == 2 &&
@@ -626,6 +627,20 @@ Term info_item(Process* p, Table& t, Term item) {
         if (is_tuple(v))  // {debug_hash_fixed_number_of_locks, N}: the number in use
             return make_tuple_on(p, {tuple_element(v, 0), make_small(SWord(t.lock_count))});
         return v;
+    }
+    if (s == "binary") {
+        // {Address, Size, RefCount} of each reference-counted binary the objects hold.
+        Term list = NIL;
+        t.for_each_stored([&](const DbObject* o) {
+            for (Term* obj = o->off_heap_first; obj; obj = reinterpret_cast<Term*>(obj[4])) {
+                if (header_subtag(obj[0]) != Subtag::RefcBin) continue;
+                auto* buf = reinterpret_cast<BinaryBuf*>(obj[2]);
+                Term entry = make_tuple_on(p, {make_integer_u64(p, reinterpret_cast<std::uintptr_t>(buf)),
+                                               make_small(SWord(buf->size_bytes)), make_small(SWord(buf->refc.load()))});
+                list = cons(p, entry, list);
+            }
+        });
+        return list;
     }
     if (s == "stats") {
         if (!t.is_hash()) {
@@ -751,7 +766,9 @@ Term bif_ets_new(Process* p, Term* a) {
     t->named = o.named;
     t->read_concurrency = o.rc;
     if (o.rc) t->lock.use_reader_groups();
-    t->write_concurrency = o.wc && o.access != Access::Private;
+    // Fine-grained locking is off with one scheduler, as in OTP (info says false).
+    t->write_concurrency = o.wc && o.access != Access::Private &&
+                           p->vm.schedulers && p->vm.schedulers->count() > 1;
     if (t->write_concurrency) {
         t->write_concurrency_option = o.wc_option;
         t->lock_count = o.locks;

@@ -151,6 +151,20 @@ public:
         }
     }
 
+    // Every stored object, pseudo-deleted ones too (ets:info(T, binary) reports what they hold).
+    template <typename Fn>
+    void for_each_stored(Fn&& fn) const {
+        if (!is_hash()) {
+            walk_tree(0, true, false, [&](DbObject* o) {
+                fn(o);
+                return true;
+            });
+            return;
+        }
+        for (DbObject* head : m_buckets)
+            for (DbObject* o = head; o; o = o->next) fn(o);
+    }
+
     // ---- safe_fixtable (lock held for writing) ----
     void fix(Term pid);
     void unfix(Term pid);      // one of [pid]'s fixations
