@@ -345,35 +345,70 @@ struct Scan {
     }
 };
 
+// Whether the body expression [built] (of a select_replace clause) always builds the term that
+// the head pattern [matched] matched: the same variables and constants in the same structure,
+// tuples written {{...}} or {const, ...}; a constant part may hold no variable. (OTP's rule.)
+bool builds_matched(Term matched, Term built, bool constant) {
+    BEAMLET_CACHED_ATOM(const_, "const");
+    if (is_list(built)) {
+        return is_list(matched) && builds_matched(car(matched), car(built), constant) &&
+               builds_matched(cdr(matched), cdr(built), constant);
+    }
+    if (is_tuple(built)) {
+        if (!constant) {
+            if (tuple_arity(built) == 1 && is_tuple(tuple_element(built, 0))) {
+                built = tuple_element(built, 0);  // {{...}}: a tuple construction
+            } else if (tuple_arity(built) == 2 && tuple_element(built, 0) == const_) {
+                return builds_matched(matched, tuple_element(built, 1), true);
+            } else {
+                return false;  // a function call, or not a construction
+            }
+        }
+        if (!is_tuple(matched) || tuple_arity(matched) != tuple_arity(built)) return false;
+        for (Word i = 0; i < tuple_arity(built); ++i)
+            if (!builds_matched(tuple_element(matched, i), tuple_element(built, i), constant)) return false;
+        return true;
+    }
+    if (is_map(built)) return false;  // the matched map may hold more pairs
+    if (is_boxed(built)) return terms_exact_equal(matched, built);
+    if (matched != built) return false;
+    if (is_atom(matched)) {
+        const std::string& name = atom_text(matched);
+        if (name == "_" || name == "$$" || name == "$_") return false;
+        if (constant && is_variable_atom(matched)) return false;
+    }
+    return true;
+}
+
 // Whether every clause of a select_replace spec keeps the object's key, as OTP checks it
-// before running: the body is '$_', or one tuple construction whose key element is the head's
-// key variable, or the head's constant key (literally or as {const, Key}).
+// before running: the body is '$_', or one tuple construction ({{...}} or {const, {...}})
+// whose key element builds what the head's key matched, or is {element, KeyPos, '$_'}.
 bool keeps_key(const Table& t, Term source) {
     BEAMLET_CACHED_ATOM(whole, "$_");
     BEAMLET_CACHED_ATOM(const_, "const");
+    BEAMLET_CACHED_ATOM(element, "element");
     if (!is_list(source)) return false;
+    const Word pos = t.keypos();
     for (Term l = source; is_list(l); l = cdr(l)) {
         Term clause = car(l);
         if (!is_tuple(clause) || tuple_arity(clause) != 3) return false;
         Term head = tuple_element(clause, 0), body = tuple_element(clause, 2);
-        if (!is_tuple(head) || tuple_arity(head) < t.keypos()) return false;
         if (!is_list(body) || !is_nil(cdr(body))) return false;
         Term e = car(body);
         if (e == whole) continue;
-        if (!is_tuple(e) || tuple_arity(e) != 1 || !is_tuple(tuple_element(e, 0))) return false;
-        Term built = tuple_element(e, 0);
-        if (tuple_arity(built) < t.keypos()) return false;
-        Term hk = tuple_element(head, t.keypos() - 1), bk = tuple_element(built, t.keypos() - 1);
-        if (is_variable_atom(hk)) {
-            if (bk != hk || atom_text(hk) == "_") return false;
-        } else if (!ground(hk)) {
-            return false;
-        } else {
-            bool literal = terms_exact_equal(bk, hk);
-            bool quoted = is_tuple(bk) && tuple_arity(bk) == 2 && tuple_element(bk, 0) == const_ &&
-                          terms_exact_equal(tuple_element(bk, 1), hk);
-            if (!literal && !quoted) return false;
-        }
+        if (!is_tuple(e) || !is_tuple(head) || tuple_arity(head) < pos) return false;
+        bool constant = tuple_arity(e) == 2 && tuple_element(e, 0) == const_;
+        if (!constant && tuple_arity(e) != 1) return false;
+        Term built = tuple_element(e, constant ? 1 : 0);
+        if (!is_tuple(built) || tuple_arity(built) < pos) return false;
+        Term head_key = tuple_element(head, pos - 1), built_key = tuple_element(built, pos - 1);
+        if (builds_matched(head_key, built_key, constant)) continue;
+        if (constant) return false;
+        bool element_of_object = is_tuple(built_key) && tuple_arity(built_key) == 3 &&
+                                 tuple_element(built_key, 0) == element &&
+                                 tuple_element(built_key, 1) == make_small(SWord(pos)) &&
+                                 tuple_element(built_key, 2) == whole;
+        if (!element_of_object) return false;
     }
     return true;
 }
@@ -1094,7 +1129,9 @@ Term bif_ets_last(Process* p, Term* a) {
 }
 
 Term bif_ets_next(Process* p, Term* a) {
-    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { 
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term {
+        // An ordered_set steps from any key but '$end_of_table' (badarg, as in OTP).
+        if (!t.is_hash() && a[1] == am_end_of_table()) return p->badarg();
         bool missing = false;
         Term k = t.next_key(a[1], &missing);
         return key_or_end(p, k, missing);
@@ -1102,7 +1139,9 @@ Term bif_ets_next(Process* p, Term* a) {
 }
 
 Term bif_ets_prev(Process* p, Term* a) {
-    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term { 
+    return with_table(p, a[0], Need::Read, [&](Table& t) -> Term {
+        // An ordered_set steps from any key but '$end_of_table' (badarg, as in OTP).
+        if (!t.is_hash() && a[1] == am_end_of_table()) return p->badarg();
         bool missing = false;
         Term k = t.prev_key(a[1], &missing);
         return key_or_end(p, k, missing);
