@@ -127,14 +127,50 @@ void mark_user(Process* owner) {
     if (owner) owner->ets_user.store(true, std::memory_order_relaxed);
 }
 
-// Removes [t] from the registry and frees its objects; false if it was gone already.
-bool delete_table(Table* t) {
+// Objects taken out of a table, destroyed a slice at a time; whatever is left goes with the
+// holder (the process that was freeing them exited).
+struct DetachedObjects {
+    std::vector<DbObject*> objects;
+    std::size_t freed = 0;
+
+    explicit DetachedObjects(std::vector<DbObject*> objs) : objects(std::move(objs)) {}
+    ~DetachedObjects() { free_some(objects.size()); }
+    DetachedObjects(const DetachedObjects&) = delete;
+    DetachedObjects& operator=(const DetachedObjects&) = delete;
+    // Destroys up to [n] more; whether all are gone.
+    bool free_some(std::size_t n) {
+        std::size_t end = std::min(objects.size(), freed + n);
+        for (; freed < end; ++freed) DbObject::destroy(objects[freed]);
+        return freed == objects.size();
+    }
+};
+
+// How many objects a BIF frees per time slice before the caller is scheduled out: OTP's rate
+// (8 objects a reduction, 4000 reductions a slice).
+constexpr std::size_t FREE_PER_SLICE = 8 * 4000;
+
+// Frees [objects] in slices and then answers [result] (an immediate): OTP's ets:delete/1 and
+// delete_all_objects/1 trap while freeing a large table, so that others get to run; so does
+// the caller here, named [bif] by trace's in/out events meanwhile.
+Term free_in_slices(Process* p, std::shared_ptr<DetachedObjects> objects, Term result, const Export* bif) {
+    if (objects->free_some(FREE_PER_SLICE)) return result;
+    p->continuation = [objects, result, bif](Process* q, Term*) { return free_in_slices(q, objects, result, bif); };
+    p->trapped_in = bif;
+    p->suspend_for = SuspendFor::Nothing;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
+// Removes [t] from the registry and empties it; false if it was gone already. Its objects
+// are handed to [*objects] if given, else freed now.
+bool delete_table(Table* t, std::vector<DbObject*>* objects = nullptr) {
+    std::vector<DbObject*> taken;
     {
         std::unique_lock lock(t->lock);
         if (t->dead.load(std::memory_order_relaxed)) return false;
         t->dead.store(true, std::memory_order_release);
-        for (auto f : std::vector(t->fixations())) t->unfix_all(f.first);
-        t->clear();
+        t->forget_fixations();     // pseudo-deleted objects go with the rest
+        taken = t->detach_all();
     }
     Registry& r = *t->registry;
     {
@@ -146,6 +182,8 @@ bool delete_table(Table* t) {
         r.tables.erase(std::find(r.tables.begin(), r.tables.end(), t));
     }
     t->handle->release();  // the registry's reference
+    if (objects) *objects = std::move(taken);
+    else DetachedObjects{std::move(taken)};
     return true;
 }
 
@@ -846,8 +884,11 @@ Term bif_ets_delete1(Process* p, Term* a) {
         if (t->dead.load()) return p->badarg(atom("id"));
         if (!(t->access == Access::Public || t->owner.load() == p->id)) return p->badarg(atom("access"));
     }
-    if (!delete_table(t)) return p->badarg(atom("id"));
-    return atoms::true_;
+    std::vector<DbObject*> objects;
+    if (!delete_table(t, &objects)) return p->badarg(atom("id"));
+    // OTP's trap function, which its trace events name.
+    const Export* self = p->vm.exports.get(atom("ets"), atom("delete_trap"), 1);
+    return free_in_slices(p, std::make_shared<DetachedObjects>(std::move(objects)), atoms::true_, self);
 }
 
 Term bif_ets_whereis(Process* p, Term* a) {
@@ -932,11 +973,17 @@ Term bif_ets_delete_object(Process* p, Term* a) {
 }
 
 Term bif_ets_internal_delete_all(Process* p, Term* a) {
-    return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+    std::vector<DbObject*> objects;
+    Term r = with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
         SWord n = SWord(t.size());
-        t.clear();
+        // A fixed table keeps its objects, pseudo-deleted, until the last unfix.
+        if (t.fixed()) t.clear();
+        else objects = t.detach_all();
         return make_small(n);
     });
+    if (r == THE_NON_VALUE || objects.empty()) return r;
+    const Export* self = p->vm.exports.get(atom("ets"), atom("internal_delete_all"), 2);
+    return free_in_slices(p, std::make_shared<DetachedObjects>(std::move(objects)), r, self);
 }
 
 Term bif_ets_take(Process* p, Term* a) {

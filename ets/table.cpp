@@ -280,6 +280,23 @@ void Table::clear() {
     m_words = 0;
 }
 
+std::vector<DbObject*> Table::detach_all() {
+    std::vector<DbObject*> objects;
+    objects.reserve(m_size);
+    if (!is_hash()) {
+        for (auto at = m_index.first(); at.valid(); at = m_index.next(at)) objects.push_back(m_index.object(at));
+        m_index.clear();
+    } else {
+        for (DbObject* head : m_buckets)
+            for (DbObject* o = head; o; o = o->next) objects.push_back(o);
+        m_buckets.assign(INITIAL_BUCKETS, nullptr);
+        m_has_deleted = false;
+    }
+    m_size = 0;
+    m_words = 0;
+    return objects;
+}
+
 void Table::maybe_grow() {
     if (m_size > m_buckets.size() && !fixed()) rehash(m_buckets.size() * 2);
 }

@@ -109,6 +109,9 @@ public:
     // Replaces [o] by a copy of [t] (same key); returns the new object.
     DbObject* replace(DbObject* o, Term t);
     void clear();
+    // Empties the table at once (no fixation) and hands over its objects, to be destroyed by
+    // the caller, a slice at a time (OTP frees a deleted table's objects while yielding).
+    std::vector<DbObject*> detach_all();
 
     // ---- traversal (lock held) ----
     // The key of the first/last object, or 0 for an empty table. A hash table's last is its
@@ -169,6 +172,7 @@ public:
     void fix(Term pid);
     void unfix(Term pid);      // one of [pid]'s fixations
     void unfix_all(Term pid);  // all of them (the process exited)
+    void forget_fixations() { m_fixations.clear(); }  // the table is being deleted
     bool fixed() const { return !m_fixations.empty(); }
     const std::vector<std::pair<Term, Word>>& fixations() const { return m_fixations; }
     std::uint64_t fixed_since = 0;   // monotonic time of the first fixation (ns)

@@ -12,6 +12,7 @@
 #include "tracing/sessions.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
+#include "vm/entry_code.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
 
@@ -51,6 +52,10 @@ struct CurrentFunction {
             return;
         }
         if (!p->ip) return;
+        if (p->ip == trap_resume_code() && p->trapped_in) {  // in a trapping BIF
+            set(p->trapped_in->module, p->trapped_in->function, make_small(SWord(p->trapped_in->arity)));
+            return;
+        }
         if (const Module* m = p->vm.module_containing(p->ip))
             if (const FunctionInfo* f = m->function_at(p->ip)) set(m->name, f->name, make_small(SWord(f->arity)));
     }

@@ -82,6 +82,7 @@ static const Export* custom_error_handler(Process* p, const Export* e) {
 static Term run_continuation(Process* p, Term* x) {
     BifContinuation cont = std::move(p->continuation);
     p->continuation = nullptr;
+    p->trapped_in = nullptr;  // set again if it traps again
     return cont(p, x);
 }
 

@@ -282,6 +282,7 @@ struct Process {
     std::atomic<bool> ets_user{false};
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
+    const struct Export* trapped_in = nullptr;  // that BIF (trace's in/out events name it)
     const Word* on_load_entry = nullptr;      // an on_load function it claimed (bif/nif_bifs.cpp)
     SuspendFor suspend_for = SuspendFor::Nothing;
     std::uint64_t progress_value = 0;         // SuspendFor::ThreadProgress
