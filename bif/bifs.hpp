@@ -21,7 +21,7 @@ namespace beamlet::bif {
 #undef BEAMLET_BIF
 
 // Asks process [target] for [what] (process_info items, or an internal question) with a
-// signal; the calling BIF traps into beamlet_internal:await_reply/1 for the answer, which
+// signal; the calling BIF traps into erts_internal:await_result/1 (OTP's) for the answer, which
 // answer_info_request sends. Returns [if_dead] when [target] does not exist.
 vm::Term request_process_info(vm::Process* p, vm::Term* a, vm::Term target, vm::Term what, vm::Term if_dead);
 // Answers a process_info request {Ref, Item} from [from] about [p] (null if dead).

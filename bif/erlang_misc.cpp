@@ -534,11 +534,11 @@ Term bif_garbage_collect1(Process* p, Term* a) {
     m.from = p->id;
     m.fragment = copy_to_fragment(ref, &m.term);
     if (!p->vm.send_signal(other.get(), m)) return atoms::false_;
-    const Export* await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    const Export* await = p->vm.exports.get(atom("erts_internal"), atom("await_result"), 1);
     a[0] = ref;
     p->ip = await->address();
     p->exception = PendingException{};
-    return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+    return THE_NON_VALUE;  // trap: continue in erts_internal:await_result(Ref)
 }
 
 // erts_internal:garbage_collect(major | minor): a collection of the caller, as

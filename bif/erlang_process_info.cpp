@@ -304,7 +304,7 @@ Term process_info_args(Process* p) {
     return l;
 }
 
-// Asks [target] for [what] with a signal; the caller continues in beamlet_internal:await_reply/1.
+// Asks [target] for [what] with a signal; the caller continues in erts_internal:await_result/1 (OTP's).
 Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_dead) {
     Word id[3];
     new_ref_id(p, id);
@@ -321,11 +321,11 @@ Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_d
     m.term = copy_term(request, &hp, &m.fragment->off_heap_first);
     m.fragment->used_words = size;
     if (!p->vm.send_signal(other.get(), m)) return if_dead;
-    const Export* await = p->vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1);
+    const Export* await = p->vm.exports.get(atom("erts_internal"), atom("await_result"), 1);
     a[0] = ref;
     p->ip = await->address();
     p->exception = PendingException{};
-    return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+    return THE_NON_VALUE;  // trap: continue in erts_internal:await_result(Ref)
 }
 
 // Answers an info request on the target's own thread ([p] null: the target is dead).

@@ -50,16 +50,16 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     if (!vm.internal_state_available.load()) return p->error(atoms::undef);
     // wait(deallocations | thread_progress | ...): beamlet frees memory as it goes; what is
     // left is the trace sessions whose handles were dropped, destroyed by the trace cleaner
-    // process: the caller waits until it has caught up (beamlet_internal:await_reply/1).
+    // process: the caller waits until it has caught up (OTP's erts_internal:await_result/1).
     if (a[0] == am_wait) {
         Term cleaner = vm.trace_cleaner.load();
         if (!cleaner || !vm.find_process(cleaner)) return atoms::ok;
         Term ref = p->new_ref();
         vm.send_message(p, cleaner, make_tuple_on(p, {atom("sync"), p->id, ref}));
         a[0] = ref;
-        p->ip = vm.exports.get(atom("beamlet_internal"), atom("await_reply"), 1)->address();
+        p->ip = vm.exports.get(atom("erts_internal"), atom("await_result"), 1)->address();
         p->exception = PendingException{};
-        return THE_NON_VALUE;  // trap: continue in await_reply(Ref)
+        return THE_NON_VALUE;  // trap: continue in erts_internal:await_result(Ref)
     }
     // sleep(Ms) and block(Ms): this scheduler thread stops for a while (block stops the whole
     // system on erl; here the other schedulers go on).

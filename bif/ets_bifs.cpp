@@ -748,12 +748,7 @@ Term info_item(Process* p, Table& t, Term item) {
         Term when;
         if (s == "safe_fixed") {
             // erlang:timestamp() form of the time of the first fixation.
-            auto mono_now = std::chrono::steady_clock::now().time_since_epoch();
-            auto sys_now = std::chrono::system_clock::now().time_since_epoch();
-            std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(sys_now).count() -
-                              (std::chrono::duration_cast<std::chrono::nanoseconds>(mono_now).count() -
-                               std::int64_t(t.fixed_since));
-            std::int64_t us = ns / 1000;
+            std::int64_t us = t.fixed_since_os_us;
             when = make_tuple_on(p, {make_small(us / 1000000000000), make_small(us / 1000000 % 1000000),
                                      make_small(us % 1000000)});
         } else {

@@ -412,7 +412,12 @@ Term Table::prev_key(Term key, bool* missing) const {
 // ---- safe_fixtable ------------------------------------------------------------------------------
 
 void Table::fix(Term pid) {
-    if (m_fixations.empty()) fixed_since = monotonic_ns();
+    if (m_fixations.empty()) {
+        fixed_since = monotonic_ns();
+        fixed_since_os_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+    }
     for (auto& [p, n] : m_fixations)
         if (p == pid) {
             ++n;

@@ -176,6 +176,7 @@ public:
     bool fixed() const { return !m_fixations.empty(); }
     const std::vector<std::pair<Term, Word>>& fixations() const { return m_fixations; }
     std::uint64_t fixed_since = 0;   // monotonic time of the first fixation (ns)
+    std::int64_t fixed_since_os_us = 0;  // and its system time (us since the epoch)
 
 private:
     Word bucket_of(std::uint32_t hash) const { return hash & (m_buckets.size() - 1); }

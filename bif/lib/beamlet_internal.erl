@@ -1,12 +1,8 @@
-%% bif/lib/beamlet_internal.erl — Erlang halves of BIFs that wait for a reply (process_info/2
-%% on another process sends it a request signal and continues here).
+%% bif/lib/beamlet_internal.erl — Erlang halves of beamlet's BIFs that OTP has no module for.
+%% (A BIF that waits for a reply, as process_info/2 of another process, continues in OTP's own
+%% erts_internal:await_result/1, as on erl.)
 -module(beamlet_internal).
--export([await_reply/1, trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4]).
-
-await_reply(Ref) ->
-    receive
-        {Ref, Reply} -> Reply
-    end.
+-export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4]).
 
 %% Destroys trace sessions whose last strong handle was garbage collected (the VM sends
 %% {destroy, WeakHandle} when that happens), as if by trace:session_destroy/1; answers
