@@ -562,12 +562,19 @@ Term bif_erts_internal_request_system_task(Process* p, Term* a) {
     if (!is_tuple(req) || tuple_arity(req) != 3) return p->badarg();
     Term task = tuple_element(req, 0);
     if (task != am_garbage_collect && task != am_check_process_code && task != am_copy_literals) return p->badarg();
-    Message m;
-    m.kind = SignalKind::SystemTask;
-    m.from = p->id;
-    m.fragment = copy_to_fragment(req, &m.term);
+    auto request = [&] {
+        Message m;
+        m.kind = SignalKind::SystemTask;
+        m.from = p->id;
+        m.fragment = copy_to_fragment(req, &m.term);
+        return m;
+    };
     std::shared_ptr<Process> other = p->vm.lookup_process(a[0]);
-    if (!other || !p->vm.send_signal(other.get(), m)) p->vm.run_system_task(nullptr, m);
+    if (other && p->vm.send_signal(other.get(), request())) return atoms::ok;
+    // A dead process answers: send_signal has freed what it was given (the target exited
+    // after the lookup), so the answer is made from a fresh copy.
+    Message m = request();
+    p->vm.run_system_task(nullptr, m);
     return atoms::ok;
 }
 

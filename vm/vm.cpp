@@ -195,27 +195,30 @@ Module* Vm::publish_module(std::unique_ptr<Module> mod) {
     Module* m = mod.get();
     // on_load trace patterns go in while no process can reach the code yet.
     if (services.trace) services.trace->module_loading(*m);
-    std::unique_ptr<Module> previous;
+    // The module and its exports switch under one lock, so that a process asking whether it
+    // is loaded (OTP's error_handler: module_loaded/1, then function_exported/3) never sees
+    // the new module without its exports: that was a spurious undef.
     {
         std::lock_guard lock(m_modules_mutex);
         auto& slot = m_modules[m->name];
-        previous = std::move(slot);
+        std::unique_ptr<Module> previous = std::move(slot);
         slot = std::move(mod);
-    }
-    if (previous) {
-        std::lock_guard lock(m_modules_mutex);
-        m_old_modules[m->name] = std::move(previous);
+        Module* old = nullptr;
+        if (previous) {
+            old = previous.get();
+            m_old_modules[m->name] = std::move(previous);
+        }
+        // With an on_load function, the exports wait for it (finish_on_load).
+        if (m->on_load_function) m->on_load_pending.store(true, std::memory_order_release);
+        else publish_exports_locked(m, old);
     }
     code_generation.fetch_add(1, std::memory_order_acq_rel);
-    // With an on_load function, the exports wait for it (finish_on_load).
-    if (m->on_load_function) m->on_load_pending.store(true, std::memory_order_release);
-    else publish_exports(m);
     return m;
 }
 
-void Vm::publish_exports(Module* m) {
+void Vm::publish_exports_locked(Module* m, Module* previous) {
     // Exports of the previous version that this one lacks become undefined.
-    if (Module* previous = find_old_module(m->name)) {
+    if (previous) {
         for (FunctionInfo& fi : previous->functions) {
             Export* e = fi.export_entry;
             if (!e || e->is_bif()) continue;
@@ -235,7 +238,6 @@ void Vm::publish_exports(Module* m) {
         }
         set_export_address(e, address);
     }
-    code_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 Vm::OnLoadClaim Vm::claim_on_load(Term name, const Word** entry) {
@@ -254,7 +256,12 @@ bool Vm::finish_on_load(Term name, bool keep) {
     Module* m = find_module(name);
     if (!m || !m->on_load_running.load(std::memory_order_acquire)) return false;
     if (keep) {
-        publish_exports(m);
+        {
+            std::lock_guard lock(m_modules_mutex);
+            auto old = m_old_modules.find(name);
+            publish_exports_locked(m, old == m_old_modules.end() ? nullptr : old->second.get());
+        }
+        code_generation.fetch_add(1, std::memory_order_acq_rel);
         m->on_load_running.store(false, std::memory_order_release);
         return true;
     }

@@ -84,8 +84,6 @@ struct Vm {
     // (the caller has checked there was no old code left), exports point at the new code and
     // those it no longer has become undefined. on_load trace patterns are applied first.
     Module* publish_module(std::unique_ptr<Module> module);
-    // Points [module]'s exports at its code (publish_module does it, or finish_on_load).
-    void publish_exports(Module* module);
     // A module with an on_load function waits for it: the first caller claims the run and
     // gets the function's code in [*entry]; later callers learn that it is running.
     enum class OnLoadClaim { None, Claimed, Running };
@@ -364,6 +362,9 @@ private:
     SendResult route(Process* sender, Term dest, Term msg, PortCommandMode port_mode);
     // The owner of the active alias [alias] (a reference), or null; a reply alias ends here.
     std::shared_ptr<Process> alias_target(Term alias);
+    // Points [module]'s exports at its code and undefines those [previous] had that it lacks;
+    // m_modules_mutex is held.
+    void publish_exports_locked(Module* module, Module* previous);
 
     mutable SpinLock m_max_heap_lock;
     MaxHeapSize m_max_heap_default;
