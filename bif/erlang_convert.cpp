@@ -421,8 +421,13 @@ Term bif_bitstring_to_list(Process* p, Term* a) {
 }
 Term bif_list_to_binary(Process* p, Term* a) {
     std::string s;
-    if (!(is_list(a[0]) || is_nil(a[0]) || is_binary(a[0])) || !iolist_to_bytes(a[0], &s)) return p->badarg();
+    // A list: a binary alone is badarg, as on OTP (iolist_to_binary/1 takes one).
+    if (!(is_list(a[0]) || is_nil(a[0])) || !iolist_to_bytes(a[0], &s)) return p->badarg();
     return make_binary(p, s);
+}
+Term bif_iolist_to_binary(Process* p, Term* a) {
+    if (is_binary(a[0])) return a[0];
+    return bif_list_to_binary(p, a);
 }
 namespace {
 // Appends the bits of bitstring list [root] (bytes, bitstrings, nested lists) to [out]/[bits],
