@@ -396,6 +396,7 @@ Term bif_binary_to_float(Process* p, Term* a) {
 Term bif_binary_to_list1(Process* p, Term* a) {
     std::string s;
     if (!binary_bytes(a[0], &s)) return p->badarg();
+    charge_work(p, s.size(), 256);
     return bytes_to_list(p, s);
 }
 Term bif_binary_to_list3(Process* p, Term* a) {
@@ -403,6 +404,7 @@ Term bif_binary_to_list3(Process* p, Term* a) {
     if (!binary_bytes(a[0], &s) || !is_small(a[1]) || !is_small(a[2])) return p->badarg();
     SWord from = small_value(a[1]), to = small_value(a[2]);
     if (from < 1 || to < from || std::size_t(to) > s.size()) return p->badarg();
+    charge_work(p, std::size_t(to - from + 1), 256);
     return bytes_to_list(p, std::string_view(s).substr(std::size_t(from - 1), std::size_t(to - from + 1)));
 }
 Term bif_bitstring_to_list(Process* p, Term* a) {
@@ -411,6 +413,7 @@ Term bif_bitstring_to_list(Process* p, Term* a) {
     Word whole = v.bit_size / 8, rest = v.bit_size % 8;
     std::string s(whole, '\0');
     copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(s.data()), 0, whole * 8);
+    charge_work(p, whole, 6);
     Term tail = NIL;
     if (rest) tail = make_sub_binary(p, a[0], whole * 8, rest);
     if (rest) {
@@ -423,6 +426,7 @@ Term bif_list_to_binary(Process* p, Term* a) {
     std::string s;
     // A list: a binary alone is badarg, as on OTP (iolist_to_binary/1 takes one).
     if (!(is_list(a[0]) || is_nil(a[0])) || !iolist_to_bytes(a[0], &s)) return p->badarg();
+    charge_work(p, s.size(), 4);
     return make_binary(p, s);
 }
 Term bif_iolist_to_binary(Process* p, Term* a) {
@@ -469,6 +473,7 @@ Term bif_list_to_bitstring(Process* p, Term* a) {
     std::size_t bits = 0;
     if (!(is_list(a[0]) || is_nil(a[0])) || !bitlist_append(a[0], bytes, bits))  // a list, not a bitstring
         return p->badarg();
+    charge_work(p, bits / 8, 4);
     Term bin = make_binary(p, bytes.data(), (bits + 7) / 8);
     if (bits % 8 == 0) return bin;
     return make_sub_binary(p, bin, 0, bits);
@@ -476,6 +481,7 @@ Term bif_list_to_bitstring(Process* p, Term* a) {
 Term bif_iolist_size(Process* p, Term* a) {
     std::string s;
     if (!iolist_to_bytes(a[0], &s)) return p->badarg();
+    charge_work(p, s.size(), 64);
     return make_small(SWord(s.size()));
 }
 

@@ -39,6 +39,7 @@ bool encode_options(Term list, EncodeOptions* opt) {
 Term to_binary(Process* p, Term t, const EncodeOptions& opt) {
     std::string out;
     encode_external(t, opt, &out);
+    charge_work(p, out.size(), 64);
     return make_binary(p, out);
 }
 
@@ -53,6 +54,7 @@ Term from_binary(Process* p, Term bin, bool safe, bool used) {
         bytes = reinterpret_cast<const std::uint8_t*>(copy.data());
     }
     DecodeResult r = decode_external(p, {bytes, v.size_bytes()}, safe);
+    charge_work(p, v.size_bytes(), 24);
     if (r.status != DecodeStatus::Ok) return p->badarg();
     if (used) return make_tuple_on(p, {r.term, make_small(SWord(r.used))});
     return r.term;

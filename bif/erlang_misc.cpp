@@ -645,10 +645,11 @@ Term bif_erts_internal_scheduler_wall_time(Process* p, Term* a) {
     return make_bool(enabled.exchange(a[0] == atoms::true_));
 }
 
-// erlang:bump_reductions(N): the caller's time slice is N reductions shorter.
+// erlang:bump_reductions(N): the caller's time slice is N reductions shorter (at most a
+// whole slice, as OTP's; a bignum is badarg on OTP 25's 64-bit emulator).
 Term bif_bump_reductions(Process* p, Term* a) {
     if (!is_small(a[0]) || small_value(a[0]) < 0) return p->badarg();
-    if (small_value(a[0]) >= 1000) p->yield_requested = true;
+    p->slice_reds -= std::min<SWord>(small_value(a[0]), CONTEXT_REDS);
     return atoms::true_;
 }
 

@@ -141,7 +141,10 @@ Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_word
     } else if (item == atom("max_heap_size")) {
         v = max_heap_size_term(p, p->max_heap);
     } else if (item == am_reductions) {
-        v = make_small(p->reductions);
+        // Asked by the process itself: with its time slice so far.
+        BEAMLET_CACHED_ATOM(am_running, "running");
+        SWord slice = status == am_running ? CONTEXT_REDS - p->slice_reds : 0;
+        v = make_small(p->reductions + std::max<SWord>(slice, 0));
     } else if (item == am_memory) {
         v = make_small(SWord(p->heap_size_words * 8 + 1000));
     } else if (item == atom("sequential_trace_token")) {

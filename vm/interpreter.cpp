@@ -14,6 +14,7 @@
 #include "vm/interpreter.hpp"
 
 #include <mutex>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -182,8 +183,9 @@ static RunResult execute(Process* p, Registers* regs) {
         DISPATCH();                                \
     } while (0)
 // Also records the current instruction: process_info(self(), current_function) and traps read it.
-#define SWAPOUT() (p->htop = HTOP, p->stop = E, p->ip = I)
-#define SWAPIN() (HTOP = p->htop, E = p->stop)
+// The reductions left go out and come back too: a BIF may charge its work (charge_work).
+#define SWAPOUT() (p->htop = HTOP, p->stop = E, p->ip = I, p->slice_reds = reds)
+#define SWAPIN() (HTOP = p->htop, E = p->stop, reds = int(std::max<SWord>(p->slice_reds, INT_MIN / 2)))
 // Takes the messages that arrived into the queue. Receive tracing may run a match spec that
 // builds terms on the heap, so then the heap top goes through the process.
 #define FETCH_INBOX()                                                                               \
@@ -194,7 +196,7 @@ static RunResult execute(Process* p, Registers* regs) {
     do {                                                         \
         if (Word(E - HTOP) < Word(need) || p->mbuf_words > p->heap_size_words) { \
             SWAPOUT();                                           \
-            reds -= int(std::min<Word>(garbage_collect(p, x, (nlive), (need)), CONTEXT_REDS)); \
+            p->slice_reds -= SWord(std::min<Word>(garbage_collect(p, x, (nlive), (need)), CONTEXT_REDS)); \
             SWAPIN();                                            \
         }                                                        \
     } while (0)

@@ -310,6 +310,11 @@ struct Process {
     // registers back to the interpreter here (--engine jit).
     SWord jit_reds = 0;
     Word jit_live = 0;
+    // The reductions left in the running process's time slice, as the interpreter saw them
+    // when it last called out (SWAPOUT); it takes them back when the call returns (SWAPIN),
+    // so a BIF can charge its work (charge_work, bump_reductions), and
+    // process_info(self(), reductions) counts the slice so far, as OTP's does.
+    SWord slice_reds = CONTEXT_REDS;
     Word allocated_words() const { return gc_freed_words + heap_used_words(); }
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
@@ -390,6 +395,15 @@ struct LiteralRelease;
 // A major collection that also copies whatever [p] references in [released]'s literal range
 // into its heap; none when it references nothing there (false).
 bool garbage_collect_literals(Process* p, Term* x_regs, Word live, const LiteralRelease& released);
+
+// A BIF's work beyond its call (OTP's BUMP_REDS): [work] units (bytes, list cells) cost one
+// reduction per [per_reduction] (the BIF's rate, measured on OTP 25), out of the caller's
+// time slice; work worth more than what is left switches the caller out at its next call.
+// OTP's BIF would trap part-way; beamlet's finishes, then yields, so that a loop of large
+// conversions never holds its scheduler.
+inline void charge_work(Process* p, std::size_t work, std::size_t per_reduction) {
+    p->slice_reds -= SWord(std::min<std::size_t>(work / per_reduction, std::size_t(1) << 30));
+}
 
 class Module;
 // Whether [p] (not running) executes code of [m]: its current instruction, continuation, or a
