@@ -548,20 +548,27 @@ Term bif_erts_internal_garbage_collect(Process* p, Term* a) {
     return bif_garbage_collect(p, a);
 }
 
-// erts_internal:request_system_task(Pid, Priority, {Task, ReqId, Arg}): the target runs Task
+// erts_internal:request_system_task(Pid, Priority, {Task, ReqId | Args}): the target runs Task
 // when it handles the signal and sends {Task, ReqId, Result} back; a dead process answers
 // false. Tasks: {garbage_collect, ReqId, major | minor}, {check_process_code, ReqId, Module},
-// {copy_literals, ReqId, Bool} (beamlet never frees literals under a process: always ok).
+// {copy_literals, ReqId, Bool} (beamlet never frees literals under a process: always ok), and
+// OTP's {system_task_test, ReqId} (true once handled). At most two arguments, as OTP's.
 Term bif_erts_internal_request_system_task(Process* p, Term* a) {
     static const Term am_garbage_collect = atom("garbage_collect"), am_check_process_code = atom("check_process_code"),
-                      am_copy_literals = atom("copy_literals");
+                      am_copy_literals = atom("copy_literals"), am_system_task_test = atom("system_task_test"),
+                      am_minor = atom("minor"), am_major = atom("major");
     Term prio = a[1], req = a[2];
     if (!is_pid(a[0]) || !(prio == atom("max") || prio == atom("high") || prio == atom("normal") || prio == atom("low") ||
                            prio == atom("inherit")))
         return p->badarg();
-    if (!is_tuple(req) || tuple_arity(req) != 3) return p->badarg();
+    if (!is_tuple(req) || tuple_arity(req) < 2 || tuple_arity(req) > 4) return p->badarg();
     Term task = tuple_element(req, 0);
-    if (task != am_garbage_collect && task != am_check_process_code && task != am_copy_literals) return p->badarg();
+    Term arg = tuple_arity(req) > 2 ? tuple_element(req, 2) : THE_NON_VALUE;
+    bool valid = task == am_system_task_test ||
+                 (task == am_garbage_collect && (arg == am_minor || arg == am_major)) ||
+                 (task == am_check_process_code && arg != THE_NON_VALUE && is_atom(arg)) ||
+                 (task == am_copy_literals && arg != THE_NON_VALUE);
+    if (!valid) return p->badarg();
     auto request = [&] {
         Message m;
         m.kind = SignalKind::SystemTask;

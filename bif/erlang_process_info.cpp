@@ -266,10 +266,20 @@ Term info_answer(Process* p, Term what, Term status, bool* bad) {
     return list;
 }
 
-Term info_all_items(Process* p) {
+// process_info/1's answer: {registered_name, Name} first when [p] has a name (OTP leaves the
+// item out otherwise), then the items of info_items().
+Term info_all(Process* p, Term status) {
+    BEAMLET_CACHED_ATOM(am_registered_name, "registered_name");
     Term l = NIL;
     for (auto it = info_items().rbegin(); it != info_items().rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
-    return l;
+    bool named;
+    {
+        std::lock_guard guard(p->lock);
+        named = p->registered_name != 0;
+    }
+    if (named) l = make_cons_on(p->alloc(2), am_registered_name, l);
+    bool bad;
+    return info_answer(p, l, status, &bad);
 }
 
 // The items process_info/2 knows (OTP 25's): any other is badarg, whoever is asked.
@@ -331,12 +341,28 @@ Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_d
     return THE_NON_VALUE;  // trap: continue in erts_internal:await_result(Ref)
 }
 
+namespace {
+// The status of a process answering an info request on its own thread, between two runs.
+Term target_status(Process* p) {
+    BEAMLET_CACHED_ATOM(am_waiting, "waiting");
+    BEAMLET_CACHED_ATOM(am_runnable, "runnable");
+    BEAMLET_CACHED_ATOM(am_suspended, "suspended");
+    bool suspended;
+    {
+        std::lock_guard guard(p->lock);
+        suspended = !p->suspenders.empty() || p->busy_port_wait.load(std::memory_order_relaxed);
+    }
+    return suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
+}
+}  // namespace
+
 // Answers an info request on the target's own thread ([p] null: the target is dead).
 void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
     Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
     BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
     BEAMLET_CACHED_ATOM(am_is_alive, "$is_alive");
+    BEAMLET_CACHED_ATOM(am_all, "$all");
     if (what == am_is_alive) {
         reply_words[2] = make_bool(p != nullptr);  // erlang:is_process_alive/1
     } else if (is_tuple(what) && tuple_element(what, 0) == atom("$save_calls")) {
@@ -346,21 +372,20 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
             Term args[2] = {atom("save_calls"), tuple_element(what, 1)};
             reply_words[2] = bif_process_flag(p, args);
         }
+    } else if (what == am_all && p) {
+        // process_info/1 of another process.
+        Process::AllocMark mark = p->alloc_mark();
+        reply_words[2] = info_all(p, target_status(p));
+        vm.send_message(p, from, make_boxed(reply_words));
+        p->release_to(mark);
+        return;
     } else if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
         // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
         Module* old = vm.find_old_module(tuple_element(what, 1));
         reply_words[2] = make_bool(p && runs_code_of(p, old));
     } else if (p) {
-        BEAMLET_CACHED_ATOM(am_waiting, "waiting");
-        BEAMLET_CACHED_ATOM(am_runnable, "runnable");
         bool bad;
-        BEAMLET_CACHED_ATOM(am_suspended, "suspended");
-        bool suspended;
-        {
-            std::lock_guard guard(p->lock);
-            suspended = !p->suspenders.empty() || p->busy_port_wait.load(std::memory_order_relaxed);
-        }
-        Term status = suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
+        Term status = target_status(p);
         // The answer is built on [p]'s heap and copied into the reply: it is not [p]'s data
         // (OTP builds it apart), and a hibernating process's heap stays its live size.
         Process::AllocMark mark = p->alloc_mark();
@@ -397,14 +422,13 @@ Term bif_process_info2(Process* p, Term* a) {
 
 Term bif_process_info1(Process* p, Term* a) {
     if (!is_pid(a[0])) return p->badarg();
-    Term items = info_all_items(p);
     if (a[0] == p->id) {
         BEAMLET_CACHED_ATOM(am_running, "running");
         handle_own_signals(p);
-        bool bad;
-        return info_answer(p, items, am_running, &bad);
+        return info_all(p, am_running);
     }
-    return request_process_info(p, a, a[0], items, atoms::undefined);
+    BEAMLET_CACHED_ATOM(am_all, "$all");
+    return request_process_info(p, a, a[0], am_all, atoms::undefined);
 }
 
 }  // namespace beamlet::bif

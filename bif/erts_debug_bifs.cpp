@@ -3,6 +3,7 @@
 // in their init_per_suite (erts_debug:set_internal_state(available_internal_state, true)).
 // Only the knobs beamlet has a meaning for answer; the rest are badarg, as an unknown one is
 // on erl, and all of them are undef until available_internal_state is set, as on erl.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -63,10 +64,11 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     }
     // sleep(Ms) and block(Ms): this scheduler thread stops for a while (block stops the whole
     // system on erl; here the other schedulers go on).
-    // reds_left(N): how many reductions the caller has left in its slice; beamlet's count
-    // lives in the running engine, so this is accepted and has no effect.
+    // reds_left(N): the caller has N reductions left in its slice (taken into 1..4000, as
+    // OTP's); its next calls count down from there.
     if (a[0] == atom("reds_left")) {
         if (!is_small(a[1])) return p->badarg();
+        p->slice_reds = std::clamp<SWord>(small_value(a[1]), 1, CONTEXT_REDS);
         return atoms::true_;
     }
     // A debug build's knob (ETS_DBG_FORCE_TRAP): not supported, as on a release build of erts.
@@ -128,8 +130,15 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     if (a[0] == am_available) return atoms::true_;
     // beamlet has no FORCE_HEAP_FRAGS debug build.
     if (a[0] == atom("force_heap_frags")) return atoms::false_;
-    // The caller's reductions left in its slice: the engine keeps the count; a full slice.
-    if (a[0] == atom("reds_left")) return make_small(CONTEXT_REDS);
+    // The caller's reductions left in its slice.
+    if (a[0] == atom("reds_left")) return make_small(std::max<SWord>(p->slice_reds, 0));
+    // OTP's processes/0 parameters ({ptab_list_bif_info, MinStartReds, TabChunks, ChunkSize,
+    // IndicesPerRed, FreeDeletedReds, DeletedPerRed, DeletedMaxReds, ConsesPerRed,
+    // DebugLevel}): erl 25's values; the table of 262144 processes in chunks of 1000.
+    if (a[0] == atom("processes_bif_info"))
+        return make_tuple_on(p, {atom("ptab_list_bif_info"), make_small(40), make_small((262144 + 999) / 1000),
+                                 make_small(1000), make_small(25), make_small(1), make_small(10), make_small(40),
+                                 make_small(75), make_small(0)});
     if (a[0] == atom("persistent_term")) return persistent_term_internal_state(p);
     if (a[0] == atom("process_info_args")) return process_info_args(p);
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("binary_info"))

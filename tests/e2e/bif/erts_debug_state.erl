@@ -27,6 +27,13 @@ main() ->
     show([erts_debug:size(<<1:100>>), erts_debug:size_shared({Shared, [Shared]}),
           erts_debug:size_shared([Triple, Triple])]),
     show(erts_debug:get_internal_state(available_internal_state)),
+    %% reds_left: set (taken into 1..4000), then counted down by the calls that follow.
+    show([erts_debug:set_internal_state(reds_left, N) || N <- [0, 1, 4000, 4001, -1]]),
+    show(catch erts_debug:set_internal_state(reds_left, a)),
+    true = erts_debug:set_internal_state(reds_left, 3000),
+    Left = erts_debug:get_internal_state(reds_left),
+    show(Left > 2900 andalso Left =< 3000),
+    show(erts_debug:get_internal_state(processes_bif_info)),
     show(erts_debug:set_internal_state(sleep, 1)),
     show(catch erts_debug:set_internal_state(sleep, -1)),
     show(erts_debug:set_internal_state(available_internal_state, false)),
