@@ -170,12 +170,59 @@ Term bif_is_process_alive(Process* p, Term* a) {
     return request_process_info(p, a, a[0], am_is_alive, atoms::false_);
 }
 
-Term bif_processes(Process* p, Term*) {
-    std::vector<Term> ids = p->vm.process_ids();
-    std::sort(ids.begin(), ids.end());
+namespace {
+Term pid_list(Process* p, const std::vector<Term>& ids) {
     Term l = NIL;
     for (auto it = ids.rbegin(); it != ids.rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
     return l;
+}
+
+// OTP's processes/0 costs (erl 25's processes_bif_info): 40 reductions to start, 40 for each
+// chunk of 1000 process table slots; the table has 263 chunks (262144 slots).
+constexpr SWord PTAB_START_REDS = 40, PTAB_CHUNK_REDS = 40, PTAB_CHUNK_SLOTS = 1000, PTAB_CHUNKS = 263;
+
+// A processes/0 call that trapped: the processes alive at the call, and the table chunks
+// still to go over, a time slice's worth each time the caller runs.
+struct PtabList {
+    std::vector<Term> ids;
+    SWord chunks_left = PTAB_CHUNKS;  // 100 a slice: 263 take three slices
+};
+
+Term ptab_list_continue(Process* p, std::shared_ptr<PtabList> list) {
+    SWord chunks = std::min(list->chunks_left, SWord(CONTEXT_REDS) / PTAB_CHUNK_REDS);
+    list->chunks_left -= chunks;
+    if (list->chunks_left == 0) {
+        p->slice_reds -= chunks * PTAB_CHUNK_REDS;
+        return pid_list(p, list->ids);
+    }
+    p->continuation = [list](Process* q, Term*) { return ptab_list_continue(q, list); };
+    p->trapped_in = p->vm.exports.get(atoms::erlang, atom("ptab_list_continue"), 2);
+    p->suspend_for = SuspendFor::Nothing;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+}  // namespace
+
+// erlang:processes/0: the processes alive at the call. As OTP's: a caller with the
+// reductions for the start and the used part of the table gets the list at once; otherwise
+// it is scheduled out and goes over the whole table a slice at a time, in
+// erlang:ptab_list_continue/2 (what process_info and trace's running events show meanwhile).
+Term bif_processes(Process* p, Term*) {
+    std::vector<Term> ids = p->vm.process_ids();
+    std::sort(ids.begin(), ids.end());
+    SWord used_chunks = (SWord(ids.size()) + PTAB_CHUNK_SLOTS - 1) / PTAB_CHUNK_SLOTS;
+    SWord cost = PTAB_START_REDS + PTAB_CHUNK_REDS * used_chunks;
+    if (p->slice_reds >= cost) {
+        p->slice_reds -= cost;
+        return pid_list(p, ids);
+    }
+    auto list = std::make_shared<PtabList>();
+    list->ids = std::move(ids);
+    p->continuation = [list](Process* q, Term*) { return ptab_list_continue(q, list); };
+    p->trapped_in = p->vm.exports.get(atoms::erlang, atom("ptab_list_continue"), 2);
+    p->suspend_for = SuspendFor::Nothing;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
 }
 
 Term bif_yield(Process* p, Term*) {

@@ -75,6 +75,10 @@ Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_word
     Term v;
     if (item == am_current_function && in_hibernate_code(p->ip)) {
         v = make_tuple_on(p, {atoms::erlang, atom("hibernate"), make_small(3)});
+    } else if (item == am_current_function && p->ip == trap_resume_code() && p->trapped_in) {
+        // Between two slices of a trapping BIF: that BIF, as OTP's shows.
+        const Export* bif = p->trapped_in;
+        v = make_tuple_on(p, {bif->module, bif->function, make_small(SWord(bif->arity))});
     } else if (item == am_current_function) {
         const Word* at = p->ip;
         const Module* m = p->vm.module_containing(at);

@@ -4,10 +4,12 @@
 // system_info answers what OTP 25 answers for the items programs and OTP's libraries ask
 // about; beamlet identifies itself as OTP 25 (erts 13.1.5) because the .beam files it runs and
 // the libraries it loads are OTP 25's.
+#include <gnu/libc-version.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -55,6 +57,30 @@ bool bytes_of(Term t, std::string* out) {
     return false;
 }
 
+}  // namespace
+
+namespace {
+// system_info(allocator): {glibc, [Major, Minor], Features, Settings}. Everything is malloc's
+// (sys_alloc); OTP's alloc_util allocators are there, disabled, as on an erl started with
+// +Mea min.
+Term allocator_info(Process* p) {
+    auto list = [p](const std::vector<Term>& items) {
+        Term l = NIL;
+        for (auto it = items.rbegin(); it != items.rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+        return l;
+    };
+    int major = 0, minor = 0;
+    std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor);
+    Term version = list({make_small(major), make_small(minor)});
+    Term sys_alloc = atom("sys_alloc");
+    Term settings = list({pair(p, atom("e"), atoms::true_), pair(p, atom("m"), atom("libc")),
+                          pair(p, atom("tt"), make_small(131072)), pair(p, atom("tp"), make_small(0))});
+    std::vector<Term> per_allocator{pair(p, sys_alloc, settings)};
+    for (const char* name : {"temp_alloc", "sl_alloc", "std_alloc", "ll_alloc", "eheap_alloc", "ets_alloc", "fix_alloc",
+                             "literal_alloc", "binary_alloc", "driver_alloc", "test_alloc"})
+        per_allocator.push_back(pair(p, atom(name), list({pair(p, atom("e"), atoms::false_)})));
+    return make_tuple_on(p, {atom("glibc"), version, list({sys_alloc}), list(per_allocator)});
+}
 }  // namespace
 
 Term bif_system_info(Process* p, Term* a) {
@@ -148,6 +174,7 @@ Term bif_system_info(Process* p, Term* a) {
     // beamlet allocates with malloc: no alloc_util allocators (erts_debug:alloc_blocks_size/1
     // then answers undefined, as on an erl started with +Mea min).
     if (name == "alloc_util_allocators") return NIL;
+    if (name == "allocator") return allocator_info(p);
     if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("allocator_sizes"))
         return is_list(tuple_element(item, 1)) || is_nil(tuple_element(item, 1)) ? NIL : atoms::false_;
     return p->badarg();

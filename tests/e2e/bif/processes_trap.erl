@@ -1,0 +1,57 @@
+%% tests/e2e/bif/processes_trap.erl — erlang:processes/0 with few reductions left traps, as
+%% OTP's does: the caller is scheduled out and continues in erlang:ptab_list_continue/2, which
+%% process_info(P, current_function) and trace's running events show meanwhile (OTP's
+%% process_SUITE:processes_gc_trap); the answer is the processes alive at the call. Also
+%% system_info(allocator)'s shape.
+-module(processes_trap).
+-export([main/0]).
+
+main() ->
+    logger:set_primary_config(level, error),  % no warning report about the internal state
+    erts_debug:set_internal_state(available_internal_state, true),
+    Self = self(),
+    T = spawn(fun() -> collect([]) end),
+    P = spawn(fun() ->
+                      receive go -> ok end,
+                      erts_debug:set_internal_state(reds_left, 10),
+                      Ps = processes(),
+                      Self ! {listed, lists:member(Self, Ps), lists:member(self(), Ps)},
+                      receive stop -> ok end
+              end),
+    wait_until_waiting(P),  % its first run is over: the events start at the next one
+    erlang:trace(P, true, [running, {tracer, T}]),
+    P ! go,
+    receive {listed, Main, Own} -> io:format("lists main: ~p, itself: ~p~n", [Main, Own]) end,
+    erlang:trace(P, false, [running]),
+    T ! {dump, self()},
+    receive {events, E} -> io:format("running: ~p~n", [[{W, F} || {trace, _, W, F} <- E]]) end,
+    %% Suspended between the two slices.
+    Q = spawn(fun() ->
+                      Self ! {suspend_me, self()},
+                      erts_debug:set_internal_state(reds_left, 10),
+                      Self ! {self(), done, is_list(processes())},
+                      receive stop -> ok end
+              end),
+    receive {suspend_me, Q} -> ok end,
+    true = erlang:suspend_process(Q),
+    io:format("suspended in: ~p~n", [process_info(Q, [status, current_function])]),
+    true = erlang:resume_process(Q),
+    receive {Q, done, D} -> io:format("done: ~p~n", [D]) end,
+    {glibc, [Major, Minor], Features, Settings} = erlang:system_info(allocator),
+    io:format("allocator: ~p ~p ~p~n", [is_integer(Major) andalso is_integer(Minor),
+                                        lists:member(sys_alloc, Features),
+                                        proplists:get_value(sys_alloc, Settings)]),
+    [X ! stop || X <- [P, Q]],
+    ok.
+
+wait_until_waiting(P) ->
+    case process_info(P, status) of
+        {status, waiting} -> ok;
+        _ -> erlang:yield(), wait_until_waiting(P)
+    end.
+
+collect(Acc) ->
+    receive
+        {dump, To} -> To ! {events, lists:reverse(Acc)};
+        E -> collect([E | Acc])
+    end.
