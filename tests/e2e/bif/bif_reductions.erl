@@ -39,7 +39,7 @@ main() ->
     %% A loop of large conversions yields: the loop is killed while it runs.
     Self = self(),
     Big = lists:duplicate(2000000, 2000000),
-    Pid = spawn(fun() -> Self ! ready, loop(Big, 100000) end),
+    Pid = spawn(fun() -> Self ! ready, loop(Big, 100000, 0) end),
     receive ready -> ok end,
     T0 = erlang:monotonic_time(millisecond),
     Ref = monitor(process, Pid),
@@ -47,10 +47,10 @@ main() ->
     receive {'DOWN', Ref, process, Pid, Why} -> io:format("looper: ~p~n", [Why]) end,
     io:format("killed within a second: ~p~n", [erlang:monotonic_time(millisecond) - T0 < 1000]).
 
-loop(_, 0) -> done;
-loop(Big, N) ->
-    _ = term_to_binary(Big),
-    loop(Big, N - 1).
+%% (The sizes are summed: a conversion whose result went unused would be compiled away.)
+loop(_, 0, Sum) -> Sum;
+loop(Big, N, Sum) ->
+    loop(Big, N - 1, Sum + byte_size(term_to_binary(Big))).
 
 reds(F) ->
     {reductions, R0} = process_info(self(), reductions),
