@@ -56,6 +56,12 @@ Term bif_process_flag(Process* p, Term* a) {
         *field = a[0] == am_min_heap_size ? std::max(next_heap_size_words(n), MIN_HEAP_SIZE_WORDS) : n;
         return old;
     }
+    // priority: the run queue the process goes in from its next schedule on.
+    if (a[0] == atom("priority")) {
+        std::optional<Priority> prio = priority_of(a[1]);
+        if (!prio) return p->badarg();
+        return priority_atom(p->priority.exchange(*prio, std::memory_order_relaxed));
+    }
     // Flags whose values are kept (and reported back) without changing how the process runs.
     struct Kept {
         const char* name;
@@ -63,7 +69,6 @@ Term bif_process_flag(Process* p, Term* a) {
         bool (*valid)(Term);
     };
     static const Kept kept[] = {
-        {"priority", "normal", [](Term v) { return v == atom("low") || v == atom("normal") || v == atom("high") || v == atom("max"); }},
         {"message_queue_data", "on_heap", [](Term v) { return v == atom("on_heap") || v == atom("off_heap"); }},
         {"sensitive", "false", [](Term v) { return v == atoms::true_ || v == atoms::false_; }},
         {"save_calls", "0", [](Term v) { return is_small(v) && small_value(v) >= 0 && small_value(v) <= 10000; }},

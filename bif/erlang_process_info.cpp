@@ -153,8 +153,10 @@ Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_word
         v = make_small(SWord(p->heap_size_words * 8 + 1000));
     } else if (item == atom("sequential_trace_token")) {
         v = seq_token_copy(p);
-    } else if (item == am_error_handler || item == am_priority) {
-        v = item == am_priority ? atom("normal") : atoms::error_handler;
+    } else if (item == am_priority) {
+        v = priority_atom(p->priority.load(std::memory_order_relaxed));
+    } else if (item == am_error_handler) {
+        v = atoms::error_handler;
         for (auto& [f, value] : p->kept_flags)
             if (f == item) v = value;
     } else if (item == am_group_leader) {

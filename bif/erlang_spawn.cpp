@@ -110,8 +110,8 @@ namespace {
 enum class OptsError { None, NotAList, BadOption };
 
 // spawn_opt options: link, monitor, {monitor, MonitorOpts}, {fullsweep_after, N},
-// {min_heap_size, N}, {max_heap_size, _}; other tuning options are accepted and ignored
-// ({priority, _}, {min_bin_vheap_size, _}, ...).
+// {min_heap_size, N}, {max_heap_size, _}, {priority, P}; other tuning options are accepted
+// and ignored ({min_bin_vheap_size, _}, ...).
 // spawn_request's {reply_tag, T} and {reply, R} go to [request] when it is given.
 OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* request = nullptr) {
     BEAMLET_CACHED_ATOM(am_link, "link");
@@ -143,6 +143,10 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
         } else if (key == atom("min_heap_size")) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->min_heap_size = Word(small_value(value));
+        } else if (key == atom("priority")) {
+            std::optional<Priority> prio = priority_of(value);
+            if (!prio) result = OptsError::BadOption;
+            else out->priority = *prio;
         } else if (key == atom("min_bin_vheap_size")) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->min_bin_vheap_size = Word(small_value(value));

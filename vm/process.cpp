@@ -13,6 +13,18 @@
 
 namespace beamlet::vm {
 
+std::optional<Priority> priority_of(Term t) {
+    static const Term names[] = {atom("max"), atom("high"), atom("normal"), atom("low")};
+    for (int i = 0; i < 4; ++i)
+        if (t == names[i]) return Priority(i);
+    return std::nullopt;
+}
+
+Term priority_atom(Priority prio) {
+    static const Term names[] = {atom("max"), atom("high"), atom("normal"), atom("low")};
+    return names[int(prio)];
+}
+
 Term keep_monitor_tag(Term tag, std::shared_ptr<HeapFragment>* heap) {
     if (!is_boxed(tag) && !is_list(tag)) return tag;
     Term kept;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -60,6 +61,13 @@ struct PendingException {
 };
 
 struct Process;
+
+// Process priorities, as OTP's: max and high processes run before any normal one; low ones
+// share normal's queue and run once for every eight normal runs (Schedulers::take).
+enum class Priority : std::uint8_t { Max, High, Normal, Low };
+// The priority named by [t] (max, high, normal, low), or nullopt.
+std::optional<Priority> priority_of(Term t);
+Term priority_atom(Priority prio);
 
 // What a process suspended by a trapping BIF waits for.
 enum class SuspendFor : std::uint8_t {
@@ -275,11 +283,15 @@ struct Process {
     Term parent = 0;                          // the process that spawned it (0: none)
     // Where its I/O goes (erlang:group_leader/0,2): inherited at spawn; set by other processes.
     std::atomic<Term> group_leader{0};
-    // process_flag/2 settings beamlet keeps but does not act on (priority, message_queue_data,
+    // process_flag/2 settings beamlet keeps but does not act on (message_queue_data,
     // min_heap_size, ...): {Flag, Value}, owner-only.
     std::vector<std::pair<Term, Term>> kept_flags;
     // It owns (or has fixed) an ETS table: its exit must run Vm::ets_exit_hook.
     std::atomic<bool> ets_user{false};
+    // process_flag(priority, _): the run queue it goes in (Schedulers::enqueue). [low_skips]
+    // counts how often a low one was passed over for normal ones (its scheduler's lock).
+    std::atomic<Priority> priority{Priority::Normal};
+    std::uint8_t low_skips = 0;
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
     const struct Export* trapped_in = nullptr;  // that BIF (trace's in/out events name it)

@@ -53,8 +53,9 @@ Schedulers::~Schedulers() {
         if (s->thread.joinable()) s->thread.join();
     // Ports still queued let go of themselves (they hold themselves alive while queued).
     for (auto& s : m_scheds)
-        for (Task t : s->queue)
-            if (Port* port = t.port()) port->drop_task();
+        for (auto& queue : s->queues)
+            for (Task t : queue)
+                if (Port* port = t.port()) port->drop_task();
     // Nothing runs any more: later ops still waiting can run now (they own memory; one may
     // queue another).
     while (true) {
@@ -76,11 +77,14 @@ void Schedulers::enqueue(Task task) {
     bool own = index >= 0;
     if (!own) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
     Scheduler& s = *m_scheds[std::size_t(index)];
+    Process* p = task.process();
+    Priority prio = p ? p->priority.load(std::memory_order_relaxed) : Priority::Normal;
     std::size_t length;
     {
         std::lock_guard lock(s.mutex);
-        s.queue.push_back(task);
-        length = s.queue.size();
+        s.queues[std::min(int(prio), QUEUES - 1)].push_back(task);
+        if (prio == Priority::Low) ++s.low_queued;
+        length = queued(s);
         s.length.store(length, std::memory_order_seq_cst);
     }
     // A scheduler's single runnable process is its own next job: waking an idle scheduler
@@ -148,27 +152,70 @@ Task Schedulers::spin_for_work(int index, int progress_index) {
     return Task();
 }
 
+namespace {
+constexpr std::uint8_t LOW_SKIPS = 7;  // a low process runs once for every eight normal ones
+
+bool is_low(Task t) {
+    Process* p = t.process();
+    return p && p->priority.load(std::memory_order_relaxed) == Priority::Low;
+}
+}  // namespace
+
+Task Schedulers::pop_front(Scheduler& s) {
+    for (int q = 0; q < QUEUES - 1; ++q) {
+        if (s.queues[q].empty()) continue;
+        Task t = s.queues[q].front();
+        s.queues[q].pop_front();
+        return t;
+    }
+    std::deque<Task>& shared = s.queues[QUEUES - 1];
+    // Low processes wait behind normal ones (a count of their own, as OTP's
+    // RESCHEDULE_LOW); with no normal one queued, they take turns.
+    for (std::size_t n = shared.size(); n > 0; --n) {
+        Task t = shared.front();
+        shared.pop_front();
+        if (!is_low(t)) return t;
+        Process* p = t.process();
+        if (p->low_skips < LOW_SKIPS && s.low_queued < shared.size() + 1) {
+            ++p->low_skips;
+            shared.push_back(t);
+            continue;
+        }
+        p->low_skips = 0;
+        --s.low_queued;
+        return t;
+    }
+    return Task();
+}
+
+Task Schedulers::pop_back(Scheduler& s) {
+    for (auto& queue : s.queues) {
+        if (queue.empty()) continue;
+        Task t = queue.back();
+        queue.pop_back();
+        if (is_low(t)) --s.low_queued;  // (a process's priority changes only while it runs)
+        return t;
+    }
+    return Task();
+}
+
 Task Schedulers::take(int index) {
     {
         Scheduler& own = *m_scheds[std::size_t(index)];
         std::lock_guard lock(own.mutex);
-        if (!own.queue.empty()) {
-            Task p = own.queue.front();
-            own.queue.pop_front();
-            own.length.store(own.queue.size(), std::memory_order_seq_cst);
-            return p;
+        if (Task t = pop_front(own)) {
+            own.length.store(queued(own), std::memory_order_seq_cst);
+            return t;
         }
     }
-    // Steals from the back of the longest-looking other queue.
+    // Steals from the back of another queue, the highest priority first.
     for (std::size_t k = 1; k < m_scheds.size(); ++k) {
         Scheduler& other = *m_scheds[(std::size_t(index) + k) % m_scheds.size()];
         if (other.length.load(std::memory_order_relaxed) == 0) continue;
         std::lock_guard lock(other.mutex);
-        if (!other.queue.empty()) {
-            Task p = other.queue.back();
-            other.queue.pop_back();
-            other.length.store(other.queue.size(), std::memory_order_seq_cst);
-            return p;
+        if (Task t = pop_back(other)) {
+            other.length.store(queued(other), std::memory_order_seq_cst);
+            return t;
         }
     }
     return Task();

@@ -63,9 +63,13 @@ public:
     void after_thread_progress(std::uint64_t value, std::function<void()> fn);
 
 private:
+    // A scheduler's run queues, by priority: max, high, and normal (where low processes
+    // wait too, passed over for normal ones seven times out of eight, as OTP's).
+    static constexpr int QUEUES = 3;
     struct Scheduler {
         SpinLock mutex;
-        std::deque<Task> queue;
+        std::deque<Task> queues[QUEUES];
+        std::size_t low_queued = 0;  // low processes in queues[2]
         Registers regs;
         std::thread thread;
         std::atomic<std::size_t> length{0};
@@ -83,6 +87,13 @@ private:
 
     void loop(int index);
     Task take(int index);
+    // The next task of [s]'s queues (its lock held), by priority; null if none.
+    static Task pop_front(Scheduler& s);
+    // A task taken from the back of [s]'s highest non-empty queue (its lock held), or null.
+    static Task pop_back(Scheduler& s);
+    static std::size_t queued(const Scheduler& s) {
+        return s.queues[0].size() + s.queues[1].size() + s.queues[2].size();
+    }
     // Out of work: polls the run queues a little before the scheduler sleeps.
     Task spin_for_work(int index, int progress_index);
     void run_one(int index, Process* p);

@@ -195,6 +195,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     Process* c = child.get();
     c->fullsweep_after = opts.fullsweep_after;
     c->min_bin_vheap_size = opts.min_bin_vheap_size;
+    c->priority.store(opts.priority, std::memory_order_relaxed);
     c->parent = parent ? parent->id : 0;
     if (opts.min_heap_size > c->heap_size_words) {
         // The fresh, empty heap is replaced by one of at least the size asked for.

@@ -128,6 +128,7 @@ struct Vm {
         Word fullsweep_after = 65535;
         Word min_heap_size = 0;             // {min_heap_size, N} in words (0: the default)
         Word min_bin_vheap_size = 46422;    // {min_bin_vheap_size, N}: kept and reported
+        Priority priority = Priority::Normal;  // {priority, P}
         std::optional<MaxHeapSize> max_heap;  // {max_heap_size, _}; else the system default
     };
     // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
