@@ -23,7 +23,10 @@ namespace beamlet::bif {
 // Asks process [target] for [what] (process_info items, or an internal question) with a
 // signal; the calling BIF traps into erts_internal:await_result/1 (OTP's) for the answer, which
 // answer_info_request sends. Returns [if_dead] when [target] does not exist.
-vm::Term request_process_info(vm::Process* p, vm::Term* a, vm::Term target, vm::Term what, vm::Term if_dead);
+// [priority]: a system task's (check_process_code), more urgent than the target's own
+// priority if need be; Low: as the target's.
+vm::Term request_process_info(vm::Process* p, vm::Term* a, vm::Term target, vm::Term what, vm::Term if_dead,
+                              vm::Priority priority = vm::Priority::Low);
 // Answers a process_info request {Ref, Item} from [from] about [p] (null if dead).
 void answer_info_request(vm::Process* p, vm::Term from, vm::Term request, vm::Vm& vm);
 

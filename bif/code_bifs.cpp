@@ -287,7 +287,8 @@ Term bif_check_process_code2(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
     Term what = make_tuple_on(p, {am_check_process_code, a[1]});
     if (a[0] == p->id) return make_bool(runs_code_of(p, p->vm.find_old_module(a[1])));
-    return request_process_info(p, a, a[0], what, atoms::false_);
+    // A system task in OTP, run at the caller's priority.
+    return request_process_info(p, a, a[0], what, atoms::false_, p->priority.load(std::memory_order_relaxed));
 }
 
 Term bif_check_process_code3(Process* p, Term* a) {

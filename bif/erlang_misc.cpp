@@ -532,6 +532,7 @@ Term bif_garbage_collect1(Process* p, Term* a) {
     Message m;
     m.kind = SignalKind::GcRequest;
     m.from = p->id;
+    m.priority = p->priority.load(std::memory_order_relaxed);  // OTP's: inherit
     m.fragment = copy_to_fragment(ref, &m.term);
     if (!p->vm.send_signal(other.get(), m)) return atoms::false_;
     const Export* await = p->vm.exports.get(atom("erts_internal"), atom("await_result"), 1);
@@ -557,10 +558,10 @@ Term bif_erts_internal_request_system_task(Process* p, Term* a) {
     static const Term am_garbage_collect = atom("garbage_collect"), am_check_process_code = atom("check_process_code"),
                       am_copy_literals = atom("copy_literals"), am_system_task_test = atom("system_task_test"),
                       am_minor = atom("minor"), am_major = atom("major");
-    Term prio = a[1], req = a[2];
-    if (!is_pid(a[0]) || !(prio == atom("max") || prio == atom("high") || prio == atom("normal") || prio == atom("low") ||
-                           prio == atom("inherit")))
-        return p->badarg();
+    Term req = a[2];
+    std::optional<Priority> prio =
+        a[1] == atom("inherit") ? std::optional(p->priority.load(std::memory_order_relaxed)) : priority_of(a[1]);
+    if (!is_pid(a[0]) || !prio) return p->badarg();
     if (!is_tuple(req) || tuple_arity(req) < 2 || tuple_arity(req) > 4) return p->badarg();
     Term task = tuple_element(req, 0);
     Term arg = tuple_arity(req) > 2 ? tuple_element(req, 2) : THE_NON_VALUE;
@@ -573,6 +574,7 @@ Term bif_erts_internal_request_system_task(Process* p, Term* a) {
         Message m;
         m.kind = SignalKind::SystemTask;
         m.from = p->id;
+        m.priority = *prio;
         m.fragment = copy_to_fragment(req, &m.term);
         return m;
     };

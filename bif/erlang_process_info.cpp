@@ -324,7 +324,7 @@ Term process_info_args(Process* p) {
 }
 
 // Asks [target] for [what] with a signal; the caller continues in erts_internal:await_result/1 (OTP's).
-Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_dead) {
+Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_dead, Priority priority) {
     Word id[3];
     new_ref_id(p, id);
     Term ref = make_ref_term(p, id);
@@ -334,6 +334,7 @@ Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_d
     Message m;
     m.kind = SignalKind::InfoRequest;
     m.from = p->id;
+    m.priority = priority;
     Word size = term_size_words(request);
     m.fragment = HeapFragment::create(size);
     Term* hp = m.fragment->data;

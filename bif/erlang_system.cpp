@@ -152,7 +152,15 @@ Term bif_system_info(Process* p, Term* a) {
             if (e->is_bif()) list = make_cons_on(p->alloc(2), make_tuple_on(p, {e->module, e->function, make_small(SWord(e->arity))}), list);
         return list;
     }
-    if (name == "multi_scheduling") return atom("enabled");
+    if (name == "multi_scheduling") return p->vm.multi_scheduling_state();
+    if (name == "multi_scheduling_blockers" || name == "normal_multi_scheduling_blockers") {
+        // (With one scheduler there is nothing to block: OTP lists no one.)
+        Term list = NIL;
+        if (scheduler_count(p) > 1)
+            for (Term pid : p->vm.multi_scheduling_blockers(name == "normal_multi_scheduling_blockers"))
+                list = make_cons_on(p->alloc(2), pid, list);
+        return list;
+    }
     if (name == "scheduler_bind_type") return atom("unbound");
     if (name == "creation") return make_small(0);
     if (name == "start_time") return make_integer(p, -576460752000000000LL);
@@ -276,7 +284,12 @@ Term bif_system_flag(Process* p, Term* a) {
         if (!is_small(a[1]) || small_value(a[1]) < 1 || small_value(a[1]) > scheduler_count(p)) return p->badarg();
         return make_small(scheduler_count(p));
     }
-    if (name == "multi_scheduling") return atom("enabled");
+    if (name == "multi_scheduling") {
+        bool block = a[1] == atom("block") || a[1] == atom("block_normal");
+        bool normal = a[1] == atom("block_normal") || a[1] == atom("unblock_normal");
+        if (!block && !normal && a[1] != atom("unblock")) return p->badarg();
+        return p->vm.multi_scheduling_change(p, block, normal);
+    }
     if (name == "scheduler_wall_time") return atoms::false_;
     if (name == "system_logger") return p->id;
     if (name == "time_offset") return atom("final");

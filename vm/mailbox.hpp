@@ -31,6 +31,10 @@ enum class SignalKind : std::uint8_t {
     CopyLiterals,
 };
 
+// Process priorities, as OTP's: max and high processes run before any normal one; low ones
+// share normal's queue and run once for every eight normal runs (Schedulers::pop_front).
+enum class Priority : std::uint8_t { Max, High, Normal, Low };
+
 // A message or signal: the term and the heap fragment it was built in (null if it needs none).
 struct Message {
     Term term;
@@ -38,6 +42,9 @@ struct Message {
     SignalKind kind = SignalKind::Message;
     Term from = 0;
     bool linked = false;
+    // A system task's (GcRequest, SystemTask, check_process_code's InfoRequest): the priority it
+    // runs at, the requester's unless asked otherwise (Low: no more urgent than the process's).
+    Priority priority = Priority::Low;
     // seq_trace: the sender's token, in [fragment] (NIL: a process without one sent it, which
     // clears the receiver's token; 0: sent by the runtime, which leaves it), and the reset
     // epoch it belongs to (seq_trace:reset_trace/0 voids older tokens).

@@ -62,9 +62,6 @@ struct PendingException {
 
 struct Process;
 
-// Process priorities, as OTP's: max and high processes run before any normal one; low ones
-// share normal's queue and run once for every eight normal runs (Schedulers::take).
-enum class Priority : std::uint8_t { Max, High, Normal, Low };
 // The priority named by [t] (max, high, normal, low), or nullopt.
 std::optional<Priority> priority_of(Term t);
 Term priority_atom(Priority prio);
@@ -286,12 +283,28 @@ struct Process {
     // process_flag/2 settings beamlet keeps but does not act on (message_queue_data,
     // min_heap_size, ...): {Flag, Value}, owner-only.
     std::vector<std::pair<Term, Term>> kept_flags;
+    // It has blocked multi-scheduling: its exit releases the blocks (Vm::multi_scheduling).
+    std::atomic<bool> blocks_scheduling{false};
     // It owns (or has fixed) an ETS table: its exit must run Vm::ets_exit_hook.
     std::atomic<bool> ets_user{false};
-    // process_flag(priority, _): the run queue it goes in (Schedulers::enqueue). [low_skips]
-    // counts how often a low one was passed over for normal ones (its scheduler's lock).
+    // process_flag(priority, _): the run queue it goes in (Schedulers::enqueue).
     std::atomic<Priority> priority{Priority::Normal};
+    // The most urgent priority of the system tasks waiting in its inbox (Low: none more urgent
+    // than a low process): a low process asked for a collection by a max one is scheduled as
+    // max to do it, as OTP's (no priority inversion). Set by senders, reset as it takes its
+    // signals, both under [lock].
+    std::atomic<Priority> task_priority{Priority::Low};
+    // The queue it waits in (its scheduler's lock), and how often a low one was passed over for
+    // normal ones there (Schedulers::pop_front).
+    Priority queued_as = Priority::Normal;
     std::uint8_t low_skips = 0;
+    // Normal system tasks run since the last low one: a low task runs after eight normal ones
+    // (Vm::run_system_tasks; the process's own thread).
+    std::uint8_t low_task_skips = 0;
+    // The queue it runs in: its own priority or a more urgent one its system tasks ask for.
+    Priority run_priority() const {
+        return std::min(priority.load(std::memory_order_relaxed), task_priority.load(std::memory_order_relaxed));
+    }
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
     const struct Export* trapped_in = nullptr;  // that BIF (trace's in/out events name it)

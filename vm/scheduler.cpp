@@ -1,6 +1,7 @@
 // vm/scheduler.cpp — the scheduler threads: run queues, stealing, sleeping, timers.
 #include "vm/scheduler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -76,13 +77,18 @@ void Schedulers::enqueue(Task task) {
     int index = t_scheduler_index;
     bool own = index >= 0;
     if (!own) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
-    Scheduler& s = *m_scheds[std::size_t(index)];
     Process* p = task.process();
-    Priority prio = p ? p->priority.load(std::memory_order_relaxed) : Priority::Normal;
+    Priority prio = p ? p->run_priority() : Priority::Normal;
+    if (std::min(int(prio), QUEUES - 1) >= queues_for(index)) {
+        index = 0;  // multi-scheduling blocked: the first scheduler's work
+        own = t_scheduler_index == 0;
+    }
+    Scheduler& s = *m_scheds[std::size_t(index)];
     std::size_t length;
     {
         std::lock_guard lock(s.mutex);
         s.queues[std::min(int(prio), QUEUES - 1)].push_back(task);
+        if (p) p->queued_as = prio;
         if (prio == Priority::Low) ++s.low_queued;
         length = queued(s);
         s.length.store(length, std::memory_order_seq_cst);
@@ -155,19 +161,21 @@ Task Schedulers::spin_for_work(int index, int progress_index) {
 namespace {
 constexpr std::uint8_t LOW_SKIPS = 7;  // a low process runs once for every eight normal ones
 
+// Whether [t] waits as a low process (its scheduler's lock held).
 bool is_low(Task t) {
     Process* p = t.process();
-    return p && p->priority.load(std::memory_order_relaxed) == Priority::Low;
+    return p && p->queued_as == Priority::Low;
 }
 }  // namespace
 
-Task Schedulers::pop_front(Scheduler& s) {
-    for (int q = 0; q < QUEUES - 1; ++q) {
+Task Schedulers::pop_front(Scheduler& s, int queues) {
+    for (int q = 0; q < std::min(queues, QUEUES - 1); ++q) {
         if (s.queues[q].empty()) continue;
         Task t = s.queues[q].front();
         s.queues[q].pop_front();
         return t;
     }
+    if (queues < QUEUES) return Task();
     std::deque<Task>& shared = s.queues[QUEUES - 1];
     // Low processes wait behind normal ones (a count of their own, as OTP's
     // RESCHEDULE_LOW); with no normal one queued, they take turns.
@@ -188,22 +196,77 @@ Task Schedulers::pop_front(Scheduler& s) {
     return Task();
 }
 
-Task Schedulers::pop_back(Scheduler& s) {
-    for (auto& queue : s.queues) {
+Task Schedulers::pop_back(Scheduler& s, int queues) {
+    for (int q = 0; q < queues; ++q) {
+        std::deque<Task>& queue = s.queues[q];
         if (queue.empty()) continue;
         Task t = queue.back();
         queue.pop_back();
-        if (is_low(t)) --s.low_queued;  // (a process's priority changes only while it runs)
+        if (is_low(t)) --s.low_queued;
         return t;
     }
     return Task();
+}
+
+void Schedulers::promote(Process* p) {
+    Priority prio = p->run_priority();
+    for (auto& sched : m_scheds) {
+        Scheduler& s = *sched;
+        std::lock_guard lock(s.mutex);
+        // (A low process asked for a normal task moves within the shared queue: it is no
+        // longer passed over.)
+        for (int q = std::min(int(prio), QUEUES - 1); q < QUEUES; ++q) {
+            std::deque<Task>& queue = s.queues[q];
+            auto it = std::find(queue.begin(), queue.end(), Task(p));
+            if (it == queue.end()) continue;
+            if (p->queued_as <= prio) return;  // already as urgent
+            queue.erase(it);
+            if (p->queued_as == Priority::Low) --s.low_queued;
+            s.queues[std::min(int(prio), QUEUES - 1)].push_back(Task(p));
+            p->queued_as = prio;
+            s.length.store(queued(s), std::memory_order_seq_cst);
+            return;
+        }
+    }
+}
+
+void Schedulers::block(Blocking blocking) {
+    m_blocking.store(blocking, std::memory_order_seq_cst);
+    // What waits in the other schedulers' queues and may no longer run there moves to the first.
+    std::vector<Task> moved;
+    for (std::size_t i = 1; i < m_scheds.size(); ++i) {
+        Scheduler& s = *m_scheds[i];
+        std::lock_guard lock(s.mutex);
+        for (int q = queues_for(int(i)); q < QUEUES; ++q) {
+            moved.insert(moved.end(), s.queues[q].begin(), s.queues[q].end());
+            s.queues[q].clear();
+        }
+        s.low_queued = 0;
+        for (const auto& queue : s.queues)
+            for (Task t : queue)
+                if (is_low(t)) ++s.low_queued;
+        s.length.store(queued(s), std::memory_order_seq_cst);
+    }
+    if (moved.empty()) return;
+    Scheduler& first = *m_scheds[0];
+    {
+        std::lock_guard lock(first.mutex);
+        for (Task t : moved) {
+            Process* p = t.process();
+            Priority prio = p ? p->queued_as : Priority::Normal;
+            first.queues[std::min(int(prio), QUEUES - 1)].push_back(t);
+            if (p && prio == Priority::Low) ++first.low_queued;
+        }
+        first.length.store(queued(first), std::memory_order_seq_cst);
+    }
+    if (m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
 }
 
 Task Schedulers::take(int index) {
     {
         Scheduler& own = *m_scheds[std::size_t(index)];
         std::lock_guard lock(own.mutex);
-        if (Task t = pop_front(own)) {
+        if (Task t = pop_front(own, queues_for(index))) {
             own.length.store(queued(own), std::memory_order_seq_cst);
             return t;
         }
@@ -213,7 +276,7 @@ Task Schedulers::take(int index) {
         Scheduler& other = *m_scheds[(std::size_t(index) + k) % m_scheds.size()];
         if (other.length.load(std::memory_order_relaxed) == 0) continue;
         std::lock_guard lock(other.mutex);
-        if (Task t = pop_back(other)) {
+        if (Task t = pop_back(other, queues_for(index))) {
             other.length.store(queued(other), std::memory_order_seq_cst);
             return t;
         }

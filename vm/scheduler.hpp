@@ -43,6 +43,9 @@ public:
     // thread, else a round-robin one. A process's state has been set to Runnable by the
     // caller; a port holds itself alive while queued (Port::task_hold).
     void enqueue(Task task);
+    // [p], Runnable, now runs at a more urgent priority (Process::task_priority): if it waits
+    // in a less urgent queue, it moves to the back of its new one. (Taken meanwhile: nothing.)
+    void promote(Process* p);
     // Runs the scheduler threads until the main process (set_main) has exited, or [boot] has
     // exited before there was one, then stops them.
     void run_until_exit(Process* boot);
@@ -59,6 +62,11 @@ public:
     // a few more process runs, or as soon as the scheduler runs out of work. Off a scheduler
     // thread, at once.
     void wake_later(Process* p);
+    // erlang:system_flag(multi_scheduling, _): with Normal blocked, normal and low processes
+    // (and ports) run on the first scheduler only; with All, everything does. Work already
+    // queued elsewhere moves; what runs elsewhere finishes its time slice there.
+    enum class Blocking : std::uint8_t { None, Normal, All };
+    void block(Blocking blocking);
     // Runs [fn] on a scheduler once thread progress has reached [value].
     void after_thread_progress(std::uint64_t value, std::function<void()> fn);
 
@@ -87,10 +95,21 @@ private:
 
     void loop(int index);
     Task take(int index);
-    // The next task of [s]'s queues (its lock held), by priority; null if none.
-    static Task pop_front(Scheduler& s);
-    // A task taken from the back of [s]'s highest non-empty queue (its lock held), or null.
-    static Task pop_back(Scheduler& s);
+    // How many of its queues, most urgent first, scheduler [index] may take work from.
+    int queues_for(int index) const {
+        if (index == 0) return QUEUES;
+        switch (m_blocking.load(std::memory_order_relaxed)) {
+        case Blocking::None: return QUEUES;
+        case Blocking::Normal: return QUEUES - 1;
+        case Blocking::All: return 0;
+        }
+        return QUEUES;
+    }
+    // The next task of [s]'s first [queues] queues (its lock held), by priority; null if none.
+    static Task pop_front(Scheduler& s, int queues);
+    // A task taken from the back of [s]'s most urgent non-empty queue among its first
+    // [queues] (its lock held), or null.
+    static Task pop_back(Scheduler& s, int queues);
     static std::size_t queued(const Scheduler& s) {
         return s.queues[0].size() + s.queues[1].size() + s.queues[2].size();
     }
@@ -110,6 +129,7 @@ private:
     int m_waking = 0;                   // notified sleepers not yet awake; m_sleep_mutex
     std::atomic<int> m_sleepers_hint{0};
     std::atomic<bool> m_stop{false};
+    std::atomic<Blocking> m_blocking{Blocking::None};
     std::atomic<unsigned> m_round_robin{0};
     std::atomic<Process*> m_main{nullptr};
     Process* m_boot = nullptr;

@@ -147,6 +147,73 @@ void Vm::run_system_task(Process* p, Message& s) {
     free_fragment(s.fragment);
 }
 
+void Vm::run_system_tasks(Process* p, std::vector<Message>& tasks) {
+    if (tasks.empty()) return;
+    // OTP's order: max tasks, then high ones, then normal ones with a low one after every
+    // eight (and the low ones once no normal one is left); each priority in arrival order.
+    constexpr std::uint8_t LOW_TASK_SKIPS = 8;
+    std::size_t next[4] = {0, 0, 0, 0};
+    auto pending = [&](Priority prio) {
+        for (std::size_t& i = next[int(prio)]; i < tasks.size(); ++i)
+            if (tasks[i].priority == prio) return true;
+        return false;
+    };
+    for (std::size_t left = tasks.size(); left > 0; --left) {
+        Priority prio = Priority::Max;
+        if (pending(Priority::Max)) {
+            prio = Priority::Max;
+        } else if (pending(Priority::High)) {
+            prio = Priority::High;
+        } else if (pending(Priority::Normal) && (p->low_task_skips < LOW_TASK_SKIPS || !pending(Priority::Low))) {
+            prio = Priority::Normal;
+            if (pending(Priority::Low)) ++p->low_task_skips;
+        } else {
+            prio = Priority::Low;
+            p->low_task_skips = 0;
+        }
+        run_system_task(p, tasks[next[int(prio)]++]);
+    }
+    tasks.clear();
+}
+
+Term Vm::multi_scheduling_change(Process* p, bool block, bool normal_only) {
+    std::lock_guard guard(multi_scheduling.mutex);
+    std::vector<Term>& list = normal_only ? multi_scheduling.normal : multi_scheduling.all;
+    if (p && block) {
+        list.push_back(p->id);
+        p->blocks_scheduling.store(true, std::memory_order_relaxed);
+    } else if (p) {
+        auto it = std::find(list.begin(), list.end(), p->id);
+        if (it == list.end()) return multi_scheduling_state_locked();
+        list.erase(it);
+    }
+    using Blocking = Schedulers::Blocking;
+    Blocking now = !multi_scheduling.all.empty()      ? Blocking::All
+                   : !multi_scheduling.normal.empty() ? Blocking::Normal
+                                                      : Blocking::None;
+    if (schedulers) schedulers->block(now);
+    return multi_scheduling_state_locked();
+}
+
+Term Vm::multi_scheduling_state_locked() {
+    return !multi_scheduling.all.empty()      ? atom("blocked")
+           : !multi_scheduling.normal.empty() ? atom("blocked_normal")
+                                              : atom("enabled");
+}
+
+Term Vm::multi_scheduling_state() {
+    std::lock_guard guard(multi_scheduling.mutex);
+    return multi_scheduling_state_locked();
+}
+
+std::vector<Term> Vm::multi_scheduling_blockers(bool normal_only) {
+    std::lock_guard guard(multi_scheduling.mutex);
+    std::vector<Term> pids;
+    for (Term pid : normal_only ? multi_scheduling.normal : multi_scheduling.all)
+        if (std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
+    return pids;
+}
+
 void Vm::reply_to(Term to, Term ref, Term value) {
     std::shared_ptr<Process> p = lookup_process(to);
     if (!p) return;
@@ -303,7 +370,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
 bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
     if (signal.kind == SignalKind::Message && to->id == stdin_on_demand.server.load(std::memory_order_relaxed))
         stdin_message(signal.term);
-    bool enqueue = false;
+    bool enqueue = false, promote = false;
     {
         std::lock_guard guard(to->lock);
         if (to->state == ProcessState::Exited) {
@@ -313,6 +380,12 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
         else ++to->inbox_signals;
         to->inbox.push_back(signal);
+        // A system task more urgent than the process runs at its own priority (OTP's
+        // no-priority-inversion): a process already queued moves up.
+        if (signal.priority < to->run_priority()) {
+            to->task_priority.store(signal.priority, std::memory_order_relaxed);
+            promote = to->state == ProcessState::Runnable;
+        }
         enqueue = wake_locked(to);
         if (!enqueue && signal.kind != SignalKind::Message && to->busy_port_wait.load(std::memory_order_relaxed) &&
             to->state == ProcessState::Suspended) {
@@ -323,6 +396,7 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
     }
     if (enqueue && lazy_wake && schedulers) schedulers->wake_later(to);
     else if (enqueue) schedulers->enqueue(to);
+    else if (promote) schedulers->promote(to);
     return true;
 }
 
@@ -502,6 +576,7 @@ void Vm::process_signals(Process* p, bool in_bif) {
     {
         std::lock_guard guard(p->lock);
         signals.swap(p->inbox);
+        p->task_priority.store(Priority::Low, std::memory_order_relaxed);
         with_signals = p->inbox_signals != 0;
         p->inbox_signals = 0;
         p->signals_in_hand = with_signals;
@@ -517,8 +592,9 @@ void Vm::process_signals(Process* p, bool in_bif) {
 }
 
 void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) {
-    // Everything is handled in arrival order: messages join the queue, signals act.
-    std::vector<Message> deferred;
+    // Everything is handled in arrival order: messages join the queue, signals act; system
+    // tasks run last, by priority (run_system_tasks).
+    std::vector<Message> deferred, tasks;
     for (Message& s : signals) {
         if (s.kind == SignalKind::Message) {
             p->queue_message(s);
@@ -604,7 +680,7 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
             break;
         }
         case SignalKind::SystemTask:
-            run_system_task(p, s);
+            tasks.push_back(s);  // run after the batch, by priority
             break;
         case SignalKind::CopyLiterals: {
             auto* job = reinterpret_cast<LiteralRelease*>(s.term);
@@ -624,10 +700,14 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
             break;
         }
     }
+    run_system_tasks(p, tasks);
     if (!deferred.empty()) {
         std::lock_guard guard(p->lock);
         p->inbox.insert(p->inbox.begin(), deferred.begin(), deferred.end());
         p->inbox_signals += std::uint32_t(deferred.size());
+        for (const Message& s : deferred)
+            if (s.priority < p->task_priority.load(std::memory_order_relaxed))
+                p->task_priority.store(s.priority, std::memory_order_relaxed);
     }
 }
 
@@ -875,6 +955,14 @@ void Vm::do_exit(Process* p, Term reason) {
     // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
     // 'DOWN', as in OTP) or are deleted.
     if (p->ets_user.load(std::memory_order_relaxed) && services.ets) services.ets->process_exited(p);
+
+    if (p->blocks_scheduling.load(std::memory_order_relaxed)) {
+        std::unique_lock guard(multi_scheduling.mutex);
+        std::erase(multi_scheduling.all, p->id);
+        std::erase(multi_scheduling.normal, p->id);
+        guard.unlock();
+        multi_scheduling_change(nullptr, false, false);
+    }
 
     // A system monitor ends with its process.
     {

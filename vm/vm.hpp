@@ -191,6 +191,8 @@ struct Vm {
     void reply_to(Term to, Term ref, Term value);
     // Runs the SystemTask signal [s] on [p] (null: [p] is dead) and replies to its sender.
     void run_system_task(Process* p, Message& s);
+    // Runs [p]'s system tasks of one batch of signals in OTP's order of priorities.
+    void run_system_tasks(Process* p, std::vector<Message>& tasks);
     // Handles the signals at the head of [p]'s inbox (owner thread only): exits, links,
     // info requests; trapped exits become messages. Sets p->pending_exit when [p] must die.
     // [in_bif]: [p] is running (a BIF handles its own signals): the signals that collect its
@@ -322,6 +324,19 @@ struct Vm {
     } stdin_on_demand;
     // [msg], just sent to stdin_on_demand.server: starts its port's input if it asks for input.
     void stdin_message(Term msg);
+
+    // erlang:system_flag(multi_scheduling, block | block_normal | unblock | unblock_normal):
+    // each block by a process counts until it unblocks as often or exits (OTP's). Answers the
+    // state after the change (enabled, blocked, blocked_normal); false for an unblock by a
+    // process that holds no such block. [blockers] lists the blocking processes.
+    struct MultiScheduling {
+        std::mutex mutex;
+        std::vector<Term> all, normal;  // one entry per block
+    } multi_scheduling;
+    Term multi_scheduling_change(Process* p, bool block, bool normal_only);
+    Term multi_scheduling_state();
+    Term multi_scheduling_state_locked();
+    std::vector<Term> multi_scheduling_blockers(bool normal_only);
 
     // erlang:system_monitor/2: who gets {monitor, Pid, Event, Info} messages, and for what
     // (0: off). Read without a lock by the collector and the schedulers; written under [mutex].
