@@ -320,8 +320,9 @@ Term bif_posixtime_to_universaltime(Process* p, Term* a) {
     return datetime_term(p, utc);
 }
 
-// erlang:statistics/1 for runtime and wall_clock ({Total, SinceLastCall} in milliseconds, the
-// "since last call" per calling process as OTP keeps it per scheduler) and run_queue.
+// erlang:statistics/1: runtime and wall_clock ({Total, SinceLastCall} in milliseconds, the
+// "since last call" per scheduler as OTP keeps it), reductions and exact_reductions (likewise),
+// the run queue lengths and active tasks, garbage_collection.
 Term bif_statistics1(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_runtime, "runtime");
     BEAMLET_CACHED_ATOM(am_wall_clock, "wall_clock");
@@ -341,7 +342,48 @@ Term bif_statistics1(Process* p, Term* a) {
         last_wall = ms;
         return r;
     }
-    if (a[0] == am_run_queue) return make_small(0);
+    Schedulers* scheds = p->vm.schedulers;
+    if (a[0] == atom("reductions") || a[0] == atom("exact_reductions")) {
+        // {Total, SinceLastCall}, the last call VM-wide (as OTP's last_reductions).
+        static std::atomic<std::uint64_t> last{0}, last_exact{0};
+        std::atomic<std::uint64_t>& since = a[0] == atom("reductions") ? last : last_exact;
+        std::uint64_t total = (scheds ? scheds->reductions() : 0) +
+                              std::uint64_t(std::max<std::int64_t>(0, CONTEXT_REDS - p->slice_reds));
+        std::uint64_t before = since.exchange(total, std::memory_order_relaxed);
+        // (Another caller may have counted a slice that had not ended yet: never below zero.)
+        std::uint64_t diff = total >= before ? total - before : 0;
+        return make_tuple_on(p, {make_integer(p, std::int64_t(total)), make_integer(p, std::int64_t(diff))});
+    }
+    // The run queues: beamlet's schedulers', then the dirty CPU and dirty I/O queues OTP lists
+    // (beamlet runs no dirty schedulers: empty). Active tasks count the running ones too.
+    bool all = a[0] == atom("run_queue_lengths_all") || a[0] == atom("total_run_queue_lengths_all") ||
+               a[0] == atom("active_tasks_all") || a[0] == atom("total_active_tasks_all");
+    bool active = a[0] == atom("active_tasks") || a[0] == atom("active_tasks_all") ||
+                  a[0] == atom("total_active_tasks") || a[0] == atom("total_active_tasks_all");
+    bool total = a[0] == am_run_queue || a[0] == atom("total_run_queue_lengths") ||
+                 a[0] == atom("total_run_queue_lengths_all") || a[0] == atom("total_active_tasks") ||
+                 a[0] == atom("total_active_tasks_all");
+    bool per_queue = a[0] == atom("run_queue_lengths") || a[0] == atom("run_queue_lengths_all") ||
+                     a[0] == atom("active_tasks") || a[0] == atom("active_tasks_all");
+    if (total || per_queue) {
+        std::vector<std::size_t> lengths = scheds ? scheds->queue_lengths() : std::vector<std::size_t>{0};
+        if (active) lengths[std::size_t(std::max(0, Schedulers::current_index()))] += 1;  // the caller runs
+        lengths.push_back(0);          // dirty CPU
+        if (all) lengths.push_back(0);  // dirty I/O
+        if (total) {
+            std::size_t sum = 0;
+            for (std::size_t n : lengths) sum += n;
+            return make_small(SWord(sum));
+        }
+        Term l = NIL;
+        for (auto it = lengths.rbegin(); it != lengths.rend(); ++it) l = make_cons_on(p->alloc(2), make_small(SWord(*it)), l);
+        return l;
+    }
+    if (a[0] == atom("garbage_collection")) {
+        return make_tuple_on(p, {make_integer(p, std::int64_t(p->vm.gc_count.load(std::memory_order_relaxed))),
+                                 make_integer(p, std::int64_t(p->vm.gc_reclaimed_words.load(std::memory_order_relaxed))),
+                                 make_small(0)});
+    }
     return p->badarg();
 }
 Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(false)); }

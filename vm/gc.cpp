@@ -265,6 +265,8 @@ void check_max_heap_size(Process* p) {
 }  // namespace
 
 Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major) {
+    auto in_use = [p] { return Word(p->htop - p->heap) + Word(p->old_htop - p->old_heap) + p->mbuf_words; };
+    Word before = in_use();
     Word reds;
     int test_sleep = p->vm.test_long_gc_sleep_ms.load(std::memory_order_relaxed);
     if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed) && !test_sleep) {
@@ -277,6 +279,10 @@ Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
         p->vm.monitor_gc(p, std::uint64_t(ms));
     }
     if (p->max_heap.size) check_max_heap_size(p);
+    // statistics(garbage_collection)
+    Word after = in_use();
+    p->vm.gc_count.fetch_add(1, std::memory_order_relaxed);
+    if (after < before) p->vm.gc_reclaimed_words.fetch_add(before - after, std::memory_order_relaxed);
     return reds;
 }
 

@@ -262,6 +262,18 @@ void Schedulers::block(Blocking blocking) {
     if (m_sleepers_hint.load(std::memory_order_seq_cst) > 0) wake_one();
 }
 
+std::uint64_t Schedulers::reductions() const {
+    std::uint64_t total = 0;
+    for (const auto& s : m_scheds) total += s->reductions.load(std::memory_order_relaxed);
+    return total;
+}
+
+std::vector<std::size_t> Schedulers::queue_lengths() const {
+    std::vector<std::size_t> lengths;
+    for (const auto& s : m_scheds) lengths.push_back(s->length.load(std::memory_order_relaxed));
+    return lengths;
+}
+
 Task Schedulers::take(int index) {
     {
         Scheduler& own = *m_scheds[std::size_t(index)];
@@ -385,7 +397,14 @@ void Schedulers::run_one(int index, Process* p) {
     Term in_words[4], out_words[4];
     Term in = timed ? current_mfa(m_vm, p->ip, in_words) : 0;
     auto started = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    std::int64_t reductions_before = p->reductions;
     RunResult r = run_process(p, m_scheds[std::size_t(index)]->regs);
+    {
+        // statistics(reductions): this scheduler's count (its thread writes, anyone reads).
+        std::atomic<std::uint64_t>& count = m_scheds[std::size_t(index)]->reductions;
+        count.store(count.load(std::memory_order_relaxed) + std::uint64_t(p->reductions - reductions_before),
+                    std::memory_order_relaxed);
+    }
     if (timed) {
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
         Term out = r == RunResult::Exited ? atom("undefined") : current_mfa(m_vm, p->ip, out_words);

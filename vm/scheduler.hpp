@@ -67,6 +67,11 @@ public:
     // queued elsewhere moves; what runs elsewhere finishes its time slice there.
     enum class Blocking : std::uint8_t { None, Normal, All };
     void block(Blocking blocking);
+    // statistics(reductions): the reductions of every time slice run so far (the current ones
+    // when they end).
+    std::uint64_t reductions() const;
+    // statistics(run_queue_lengths): the tasks waiting in each scheduler's queues.
+    std::vector<std::size_t> queue_lengths() const;
     // Runs [fn] on a scheduler once thread progress has reached [value].
     void after_thread_progress(std::uint64_t value, std::function<void()> fn);
 
@@ -81,6 +86,7 @@ private:
         Registers regs;
         std::thread thread;
         std::atomic<std::size_t> length{0};
+        std::atomic<std::uint64_t> reductions{0};  // of the processes it ran
         std::vector<Process*> wake_later;  // owner thread only
         int runs_since_wake = 0;
         std::chrono::steady_clock::time_point wake_later_since;

@@ -325,6 +325,9 @@ struct Vm {
     // [msg], just sent to stdin_on_demand.server: starts its port's input if it asks for input.
     void stdin_message(Term msg);
 
+    // statistics(garbage_collection): collections so far, and the words they freed.
+    std::atomic<std::uint64_t> gc_count{0}, gc_reclaimed_words{0};
+
     // erlang:system_flag(multi_scheduling, block | block_normal | unblock | unblock_normal):
     // each block by a process counts until it unblocks as often or exits (OTP's). Answers the
     // state after the change (enabled, blocked, blocked_normal); false for an unblock by a
