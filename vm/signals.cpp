@@ -159,14 +159,17 @@ void Vm::run_system_tasks(Process* p, std::vector<Message>& tasks) {
         return false;
     };
     for (std::size_t left = tasks.size(); left > 0; --left) {
-        Priority prio = Priority::Max;
-        if (pending(Priority::Max)) {
+        // Each pending() moves its priority's index to its next task (all four, every time).
+        bool max = pending(Priority::Max), high = pending(Priority::High);
+        bool normal = pending(Priority::Normal), low = pending(Priority::Low);
+        Priority prio;
+        if (max) {
             prio = Priority::Max;
-        } else if (pending(Priority::High)) {
+        } else if (high) {
             prio = Priority::High;
-        } else if (pending(Priority::Normal) && (p->low_task_skips < LOW_TASK_SKIPS || !pending(Priority::Low))) {
+        } else if (normal && (p->low_task_skips < LOW_TASK_SKIPS || !low)) {
             prio = Priority::Normal;
-            if (pending(Priority::Low)) ++p->low_task_skips;
+            if (low) ++p->low_task_skips;
         } else {
             prio = Priority::Low;
             p->low_task_skips = 0;

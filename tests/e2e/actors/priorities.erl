@@ -104,6 +104,27 @@ task_order() ->
     Order = [receive {system_task_test, Id, true} -> Id after 5000 -> timeout end
              || _ <- lists:seq(1, 25)],
     io:format("task order: ~p~n", [Order]),
+    %% Low tasks behind normal ones only: the normal ones first, then the low ones.
+    process_flag(priority, max),
+    Hogs2 = hogs(max),
+    Ask(normal, 0, 2),
+    Ask(low, 0, 1),
+    Ask(normal, 3, 3),
+    stop_hogs(Hogs2),
+    process_flag(priority, normal),
+    Order2 = [receive {system_task_test, Id, true} -> Id after 5000 -> timeout end
+              || _ <- lists:seq(1, 6)],
+    io:format("task order: ~p~n", [Order2]),
+    %% High and low ones, no normal one.
+    process_flag(priority, max),
+    Hogs3 = hogs(max),
+    Ask(high, 0, 0),
+    Ask(low, 0, 1),
+    stop_hogs(Hogs3),
+    process_flag(priority, normal),
+    Order3 = [receive {system_task_test, Id, true} -> Id after 5000 -> timeout end
+              || _ <- lists:seq(1, 3)],
+    io:format("task order: ~p~n", [Order3]),
     Target ! stop.
 
 %% As process_SUITE:low_prio: one normal and one low client per scheduler send to a high
