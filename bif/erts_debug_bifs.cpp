@@ -71,6 +71,21 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
         p->slice_reds = std::clamp<SWord>(small_value(a[1]), 1, CONTEXT_REDS);
         return atoms::true_;
     }
+    // gc_state(Bool): the caller's collections on (true) or off; answers the previous state.
+    // Collections asked for meanwhile (garbage_collect/1,2, system tasks) wait, and run once
+    // it is back on (OTP's delayed GC requests).
+    if (a[0] == atom("gc_state")) {
+        if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
+        bool was_enabled = !p->gc_disabled;
+        p->gc_disabled = a[1] == atoms::false_;
+        if (!p->gc_disabled) {
+            // Back to its own inbox: handled (collected, answered) at its next signals.
+            std::vector<Message> delayed = std::move(p->delayed_gc);
+            p->delayed_gc.clear();
+            for (Message& m : delayed) vm.send_signal(p, m);
+        }
+        return make_bool(was_enabled);
+    }
     // A debug build's knob (ETS_DBG_FORCE_TRAP): not supported, as on a release build of erts.
     if (a[0] == atom("ets_force_trap")) return atom("notsup");
     // The loop limits of the trapping binary, re and unicode BIFs: the previous value is

@@ -283,6 +283,10 @@ struct Process {
     // process_flag/2 settings beamlet keeps but does not act on (message_queue_data,
     // min_heap_size, ...): {Flag, Value}, owner-only.
     std::vector<std::pair<Term, Term>> kept_flags;
+    // erts_debug:set_internal_state(gc_state, false): collections others ask for wait in
+    // [delayed_gc] (GcRequest and garbage_collect system tasks) until it is back on. Owner only.
+    bool gc_disabled = false;
+    std::vector<Message> delayed_gc;
     // It has blocked multi-scheduling: its exit releases the blocks (Vm::multi_scheduling).
     std::atomic<bool> blocks_scheduling{false};
     // It owns (or has fixed) an ETS table: its exit must run Vm::ets_exit_hook.

@@ -129,6 +129,10 @@ void Vm::run_system_task(Process* p, Message& s) {
     Term arg = tuple_arity(s.term) > 2 ? tuple_element(s.term, 2) : NIL;
     // A dead process answers false (copy_literals: ok), as OTP's does.
     Term result = task == am_copy_literals ? atoms::ok : atoms::false_;
+    if (p && p->gc_disabled && task == am_garbage_collect) {
+        p->delayed_gc.push_back(s);  // answered when collections are back on
+        return;
+    }
     if (p && task == am_system_task_test) {
         result = atoms::true_;  // OTP's test task: done when the process handles it
     } else if (p && task == am_garbage_collect) {
@@ -676,6 +680,10 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
                                              s.from);
             break;
         case SignalKind::GcRequest: {
+            if (p->gc_disabled) {
+                p->delayed_gc.push_back(s);
+                break;
+            }
             // Signals are handled before the process runs: its live registers are saved.
             garbage_collect(p, p->saved_x.data(), p->arity, 0, true);
             reply_to(s.from, s.term, atoms::true_);
@@ -1015,11 +1023,13 @@ void Vm::do_exit(Process* p, Term reason) {
         std::lock_guard guard(target->lock);
         erase_monitor(target->monitored_by, m.ref_id);
     }
-    // Pending info requests get 'undefined', as if the process had been dead already.
-    std::vector<Message> rest;
+    // Pending info requests get 'undefined', as if the process had been dead already; so do
+    // the collections it delayed.
+    std::vector<Message> rest = std::move(p->delayed_gc);
     {
         std::lock_guard guard(p->lock);
-        rest.swap(p->inbox);
+        rest.insert(rest.end(), p->inbox.begin(), p->inbox.end());
+        p->inbox.clear();
         p->inbox_signals = 0;
     }
     for (Message& m : rest) {

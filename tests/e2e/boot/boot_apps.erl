@@ -12,10 +12,12 @@ main() ->
     io:format("sasl: ~p~n", [application:ensure_all_started(sasl)]),
     io:format("running: ~p~n", [names(application:which_applications())]),
     io:format("sasl again: ~p~n", [application:start(sasl)]),
-    io:format("stop sasl: ~p~n", [application:stop(sasl)]),
     %% The "exited: stopped" report goes through logger's handler process: wait for it to be
-    %% written so that it comes before the next line on erl and on beamlet alike.
+    %% written so that it comes before the next line on erl and on beamlet alike (the handler
+    %% and this process write to the terminal concurrently).
+    StopSasl = application:stop(sasl),
     ok = logger_std_h:filesync(default),
+    io:format("stop sasl: ~p~n", [StopSasl]),
     io:format("stop sasl again: ~p~n", [application:stop(sasl)]),
     io:format("no such app: ~p~n", [application:load(no_such_app_here)]),
     io:format("start no such app: ~p~n", [application:start(no_such_app_here)]),
@@ -40,8 +42,9 @@ main() ->
     io:format("children: ~p~n", [[Id || {Id, _, _, _} <- supervisor:which_children(bootdemo_sup)]]),
     io:format("get_application(sup): ~p~n", [application:get_application(whereis(bootdemo_sup))]),
     io:format("vsn: ~p~n", [application:get_key(bootdemo, vsn)]),
-    io:format("stop: ~p~n", [application:stop(bootdemo)]),
+    Stop = application:stop(bootdemo),
     ok = logger_std_h:filesync(default),
+    io:format("stop: ~p~n", [Stop]),
     io:format("sup gone: ~p~n", [whereis(bootdemo_sup)]),
     io:format("unload: ~p~n", [application:unload(bootdemo)]),
     %% A malformed .app file.
