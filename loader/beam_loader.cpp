@@ -559,6 +559,10 @@ private:
         bool ended = false;
         while (!code.at_end()) {
             std::uint8_t number = code.u8();
+            if (number == MAKE_FUN2_OPCODE) {
+                if (!read_make_fun2(code)) return false;
+                continue;
+            }
             if (number == 0 || number > MAX_BEAM_OPCODE || BEAM_NUMBER_TO_OP[number] == Op::Count)
                 return fail("module " + atom_text(m_mod.name) + ": " + where() + "unsupported opcode " +
                             std::to_string(number) + " (" + opcode_name(number) + ")");
@@ -586,6 +590,26 @@ private:
             }
         }
         if (!ended) return fail("chunk Code: truncated (no int_code_end)");
+        return true;
+    }
+
+    // make_fun2 OldIndex (before OTP 24; erlc's r22/r23 options still emit it, and OTP 25
+    // loads it): the fun's free variables are in x0.., the fun goes to x0. Loaded as the
+    // make_fun3 it means, as OTP's loader transforms it.
+    static constexpr std::uint8_t MAKE_FUN2_OPCODE = 103;
+    bool read_make_fun2(Reader& code) {
+        GenericInstr in{Op::make_fun3, std::uint32_t(m_mod.operands.size()), 0};
+        if (!read_operand(code)) return fail("chunk Code: " + where() + "make_fun2: " + m_error);
+        const Operand index = m_mod.operands.back();
+        if (index.kind != OperandKind::Unsigned || index.value >= m_mod.funs.size())
+            return fail("chunk Code: " + where() + "make_fun2: bad fun index");
+        Word free = m_mod.funs[index.value].num_free;
+        m_mod.operands.push_back({OperandKind::X, 0});
+        m_mod.operands.push_back({OperandKind::List, free});
+        for (Word i = 0; i < free; ++i) m_mod.operands.push_back({OperandKind::X, i});
+        in.operand_count = std::uint32_t(m_mod.operands.size() - in.first_operand);
+        if (!check_instr(in)) return false;
+        m_mod.instrs.push_back(in);
         return true;
     }
 
