@@ -105,27 +105,22 @@ task_order() ->
              || _ <- lists:seq(1, 25)],
     io:format("task order: ~p~n", [Order]),
     %% Low tasks behind normal ones only: the normal ones first, then the low ones.
-    process_flag(priority, max),
-    Hogs2 = hogs(max),
-    Ask(normal, 0, 2),
-    Ask(low, 0, 1),
-    Ask(normal, 3, 3),
-    stop_hogs(Hogs2),
-    process_flag(priority, normal),
-    Order2 = [receive {system_task_test, Id, true} -> Id after 5000 -> timeout end
-              || _ <- lists:seq(1, 6)],
-    io:format("task order: ~p~n", [Order2]),
+    task_batch(fun() -> Ask(normal, 0, 2), Ask(low, 0, 1), Ask(normal, 3, 3) end, 6),
     %% High and low ones, no normal one.
-    process_flag(priority, max),
-    Hogs3 = hogs(max),
-    Ask(high, 0, 0),
-    Ask(low, 0, 1),
-    stop_hogs(Hogs3),
-    process_flag(priority, normal),
-    Order3 = [receive {system_task_test, Id, true} -> Id after 5000 -> timeout end
-              || _ <- lists:seq(1, 3)],
-    io:format("task order: ~p~n", [Order3]),
+    task_batch(fun() -> Ask(high, 0, 0), Ask(low, 0, 1) end, 3),
     Target ! stop.
+
+%% Asks for a batch of tasks while max hogs keep the target from running, then prints the
+%% order of the Count answers.
+task_batch(Ask, Count) ->
+    process_flag(priority, max),
+    Hogs = hogs(max),
+    Ask(),
+    stop_hogs(Hogs),
+    process_flag(priority, normal),
+    Order = [receive {system_task_test, Id, true} -> Id after 5000 -> timeout end
+             || _ <- lists:seq(1, Count)],
+    io:format("task order: ~p~n", [Order]).
 
 %% As process_SUITE:low_prio: one normal and one low client per scheduler send to a high
 %% server; the low ones get about an eighth of the normal ones' turns.
