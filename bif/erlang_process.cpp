@@ -300,8 +300,26 @@ Term bif_beamlet_hibernate_wake(Process* p, Term* x) {
 
 // ---- suspend_process / resume_process ------------------------------------------------------
 
+namespace {
+// A synchronous suspend_process returns once the suspendee is suspended, as OTP's: one
+// running on another scheduler finishes its time slice first (it is parked when it is next
+// scheduled), so the caller yields until it is off its scheduler, then answers [result].
+Term await_off_scheduler(Process* p, std::shared_ptr<Process> target, Term result) {
+    {
+        std::lock_guard guard(target->lock);
+        if (target->state != ProcessState::Running) return result;
+    }
+    p->continuation = [target = std::move(target), result](Process* q, Term*) mutable {
+        return await_off_scheduler(q, std::move(target), result);
+    };
+    p->suspend_for = SuspendFor::Nothing;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+}  // namespace
+
 // erlang:suspend_process(Pid, Opts): Opts are asynchronous, {asynchronous, ReplyTag} and
-// unless_suspending. Suspending takes effect at once here (the target's scheduler parks it
+// unless_suspending. The suspension is recorded at once (the target's scheduler parks it
 // when it next looks), so the asynchronous reply is sent as the call returns.
 Term bif_suspend_process2(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_asynchronous, "asynchronous");
@@ -343,7 +361,8 @@ Term bif_suspend_process2(Process* p, Term* a) {
                    }();
     if (!already) p->vm.suspend(p, target.get());
     reply(am_suspended);
-    return make_bool(!already);
+    if (asynchronous) return make_bool(!already);
+    return await_off_scheduler(p, std::move(target), make_bool(!already));
 }
 
 Term bif_suspend_process1(Process* p, Term* a) {

@@ -7,6 +7,7 @@
 
 
 #include "vm/atom_table.hpp"
+#include "vm/code_permission.hpp"
 #include "vm/port.hpp"
 #include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
@@ -364,12 +365,13 @@ void Schedulers::run_one(int index, Process* p) {
     bool park;
     {
         std::lock_guard guard(p->lock);
-        // A trapping BIF runs to its end first (erts finishes a staged breakpoint change in
-        // the schedulers' aux work whether the caller is suspended or not): parked in the
-        // middle, trace_pattern would keep the code modification permission, and whoever
+        // Parked between two slices of a trapping BIF too, as in OTP, except one holding the
+        // code modification permission: it runs to its end first (erts finishes a staged
+        // breakpoint change in the schedulers' aux work whether the caller is suspended or
+        // not). Parked in the middle, trace_pattern would keep the permission, and whoever
         // suspended it could wait on that (dbg's tracer suspends a traced caller, then loads
         // the modules that print the trace through the code server).
-        park = !p->suspenders.empty() && !p->continuation;
+        park = !p->suspenders.empty() && !(p->continuation && m_vm.code_permission->held_by(p));
         if (park) {
             p->parked = true;
             p->state = ProcessState::Waiting;

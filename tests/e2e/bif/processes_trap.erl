@@ -25,15 +25,9 @@ main() ->
     erlang:trace(P, false, [running]),
     T ! {dump, self()},
     receive {events, E} -> io:format("running: ~p~n", [[{W, F} || {trace, _, W, F} <- E]]) end,
-    %% Suspended between the two slices.
-    Q = spawn(fun() ->
-                      Self ! {suspend_me, self()},
-                      erts_debug:set_internal_state(reds_left, 10),
-                      Self ! {self(), done, is_list(processes())},
-                      receive stop -> ok end
-              end),
-    receive {suspend_me, Q} -> ok end,
-    true = erlang:suspend_process(Q),
+    %% Suspended between two slices (on two schedulers, Q may not have made the call yet when
+    %% it is first suspended: then it runs on a little and is looked at again).
+    Q = suspended_in_trap(Self),
     io:format("suspended in: ~p~n", [process_info(Q, [status, current_function])]),
     true = erlang:resume_process(Q),
     receive {Q, done, D} -> io:format("done: ~p~n", [D]) end,
@@ -43,6 +37,31 @@ main() ->
                                         proplists:get_value(sys_alloc, Settings)]),
     [X ! stop || X <- [P, Q]],
     ok.
+
+suspended_in_trap(Self) ->
+    Q = spawn(fun() ->
+                      Self ! {suspend_me, self()},
+                      erts_debug:set_internal_state(reds_left, 10),
+                      Self ! {self(), done, is_list(processes())},
+                      receive stop -> ok end
+              end),
+    receive {suspend_me, Q} -> ok end,
+    catch_in_trap(Self, Q).
+
+catch_in_trap(Self, Q) ->
+    true = erlang:suspend_process(Q),
+    case process_info(Q, current_function) of
+        {current_function, {erlang, ptab_list_continue, 2}} ->
+            Q;
+        _ ->
+            true = erlang:resume_process(Q),
+            receive
+                {Q, done, _} -> Q ! stop, suspended_in_trap(Self)  % missed it: again
+            after 0 ->
+                erlang:yield(),
+                catch_in_trap(Self, Q)
+            end
+    end.
 
 wait_until_waiting(P) ->
     case process_info(P, status) of
