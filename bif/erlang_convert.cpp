@@ -1,4 +1,5 @@
 // bif/erlang_convert.cpp — conversions between atoms, lists, integers, floats and binaries.
+#include <cctype>
 #include <cstdio>
 #include <charconv>
 #include <cmath>
@@ -156,28 +157,37 @@ Term bif_atom_to_list(Process* p, Term* a) {
 }
 // pid_to_list/1, ref_to_list/1, fun_to_list/1: the printed form, as ~w shows it.
 Term bif_pid_to_list(Process* p, Term* a) {
-    if (!is_pid(a[0])) return p->badarg();
-    return bytes_to_list(p, write_term(a[0]));
+    if (!is_any_pid(a[0])) return p->badarg();
+    return bytes_to_list(p, identifier_text(a[0]));
 }
 Term bif_ref_to_list(Process* p, Term* a) {
-    if (!is_ref(a[0])) return p->badarg();
-    return bytes_to_list(p, write_term(a[0]));
+    if (!is_any_ref(a[0])) return p->badarg();
+    return bytes_to_list(p, identifier_text(a[0]));
 }
 Term bif_fun_to_list(Process* p, Term* a) {
     if (!is_fun(a[0])) return p->badarg();
     return bytes_to_list(p, write_term(a[0]));
 }
 
-// list_to_pid("<0.N.0>"): the local pid N (whether or not it exists).
+// list_to_pid("<0.Number.Serial>"): this node's pid (whether or not it exists). Another
+// node's channel is badarg while not connected to it, as in OTP.
 Term bif_list_to_pid(Process* p, Term* a) {
     std::string s;
     if (!list_to_bytes(a[0], &s)) return p->badarg();
-    unsigned long long node = 0, number = 0, serial = 0;
-    char tail = 0;
-    if (std::sscanf(s.c_str(), "<%llu.%llu.%llu>%c", &node, &number, &serial, &tail) != 3 || node != 0 || serial != 0)
-        return p->badarg();
-    if (s != "<0." + std::to_string(number) + ".0>") return p->badarg();
-    return make_pid(Word(number));
+    // Exactly <Digits.Digits.Digits>.
+    Word parts[3] = {};
+    std::size_t at = 0;
+    auto expect = [&](char c) { return at < s.size() && s[at++] == c; };
+    auto digits = [&](Word* out) {
+        std::size_t start = at;
+        while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) && at - start < 12)
+            *out = *out * 10 + Word(s[at++] - '0');
+        return at > start;
+    };
+    bool ok = expect('<') && digits(&parts[0]) && expect('.') && digits(&parts[1]) && expect('.') &&
+              digits(&parts[2]) && expect('>') && at == s.size();
+    if (!ok || parts[0] != 0 || parts[1] > MAX_PID_NUMBER || parts[2] > MAX_PID_SERIAL) return p->badarg();
+    return make_pid(pid_data(parts[1], parts[2]));
 }
 
 // list_to_ref("#Ref<0.A.B.C>").

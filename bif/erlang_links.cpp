@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bif/bifs.hpp"
+#include "vm/node.hpp"
 #include "bif/process_bifs.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
@@ -71,6 +72,18 @@ Term link_port(Process* p, Term id) {
 Term bif_link(Process* p, Term* a) {
     Term pid = a[0];
     if (is_port(pid)) return link_port(p, pid);
+    if (is_external_pid(pid)) {
+        // Another node's process: no connection to it can be made until this node is
+        // distributed, so the link breaks at once with noconnection (OTP). One of an earlier
+        // incarnation of this node is a dead process (below).
+        if (external_node(pid) == this_node().name) {
+            if (!p->trap_exit) return p->error(atoms::noproc);
+            p->vm.send_exit(pid, p->id, atoms::noproc, false);
+            return atoms::true_;
+        }
+        p->vm.send_exit(pid, p->id, atoms::noconnection, false);
+        return atoms::true_;
+    }
     if (!is_pid(pid)) return p->badarg();
     bool already = pid == p->id;
     if (!already) {
@@ -121,6 +134,7 @@ Term bif_unlink(Process* p, Term* a) {
         trace_own_link_event(p, atoms::unlink, pid);
         return atoms::true_;
     }
+    if (is_external_pid(pid)) return atoms::true_;  // never linked (see link/1)
     if (!is_pid(pid)) return p->badarg();
     bool had_link = false;
     {
@@ -150,6 +164,7 @@ Term bif_exit2(Process* p, Term* a) {
         p->vm.send_exit(p->id, pid, reason, false);
         return atoms::true_;
     }
+    if (is_external_pid(pid)) return atoms::true_;  // no connection: the signal is lost, as OTP's
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->id) {
         // To oneself: kill is final at once; a trapped signal becomes a message; otherwise the

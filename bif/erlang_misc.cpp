@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bif/bifs.hpp"
+#include "vm/node.hpp"
 #include "vm/config.hpp"
 #include "vm/map.hpp"
 #include "vm/scheduler.hpp"
@@ -152,10 +153,10 @@ Term bif_raise(Process* p, Term* a) {
 }
 
 Term bif_self(Process* p, Term*) { return p->id; }
-Term bif_node0(Process*, Term*) { return atoms::nonode_at_nohost; }
+Term bif_node0(Process*, Term*) { return this_node().name; }
 Term bif_node1(Process* p, Term* a) {
-    if (!is_pid(a[0]) && !is_port(a[0]) && !is_ref(a[0])) return p->badarg();
-    return atoms::nonode_at_nohost;
+    if (!is_any_pid(a[0]) && !is_any_port(a[0]) && !is_any_ref(a[0])) return p->badarg();
+    return node_of(a[0]).name;
 }
 
 Term new_ref(Process* p) { return p->new_ref(); }
@@ -664,6 +665,9 @@ Term bif_erts_internal_term_type(Process*, Term* a) {
         case Subtag::HeapBin: type = "heap_binary"; break;
         case Subtag::SubBin: type = "sub_binary"; break;
         case Subtag::Map: type = "flatmap"; break;
+        case Subtag::ExternalPid: type = "external_pid"; break;
+        case Subtag::ExternalPort: type = "external_port"; break;
+        case Subtag::ExternalRef: type = "external_ref"; break;
         default: break;
         }
     }
@@ -839,6 +843,11 @@ Term bif_fun_info(Process* p, Term* a) {
         else if (item == atoms::pid) value = obj[2];
         else if (item == atoms::index || item == atoms::new_index) value = make_small(SWord(fe->index));
         else if (item == atoms::uniq) value = make_small(SWord(fe->old_uniq));
+        else if (item == atoms::new_uniq) {
+            const std::uint8_t* md5 = fe->module ? fe->module->md5 : fe->stub_md5;
+            static const std::uint8_t none[16] = {};
+            value = make_binary(p, md5 ? md5 : none, 16);
+        }
         else if (item == atoms::env) {
             value = NIL;
             for (Word i = fe->num_free; i-- > 0;) value = make_cons_on(p->alloc(2), obj[3 + i], value);

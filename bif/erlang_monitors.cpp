@@ -14,6 +14,7 @@
 #include "vm/interpreter.hpp"
 #include "vm/stack_trace.hpp"
 #include "vm/map.hpp"
+#include "vm/node.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/term_order.hpp"
@@ -35,9 +36,11 @@ Term monitor_port(Process* p, Term target, const AliasMode* alias, Term tag) {
         name = target;
         id = p->vm.whereis_id(target);
     } else if (is_tuple(target) && tuple_arity(target) == 2 && is_atom(tuple_element(target, 0)) &&
-               tuple_element(target, 1) == atoms::nonode_at_nohost) {
+               tuple_element(target, 1) == this_node().name) {
         name = tuple_element(target, 0);
         id = p->vm.whereis_id(name);
+    } else if (is_external_port(target) && external_node(target) == this_node().name) {
+        id = 0;  // a port of an earlier incarnation of this node: gone (noproc below)
     } else if (!is_port(target)) {
         return p->badarg();
     }
@@ -64,7 +67,7 @@ Term monitor_port(Process* p, Term target, const AliasMode* alias, Term tag) {
         std::lock_guard guard(p->lock);
         p->monitors.take(ref_id);
     }
-    Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
+    Term item = name ? make_tuple_on(p, {name, this_node().name}) : target;
     Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atom("port"), item, atoms::noproc});
     p->vm.send_message(nullptr, p->id, msg);
     return ref;
@@ -79,13 +82,20 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     if (a[0] != atoms::process) return p->badarg();
     Term target = a[1], name = 0;
     std::shared_ptr<Process> other;
-    if (is_pid(target)) {
+    // No such process: an immediate 'DOWN' with noproc. Another node's process cannot be
+    // reached until this node is distributed: noconnection (OTP); one of an earlier
+    // incarnation of this node (its name, another creation) is gone: noproc. Another node's
+    // name is badarg below, as OTP's on a node that is not alive.
+    Term down_reason = atoms::noproc;
+    if (is_external_pid(target)) {
+        if (external_node(target) != this_node().name) down_reason = atoms::noconnection;
+    } else if (is_pid(target)) {
         other = p->vm.lookup_process(target);
     } else if (is_atom(target)) {
         name = target;
         other = p->vm.whereis(target);
     } else if (is_tuple(target) && tuple_arity(target) == 2 && is_atom(tuple_element(target, 0)) &&
-               tuple_element(target, 1) == atoms::nonode_at_nohost) {
+               tuple_element(target, 1) == this_node().name) {
         name = tuple_element(target, 0);
         other = p->vm.whereis(name);
     } else {
@@ -120,9 +130,8 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
         std::lock_guard guard(p->lock);
         p->monitors.take(id);
     }
-    // No such process: an immediate {'DOWN', Ref, process, Item, noproc}.
-    Term item = name ? make_tuple_on(p, {name, atoms::nonode_at_nohost}) : target;
-    Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atoms::process, item, atoms::noproc});
+    Term item = name ? make_tuple_on(p, {name, this_node().name}) : target;
+    Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atoms::process, item, down_reason});
     p->vm.send_message(p, p->id, msg);
     return ref;
 }

@@ -105,9 +105,9 @@ Term bif_is_integer(Process*, Term* a) { return make_bool(is_integer(a[0])); }
 Term bif_is_list(Process*, Term* a) { return make_bool(is_list(a[0]) || is_nil(a[0])); }
 Term bif_is_map(Process*, Term* a) { return make_bool(is_map(a[0])); }
 Term bif_is_number(Process*, Term* a) { return make_bool(is_number(a[0])); }
-Term bif_is_pid(Process*, Term* a) { return make_bool(is_pid(a[0])); }
-Term bif_is_port(Process*, Term* a) { return make_bool(is_port(a[0])); }
-Term bif_is_reference(Process*, Term* a) { return make_bool(is_ref(a[0])); }
+Term bif_is_pid(Process*, Term* a) { return make_bool(is_any_pid(a[0])); }
+Term bif_is_port(Process*, Term* a) { return make_bool(is_any_port(a[0])); }
+Term bif_is_reference(Process*, Term* a) { return make_bool(is_any_ref(a[0])); }
 Term bif_is_tuple(Process*, Term* a) { return make_bool(is_tuple(a[0])); }
 Term bif_is_function2(Process* p, Term* a) {
     if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();

@@ -15,6 +15,7 @@
 #include "vm/interpreter.hpp"
 #include "vm/stack_trace.hpp"
 #include "vm/map.hpp"
+#include "vm/node.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/term_order.hpp"
@@ -252,13 +253,20 @@ Term bif_group_leader2(Process* p, Term* a) {
 Term bif_send3(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_nosuspend, "nosuspend");
     BEAMLET_CACHED_ATOM(am_noconnect, "noconnect");
-    bool nosuspend = false;
+    bool nosuspend = false, noconnect = false;
     Term l = a[2];
     for (; is_list(l); l = cdr(l)) {
         if (car(l) == am_nosuspend) nosuspend = true;
-        else if (car(l) != am_noconnect) return p->badarg();
+        else if (car(l) == am_noconnect) noconnect = true;
+        else return p->badarg();
     }
     if (!is_nil(l)) return p->badarg();
+    // Another node's process, alias or name needs a connection, which this node cannot make
+    // until it is distributed: with noconnect OTP answers noconnect instead of sending.
+    bool remote = is_external_pid(a[0]) || is_external_ref(a[0]) ||
+                  (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && is_atom(tuple_element(a[0], 0)) &&
+                   is_atom(tuple_element(a[0], 1)) && tuple_element(a[0], 1) != this_node().name);
+    if (remote && noconnect) return am_noconnect;
     switch (p->vm.send(p, a[0], a[1], nosuspend)) {
     case Vm::SendResult::Badarg: return p->badarg();
     case Vm::SendResult::NoSuspend: return am_nosuspend;

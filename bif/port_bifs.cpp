@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "bif/bifs.hpp"
+#include "bif/term_format.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/port.hpp"
@@ -515,8 +516,8 @@ Term bif_port_info2(Process* p, Term* a) {
 Term bif_ports(Process* p, Term*) { return list_of(p, p->vm.port_table->ids()); }
 
 Term bif_port_to_list(Process* p, Term* a) {
-    if (!is_port(a[0])) return p->badarg();
-    return bytes_to_list(p, "#Port<0." + std::to_string(port_number(a[0])) + ">");
+    if (!is_any_port(a[0])) return p->badarg();
+    return bytes_to_list(p, identifier_text(a[0]));
 }
 
 Term bif_list_to_port(Process* p, Term* a) {

@@ -35,6 +35,8 @@ Chars print_term_chars(Term t, const PrintOptions& options);
 
 // `~w` output of [t] as Latin-1 bytes (every character of `~w` is <= 255).
 std::string write_term(Term t, int depth = -1);
+// The printed form of a pid, port or reference, this node's or another's (<0.80.0>).
+std::string identifier_text(Term t);
 // `~p` output of [t] as Latin-1 bytes, starting at [column] with lines of [line_length].
 std::string print_term(Term t, int column = 1, int line_length = 80, int depth = -1,
                        bool strings = true);

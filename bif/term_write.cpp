@@ -15,6 +15,7 @@
 
 #include "bif/bifs.hpp"
 #include "bif/term_text.hpp"
+#include "vm/node.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
@@ -263,6 +264,33 @@ private:
     bool m_unicode;
 };
 
+// OTP's printed forms: <Channel.Number.Serial>, #Port<Channel.Id>, #Ref<Channel.N...> (the
+// most significant number first). The channel is 0 for this node's name (an earlier
+// incarnation too), and for another node the atom index of its name, as erts numbers a
+// dist entry by its sysname's atom.
+std::string identifier_text(Term t) {
+    auto channel = [&] {
+        bool other = vm::is_external(t) && vm::external_node(t) != vm::this_node().name;
+        return std::to_string(other ? vm::atom_index(vm::external_node(t)) : 0);
+    };
+    if (vm::is_pid(t))
+        return "<0." + std::to_string(vm::pid_printed_number(t)) + "." + std::to_string(vm::pid_serial(t)) + ">";
+    if (vm::is_external_pid(t))
+        return "<" + channel() + "." + std::to_string(vm::external_pid_number(t)) + "." +
+               std::to_string(vm::external_pid_serial(t)) + ">";
+    if (vm::is_any_port(t))
+        return "#Port<" + channel() + "." +
+               std::to_string(vm::is_port(t) ? vm::port_number(t) : vm::external_port_id(t)) + ">";
+    std::string text = "#Ref<" + channel();
+    if (vm::is_ref(t)) {
+        const Term* ids = vm::boxed_ptr(t) + 1;
+        for (int i = 2; i >= 0; --i) text += "." + std::to_string(ids[i]);
+    } else {
+        for (Word i = vm::external_ref_count(t); i-- > 0;) text += "." + std::to_string(vm::external_ref_number(t, i));
+    }
+    return text + ">";
+}
+
 // Writes [t] if it is atomic (number, atom, pid, port, ref, fun); false otherwise.
 bool write_atomic(Chars& out, Term t, bool unicode) {
     if (vm::is_small(t) || vm::is_big(t)) {
@@ -271,15 +299,8 @@ bool write_atomic(Chars& out, Term t, bool unicode) {
         append(out, float_to_shortest(vm::float_value(t)));
     } else if (vm::is_atom(t)) {
         write_atom(out, t, unicode);
-    } else if (vm::is_pid(t)) {
-        append(out, "<0." + std::to_string(vm::pid_number(t)) + ".0>");
-    } else if (vm::is_port(t)) {
-        append(out, "#Port<0." + std::to_string(vm::port_number(t)) + ">");
-    } else if (vm::is_ref(t)) {
-        // erts prints the most significant id word first.
-        const Term* ids = vm::boxed_ptr(t) + 1;
-        append(out, "#Ref<0." + std::to_string(ids[2]) + "." + std::to_string(ids[1]) + "." + std::to_string(ids[0]) +
-                        ">");
+    } else if (vm::is_any_pid(t) || vm::is_any_port(t) || vm::is_any_ref(t)) {
+        append(out, identifier_text(t));
     } else if (vm::is_fun(t)) {
         write_fun(out, t, unicode);
     } else {
@@ -393,6 +414,8 @@ Chars write_term_chars(Term t, int depth, bool unicode) {
 }
 
 std::string write_term(Term t, int depth) { return chars_to_latin1_output(write_term_chars(t, depth)); }
+
+std::string identifier_text(Term t) { return text::identifier_text(t); }
 
 std::string chars_to_latin1_output(std::u32string_view chars) {
     std::string out;

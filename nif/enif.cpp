@@ -138,9 +138,9 @@ int enif_is_fun(ErlNifEnv*, ERL_NIF_TERM t) { return is_fun(T(t)); }
 int enif_is_list(ErlNifEnv*, ERL_NIF_TERM t) { return is_list(T(t)) || is_nil(T(t)); }
 int enif_is_map(ErlNifEnv*, ERL_NIF_TERM t) { return is_map(T(t)); }
 int enif_is_number(ErlNifEnv*, ERL_NIF_TERM t) { return is_number(T(t)); }
-int enif_is_pid(ErlNifEnv*, ERL_NIF_TERM t) { return is_pid(T(t)); }
-int enif_is_port(ErlNifEnv*, ERL_NIF_TERM t) { return is_port(T(t)); }
-int enif_is_ref(ErlNifEnv*, ERL_NIF_TERM t) { return is_ref(T(t)); }
+int enif_is_pid(ErlNifEnv*, ERL_NIF_TERM t) { return is_any_pid(T(t)); }
+int enif_is_port(ErlNifEnv*, ERL_NIF_TERM t) { return is_any_port(T(t)); }
+int enif_is_ref(ErlNifEnv*, ERL_NIF_TERM t) { return is_any_ref(T(t)); }
 int enif_is_tuple(ErlNifEnv*, ERL_NIF_TERM t) { return is_tuple(T(t)); }
 int enif_is_exception(ErlNifEnv* env, ERL_NIF_TERM t) { return env->exception && T(t) == THE_NON_VALUE; }
 int enif_is_identical(ERL_NIF_TERM a, ERL_NIF_TERM b) {
@@ -163,9 +163,9 @@ ErlNifTermType enif_term_type(ErlNifEnv*, ERL_NIF_TERM term) {
     if (is_integer(t)) return ERL_NIF_TERM_TYPE_INTEGER;
     if (is_list(t) || is_nil(t)) return ERL_NIF_TERM_TYPE_LIST;
     if (is_map(t)) return ERL_NIF_TERM_TYPE_MAP;
-    if (is_pid(t)) return ERL_NIF_TERM_TYPE_PID;
-    if (is_port(t)) return ERL_NIF_TERM_TYPE_PORT;
-    if (is_ref(t)) return ERL_NIF_TERM_TYPE_REFERENCE;
+    if (is_any_pid(t)) return ERL_NIF_TERM_TYPE_PID;
+    if (is_any_port(t)) return ERL_NIF_TERM_TYPE_PORT;
+    if (is_any_ref(t)) return ERL_NIF_TERM_TYPE_REFERENCE;
     return ERL_NIF_TERM_TYPE_TUPLE;
 }
 

@@ -17,6 +17,7 @@
 #include "vm/literal_area.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
+#include "vm/node.hpp"
 #include "vm/process.hpp"
 #include "vm/term_order.hpp"
 #include "vm/utf8.hpp"
@@ -207,32 +208,39 @@ private:
         for (std::size_t i = elements.size(); i-- > 0;) m_work.push_back({elements[i], 0});
     }
 
-    void local_node_atom() { atom_ext(atoms::nonode_at_nohost); }
+    void pid_ext(NodeId node, Word number, Word serial) {
+        u8(NEW_PID_EXT);
+        atom_ext(node.name);
+        u32(std::uint32_t(number));
+        u32(std::uint32_t(serial));
+        u32(node.creation);
+    }
+
+    void port_ext(NodeId node, Word id) {
+        // An id past 32 bits needs the 64-bit one of V4_PORT_EXT, as in OTP.
+        bool wide = id > 0xffffffffu;
+        u8(wide ? V4_PORT_EXT : NEW_PORT_EXT);
+        atom_ext(node.name);
+        if (wide) u32(std::uint32_t(id >> 32));
+        u32(std::uint32_t(id));
+        u32(node.creation);
+    }
+
+    void ref_ext(NodeId node, const std::uint32_t* numbers, Word count) {
+        u8(NEWER_REFERENCE_EXT);
+        u16(std::uint16_t(count));
+        atom_ext(node.name);
+        u32(node.creation);
+        for (Word i = 0; i < count; ++i) u32(numbers[i]);
+    }
 
     void term(Term t) {
         if (is_small(t)) return integer(t);
         if (is_atom(t)) return atom_ext(t);
         if (is_nil(t)) return u8(NIL_EXT);
         if (is_list(t)) return list(t);
-        if (is_pid(t)) {
-            u8(NEW_PID_EXT);
-            local_node_atom();
-            u32(std::uint32_t(pid_number(t)));
-            u32(std::uint32_t(pid_number(t) >> 32));
-            u32(0);
-            return;
-        }
-        if (is_port(t)) {
-            // A number past 32 bits needs the 64-bit id of V4_PORT_EXT, as in OTP.
-            Word number = port_number(t);
-            bool wide = number > 0xffffffffu;
-            u8(wide ? V4_PORT_EXT : NEW_PORT_EXT);
-            local_node_atom();
-            if (wide) u32(std::uint32_t(number >> 32));
-            u32(std::uint32_t(number));
-            u32(0);
-            return;
-        }
+        if (is_pid(t)) return pid_ext(this_node(), pid_printed_number(t), pid_serial(t));
+        if (is_port(t)) return port_ext(this_node(), port_number(t));
         const Term* obj = boxed_ptr(t);
         switch (header_subtag(obj[0])) {
         case Subtag::Tuple: {
@@ -250,13 +258,13 @@ private:
         case Subtag::PosBig:
         case Subtag::NegBig: return integer(t);
         case Subtag::Float: return float_ext(float_value(t));
-        case Subtag::Ref:
-            u8(NEWER_REFERENCE_EXT);
-            u16(3);
-            local_node_atom();
-            u32(0);
-            for (int i = 1; i <= 3; ++i) u32(std::uint32_t(obj[i]));
-            return;
+        case Subtag::Ref: {
+            std::uint32_t numbers[3] = {std::uint32_t(obj[1]), std::uint32_t(obj[2]), std::uint32_t(obj[3])};
+            return ref_ext(this_node(), numbers, 3);
+        }
+        case Subtag::ExternalPid: return pid_ext(node_of(t), external_pid_number(t), external_pid_serial(t));
+        case Subtag::ExternalPort: return port_ext(node_of(t), external_port_id(t));
+        case Subtag::ExternalRef: return ref_ext(node_of(t), external_ref_data(t) + 1, external_ref_count(t));
         case Subtag::Map: {
             Word n = map_size(t);
             u8(MAP_EXT);
@@ -283,7 +291,7 @@ private:
             std::size_t size_at = m_out.size();
             u32(0);
             u8(unsigned(fe->user_arity()));
-            const std::uint8_t* md5 = fe->module ? fe->module->md5 : nullptr;
+            const std::uint8_t* md5 = fe->module ? fe->module->md5 : fe->stub_md5;
             for (int i = 0; i < 16; ++i) u8(md5 ? md5[i] : 0);
             u32(std::uint32_t(fe->index));
             u32(std::uint32_t(num_free));
@@ -521,10 +529,14 @@ private:
         return a;
     }
 
-    // A node name: only the local node's pids, ports and refs exist here.
-    void local_node() {
-        Term node = atom_now();
-        if (m_r.ok() && !m_unsafe && node != atoms::nonode_at_nohost) m_r.fail();
+    // The node of a pid, port or reference: its name, then its creation (a byte in the older
+    // tags, where OTP takes 0..3 only).
+    NodeId node(bool tiny_creation) {
+        Term name = atom_now();
+        if (m_r.ok() && !m_unsafe && !is_atom(name)) m_r.fail();
+        std::uint32_t creation = tiny_creation ? m_r.u8() : m_r.u32();
+        if (tiny_creation && creation > 3) m_r.fail();
+        return {name, creation};
     }
 
     // A small integer operand (SMALL_INTEGER_EXT or INTEGER_EXT) of a fun.
@@ -674,14 +686,17 @@ private:
         case PORT_EXT:
         case V4_PORT_EXT: {
             if (literal()) return unsupported(tag);
-            local_node();
+            Term name = atom_now();
             std::uint64_t id = tag == V4_PORT_EXT ? (std::uint64_t(m_r.u32()) << 32) | m_r.u32() : m_r.u32();
-            if (tag == PORT_EXT) m_r.u8();
-            else m_r.u32();
-            if (!fits_immediate(id)) {  // no such port could exist here
-                m_r.fail();
+            std::uint32_t creation = tag == PORT_EXT ? m_r.u8() : m_r.u32();
+            if (!m_r.ok() || m_unsafe) return;
+            if (!is_atom(name) || (tag == PORT_EXT && creation > 3)) { m_r.fail(); return; }
+            if (!is_this_node(name, creation)) {
+                Term* hp = words(EXTERNAL_PORT_WORDS);
+                if (building()) *dest = make_external_port_on(hp, name, creation, id);
                 return;
             }
+            if (!fits_immediate(id)) { m_r.fail(); return; }  // no such port could exist here
             return set(dest, make_port(id));
         }
         case NEWER_REFERENCE_EXT:
@@ -689,19 +704,26 @@ private:
         case REFERENCE_EXT: {
             if (literal()) return unsupported(tag);
             std::uint32_t n = tag == REFERENCE_EXT ? 1 : m_r.u16();
-            local_node();
-            if (tag == NEWER_REFERENCE_EXT) m_r.u32();
-            else if (tag == REFERENCE_EXT) {
-                std::uint32_t id = m_r.u32();
-                m_r.u8();
-                return ref_term({id, 0, 0}, dest);
-            } else m_r.u8();
-            if (n == 0 || n > 5) {
-                m_r.fail();
+            Term name = atom_now();
+            std::uint32_t creation = 0;
+            std::uint32_t ids[MAX_REF_NUMBERS] = {};
+            if (tag == REFERENCE_EXT) {
+                ids[0] = m_r.u32();
+                creation = m_r.u8();
+            } else {
+                creation = tag == NEWER_REFERENCE_EXT ? m_r.u32() : m_r.u8();
+                if (n > MAX_REF_NUMBERS) { m_r.fail(); return; }
+                for (std::uint32_t i = 0; i < n; ++i) ids[i] = m_r.u32();
+            }
+            if (!m_r.ok() || m_unsafe) return;
+            if (!is_atom(name) || (tag != NEWER_REFERENCE_EXT && creation > 3)) { m_r.fail(); return; }
+            if (!is_this_node(name, creation)) {
+                Term* hp = words(external_ref_words(n));
+                if (building()) *dest = make_external_ref_on(hp, name, creation, ids, n);
                 return;
             }
-            std::uint32_t ids[5] = {};
-            for (std::uint32_t i = 0; i < n; ++i) ids[i] = m_r.u32();
+            // This node's references have three numbers (fewer are padded with zeros, as OTP).
+            if (n > 3) { m_r.fail(); return; }
             return ref_term({ids[0], ids[1], ids[2]}, dest);
         }
         case EXPORT_EXT: {
@@ -727,22 +749,24 @@ private:
         }
     }
 
-    void pid_body(std::uint32_t tag, Term* dest) {
-        if (tag != NEW_PID_EXT && tag != PID_EXT) {
-            m_r.fail();
+    // A pid: this node's, or (unless [local_only]) another node's.
+    void pid_body(std::uint32_t tag, Term* dest, bool local_only = false) {
+        if (tag != NEW_PID_EXT && tag != PID_EXT) { m_r.fail(); return; }
+        Term name = atom_now();
+        std::uint32_t number = m_r.u32();
+        std::uint32_t serial = m_r.u32();
+        std::uint32_t creation = tag == NEW_PID_EXT ? m_r.u32() : m_r.u8();
+        if (!m_r.ok() || m_unsafe) return;
+        if (!is_atom(name) || (tag == PID_EXT && creation > 3)) { m_r.fail(); return; }
+        if (!is_this_node(name, creation)) {
+            if (local_only) { m_r.fail(); return; }
+            Term* hp = words(EXTERNAL_PID_WORDS);
+            if (building()) *dest = make_external_pid_on(hp, name, creation, number, serial);
             return;
         }
-        local_node();
-        std::uint64_t id = m_r.u32();
-        std::uint64_t serial = m_r.u32();
-        if (tag == NEW_PID_EXT) m_r.u32();
-        else m_r.u8();
-        std::uint64_t number = id | (serial << 32);
-        if (!fits_immediate(number)) {  // no such process could exist here
-            m_r.fail();
-            return;
-        }
-        set(dest, make_pid(number));
+        // As OTP 25: this node's pids have a 15-bit number and a 13-bit serial.
+        if (number > MAX_PID_NUMBER || serial > MAX_PID_SERIAL) { m_r.fail(); return; }
+        set(dest, make_pid(pid_data(number, serial)));
     }
 
     // Whether a pid or port number survives the immediate's tag bits (a larger one, from
@@ -783,13 +807,14 @@ private:
         // Not refused by [safe] (as OTP): only its atoms are (a module's name must exist).
         m_r.u32();  // size
         std::uint32_t arity = m_r.u8();
-        m_r.take(16);  // the module's MD5
+        const std::uint8_t* md5 = m_r.take(16);  // the module's MD5
         std::uint32_t index = m_r.u32();
         std::uint32_t num_free = m_r.u32();
         Term module = atom_now();
         small_int();  // old index
-        small_int();  // old uniq
-        if (!m_r.ok()) return;
+        SWord old_uniq = small_int();
+        if (!m_r.ok() || m_unsafe) return;
+        if (!is_atom(module)) { m_r.fail(); return; }
         // The fun must exist in the loaded module (checked in both passes, so that building
         // cannot fail).
         Module* mod = m_target.vm()->find_module(module);
@@ -797,12 +822,12 @@ private:
         if (mod)
             for (const auto& f : mod->funs)
                 if (f->index == index) fe = f.get();
-        if (!fe || fe->user_arity() != arity || fe->num_free != num_free) {
-            m_r.fail();
-            return;
-        }
+        if (fe && (fe->user_arity() != arity || fe->num_free != num_free)) fe = nullptr;
+        // A module that is not loaded (or lacks the fun): a stand-in entry, as OTP's.
+        if (!fe) fe = m_target.vm()->lambda_stub(module, index, Word(std::uint32_t(old_uniq)), arity, num_free, md5);
+        // The creator is this node's (a fun holds it outside the words the collector scans).
         Term creator = NIL;
-        pid_body(m_r.u8(), &creator);
+        pid_body(m_r.u8(), &creator, true);
         if (!m_r.ok()) return;
         Term* hp = words(3 + Word(num_free));
         if (building()) {

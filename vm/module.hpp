@@ -47,6 +47,9 @@ struct FunEntry {
     Word index = 0;
     Word old_uniq = 0;
     const Word* address = nullptr;
+    // A stand-in for a fun of a module that is not loaded (Vm::lambda_stub): its module's MD5,
+    // kept for term_to_binary. Null for a loaded module's funs.
+    const std::uint8_t* stub_md5 = nullptr;
     Word user_arity() const { return arity - num_free; }
 };
 

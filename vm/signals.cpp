@@ -19,6 +19,7 @@
 #include "vm/interpreter.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
+#include "vm/node.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
 #include "vm/process.hpp"
@@ -463,7 +464,7 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
         // {Name, Node}. Remote destinations go here, once this node can be distributed; until
         // then no other node is connected and the message is dropped, untraced (as OTP
         // without distribution). On this node an unregistered name drops it silently.
-        if (tuple_element(dest, 1) != atoms::nonode_at_nohost) return SendResult::Sent;
+        if (tuple_element(dest, 1) != this_node().name) return SendResult::Sent;
         held = whereis(tuple_element(dest, 0));
         to = held.get();
         if (!to) {
@@ -474,6 +475,8 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     } else if (is_ref(dest)) {
         held = alias_target(dest);
         to = held.get();
+    } else if (is_external_pid(dest) || is_external_ref(dest)) {
+        return SendResult::Sent;  // another node's process or alias: as {Name, Node} above
     } else {
         return SendResult::Badarg;  // not a destination: nothing is traced
     }

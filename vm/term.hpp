@@ -56,6 +56,9 @@ enum class Subtag : Word {
     RefcBin = 0x8,    // ProcBin: off-heap reference-counted binary
     HeapBin = 0x9,    // binary stored on the heap
     SubBin = 0xA,     // slice of another binary, or a bitstring
+    ExternalPid = 0xC,   // another node's: see "other nodes' pids, ports and references"
+    ExternalPort = 0xD,
+    ExternalRef = 0xE,
     Map = 0xF,        // flatmap: [hdr][size][keys tuple][values...]
 };
 
@@ -86,9 +89,17 @@ inline Term make_catch(const Word* handler) {
 }
 inline const Word* catch_handler(Term t) { return reinterpret_cast<const Word*>(t >> TAG_IMMED2_SIZE); }
 
+// A local pid holds one number, its data; printed and sent to other nodes as OTP 25 does, as
+// a 15-bit number and the serial above it (<0.Number.Serial>).
 constexpr bool is_pid(Term t) { return (t & TAG_IMMED1_MASK) == TAG_IMMED1_PID; }
 constexpr Term make_pid(Word number) { return (number << TAG_IMMED1_SIZE) | TAG_IMMED1_PID; }
 constexpr Word pid_number(Term t) { return t >> TAG_IMMED1_SIZE; }
+inline constexpr int PID_NUMBER_BITS = 15;
+inline constexpr Word MAX_PID_NUMBER = (Word(1) << PID_NUMBER_BITS) - 1;
+inline constexpr Word MAX_PID_SERIAL = (Word(1) << 13) - 1;
+constexpr Word pid_printed_number(Term t) { return pid_number(t) & MAX_PID_NUMBER; }
+constexpr Word pid_serial(Term t) { return pid_number(t) >> PID_NUMBER_BITS; }
+constexpr Word pid_data(Word number, Word serial) { return serial << PID_NUMBER_BITS | number; }
 
 constexpr bool is_port(Term t) { return (t & TAG_IMMED1_MASK) == TAG_IMMED1_PORT; }
 constexpr Term make_port(Word number) { return (number << TAG_IMMED1_SIZE) | TAG_IMMED1_PORT; }
@@ -161,6 +172,65 @@ inline bool is_binary_subtag(Subtag s) {
 }
 // Any bitstring (byte-aligned or not).
 inline bool is_bitstring(Term t) { return is_boxed(t) && is_binary_subtag(header_subtag(boxed_header(t))); }
+
+// ---- other nodes' pids, ports and references (OTP's ExternalThing) ------------------------------
+// [header][node name atom][creation][data...], the data being a pid's number | serial << 32, a
+// port's 64-bit id, or a reference's count of 32-bit numbers followed by the numbers, two to a
+// word. The word counts are OTP's on 64 bits (erts_debug:flat_size agrees). The node name is
+// an atom and atoms live forever, so the heap needs nothing off-heap for them.
+inline constexpr Word EXTERNAL_PID_WORDS = 4;
+inline constexpr Word EXTERNAL_PORT_WORDS = 4;
+inline constexpr Word MAX_REF_NUMBERS = 5;
+constexpr Word external_ref_words(Word numbers) { return 3 + (numbers + 2) / 2; }
+
+inline bool is_external_pid(Term t) { return is_boxed_of(t, Subtag::ExternalPid); }
+inline bool is_external_port(Term t) { return is_boxed_of(t, Subtag::ExternalPort); }
+inline bool is_external_ref(Term t) { return is_boxed_of(t, Subtag::ExternalRef); }
+inline bool is_external(Term t) {
+    if (!is_boxed(t)) return false;
+    Subtag s = header_subtag(boxed_header(t));
+    return s == Subtag::ExternalPid || s == Subtag::ExternalPort || s == Subtag::ExternalRef;
+}
+// The Erlang types: this node's or another's.
+inline bool is_any_pid(Term t) { return is_pid(t) || is_external_pid(t); }
+inline bool is_any_port(Term t) { return is_port(t) || is_external_port(t); }
+inline bool is_any_ref(Term t) { return is_ref(t) || is_external_ref(t); }
+
+inline Term external_node(Term t) { return boxed_ptr(t)[1]; }
+inline std::uint32_t external_creation(Term t) { return std::uint32_t(boxed_ptr(t)[2]); }
+inline Word external_pid_number(Term t) { return boxed_ptr(t)[3] & 0xffffffffu; }
+inline Word external_pid_serial(Term t) { return boxed_ptr(t)[3] >> 32; }
+inline Word external_port_id(Term t) { return boxed_ptr(t)[3]; }
+inline const std::uint32_t* external_ref_data(Term t) { return reinterpret_cast<const std::uint32_t*>(boxed_ptr(t) + 3); }
+inline Word external_ref_count(Term t) { return external_ref_data(t)[0]; }
+inline std::uint32_t external_ref_number(Term t, Word i) { return external_ref_data(t)[1 + i]; }
+
+inline Term make_external_pid_on(Term* hp, Term node, std::uint32_t creation, Word number, Word serial) {
+    hp[0] = make_header(EXTERNAL_PID_WORDS - 1, Subtag::ExternalPid);
+    hp[1] = node;
+    hp[2] = creation;
+    hp[3] = number | serial << 32;
+    return make_boxed(hp);
+}
+inline Term make_external_port_on(Term* hp, Term node, std::uint32_t creation, Word id) {
+    hp[0] = make_header(EXTERNAL_PORT_WORDS - 1, Subtag::ExternalPort);
+    hp[1] = node;
+    hp[2] = creation;
+    hp[3] = id;
+    return make_boxed(hp);
+}
+// [numbers] (at most MAX_REF_NUMBERS), least significant first, as the external format has them.
+inline Term make_external_ref_on(Term* hp, Term node, std::uint32_t creation, const std::uint32_t* numbers, Word count) {
+    Word words = external_ref_words(count);
+    hp[0] = make_header(words - 1, Subtag::ExternalRef);
+    hp[1] = node;
+    hp[2] = creation;
+    for (Word i = 3; i < words; ++i) hp[i] = 0;
+    auto* data = reinterpret_cast<std::uint32_t*>(hp + 3);
+    data[0] = std::uint32_t(count);
+    for (Word i = 0; i < count; ++i) data[1 + i] = numbers[i];
+    return make_boxed(hp);
+}
 
 inline Term make_float_on(Term* hp, double v) {
     hp[0] = make_header(1, Subtag::Float);

@@ -160,16 +160,28 @@ private:
         } else if (is_list(t)) {
             list(t);
         } else if (is_pid(t)) {
-            u32_step(std::uint32_t(pid_number(t)), FUNNY_NUMBER5);
-            m_hash *= FUNNY_NUMBER6;
+            pid(pid_printed_number(t));
         } else if (is_port(t)) {
-            std::uint64_t n = port_number(t);
-            if (n >> 32) u32_step(std::uint32_t(n >> 32), FUNNY_NUMBER11);
-            u32_step(std::uint32_t(n), FUNNY_NUMBER9);
-            m_hash *= FUNNY_NUMBER10;
+            port(port_number(t));
         } else {
             boxed(t);
         }
+    }
+
+    // As OTP, a pid, port or reference of another node hashes as this node's with the
+    // same numbers.
+    void pid(Word number) {
+        u32_step(std::uint32_t(number), FUNNY_NUMBER5);
+        m_hash *= FUNNY_NUMBER6;
+    }
+    void port(std::uint64_t n) {
+        if (n >> 32) u32_step(std::uint32_t(n >> 32), FUNNY_NUMBER11);
+        u32_step(std::uint32_t(n), FUNNY_NUMBER9);
+        m_hash *= FUNNY_NUMBER10;
+    }
+    void ref(std::uint32_t first_number) {
+        u32_step(first_number, FUNNY_NUMBER9);
+        m_hash *= FUNNY_NUMBER10;
     }
 
     void boxed(Term t) {
@@ -199,10 +211,10 @@ private:
             m_hash *= bignum_is_negative(t) ? FUNNY_NUMBER4 : FUNNY_NUMBER3;
             return;
         }
-        case Subtag::Ref:
-            u32_step(std::uint32_t(obj[1]), FUNNY_NUMBER9);
-            m_hash *= FUNNY_NUMBER10;
-            return;
+        case Subtag::Ref: return ref(std::uint32_t(obj[1]));
+        case Subtag::ExternalRef: return ref(external_ref_count(t) ? external_ref_number(t, 0) : 0);
+        case Subtag::ExternalPid: return pid(external_pid_number(t));
+        case Subtag::ExternalPort: return port(external_port_id(t));
         case Subtag::Map: m_hash = m_hash * FUNNY_NUMBER13 + FUNNY_NUMBER14 + make_hash2(t); return;
         case Subtag::Export: {
             const Export* e = reinterpret_cast<const Export*>(obj[1]);
@@ -409,11 +421,12 @@ private:
             return;
         }
         if (is_list(t)) return list(t);
-        if (is_pid(t)) return u32_hash(std::uint32_t(pid_number(t)), HCONST_5);
-        if (is_port(t)) {
-            std::uint64_t n = port_number(t);
-            return u32_hash2(std::uint32_t(n), std::uint32_t(n >> 32), HCONST_6);
-        }
+        // As OTP, another node's pid, port or reference hashes as this node's with the same
+        // numbers.
+        auto pid = [&](Word number) { u32_hash(std::uint32_t(number), HCONST_5); };
+        auto port = [&](std::uint64_t n) { u32_hash2(std::uint32_t(n), std::uint32_t(n >> 32), HCONST_6); };
+        if (is_pid(t)) return pid(pid_printed_number(t));
+        if (is_port(t)) return port(port_number(t));
         const Term* obj = boxed_ptr(t);
         switch (header_subtag(obj[0])) {
         case Subtag::Tuple: {
@@ -462,6 +475,9 @@ private:
             return;
         }
         case Subtag::Ref: return u32_hash(std::uint32_t(obj[1]), HCONST_7);
+        case Subtag::ExternalRef: return u32_hash(external_ref_count(t) ? external_ref_number(t, 0) : 0, HCONST_7);
+        case Subtag::ExternalPid: return pid(external_pid_number(t));
+        case Subtag::ExternalPort: return port(external_port_id(t));
         case Subtag::Float: {
             std::uint64_t bits = std::bit_cast<std::uint64_t>(positive_zero(float_value(t)));
             return u32_hash2(std::uint32_t(bits >> 32), std::uint32_t(bits), HCONST_12);

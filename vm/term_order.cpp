@@ -16,6 +16,7 @@
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
+#include "vm/node.hpp"
 
 namespace beamlet::vm {
 
@@ -34,7 +35,10 @@ Rank rank_of(Term t) {
         case Subtag::PosBig:
         case Subtag::NegBig:
         case Subtag::Float: return Rank::Number;
-        case Subtag::Ref: return Rank::Ref;
+        case Subtag::Ref:
+        case Subtag::ExternalRef: return Rank::Ref;
+        case Subtag::ExternalPort: return Rank::Port;
+        case Subtag::ExternalPid: return Rank::Pid;
         case Subtag::Fun:
         case Subtag::Export: return Rank::Fun;
         case Subtag::RefcBin:
@@ -156,12 +160,63 @@ int compare_bitstrings(Term a, Term b) {
     return three_way(x.bit_size, y.bit_size);
 }
 
+// Two nodes as OTP's CMP_NODES: by name, then by creation.
+int compare_nodes(NodeId x, NodeId y) {
+    if (int c = compare_atoms(x.name, y.name)) return c;
+    return three_way(x.creation, y.creation);
+}
+
+// A reference's numbers, least significant first, whichever node it is from.
+struct RefNumbers {
+    std::uint32_t n[MAX_REF_NUMBERS] = {};
+    Word count = 0;
+    explicit RefNumbers(Term r) {
+        if (is_ref(r)) {
+            count = 3;
+            for (Word i = 0; i < 3; ++i) n[i] = std::uint32_t(boxed_ptr(r)[1 + i]);
+        } else {
+            count = external_ref_count(r);
+            for (Word i = 0; i < count; ++i) n[i] = external_ref_number(r, i);
+        }
+    }
+};
+
+// As OTP: the node first, then the numbers from the most significant end (a missing number
+// counts as zero).
 int compare_refs(Term a, Term b) {
-    const Term* x = boxed_ptr(a);
-    const Term* y = boxed_ptr(b);
-    for (int i = 3; i >= 1; --i)
-        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    if (is_ref(a) && is_ref(b)) {
+        const Term* x = boxed_ptr(a);
+        const Term* y = boxed_ptr(b);
+        for (int i = 3; i >= 1; --i)
+            if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+        return 0;
+    }
+    if (int c = compare_nodes(node_of(a), node_of(b))) return c;
+    RefNumbers x(a), y(b);
+    for (Word i = std::max(x.count, y.count); i-- > 0;)
+        if (x.n[i] != y.n[i]) return x.n[i] < y.n[i] ? -1 : 1;
     return 0;
+}
+
+// As OTP: the serial, then the number, then the node.
+int compare_pids(Term a, Term b) {
+    if (is_pid(a) && is_pid(b)) return three_way(pid_number(a), pid_number(b));
+    Word serial_a = is_pid(a) ? pid_serial(a) : external_pid_serial(a);
+    Word serial_b = is_pid(b) ? pid_serial(b) : external_pid_serial(b);
+    if (int c = three_way(serial_a, serial_b)) return c;
+    Word number_a = is_pid(a) ? pid_printed_number(a) : external_pid_number(a);
+    Word number_b = is_pid(b) ? pid_printed_number(b) : external_pid_number(b);
+    if (int c = three_way(number_a, number_b)) return c;
+    return compare_nodes(node_of(a), node_of(b));
+}
+
+// As OTP: the node, then the number.
+int compare_ports(Term a, Term b) {
+    if (is_port(a) && is_port(b)) return three_way(port_number(a), port_number(b));
+    if (int c = compare_nodes(node_of(a), node_of(b))) return c;
+    Word id_a = is_port(a) ? port_number(a) : external_port_id(a);
+    Word id_b = is_port(b) ? port_number(b) : external_port_id(b);
+    return three_way(id_a, id_b);
 }
 
 int compare_exports(Term a, Term b) {
@@ -220,10 +275,10 @@ int compare(Term a, Term b, bool exact) {
                 break;
             }
             case Rank::Port:
-                c = three_way(port_number(a), port_number(b));
+                c = compare_ports(a, b);
                 break;
             case Rank::Pid:
-                c = three_way(pid_number(a), pid_number(b));
+                c = compare_pids(a, b);
                 break;
             case Rank::Tuple: {
                 Word n = tuple_arity(a);

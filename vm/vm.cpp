@@ -64,6 +64,13 @@ std::vector<Export*> ExportTable::all() const {
     return out;
 }
 
+// A fun entry for a module that is not loaded, with its code: [i_undefined_lambda][entry].
+struct Vm::LambdaStub {
+    FunEntry entry;
+    std::uint8_t md5[16] = {};
+    Word code[2] = {};
+};
+
 Vm::Vm()
     : code_permission(std::make_unique<CodePermission>(*this)),
       timers(std::make_unique<TimerService>(*this)),
@@ -329,6 +336,28 @@ bool Vm::purge_module(Term name) {
     m_old_modules.erase(it);
     code_generation.fetch_add(1, std::memory_order_acq_rel);
     return true;
+}
+
+const FunEntry* Vm::lambda_stub(Term module, Word index, Word old_uniq, Word arity, Word num_free,
+                                const std::uint8_t md5[16]) {
+    std::lock_guard lock(m_lambda_stubs_mutex);
+    auto& slot = m_lambda_stubs[{module, index, old_uniq, arity, num_free}];
+    if (!slot) {
+        slot = std::make_unique<LambdaStub>();
+        LambdaStub& s = *slot;
+        std::copy(md5, md5 + 16, s.md5);
+        s.entry.module_name = module;
+        s.entry.function = NIL;  // not known until the module is loaded ([] in OTP's fun_info)
+        s.entry.arity = arity + num_free;
+        s.entry.num_free = num_free;
+        s.entry.index = index;
+        s.entry.old_uniq = old_uniq;
+        s.entry.stub_md5 = s.md5;
+        s.code[0] = op_word(Op::i_undefined_lambda);
+        s.code[1] = reinterpret_cast<Word>(&s.entry);
+        s.entry.address = s.code;
+    }
+    return &slot->entry;
 }
 
 Module* Vm::find_old_module(Term name) const {

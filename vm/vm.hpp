@@ -102,6 +102,12 @@ struct Vm {
     Module* find_module(Term name) const;
     // The old code of [name], or null.
     Module* find_old_module(Term name) const;
+    // The fun entry binary_to_term gives a fun of [module] that is not loaded (or that the
+    // loaded code lacks), as OTP creates fun entries before their code: one per
+    // {module, index, uniq, arity, num_free}, never freed. Calling it runs
+    // error_handler:undefined_lambda/3, or the module's fun once it is loaded.
+    const FunEntry* lambda_stub(Term module, Word index, Word old_uniq, Word arity, Word num_free,
+                                const std::uint8_t md5[16]);
     // The module whose code contains [p], or null.
     const Module* module_containing(const Word* p) const;
     std::vector<Module*> loaded_modules() const;
@@ -387,6 +393,9 @@ private:
 
     mutable SpinLock m_max_heap_lock;
     MaxHeapSize m_max_heap_default;
+    struct LambdaStub;
+    std::mutex m_lambda_stubs_mutex;
+    std::map<std::tuple<Term, Word, Word, Word, Word>, std::unique_ptr<LambdaStub>> m_lambda_stubs;
     mutable std::mutex m_modules_mutex;
     mutable std::mutex m_code_path_mutex;
     std::vector<std::string> m_code_path;
