@@ -685,6 +685,10 @@ Term bif_erts_internal_map_to_tuple_keys(Process* p, Term* a) {
 // os:perf_counter/0 (nanoseconds for both).
 Term bif_erts_internal_time_unit(Process*, Term*) { return make_small(1000000000); }
 
+// erts_internal:no_aux_work_threads(): 1 + the threads that answer system_info({memory_internal,
+// ...}) requests (one here: the runtime's).
+Term bif_erts_internal_no_aux_work_threads(Process*, Term*) { return make_small(2); }
+
 // erts_internal:is_system_process(Pid): beamlet has no processes that the VM itself hides.
 Term bif_erts_internal_is_system_process(Process* p, Term* a) {
     if (!is_pid(a[0])) return p->badarg();

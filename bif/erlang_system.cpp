@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "bif/bifs.hpp"
+#include "bif/process_bifs.hpp"
 #include "matchspec/match_spec.hpp"
 #include "vm/port_table.hpp"
 #include "vm/bignum.hpp"
@@ -183,6 +184,19 @@ Term bif_system_info(Process* p, Term* a) {
     // then answers undefined, as on an erl started with +Mea min).
     if (name == "alloc_util_allocators") return NIL;
     if (name == "allocator") return allocator_info(p);
+    // {memory_internal, Ref, Allocators}: each aux work thread answers {Ref, Thread, Info}
+    // (erts_internal:no_aux_work_threads/0 - 1 of them, here one). With no alloc_util
+    // allocators, fix_alloc is {fix_alloc, false}, as on an erl started with +Mea min.
+    if (is_tuple(item) && tuple_arity(item) == 3 && tuple_element(item, 0) == atom("memory_internal")) {
+        Term types = tuple_element(item, 2);
+        if (!is_any_ref(tuple_element(item, 1)) || !is_proper_list(types)) return p->badarg();
+        Term info = NIL;
+        for (Term l = types; is_list(l); l = cdr(l))
+            if (car(l) == atom("fix_alloc"))
+                info = make_cons_on(p->alloc(2), make_tuple_on(p, {atom("fix_alloc"), atoms::false_}), info);
+        p->vm.send_message(nullptr, p->id, make_tuple_on(p, {tuple_element(item, 1), make_small(1), info}));
+        return atoms::true_;
+    }
     if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("allocator_sizes"))
         return is_list(tuple_element(item, 1)) || is_nil(tuple_element(item, 1)) ? NIL : atoms::false_;
     return p->badarg();

@@ -61,7 +61,21 @@ Term start_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wra
         copy = copy_term(payload, &hp, &frag->off_heap_first);
         frag->used_words = size;
     }
+    // As OTP, a timer to a pid dies with its process: none is armed for one already gone,
+    // and do_exit cancels the others (has_bif_timers).
+    std::shared_ptr<Process> target = is_pid(dest) ? p->vm.lookup_process(dest) : nullptr;
+    auto target_exiting = [&] {
+        std::lock_guard guard(target->lock);
+        target->has_bif_timers = true;
+        return target->exiting;
+    };
+    if (is_pid(dest) && (!target || target_exiting())) {
+        if (frag) HeapFragment::destroy(frag);
+        return ref;
+    }
     p->vm.timers->arm_message(dest, copy, frag, std::uint64_t(ms), id);
+    // Exited meanwhile: its do_exit may have cancelled its timers before this one was armed.
+    if (target && target_exiting()) p->vm.timers->cancel(id);
     return ref;
 }
 
@@ -105,6 +119,24 @@ Term bif_read_timer1(Process* p, Term* a) {
     if (!ref_id_of(a[0], id)) return p->badarg();
     return timer_result(p->vm.timers->read(id));
 }
-Term bif_read_timer2(Process* p, Term* a) { return bif_read_timer1(p, a); }
+// erlang:read_timer(Ref, [{async, Bool}]): with async the answer comes as a message
+// {read_timer, Ref, Result} and the call returns ok.
+Term bif_read_timer2(Process* p, Term* a) {
+    Word id[3];
+    if (!ref_id_of(a[0], id) || !is_proper_list(a[1])) return p->badarg();
+    BEAMLET_CACHED_ATOM(am_async, "async");
+    bool async = false;
+    for (Term l = a[1]; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_element(o, 0) != am_async ||
+            (tuple_element(o, 1) != atoms::true_ && tuple_element(o, 1) != atoms::false_))
+            return p->badarg();
+        async = tuple_element(o, 1) == atoms::true_;
+    }
+    Term r = timer_result(p->vm.timers->read(id));
+    if (!async) return r;
+    p->vm.send_message(p, p->id, make_tuple_on(p, {atom("read_timer"), a[0], r}));
+    return atoms::ok;
+}
 
 }  // namespace beamlet::bif

@@ -139,6 +139,26 @@ Term binary_info(Process* p, Term bin) {
 }  // namespace
 
 // erts_debug:get_internal_state(Knob)
+namespace {
+// {process_status, Pid}: where the process is in its life, or undefined once it is gone from
+// the process table (OTP's test suites wait for that after an exit).
+Term process_status(Process* p, Term pid) {
+    if (!is_pid(pid)) return p->badarg();
+    std::shared_ptr<Process> target = p->vm.lookup_process(pid);
+    if (!target) return atoms::undefined;
+    std::lock_guard guard(target->lock);
+    if (target->exiting) return atom("exiting");
+    switch (target->state) {
+    case ProcessState::Running: return atom("running");
+    case ProcessState::Runnable: return atom("runnable");
+    case ProcessState::Waiting: return atom("waiting");
+    case ProcessState::Suspended: return atom("suspended");
+    case ProcessState::Exited: return atom("exiting");
+    }
+    return atoms::undefined;
+}
+}  // namespace
+
 Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     static const Term am_available = atom("available_internal_state");
     if (!p->vm.internal_state_available.load()) return p->error(atoms::undef);
@@ -158,6 +178,8 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     if (a[0] == atom("process_info_args")) return process_info_args(p);
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("binary_info"))
         return binary_info(p, tuple_element(a[0], 1));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("process_status"))
+        return process_status(p, tuple_element(a[0], 1));
     return p->badarg();
 }
 

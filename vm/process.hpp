@@ -247,6 +247,7 @@ struct Process {
     std::uint64_t timer_seq = 0;              // identifies the armed receive timeout
     std::uint64_t fired_seq = 0;              // a timeout that fired before the process waited
     bool exiting = false;                     // do_exit has started: no new links/monitors
+    bool has_bif_timers = false;              // a send_after/start_timer to this pid was armed
     // Vm::process_signals holds a batch taken from the inbox, or a signal it handled decided
     // that the process dies: its liveness is only known in signal order (is_process_alive/1).
     bool signals_in_hand = false;

@@ -944,6 +944,7 @@ void Vm::do_exit(Process* p, Term reason) {
     std::vector<Term> links;
     std::vector<MonitorEntry> monitored_by, monitors;
     Term name;
+    bool has_bif_timers;
     {
         std::lock_guard guard(p->lock);
         p->exiting = true;
@@ -952,7 +953,9 @@ void Vm::do_exit(Process* p, Term reason) {
         monitored_by.swap(p->monitored_by);
         monitors = p->monitors.take_all();
         name = p->registered_name;
+        has_bif_timers = p->has_bif_timers;
     }
+    if (has_bif_timers) timers->cancel_for_process(p->id);  // as OTP: they die with the process
     p->exited = true;
     p->exit_reason = reason;
     if (code_permission->held_by(p)) code_permission->release(p);

@@ -7,6 +7,14 @@
 
 namespace beamlet::vm {
 
+namespace {
+// What read_timer and cancel_timer answer: the whole milliseconds left, rounded up as OTP's
+// (a timer just set for N ms has N left).
+std::int64_t milliseconds_left(Clock::time_point deadline) {
+    return std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+}
+}  // namespace
+
 TimerService::~TimerService() {
     for (auto& [when, e] : m_queue)
         if (e.fragment) HeapFragment::destroy(e.fragment);
@@ -37,6 +45,7 @@ void TimerService::arm_message(Term dest, Term msg, HeapFragment* fragment, std:
         earliest = m_queue.empty() || when < m_queue.begin()->first;
         auto it = m_queue.emplace(when, Entry{false, dest, 0, msg, fragment, key});
         m_by_ref[key] = it;
+        if (is_pid(dest)) m_by_pid[dest].insert(key);
         queue_changed();
     }
     if (earliest && m_vm.schedulers) m_vm.schedulers->notify_timer();
@@ -47,19 +56,43 @@ std::optional<std::int64_t> TimerService::cancel(const Word ref_id[3]) {
     auto found = m_by_ref.find(key_of(ref_id));
     if (found == m_by_ref.end()) return std::nullopt;
     auto it = found->second;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(it->first - Clock::now()).count();
+    auto left = milliseconds_left(it->first);
     if (it->second.fragment) HeapFragment::destroy(it->second.fragment);
+    forget_target(it->second.target, it->second.ref_key);
     m_queue.erase(it);
     m_by_ref.erase(found);
     queue_changed();
     return left < 0 ? 0 : left;
 }
 
+void TimerService::forget_target(Term target, Word key) {
+    if (!is_pid(target)) return;
+    auto found = m_by_pid.find(target);
+    if (found == m_by_pid.end()) return;
+    found->second.erase(key);
+    if (found->second.empty()) m_by_pid.erase(found);
+}
+
+void TimerService::cancel_for_process(Term pid) {
+    std::lock_guard lock(m_mutex);
+    auto found = m_by_pid.find(pid);
+    if (found == m_by_pid.end()) return;
+    for (Word key : found->second) {
+        auto timer = m_by_ref.find(key);
+        if (timer == m_by_ref.end()) continue;
+        if (timer->second->second.fragment) HeapFragment::destroy(timer->second->second.fragment);
+        m_queue.erase(timer->second);
+        m_by_ref.erase(timer);
+    }
+    m_by_pid.erase(found);
+    queue_changed();
+}
+
 std::optional<std::int64_t> TimerService::read(const Word ref_id[3]) const {
     std::lock_guard lock(m_mutex);
     auto found = m_by_ref.find(key_of(ref_id));
     if (found == m_by_ref.end()) return std::nullopt;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(found->second->first - Clock::now()).count();
+    auto left = milliseconds_left(found->second->first);
     return left < 0 ? 0 : left;
 }
 
@@ -84,8 +117,12 @@ std::optional<Clock::time_point> TimerService::fire_due(Clock::time_point now) {
             auto it = m_queue.begin();
             if (it->first > now) return it->first;
             e = it->second;
-            if (!e.is_receive) m_by_ref.erase(e.ref_key);
-            else m_receive_by_pid.erase(e.target);
+            if (!e.is_receive) {
+                m_by_ref.erase(e.ref_key);
+                forget_target(e.target, e.ref_key);
+            } else {
+                m_receive_by_pid.erase(e.target);
+            }
             m_queue.erase(it);
             queue_changed();
         }

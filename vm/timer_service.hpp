@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "vm/heap.hpp"
 #include "vm/term.hpp"
@@ -30,6 +31,8 @@ public:
     void arm_message(Term dest, Term msg, HeapFragment* fragment, std::uint64_t timeout_ms, const Word ref_id[3]);
     // Cancels the message timer [ref_id]; the milliseconds that were left, or nullopt.
     std::optional<std::int64_t> cancel(const Word ref_id[3]);
+    // Cancels every message timer to the pid [pid] (the process has exited).
+    void cancel_for_process(Term pid);
     // The milliseconds left of timer [ref_id], or nullopt.
     std::optional<std::int64_t> read(const Word ref_id[3]) const;
 
@@ -60,6 +63,10 @@ private:
     mutable std::mutex m_mutex;
     Queue m_queue;
     std::unordered_map<Word, Queue::iterator> m_by_ref;
+    // The message timers to each pid (not to names), by key, to cancel them at its exit.
+    std::unordered_map<Term, std::unordered_set<Word>> m_by_pid;
+    // Drops [key] of a message timer to [target] from m_by_pid (lock held).
+    void forget_target(Term target, Word key);
     // A process has at most one receive timeout armed: arming another replaces it, so a
     // process that loops in receive ... after keeps one entry, not one per iteration.
     std::unordered_map<Term, Queue::iterator> m_receive_by_pid;
