@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "bif/bifs.hpp"
@@ -20,14 +21,43 @@ using namespace vm;
 
 namespace {
 
-// The characters of a char list encoded as UTF-8, for atom names.
+// The characters of a char list encoded as UTF-8, for atom names (no surrogates, as OTP).
 bool chars_to_utf8(Term t, std::string* out) {
     for (; is_list(t); t = cdr(t)) {
         Term c = car(t);
         if (!is_small(c) || small_value(c) < 0 || small_value(c) > 0x10FFFF) return false;
+        if (small_value(c) >= 0xD800 && small_value(c) <= 0xDFFF) return false;
         put_utf8(std::uint32_t(small_value(c)), *out);
     }
     return is_nil(t);
+}
+
+// An atom's name from binary_to_atom's or binary_to_existing_atom's arguments, as UTF-8:
+// latin1 bytes converted, utf8 (or unicode) checked. As OTP: more than 255 characters is too
+// long (system_limit for binary_to_atom), even when a bad UTF-8 sequence comes later; a bad
+// one before that is badarg. Null with [*too_long] set or not.
+std::optional<std::string> atom_name_of_binary(Term bin, Term encoding, bool* too_long) {
+    *too_long = false;
+    std::string bytes;
+    if (!is_binary(bin) || !iolist_to_bytes(bin, &bytes)) return std::nullopt;
+    constexpr std::size_t MAX_ATOM_CHARACTERS = 255;
+    if (encoding == atoms::latin1) {
+        if (bytes.size() > MAX_ATOM_CHARACTERS) return *too_long = true, std::nullopt;
+        std::string utf8;
+        for (unsigned char c : bytes) put_utf8(c, utf8);
+        return utf8;
+    }
+    if (encoding != atoms::utf8 && encoding != atoms::unicode) return std::nullopt;
+    const auto* b = reinterpret_cast<const std::uint8_t*>(bytes.data());
+    std::size_t characters = 0;
+    for (std::size_t i = 0; i < bytes.size(); ++characters) {
+        if (characters == MAX_ATOM_CHARACTERS) return *too_long = true, std::nullopt;
+        std::uint32_t c;
+        int len = utf8_decode(b + i, bytes.size() - i, &c);
+        if (len <= 0) return std::nullopt;
+        i += std::size_t(len);
+    }
+    return bytes;
 }
 
 bool binary_bytes(Term t, std::string* out) {
@@ -235,33 +265,27 @@ Term bif_atom_to_binary2(Process* p, Term* a) {
     }
     return make_binary(p, bytes);
 }
-Term bif_binary_to_atom1(Process* p, Term* a) {
-    std::string s;
-    if (!binary_bytes(a[0], &s)) return p->badarg();
-    return make_atom_or_error(p, s);
-}
 Term bif_binary_to_atom2(Process* p, Term* a) {
-    std::string s;
-    if (!binary_bytes(a[0], &s)) return p->badarg();
-    if (a[1] == atoms::latin1) {
-        std::string utf8;
-        for (unsigned char c : s) {
-            if (c < 0x80) utf8 += char(c);
-            else { utf8 += char(0xC0 | (c >> 6)); utf8 += char(0x80 | (c & 0x3F)); }
-        }
-        s = utf8;
-    } else if (a[1] != atoms::utf8 && a[1] != atoms::unicode) {
-        return p->badarg();
-    }
-    return make_atom_or_error(p, s);
+    bool too_long;
+    std::optional<std::string> name = atom_name_of_binary(a[0], a[1], &too_long);
+    if (!name) return too_long ? p->error(atoms::system_limit) : p->badarg();
+    return make_atom_or_error(p, *name);
 }
-Term bif_binary_to_existing_atom1(Process* p, Term* a) {
-    std::string s;
-    if (!binary_bytes(a[0], &s)) return p->badarg();
-    auto t = AtomTable::global().find(s);
+Term bif_binary_to_atom1(Process* p, Term* a) {
+    Term args[2] = {a[0], atoms::utf8};
+    return bif_binary_to_atom2(p, args);
+}
+Term bif_binary_to_existing_atom2(Process* p, Term* a) {
+    bool too_long;  // no such atom can exist: badarg too
+    std::optional<std::string> name = atom_name_of_binary(a[0], a[1], &too_long);
+    if (!name) return p->badarg();
+    auto t = AtomTable::global().find(*name);
     return t ? *t : p->badarg();
 }
-Term bif_binary_to_existing_atom2(Process* p, Term* a) { return bif_binary_to_existing_atom1(p, a); }
+Term bif_binary_to_existing_atom1(Process* p, Term* a) {
+    Term args[2] = {a[0], atoms::utf8};
+    return bif_binary_to_existing_atom2(p, args);
+}
 
 Term bif_integer_to_list1(Process* p, Term* a) {
     if (!is_integer(a[0])) return p->badarg();
