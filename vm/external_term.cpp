@@ -814,9 +814,11 @@ private:
         small_int();  // old index
         SWord old_uniq = small_int();
         if (!m_r.ok() || m_unsafe) return;
-        if (!is_atom(module)) { m_r.fail(); return; }
-        // The fun must exist in the loaded module (checked in both passes, so that building
-        // cannot fail).
+        // Every free variable takes a byte at least: a larger count is garbage, refused before
+        // anything is sized for it.
+        if (!is_atom(module) || num_free > m_r.remaining()) { m_r.fail(); return; }
+        // The fun is looked up (or its stand-in made) in both passes, so that building cannot
+        // fail.
         Module* mod = m_target.vm()->find_module(module);
         const FunEntry* fe = nullptr;
         if (mod)

@@ -29,6 +29,10 @@ main() ->
                 115,116,0,0,0,112,0,0,0,0,0>>,
     F3 = binary_to_term(Missing),
     io:format("no such module: ~p~n", [try F3() catch error:undef:S -> {undef, hd(S)} end]),
+    %% Four billion free variables announced, none there: refused at once.
+    <<Head:27/binary, 0:32, Rest/binary>> = Missing,
+    Garbage = <<Head/binary, 16#FFFFFFFF:32, Rest/binary>>,
+    io:format("garbage: ~p~n", [try binary_to_term(Garbage) catch error:badarg -> badarg end]),
     ok.
 
 unload(M) ->
