@@ -1,14 +1,18 @@
 // bif/atomics_bifs.cpp — the atomics module's BIFs and the erts_internal:counters_* ones that
 // OTP's counters module is written over: arrays of 64-bit atomic integers behind magic
-// references. Counters with write_concurrency use the same array (one atomic per counter;
-// OTP spreads them over schedulers).
+// references. Counters with write_concurrency are spread as OTP's: one cache-line-aligned
+// copy of the array per scheduler (and one for other threads), each adding to its own, read
+// as their sum.
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <new>
 
 #include "bif/bifs.hpp"
 #include "vm/bignum.hpp"
+#include "vm/scheduler.hpp"
 #include "vm/magic.hpp"
 #include "vm/map.hpp"
 
@@ -33,19 +37,19 @@ AtomicsArray* array_of(Term ref) {
 }
 
 Term new_array(Process* p, Term arity, bool is_signed) {
-    if (!is_small(arity) || small_value(arity) < 1 || small_value(arity) > (SWord(1) << 32)) return p->badarg();
+    // As OTP: anything but a positive integer is badarg; more elements than a machine word
+    // can count the bytes of (or than memory holds) is system_limit.
+    if (!is_integer(arity) || (is_small(arity) ? small_value(arity) < 1 : bignum_is_negative(arity)))
+        return p->badarg();
+    if (!is_small(arity) || Word(small_value(arity)) > ~Word(0) / sizeof(std::uint64_t) - 1)
+        return p->error(atom("system_limit"));
     Word n = Word(small_value(arity));
     void* raw = std::calloc(1, sizeof(AtomicsArray) + (n - 1) * sizeof(std::atomic<std::uint64_t>));
     if (!raw) return p->error(atom("system_limit"));
     auto* a = static_cast<AtomicsArray*>(raw);
     a->size = n;
     a->is_signed = is_signed;
-    auto* handle = new MagicHandle();
-    handle->destructor = destroy_array;
-    handle->data = a;
-    Word id = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-    Word ids[3] = {id & 0x3FFFF, id >> 18, 0};
-    return make_magic_ref(p, ids, handle);
+    return new_magic_ref(p, a, destroy_array);
 }
 
 // The slot Ref[Ix] (1-based), or null.
@@ -167,15 +171,93 @@ Term bif_atomics_info(Process* p, Term* a) {
     return arr ? info_of(p, arr) : p->badarg();
 }
 
-Term bif_erts_internal_counters_new(Process* p, Term* a) { return new_array(p, a[0], true); }
-Term bif_erts_internal_counters_get(Process* p, Term* a) { return bif_atomics_get(p, a); }
-Term bif_erts_internal_counters_add(Process* p, Term* a) { return bif_atomics_add(p, a); }
-Term bif_erts_internal_counters_put(Process* p, Term* a) { return bif_atomics_put(p, a); }
+namespace {
+
+// write_concurrency counters: [stripes] copies of [size] counters, each copy starting on a
+// cache line of its own ([stride] counters apart).
+struct CounterStripes {
+    Word size, stripes, stride;
+    std::atomic<std::uint64_t>* values;  // stripes * stride, cache-line aligned
+};
+
+constexpr Word CACHE_LINE_COUNTERS = 64 / sizeof(std::uint64_t);
+
+void destroy_stripes(MagicHandle* h) {
+    auto* c = static_cast<CounterStripes*>(h->data);
+    std::free(c->values);
+    delete c;
+}
+
+CounterStripes* stripes_of(Term ref) {
+    if (!is_magic_ref(ref)) return nullptr;
+    MagicHandle* h = magic_handle(ref);
+    return h->destructor == destroy_stripes ? static_cast<CounterStripes*>(h->data) : nullptr;
+}
+
+// Counter [ix] (1-based) of the stripe [stripe], or null.
+std::atomic<std::uint64_t>* counter(CounterStripes* c, Term ix, Word stripe) {
+    if (!is_small(ix) || small_value(ix) < 1 || Word(small_value(ix)) > c->size) return nullptr;
+    return &c->values[stripe * c->stride + Word(small_value(ix)) - 1];
+}
+
+// The calling thread's stripe: its scheduler's, or the last one off the schedulers.
+Word own_stripe(const CounterStripes* c) {
+    int i = Schedulers::current_index();
+    return i < 0 ? c->stripes - 1 : Word(i) % (c->stripes - 1);
+}
+
+}  // namespace
+
+Term bif_erts_internal_counters_new(Process* p, Term* a) {
+    Term arity = a[0];
+    if (!is_integer(arity) || (is_small(arity) ? small_value(arity) < 1 : bignum_is_negative(arity)))
+        return p->badarg();
+    Word stripes = Word(p->vm.schedulers ? p->vm.schedulers->count() : 1) + 1;
+    Word limit = ~Word(0) / sizeof(std::uint64_t) / stripes - CACHE_LINE_COUNTERS;
+    if (!is_small(arity) || Word(small_value(arity)) > limit) return p->error(atom("system_limit"));
+    Word n = Word(small_value(arity));
+    Word stride = (n + CACHE_LINE_COUNTERS - 1) / CACHE_LINE_COUNTERS * CACHE_LINE_COUNTERS;
+    void* values = std::aligned_alloc(64, stripes * stride * sizeof(std::uint64_t));
+    if (!values) return p->error(atom("system_limit"));
+    std::memset(values, 0, stripes * stride * sizeof(std::uint64_t));
+    auto* c = new CounterStripes{n, stripes, stride, static_cast<std::atomic<std::uint64_t>*>(values)};
+    return new_magic_ref(p, c, destroy_stripes);
+}
+
+Term bif_erts_internal_counters_get(Process* p, Term* a) {
+    CounterStripes* c = stripes_of(a[0]);
+    if (!c || !counter(c, a[1], 0)) return p->badarg();
+    std::uint64_t sum = 0;
+    for (Word s = 0; s < c->stripes; ++s) sum += counter(c, a[1], s)->load(std::memory_order_relaxed);
+    return make_integer(p, std::int64_t(sum));
+}
+
+Term bif_erts_internal_counters_add(Process* p, Term* a) {
+    CounterStripes* c = stripes_of(a[0]);
+    std::uint64_t d;
+    std::atomic<std::uint64_t>* slot = c ? counter(c, a[1], own_stripe(c)) : nullptr;
+    if (!slot || !increment_of(a[2], &d)) return p->badarg();
+    slot->fetch_add(d, std::memory_order_relaxed);
+    return atoms::ok;
+}
+
+// put: the first stripe takes the value, the others are cleared (as OTP's, not atomic with
+// respect to adds made meanwhile).
+Term bif_erts_internal_counters_put(Process* p, Term* a) {
+    CounterStripes* c = stripes_of(a[0]);
+    std::optional<std::int64_t> v = is_integer(a[2]) ? integer_to_int64(a[2]) : std::nullopt;
+    if (!c || !counter(c, a[1], 0) || !v) return p->badarg();
+    counter(c, a[1], 0)->store(std::uint64_t(*v), std::memory_order_relaxed);
+    for (Word s = 1; s < c->stripes; ++s) counter(c, a[1], s)->store(0, std::memory_order_relaxed);
+    return atoms::ok;
+}
+
 Term bif_erts_internal_counters_info(Process* p, Term* a) {
-    const AtomicsArray* arr = array_of(a[0]);
-    if (!arr) return p->badarg();
-    SWord memory = SWord(40 + arr->size * sizeof(std::uint64_t));
-    return map_from_pairs(p, {{atom("size"), make_integer(p, SWord(arr->size))}, {atom("memory"), make_integer(p, memory)}});
+    const CounterStripes* c = stripes_of(a[0]);
+    if (!c) return p->badarg();
+    // OTP's figure: a header and the stripes.
+    SWord memory = SWord(40 + c->stripes * c->stride * sizeof(std::uint64_t));
+    return map_from_pairs(p, {{atom("size"), make_integer(p, SWord(c->size))}, {atom("memory"), make_integer(p, memory)}});
 }
 
 }  // namespace beamlet::bif

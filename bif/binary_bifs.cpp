@@ -1,8 +1,9 @@
 // bif/binary_bifs.cpp — the BIFs of OTP's binary.beam (searching, splitting, slicing and
 // unsigned encoding), with OTP's leftmost-longest rule for several patterns.
 //
-// A compiled pattern (compile_pattern/1) is {bm, [Pattern]}: the patterns themselves, which
-// match/split accept as well as the uncompiled forms (OTP's is an opaque {bm|ac, Ref}).
+// A compiled pattern (compile_pattern/1) is OTP's opaque {bm, Ref} (one pattern) or {ac, Ref}
+// (several), Ref a magic reference to the patterns' bytes; match/split take it and the
+// uncompiled forms alike.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "bif/bifs.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
+#include "vm/magic.hpp"
 
 namespace beamlet::bif {
 
@@ -31,10 +33,27 @@ std::optional<std::string> bytes_of(Term t) {
     return out;
 }
 
-// The needles of a pattern: a non-empty binary, a non-empty list of them, or a compiled one.
+// The patterns of a compiled pattern, behind its magic reference.
+struct CompiledPattern {
+    std::vector<std::string> needles;
+};
+
+void destroy_pattern(MagicHandle* h) { delete static_cast<CompiledPattern*>(h->data); }
+
+// The needles of a pattern: a non-empty binary, a non-empty list of them, or a compiled one
+// ({bm, Ref} holds one, {ac, Ref} several).
 bool patterns_of(Term t, std::vector<std::string>* out) {
     BEAMLET_CACHED_ATOM(am_bm, "bm");
-    if (is_tuple(t) && tuple_arity(t) == 2 && tuple_element(t, 0) == am_bm) t = tuple_element(t, 1);
+    BEAMLET_CACHED_ATOM(am_ac, "ac");
+    if (is_tuple(t)) {
+        if (tuple_arity(t) != 2 || (tuple_element(t, 0) != am_bm && tuple_element(t, 0) != am_ac)) return false;
+        Term ref = tuple_element(t, 1);
+        if (!is_magic_ref(ref) || magic_handle(ref)->destructor != destroy_pattern) return false;
+        const auto* compiled = static_cast<const CompiledPattern*>(magic_handle(ref)->data);
+        if ((compiled->needles.size() == 1) != (tuple_element(t, 0) == am_bm)) return false;
+        *out = compiled->needles;
+        return true;
+    }
     if (is_binary(t)) {
         auto b = bytes_of(t);
         if (b->empty()) return false;
@@ -161,8 +180,10 @@ Term do_split(Process* p, Term* a, Term opts) {
 
 Term bif_binary_compile_pattern(Process* p, Term* a) {
     std::vector<std::string> needles;
-    if (!patterns_of(a[0], &needles)) return p->badarg();
-    return make_tuple_on(p, {atom("bm"), a[0]});
+    if (is_tuple(a[0]) || !patterns_of(a[0], &needles)) return p->badarg();
+    bool single = needles.size() == 1;
+    Term ref = new_magic_ref(p, new CompiledPattern{std::move(needles)}, destroy_pattern);
+    return make_tuple_on(p, {atom(single ? "bm" : "ac"), ref});
 }
 
 Term bif_binary_match2(Process* p, Term* a) { return do_match(p, a, NIL, false); }
@@ -223,6 +244,8 @@ Term bif_binary_referenced_byte_size(Process* p, Term* a) {
 
 Term bif_binary_list_to_bin(Process* p, Term* a) {
     std::string bytes;
+    // An iolist, but not a bare binary (as erlang:list_to_binary/1).
+    if (!is_list(a[0]) && !is_nil(a[0])) return p->badarg();
     if (!iolist_to_bytes(a[0], &bytes)) return p->badarg();
     return make_binary(p, bytes);
 }

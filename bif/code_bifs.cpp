@@ -151,12 +151,7 @@ Term bif_erts_internal_prepare_loading(Process* p, Term* a) {
     auto module = vm.prepare_module(*code);
     if (!module) return error_tuple(p, atom("badfile"));
     auto* prepared = new PreparedCode{a[0], (*module)->on_load_function != 0, {}, std::move(*module)};
-    auto* handle = new MagicHandle();
-    handle->destructor = destroy_prepared;
-    handle->data = prepared;
-    Word id[3];
-    new_ref_id(p, id);
-    return make_magic_ref(p, id, handle);
+    return new_magic_ref(p, prepared, destroy_prepared);
 }
 
 // erlang:has_prepared_code_on_load(Prepared)

@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "bif/bifs.hpp"
+#include "nif/nif.hpp"
 #include "vm/node.hpp"
+#include "vm/port.hpp"
 #include "vm/config.hpp"
 #include "vm/map.hpp"
 #include "vm/scheduler.hpp"
@@ -26,10 +28,29 @@ using namespace vm;
 
 namespace {
 
-std::int64_t now_ns(bool monotonic) {
+// The clocks of OTP's time API: Erlang monotonic time, Erlang system time (monotonic time
+// plus an offset fixed when the VM first asks, as in OTP's default no_time_warp mode) and
+// the OS system time (os:system_time/0,1, which follows the OS clock's steps).
+enum class Clock { Monotonic, ErlangSystem, OsSystem };
+
+std::int64_t os_clock_ns(bool monotonic) {
     if (monotonic)
         return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::int64_t time_offset_ns() {
+    static const std::int64_t offset = os_clock_ns(false) - os_clock_ns(true);
+    return offset;
+}
+
+std::int64_t now_ns(Clock clock) {
+    switch (clock) {
+    case Clock::Monotonic: return os_clock_ns(true);
+    case Clock::ErlangSystem: return os_clock_ns(true) + time_offset_ns();
+    case Clock::OsSystem: return os_clock_ns(false);
+    }
+    return 0;
 }
 
 // Units per second of a time unit term; 0 if invalid.
@@ -44,17 +65,25 @@ std::int64_t units_per_second(Term unit) {
 }
 
 // Converts [value] from units of [from] per second to [to] (floor division, as OTP).
-std::int64_t convert_units(std::int64_t value, std::int64_t from, std::int64_t to) {
+Term convert_units(Process* p, std::int64_t value, std::int64_t from, std::int64_t to) {
     __int128 v = __int128(value) * to;
     __int128 q = v / from;
     if ((v % from != 0) && ((v < 0) != (from < 0))) --q;
-    return std::int64_t(q);
+    if (q >= INT64_MIN && q <= INT64_MAX) return make_integer(p, std::int64_t(q));
+    // Past 64 bits (a fine unit, e.g. picoseconds since 1970): a bignum.
+    mpz_t big;
+    mpz_init_set_si(big, long(value));
+    mpz_mul_si(big, big, long(to));
+    mpz_fdiv_q_ui(big, big, static_cast<unsigned long>(from));
+    Term r = mpz_to_integer(p, big);
+    mpz_clear(big);
+    return r;
 }
 
-Term time_in(Process* p, Term unit, bool monotonic) {
+Term time_in(Process* p, Term unit, Clock clock) {
     std::int64_t ups = units_per_second(unit);
     if (!ups) return p->badarg();
-    return make_integer(p, convert_units(now_ns(monotonic), 1000000000, ups));
+    return convert_units(p, now_ns(clock), 1000000000, ups);
 }
 
 // Collects proper list [l] into [out]; false if improper.
@@ -133,6 +162,8 @@ Term bif_error3(Process* p, Term* a) {
         if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atoms::error_info) info = o;
     }
     if (!is_nil(l)) return p->badarg();
+    // The last error_info option counts, and only with a map (as OTP).
+    if (info && !is_map(tuple_element(info, 1))) info = 0;
     Term result = bif_error2(p, a);
     p->exception.frame_error_info = info;
     return result;
@@ -216,14 +247,14 @@ Term bif_get_keys1(Process* p, Term* a) {
 
 // ---- time ----
 
-Term bif_monotonic_time0(Process* p, Term*) { return make_integer(p, now_ns(true)); }
+Term bif_monotonic_time0(Process* p, Term*) { return make_integer(p, now_ns(Clock::Monotonic)); }
 
 // erlang:now/0: {MegaSecs, Secs, MicroSecs}, strictly increasing (trace timestamps share it).
 Term bif_now0(Process* p, Term*) {
     std::int64_t us = p->vm.unique_now_us();
     return make_tuple_on(p, {make_small(us / 1000000000000), make_small((us / 1000000) % 1000000), make_small(us % 1000000)});
 }
-Term bif_monotonic_time1(Process* p, Term* a) { return time_in(p, a[0], true); }
+Term bif_monotonic_time1(Process* p, Term* a) { return time_in(p, a[0], Clock::Monotonic); }
 
 namespace {
 // The wall clock as a broken-down local ([local]) or universal time.
@@ -283,13 +314,17 @@ bool datetime_of(Term t, std::tm* out) {
     return true;
 }
 
+// The first year that local time conversions take (OTP's BASEYEAR: 32-bit time_t's first
+// whole year).
+constexpr int LOCAL_TIME_BASE_YEAR = 1902;
+
 Term datetime_term(Process* p, const std::tm& tm) { return make_tuple_on(p, {date_of(p, tm), time_of(p, tm)}); }
 
 }  // namespace
 
 Term bif_universaltime_to_localtime(Process* p, Term* a) {
     std::tm tm;
-    if (!datetime_of(a[0], &tm)) return p->badarg();
+    if (!datetime_of(a[0], &tm) || tm.tm_year < LOCAL_TIME_BASE_YEAR - 1900) return p->badarg();
     std::time_t t = timegm(&tm);
     std::tm local{};
     localtime_r(&t, &local);
@@ -298,7 +333,7 @@ Term bif_universaltime_to_localtime(Process* p, Term* a) {
 
 Term bif_localtime_to_universaltime(Process* p, Term* a) {
     std::tm tm;
-    if (!datetime_of(a[0], &tm)) return p->badarg();
+    if (!datetime_of(a[0], &tm) || tm.tm_year < LOCAL_TIME_BASE_YEAR - 1900) return p->badarg();
     if (a[1] != atoms::true_ && a[1] != atoms::false_ && a[1] != atoms::undefined) return p->badarg();
     tm.tm_isdst = a[1] == atoms::true_ ? 1 : a[1] == atoms::false_ ? 0 : -1;
     std::time_t t = mktime(&tm);
@@ -338,7 +373,7 @@ Term bif_statistics1(Process* p, Term* a) {
         return r;
     }
     if (a[0] == am_wall_clock) {
-        std::int64_t ms = (now_ns(true) - p->vm.start_monotonic_ns) / 1000000;
+        std::int64_t ms = (now_ns(Clock::Monotonic) - p->vm.start_monotonic_ns) / 1000000;
         Term r = make_tuple_on(p, {make_integer(p, ms), make_integer(p, ms - last_wall)});
         last_wall = ms;
         return r;
@@ -380,6 +415,11 @@ Term bif_statistics1(Process* p, Term* a) {
         for (auto it = lengths.rbegin(); it != lengths.rend(); ++it) l = make_cons_on(p->alloc(2), make_small(SWord(*it)), l);
         return l;
     }
+    if (a[0] == atom("io")) {
+        auto bytes = [p](const std::atomic<std::uint64_t>& n) { return make_integer(p, std::int64_t(n.load(std::memory_order_relaxed))); };
+        return make_tuple_on(p, {make_tuple_on(p, {atom("input"), bytes(Port::all_input_bytes)}),
+                                 make_tuple_on(p, {atom("output"), bytes(Port::all_output_bytes)})});
+    }
     if (a[0] == atom("garbage_collection")) {
         return make_tuple_on(p, {make_integer(p, std::int64_t(p->vm.gc_count.load(std::memory_order_relaxed))),
                                  make_integer(p, std::int64_t(p->vm.gc_reclaimed_words.load(std::memory_order_relaxed))),
@@ -387,14 +427,21 @@ Term bif_statistics1(Process* p, Term* a) {
     }
     return p->badarg();
 }
-Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(false)); }
-Term bif_system_time1(Process* p, Term* a) { return time_in(p, a[0], false); }
+Term bif_system_time0(Process* p, Term*) { return make_integer(p, now_ns(Clock::ErlangSystem)); }
+Term bif_system_time1(Process* p, Term* a) { return time_in(p, a[0], Clock::ErlangSystem); }
+Term bif_os_system_time0(Process* p, Term*) { return make_integer(p, now_ns(Clock::OsSystem)); }
+Term bif_os_system_time1(Process* p, Term* a) { return time_in(p, a[0], Clock::OsSystem); }
+// erlang:timestamp/0: Erlang system time as {MegaSecs, Secs, MicroSecs}.
+Term bif_timestamp(Process* p, Term*) {
+    std::int64_t us = now_ns(Clock::ErlangSystem) / 1000;
+    return make_tuple_on(p, {make_small(us / 1000000000000), make_small((us / 1000000) % 1000000), make_small(us % 1000000)});
+}
 // erlang:time_offset/0,1: OS system time minus monotonic time.
-Term bif_time_offset0(Process* p, Term*) { return make_integer(p, now_ns(false) - now_ns(true)); }
+Term bif_time_offset0(Process* p, Term*) { return make_integer(p, time_offset_ns()); }
 Term bif_time_offset1(Process* p, Term* a) {
     std::int64_t ups = units_per_second(a[0]);
     if (!ups) return p->badarg();
-    return make_integer(p, convert_units(now_ns(false) - now_ns(true), 1000000000, ups));
+    return convert_units(p, time_offset_ns(), 1000000000, ups);
 }
 
 Term bif_convert_time_unit(Process* p, Term* a) {
@@ -736,6 +783,19 @@ Term bif_get_module_info2(Process* p, Term* a) {
     if (what == atoms::attributes) return m->attributes;
     if (what == atoms::compile) return m->compile_info;
     if (what == atoms::md5) return make_binary(p, m->md5, 16);
+    // No HiPE: no function is native code.
+    if (what == atom("native")) return atoms::false_;
+    if (what == atom("native_addresses")) return NIL;
+    // NIFs: those of a library load_nif bound, and the functions of a module that loads NIFs
+    // which beamlet implements natively in their place (erl_tracer's, prim_file's, ...).
+    if (what == atom("nifs")) {
+        Term l = NIL;
+        for (auto it = m->functions.rbegin(); it != m->functions.rend(); ++it)
+            if (nif::find(p->vm, m->name, it->name, unsigned(it->arity)).func ||
+                (m->loads_nifs && it->export_entry && it->export_entry->is_bif()))
+                l = make_cons_on(p->alloc(2), make_tuple_on(p, {it->name, make_small(SWord(it->arity))}), l);
+        return l;
+    }
     return p->badarg();
 }
 Term bif_get_module_info1(Process* p, Term* a) {

@@ -122,7 +122,8 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
         {
             std::lock_guard guard(other->lock);
             if (!other->exiting) {
-                other->monitored_by.push_back(MonitorEntry{{id[0], id[1], id[2]}, p->id, name, kept_tag, tag_heap});
+                other->monitored_by.push_back(
+                    MonitorEntry{{id[0], id[1], id[2]}, p->id, name, kept_tag, tag_heap, other->kill_pending});
                 added = true;
             }
         }

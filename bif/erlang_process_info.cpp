@@ -5,6 +5,7 @@
 
 #include "bif/bifs.hpp"
 #include "bif/process_bifs.hpp"
+#include "vm/node.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
 #include "vm/atom_table.hpp"
@@ -106,18 +107,25 @@ Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_word
         v = NIL;
         for (auto it = terms.rbegin(); it != terms.rend(); ++it) v = make_cons_on(p->alloc(2), *it, v);
     } else if (item == am_links || item == am_monitors || item == am_monitored_by) {
-        std::vector<Term> pids;
+        std::vector<Term> pids, names;  // a monitor by name: its name (else 0)
         {
             std::lock_guard guard(p->lock);
-            if (item == am_links) pids = p->links;
-            else if (item == am_monitors)
-                for (const MonitorEntry& m : p->monitors.in_order()) pids.push_back(m.other);
-            else
+            if (item == am_links) {
+                pids = p->links;
+            } else if (item == am_monitors) {
+                for (const MonitorEntry& m : p->monitors.in_order()) {
+                    pids.push_back(m.other);
+                    names.push_back(m.name);
+                }
+            } else {
                 for (auto& m : p->monitored_by) pids.push_back(m.other);
+            }
         }
         v = NIL;
-        for (auto it = pids.rbegin(); it != pids.rend(); ++it) {
-            Term e = *it;
+        for (std::size_t i = pids.size(); i-- > 0;) {
+            Term e = pids[i];
+            // monitors: {process, Pid}, or {process, {Name, Node}} for one made by name.
+            if (item == am_monitors && names[i]) e = make_tuple_on(p, {names[i], this_node().name});
             if (item == am_monitors) e = make_tuple_on(p, {atoms::process, e});
             v = make_cons_on(p->alloc(2), e, v);
         }

@@ -19,12 +19,16 @@
 
 #include "bif/bifs.hpp"
 #include "bif/process_bifs.hpp"
+#include "bif/term_format.hpp"
 #include "matchspec/match_spec.hpp"
 #include "vm/port_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
+#include "vm/node.hpp"
 #include "vm/binary.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/stack_trace.hpp"
+#include "vm/system_logger.hpp"
 
 extern char** environ;
 
@@ -81,6 +85,57 @@ Term allocator_info(Process* p) {
                              "literal_alloc", "binary_alloc", "driver_alloc", "test_alloc"})
         per_allocator.push_back(pair(p, atom(name), list({pair(p, atom("e"), atoms::false_)})));
     return make_tuple_on(p, {atom("glibc"), version, list({sys_alloc}), list(per_allocator)});
+}
+}  // namespace
+
+namespace {
+// system_info(ethread_info): the native atomics and locks beamlet's threads use (std::atomic on
+// x86-64 and AArch64 is lock-free at 32 and 64 bits), in erl's shape.
+Term ethread_info(Process* p) {
+    auto entry = [p](const char* what, const char* impl) {
+        return make_tuple_on(p, {string_term(p, what), string_term(p, impl)});
+    };
+    return list_of(p, {entry("32-bit native atomics", "std::atomic"), entry("64-bit native atomics", "std::atomic"),
+                       entry("Native spinlocks", "std::atomic")});
+}
+
+// system_info(heap_sizes): the heap sizes a process heap takes, in words.
+Term heap_sizes_term(Process* p) {
+    Term list = NIL;
+    const std::vector<Word>& sizes = heap_sizes();
+    for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) list = make_cons_on(p->alloc(2), make_integer(p, SWord(*it)), list);
+    return list;
+}
+
+// system_info(info | procs | loaded | dist): the text of the matching sections of a crash
+// dump (=memory, =proc:<Pid>, =loaded_modules, =node), as binaries.
+std::string dump_text(Process* p, const std::string& kind) {
+    std::string out;
+    if (kind == "info") {
+        out = "=memory\n";
+        Term items = bif_memory0(p, nullptr);
+        for (Term l = items; is_list(l); l = cdr(l))
+            out += atom_text(tuple_element(car(l), 0)) + ": " + write_term(tuple_element(car(l), 1)) + "\n";
+    } else if (kind == "procs") {
+        for (Term pid : p->vm.process_ids()) {
+            std::shared_ptr<Process> target = p->vm.lookup_process(pid);
+            if (!target) continue;
+            out += "=proc:" + identifier_text(pid) + "\n";
+            std::lock_guard guard(target->lock);
+            if (target->registered_name) out += "Name: " + atom_text(target->registered_name) + "\n";
+            out += "Reductions: " + std::to_string(target->reductions) + "\n";
+        }
+    } else if (kind == "loaded") {
+        std::vector<Module*> modules = p->vm.loaded_modules();
+        Word total = 0;
+        for (const Module* m : modules) total += m->code_size_words * sizeof(Word);
+        out = "=loaded_modules\nCurrent code: " + std::to_string(total) + "\nOld code: 0\n";
+        for (const Module* m : modules)
+            out += atom_text(m->name) + " " + std::to_string(m->code_size_words * sizeof(Word)) + "\n";
+    } else {  // dist
+        out = "=node:'" + atom_text(this_node().name) + "'\n=no_distribution\n";
+    }
+    return out;
 }
 }  // namespace
 
@@ -164,17 +219,17 @@ Term bif_system_info(Process* p, Term* a) {
     }
     if (name == "scheduler_bind_type") return atom("unbound");
     if (name == "creation") return make_small(0);
-    if (name == "start_time") return make_integer(p, -576460752000000000LL);
+    if (name == "start_time") return make_integer(p, p->vm.start_monotonic_ns);  // monotonic_time() at start
     if (name == "message_queue_data") return atom("on_heap");
     if (name == "modified_timing_level") return atoms::undefined;
     if (name == "dist_ctrl") return NIL;
     if (name == "dist_buf_busy_limit") return make_small(1048576);
     if (name == "outstanding_system_requests_limit") return make_small(outstanding_system_requests_limit.load());
-    if (name == "system_logger") {
-        auto logger = p->vm.whereis(atoms::logger);
-        return logger ? logger->id : atoms::logger;
-    }
+    if (name == "system_logger") return system_logger();
     if (name == "cpu_topology") return atoms::undefined;
+    if (name == "ethread_info") return ethread_info(p);
+    if (name == "heap_sizes") return heap_sizes_term(p);
+    if (name == "info" || name == "procs" || name == "loaded" || name == "dist") return make_binary(p, dump_text(p, name));
     if (name == "ets_count") return make_small(SWord(ets_table_count(p->vm)));
     if (is_tuple(item) && tuple_arity(item) == 2 && tuple_element(item, 0) == atom("wordsize") &&
         (tuple_element(item, 1) == atom("internal") || tuple_element(item, 1) == atom("external")))
@@ -266,8 +321,7 @@ Term bif_system_flag(Process* p, Term* a) {
     const std::string name = is_atom(a[0]) ? atom_text(a[0]) : "";
     if (name == "backtrace_depth") {
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
-        static std::atomic<SWord> depth{8};
-        return make_small(depth.exchange(small_value(a[1])));
+        return make_small(set_backtrace_depth(int(std::min<SWord>(small_value(a[1]), 1 << 20))));
     }
     if (name == "fullsweep_after") {
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
@@ -305,7 +359,10 @@ Term bif_system_flag(Process* p, Term* a) {
         return p->vm.multi_scheduling_change(p, block, normal);
     }
     if (name == "scheduler_wall_time") return atoms::false_;
-    if (name == "system_logger") return p->id;
+    if (name == "system_logger") {
+        Term previous = set_system_logger(a[1]);
+        return previous ? previous : p->badarg();
+    }
     if (name == "time_offset") return atom("final");
     if (name == "sequential_tracer") return set_sequential_tracer(p, a[1]);
     if (name == "reset_seq_trace") return reset_seq_trace(p);
@@ -379,6 +436,10 @@ Term bif_os_unsetenv(Process* p, Term* a) {
     ::unsetenv(name.c_str());
     return atoms::true_;
 }
+
+// error_logger:warning_map/0: what warning_msg events are mapped to (erl's +W flag:
+// warning by default).
+Term bif_error_logger_warning_map(Process*, Term*) { return atom("warning"); }
 
 Term bif_os_getpid(Process* p, Term*) { return string_term(p, std::to_string(::getpid())); }
 

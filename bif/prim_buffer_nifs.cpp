@@ -161,12 +161,7 @@ Term binary_over(Process* p, BinaryBuf* buf, std::size_t offset, std::size_t siz
 
 // prim_buffer:new()
 Term bif_prim_buffer_new(Process* p, Term*) {
-    auto* handle = new MagicHandle();
-    handle->destructor = destroy_buffer;
-    handle->data = new PrimBuffer();
-    Word id[3];
-    new_ref_id(p, id);
-    return make_magic_ref(p, id, handle);
+    return new_magic_ref(p, new PrimBuffer(), destroy_buffer);
 }
 
 // prim_buffer:size(Buffer): the bytes it holds.

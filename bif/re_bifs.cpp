@@ -495,12 +495,16 @@ Term run(Process* p, Term subject_term, Term re, Term opts) {
     std::vector<Term> matches;
     std::size_t at = spec.offset;
     std::uint32_t extra = 0;  // after an empty match: not empty again at the same place
+    // The subject's UTF-8 is checked by the first search only (each search would check all
+    // of it again; later ones start where a match ended, on a character boundary).
+    std::uint32_t checked = 0;
     Term result = atom("nomatch");
     bool failed = false;
     Term failure = 0;
     while (true) {
         int rc = pcre2_match(code.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), at,
-                             spec.match_flags | extra, data, context);
+                             spec.match_flags | extra | checked, data, context);
+        if (unicode && (rc >= 0 || rc == PCRE2_ERROR_NOMATCH)) checked = PCRE2_NO_UTF_CHECK;
         if (rc == PCRE2_ERROR_NOMATCH) {
             if (extra && at < subject.size()) {
                 at = step_past(subject, at, unicode, compile_spec.newline);

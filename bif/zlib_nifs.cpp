@@ -406,12 +406,7 @@ Term bif_zlib_open_nif(Process* p, Term*) {
     auto* stream = new ZStream();
     stream->controller = p->id;
     stream->z.data_type = Z_BINARY;
-    auto* handle = new MagicHandle();
-    handle->destructor = destroy_stream;
-    handle->data = stream;
-    Word id = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
-    Word ids[3] = {id & 0x3FFFF, id >> 18, 0};
-    return make_magic_ref(p, ids, handle);
+    return new_magic_ref(p, stream, destroy_stream);
 }
 
 Term bif_zlib_close_nif(Process* p, Term* a) {

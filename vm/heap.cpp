@@ -43,13 +43,14 @@ BinaryBuf* BinaryBuf::create(std::size_t size_bytes) {
     return buf;
 }
 
-static const std::vector<Word>& heap_sizes() {
+const std::vector<Word>& heap_sizes() {
     static const std::vector<Word> sizes = [] {
         // OTP's table (erl_gc.c): Fibonacci + 1 from 12 and 38 for 23 sizes (233, 376, 610,
-        // ..., 196650, ...), then 20% growth; process_info's heap sizes are these.
+        // ..., 196650, ...), then 20% growth, 137 sizes in all on a 64-bit machine (the
+        // largest, 885767171276247 words, is what system_info(heap_sizes) ends with on erl).
         std::vector<Word> v{12, 38};
         while (v.size() < 23) v.push_back(v[v.size() - 1] + v[v.size() - 2] + 1);
-        while (v.back() < (Word(1) << 40)) v.push_back(v.back() + v.back() / 5);
+        while (v.size() < 137) v.push_back(v.back() + v.back() / 5);
         return v;
     }();
     return sizes;

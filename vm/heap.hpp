@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include "vm/term.hpp"
 
@@ -63,7 +64,9 @@ struct BinaryBuf {
     }
 };
 
-// Heap sizes in words, as OTP's erts_next_heap_size() sequence (Fibonacci, then +20%).
+// Heap sizes in words, as OTP's erts_next_heap_size() sequence (Fibonacci, then +20%):
+// the whole table, smallest first (erlang:system_info(heap_sizes)).
+const std::vector<Word>& heap_sizes();
 Word next_heap_size_words(Word at_least_words);
 // The largest heap size of that sequence in [at_least_words, at_most_words]; if there is none,
 // next_heap_size_words(at_least_words).

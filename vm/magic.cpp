@@ -3,6 +3,7 @@
 
 #include "vm/heap.hpp"
 #include "vm/process.hpp"
+#include "vm/vm.hpp"
 
 namespace beamlet::vm {
 
@@ -16,6 +17,15 @@ Term make_magic_ref(Process* p, const Word id[3], MagicHandle* handle) {
     hp[5] = reinterpret_cast<Word>(handle);
     p->off_heap_first = hp;
     return make_boxed(hp);
+}
+
+Term new_magic_ref(Process* p, void* data, void (*destructor)(MagicHandle*)) {
+    auto* handle = new MagicHandle();
+    handle->destructor = destructor;
+    handle->data = data;
+    Word n = p->vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    const Word id[3] = {n & 0x3FFFF, n >> 18, 0};
+    return make_magic_ref(p, id, handle);
 }
 
 void release_off_heap(const Term* object) {

@@ -41,6 +41,9 @@ inline MagicHandle* magic_handle(Term t) { return reinterpret_cast<MagicHandle*>
 // A magic ref with ids [id] holding [handle] (its reference is transferred to the term),
 // allocated on [p] and linked into its off-heap list.
 Term make_magic_ref(Process* p, const Word id[3], MagicHandle* handle);
+// A magic ref with a new id, holding [data] in a new handle that [destructor] frees once the
+// last reference to it is gone.
+Term new_magic_ref(Process* p, void* data, void (*destructor)(MagicHandle*));
 
 // Drops the reference an off-heap object (a RefcBin or a magic ref) holds.
 void release_off_heap(const Term* object);

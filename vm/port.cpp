@@ -169,7 +169,7 @@ void Port::perform(PortSignal& s) {
     case PortOp::Command:
         trace_in(PortOp::Command);
         if (s.from) trace_received_command(s.from, s.data);
-        output_bytes.fetch_add(s.data.size(), std::memory_order_relaxed);
+        count_output(s.data.size());
         driver->output(*this, s.data);
         if (is_open()) trace_out(PortOp::Command);
         break;
@@ -238,7 +238,7 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
     }
     PortOpResult result = execute(PortOp::Command, [&] {
         trace_received_command(caller, bytes);
-        output_bytes.fetch_add(bytes.size(), std::memory_order_relaxed);
+        count_output(bytes.size());
         driver->output(*this, bytes);
         return PortOpResult::Done;
     });

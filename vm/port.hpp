@@ -113,8 +113,17 @@ struct Port {
     // ---- I/O readiness (poller thread → executor) ----
     std::atomic<std::uint32_t> io_events{0};
 
-    // ---- statistics (port_info) ----
+    // ---- statistics (port_info, and every port's for statistics(io)) ----
     std::atomic<std::uint64_t> input_bytes{0}, output_bytes{0};
+    static inline std::atomic<std::uint64_t> all_input_bytes{0}, all_output_bytes{0};
+    void count_input(std::size_t n) {
+        input_bytes.fetch_add(n, std::memory_order_relaxed);
+        all_input_bytes.fetch_add(n, std::memory_order_relaxed);
+    }
+    void count_output(std::size_t n) {
+        output_bytes.fetch_add(n, std::memory_order_relaxed);
+        all_output_bytes.fetch_add(n, std::memory_order_relaxed);
+    }
     // port_set_data/2's term, in its own fragment (under [lock]).
     Term data = 0;
     HeapFragment* data_fragment = nullptr;

@@ -103,6 +103,9 @@ struct MonitorEntry {
     Term name = 0;  // monitor by registered name: the name (the DOWN message says {Name, Node})
     Term tag = 0;   // monitor/3's {tag, Tag}: the DOWN message's first element
     std::shared_ptr<HeapFragment> tag_heap;  // a boxed tag lives here (both ends share it)
+    // Made after an exit signal with reason kill reached the process (Process::kill_pending):
+    // the monitor comes after that signal, so its 'DOWN' says noproc, as OTP's.
+    bool after_kill = false;
 };
 
 // The monitors a process holds, found by reference at once (a process may hold a hundred
@@ -247,6 +250,9 @@ struct Process {
     std::uint64_t timer_seq = 0;              // identifies the armed receive timeout
     std::uint64_t fired_seq = 0;              // a timeout that fired before the process waited
     bool exiting = false;                     // do_exit has started: no new links/monitors
+    // An exit signal with reason kill is in the inbox (or was handled): the process is bound
+    // to die, and a monitor set up now comes after that signal (MonitorEntry::after_kill).
+    bool kill_pending = false;
     bool has_bif_timers = false;              // a send_after/start_timer to this pid was armed
     // Vm::process_signals holds a batch taken from the inbox, or a signal it handled decided
     // that the process dies: its liveness is only known in signal order (is_process_alive/1).

@@ -4,6 +4,7 @@
 // sender stay in order (OTP's signal queue). Senders only touch the receiver under its lock;
 // the receiver handles signals on its own scheduler thread (process_signals), before it runs.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -25,6 +26,7 @@
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
+#include "vm/system_logger.hpp"
 #include "vm/timer_service.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
@@ -128,8 +130,10 @@ void Vm::run_system_task(Process* p, Message& s) {
     static const Term am_system_task_test = atom("system_task_test");
     Term task = tuple_element(s.term, 0), req_id = tuple_element(s.term, 1);
     Term arg = tuple_arity(s.term) > 2 ? tuple_element(s.term, 2) : NIL;
-    // A dead process answers false (copy_literals: ok), as OTP's does.
+    // A dead process answers false (copy_literals: ok), as OTP's does; so does one that a
+    // signal of the same batch decided to end (OTP answers the tasks of an exiting process so).
     Term result = task == am_copy_literals ? atoms::ok : atoms::false_;
+    if (p && p->pending_exit) p = nullptr;
     if (p && p->gc_disabled && task == am_garbage_collect) {
         p->delayed_gc.push_back(s);  // answered when collections are back on
         return;
@@ -387,6 +391,7 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
         }
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
         else ++to->inbox_signals;
+        if (signal.kind == SignalKind::Exit && !signal.linked && signal.term == atoms::kill) to->kill_pending = true;
         to->inbox.push_back(signal);
         // A system task more urgent than the process runs at its own priority (OTP's
         // no-priority-inversion): a process already queued moves up.
@@ -726,7 +731,7 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
 }
 
 void Vm::report_crash(Process* p, Term reason) {
-    if (!whereis(atoms::logger)) {
+    if (system_logger() == atoms::logger && !whereis(atoms::logger)) {
         if (!services.print_term) return;
         std::string text = "=ERROR REPORT==== " + timestamp_now() + " ===\nError in process " +
                            services.print_term(p->id, 1) + " with exit value:\n" + services.print_term(reason, 1) + "\n\n";
@@ -779,10 +784,31 @@ void Vm::report_max_heap_size(Process* p) {
               args);
 }
 
+namespace {
+std::atomic<Term> g_system_logger{0};  // 0: the atom logger
+}  // namespace
+
+Term system_logger() {
+    Term logger = g_system_logger.load(std::memory_order_acquire);
+    return logger ? logger : atoms::logger;
+}
+
+Term set_system_logger(Term logger) {
+    if (logger != atoms::logger && logger != atoms::undefined && !is_pid(logger)) return THE_NON_VALUE;
+    Term previous = system_logger();
+    g_system_logger.store(logger == atoms::logger ? 0 : logger, std::memory_order_release);
+    return previous;
+}
+
 void Vm::log_error(Process* p, std::string_view format, Term args) {
-    // {log, error, Format, Args, Meta} to the logger process, as erts sends it; built on [p]'s
+    // {log, error, Format, Args, Meta} to the system logger (the logger process unless
+    // erlang:system_flag(system_logger, _) said otherwise), as erts sends it; built on [p]'s
     // heap (a BIF's caller, or a dying process: still ours) and copied by the send.
-    std::shared_ptr<Process> logger = whereis(atoms::logger);
+    Term to = system_logger();
+    if (to == atoms::undefined) return;
+    std::shared_ptr<Process> logger = is_pid(to) ? lookup_process(to) : nullptr;
+    if (is_pid(to) && !logger) g_system_logger.compare_exchange_strong(to, 0);  // gone: back to logger
+    if (!logger) logger = whereis(atoms::logger);
     if (!logger) {
         std::fprintf(stderr, "=ERROR REPORT==== %s ===\n%.*s\n", timestamp_now().c_str(), int(format.size()), format.data());
         return;
@@ -1017,7 +1043,8 @@ void Vm::do_exit(Process* p, Term reason) {
         }
         send_exit(p->id, pid, reason, true, token, p->seq_epoch);
     }
-    for (const MonitorEntry& m : monitored_by) send_down(m, atoms::process, p->id, reason);
+    for (const MonitorEntry& m : monitored_by)
+        send_down(m, atoms::process, p->id, m.after_kill ? atoms::noproc : reason);
     // Monitors this process held are dropped from their targets.
     for (const MonitorEntry& m : monitors) {
         if (is_port(m.other)) {

@@ -2,6 +2,8 @@
 #include "vm/stack_trace.hpp"
 #include "vm/trace_frames.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -122,10 +124,18 @@ Term error_info_module(Term bif_module) {
 
 }  // namespace
 
+namespace {
+std::atomic<int> g_backtrace_depth{8};
+}  // namespace
+
+int backtrace_depth() { return g_backtrace_depth.load(std::memory_order_relaxed); }
+int set_backtrace_depth(int depth) { return g_backtrace_depth.exchange(depth, std::memory_order_relaxed); }
+
 // Builds the stacktrace list for the pending exception of [p]: the failing BIF (if any), the
-// function at [I], the continuation [cp] and the frames on the stack, at most 8 as in OTP.
+// function at [I], the continuation [cp] and the frames on the stack, at most backtrace_depth()
+// of them but never none (OTP keeps the failing function at depth 0).
 Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x) {
-    constexpr int MAX_DEPTH = 8;
+    const int MAX_DEPTH = std::max(1, backtrace_depth());
     std::vector<Term> frames;
     PendingException& exc = p->exception;
     if (exc.bif_module && !exc.raised_by_bif) {
@@ -186,9 +196,11 @@ Term current_stacktrace(Process* p) {
         frames.push_back(make_frame(p, m->name, fi->name, make_small(SWord(fi->arity)), make_location(p, m, where)));
     };
     add(p->ip, false);
+    const std::size_t max_depth = std::size_t(backtrace_depth());
     walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
-        if (frames.size() < 8) add(at, true);
+        if (frames.size() < max_depth) add(at, true);
     });
+    if (frames.size() > max_depth) frames.resize(max_depth);
     return list_from(p, frames.data(), frames.size());
 }
 

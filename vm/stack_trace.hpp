@@ -13,13 +13,19 @@ namespace beamlet::vm {
 
 struct Process;
 
+// How many frames a stacktrace keeps (erlang:system_flag(backtrace_depth, N); 8 by default, as
+// in OTP). set_backtrace_depth returns the previous value.
+int backtrace_depth();
+int set_backtrace_depth(int depth);
+
 // The stacktrace of [p]'s pending exception: the failing BIF (if any), the function at [I],
-// the continuation [cp] and the frames on the stack from [E] up, at most 8 as in OTP; [x] holds
+// the continuation [cp] and the frames on the stack from [E] up, at most backtrace_depth() (at
+// least one); [x] holds
 // the arguments of a function_clause.
 Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x);
 
 // process_info(P, current_stacktrace) for [p], not running (or asking about itself): the
-// frames of its code position, continuation and stack, at most 8.
+// frames of its code position, continuation and stack, at most backtrace_depth().
 Term current_stacktrace(Process* p);
 
 // The return addresses of [p]'s call chain (its continuation and those saved on its stack),

@@ -151,7 +151,7 @@ private:
             if (n == 0) return end_of_input(port);
             // Packet headers are not input (OTP counts payloads).
             if (m_settings.framing != PortOptions::Framing::Packet)
-                port.input_bytes.fetch_add(std::size_t(n), std::memory_order_relaxed);
+                port.count_input(std::size_t(n));
             received(port, std::size_t(n));
             if (!port.is_open()) return;
             // A short read emptied the pipe: the next edge brings more, unless the writer has
@@ -224,7 +224,7 @@ private:
             std::size_t length = 0;
             for (std::size_t i = 0; i < header; ++i) length = (length << 8) | static_cast<std::uint8_t>(m_pending[at + i]);
             if (m_pending.size() - at - header < length) break;
-            port.input_bytes.fetch_add(length, std::memory_order_relaxed);
+            port.count_input(length);
             deliver_bytes(port, std::string_view(m_pending).substr(at + header, length), 0);
             at += header + length;
         }
