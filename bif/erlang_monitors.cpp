@@ -137,13 +137,6 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     return ref;
 }
 
-bool alias_mode(Term t, AliasMode* out) {
-    if (t == atom("explicit_unalias")) *out = AliasMode::ExplicitUnalias;
-    else if (t == atom("demonitor")) *out = AliasMode::Demonitor;
-    else if (t == atom("reply_demonitor")) *out = AliasMode::ReplyDemonitor;
-    else return false;
-    return true;
-}
 
 // Deactivates alias [id] of [p] (with [only_demonitor]: only one made by monitor/3 with
 // {alias, demonitor} or reply_demonitor); true if it was active.
@@ -160,6 +153,14 @@ bool remove_alias(Process* p, const Word id[3], bool only_demonitor) {
 
 }  // namespace
 
+bool alias_mode_of(Term t, AliasMode* out) {
+    if (t == atom("explicit_unalias")) *out = AliasMode::ExplicitUnalias;
+    else if (t == atom("demonitor")) *out = AliasMode::Demonitor;
+    else if (t == atom("reply_demonitor")) *out = AliasMode::ReplyDemonitor;
+    else return false;
+    return true;
+}
+
 Term bif_monitor(Process* p, Term* a) { return monitor(p, a, nullptr, 0); }
 
 Term bif_monitor3(Process* p, Term* a) {
@@ -173,7 +174,7 @@ Term bif_monitor3(Process* p, Term* a) {
         Term o = car(l);
         if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
         if (tuple_element(o, 0) == am_alias) {
-            if (!alias_mode(tuple_element(o, 1), &mode)) return p->badarg();
+            if (!alias_mode_of(tuple_element(o, 1), &mode)) return p->badarg();
             alias = true;
         } else if (tuple_element(o, 0) == am_tag) {
             tag = tuple_element(o, 1);

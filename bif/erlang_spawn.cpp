@@ -1,7 +1,8 @@
 // bif/erlang_spawn.cpp — spawn, spawn_link, spawn_monitor, spawn_opt and spawn_request (with
 // their options: link, monitor, max_heap_size, fullsweep_after, reply tags).
-#include <cctype>
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 #include "bif/bifs.hpp"
 #include "bif/process_bifs.hpp"
@@ -113,7 +114,9 @@ enum class OptsError { None, NotAList, BadOption };
 // {min_heap_size, N}, {max_heap_size, _}, {priority, P}; other tuning options are accepted
 // and ignored ({min_bin_vheap_size, _}, ...).
 // spawn_request's {reply_tag, T} and {reply, R} go to [request] when it is given.
-OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* request = nullptr) {
+// {monitor, [{alias, Mode}]} goes to [alias].
+OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, std::optional<AliasMode>* alias,
+                           RequestOptions* request = nullptr) {
     BEAMLET_CACHED_ATOM(am_link, "link");
     BEAMLET_CACHED_ATOM(am_monitor, "monitor");
     BEAMLET_CACHED_ATOM(am_fullsweep_after, "fullsweep_after");
@@ -121,6 +124,7 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
     BEAMLET_CACHED_ATOM(am_reply_tag, "reply_tag");
     BEAMLET_CACHED_ATOM(am_reply, "reply");
     BEAMLET_CACHED_ATOM(am_tag, "tag");
+    BEAMLET_CACHED_ATOM(am_alias, "alias");
     if (!is_proper_list(opts)) return OptsError::NotAList;
     OptsError result = OptsError::None;
     for (Term l = opts; !is_nil(l); l = cdr(l)) {
@@ -135,8 +139,12 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
             out->monitor = true;
             for (Term m = value; is_list(m); m = cdr(m)) {
                 Term mo = car(m);
+                AliasMode mode;
                 if (is_tuple(mo) && tuple_arity(mo) == 2 && tuple_element(mo, 0) == am_tag)
                     out->monitor_tag = tuple_element(mo, 1);
+                else if (is_tuple(mo) && tuple_arity(mo) == 2 && tuple_element(mo, 0) == am_alias &&
+                         alias_mode_of(tuple_element(mo, 1), &mode))
+                    *alias = mode;
                 else
                     result = OptsError::BadOption;
             }
@@ -172,9 +180,24 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, RequestOptions* req
     return result;
 }
 
+// A monitor reference that is also an alias of [p] (monitor/3's {alias, Mode}).
+void new_alias_ref_id(Process* p, AliasMode mode, Word id[3]) {
+    new_ref_id(p, id);
+    id[2] = pid_number(p->id);
+    std::lock_guard guard(p->lock);
+    p->aliases.push_back(ProcessAlias{{id[0], id[1], id[2]}, mode});
+}
+
 Term spawn_opt(Process* p, Term fun, Term m, Term f, Term args, Term opts) {
     Vm::SpawnOptions o;
-    if (parse_spawn_opts(opts, &o) != OptsError::None) return p->badarg(atom("badopt"));
+    std::optional<AliasMode> alias;
+    if (parse_spawn_opts(opts, &o, &alias) != OptsError::None) return p->badarg(atom("badopt"));
+    if (fun ? !is_fun0(fun) : !is_mfa_call(m, f, args)) return p->badarg();
+    Word id[3];
+    if (alias) {
+        new_alias_ref_id(p, *alias, id);
+        o.request_ref = id;
+    }
     return fun ? spawn_fun(p, fun, o) : spawn_mfa(p, m, f, args, o);
 }
 
@@ -183,14 +206,17 @@ Term spawn_opt(Process* p, Term fun, Term m, Term f, Term args, Term opts) {
 Term spawn_request(Process* p, Term node, Term m, Term f, Term args, Term opts) {
     if (!is_atom(node) || !is_mfa_call(m, f, args)) return p->badarg();
     if (!is_proper_list(opts)) return p->badarg(atom("badopt"));
-    Word id[3];
-    new_ref_id(p, id);
-    Term req = make_ref_term(p, id);
     Vm::SpawnOptions o;
     RequestOptions r;
+    std::optional<AliasMode> alias;
     Term error = 0;
-    if (parse_spawn_opts(opts, &o, &r) != OptsError::None) error = atom("badopt");
+    if (parse_spawn_opts(opts, &o, &alias, &r) != OptsError::None) error = atom("badopt");
     else if (node != atoms::nonode_at_nohost) error = atoms::noconnection;
+    // The request id is the monitor's reference: with {alias, Mode}, an alias as well.
+    Word id[3];
+    if (alias && !error) new_alias_ref_id(p, *alias, id);
+    else new_ref_id(p, id);
+    Term req = make_ref_term(p, id);
     if (error) {
         if (r.reply_error) p->vm.send_message(p, p->id, make_tuple_on(p, {r.reply_tag, req, atoms::error, error}));
         return req;

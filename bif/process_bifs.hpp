@@ -33,6 +33,9 @@ inline void new_ref_id(Process* p, Word id[3]) {
     id[2] = 0;
 }
 
+// monitor/3's and spawn_opt's {alias, Mode}: [t] as an alias mode; false if it is none.
+bool alias_mode_of(Term t, vm::AliasMode* out);
+
 // The id of reference [ref]; false if it is not a reference.
 inline bool ref_id_of(Term ref, Word id[3]) {
     using namespace vm;
