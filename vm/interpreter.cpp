@@ -182,9 +182,11 @@ static RunResult execute(Process* p, Registers* regs) {
         I = reinterpret_cast<const Word*>(addr);   \
         DISPATCH();                                \
     } while (0)
-// Also records the current instruction: process_info(self(), current_function) and traps read it.
-// The reductions left go out and come back too: a BIF may charge its work (charge_work).
-#define SWAPOUT() (p->htop = HTOP, p->stop = E, p->ip = I, p->slice_reds = reds)
+// Also records the current instruction and continuation: process_info(self(), current_function |
+// current_stacktrace) and traps read them (a continuation left from an earlier call would add a
+// frame that is gone). The reductions left go out and come back too: a BIF may charge its work
+// (charge_work).
+#define SWAPOUT() (p->htop = HTOP, p->stop = E, p->ip = I, p->cp = cp, p->slice_reds = reds)
 #define SWAPIN() (HTOP = p->htop, E = p->stop, reds = int(std::max<SWord>(p->slice_reds, INT_MIN / 2)))
 // Takes the messages that arrived into the queue. Receive tracing may run a match spec that
 // builds terms on the heap, so then the heap top goes through the process.
