@@ -10,6 +10,7 @@
 #include "nif/nif.hpp"
 #include "vm/node.hpp"
 #include "vm/port.hpp"
+#include "vm/stack_trace.hpp"
 #include "vm/config.hpp"
 #include "vm/map.hpp"
 #include "vm/scheduler.hpp"
@@ -171,14 +172,41 @@ Term bif_error3(Process* p, Term* a) {
 Term bif_exit1(Process* p, Term* a) { return raise_from_bif(p, atoms::exit, a[0]); }
 Term bif_throw(Process* p, Term* a) { return raise_from_bif(p, atoms::throw_, a[0]); }
 
+namespace {
+// A raise/3 stacktrace entry as OTP takes it: {M, F, ArityOrArgs, Location} and {Fun, Args,
+// Location} as they are, the old forms {M, F, ArityOrArgs} and {Fun, Args} with an empty
+// location; 0 for anything else (a location that is not a list, ...).
+Term stacktrace_entry(Process* p, Term t) {
+    if (!is_tuple(t)) return 0;
+    Term first = tuple_element(t, 0);
+    Word arity = tuple_arity(t);
+    if (arity == 2) return is_fun(first) ? make_tuple_on(p, {first, tuple_element(t, 1), NIL}) : 0;
+    if (arity == 3 && !is_fun(first)) {
+        if (!is_atom(first) || !is_atom(tuple_element(t, 1))) return 0;
+        return make_tuple_on(p, {first, tuple_element(t, 1), tuple_element(t, 2), NIL});
+    }
+    if (arity == 3 || (arity == 4 && is_atom(first) && is_atom(tuple_element(t, 1)))) {
+        Term location = tuple_element(t, Word(arity - 1));
+        return is_list(location) || is_nil(location) ? t : 0;
+    }
+    return 0;
+}
+}  // namespace
+
 Term bif_raise(Process* p, Term* a) {
     Term cls = a[0];
     std::vector<Term> frames;
     // Invalid arguments make raise/3 return the atom badarg (documented), not raise it.
     if ((cls != atoms::error && cls != atoms::exit && cls != atoms::throw_) || !list_items(a[2], &frames))
         return atoms::badarg;
+    for (Term& frame : frames)
+        if (!(frame = stacktrace_entry(p, frame))) return atoms::badarg;
+    // At most backtrace_depth() entries are kept, as in a stacktrace the runtime builds.
+    frames.resize(std::min(frames.size(), std::size_t(backtrace_depth())));
+    Term stacktrace = NIL;
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) stacktrace = make_cons_on(p->alloc(2), *it, stacktrace);
     raise_from_bif(p, cls, a[1]);
-    p->exception.stacktrace = a[2];
+    p->exception.stacktrace = stacktrace;
     p->exception.trace_built = true;
     return THE_NON_VALUE;
 }
