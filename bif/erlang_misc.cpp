@@ -201,8 +201,9 @@ Term bif_raise(Process* p, Term* a) {
         return atoms::badarg;
     for (Term& frame : frames)
         if (!(frame = stacktrace_entry(p, frame))) return atoms::badarg;
-    // At most backtrace_depth() entries are kept, as in a stacktrace the runtime builds.
-    frames.resize(std::min(frames.size(), std::size_t(backtrace_depth())));
+    // At most backtrace_depth() entries are kept (but one at depth 0), as in a stacktrace the
+    // runtime builds.
+    frames.resize(std::min(frames.size(), std::size_t(std::max(1, backtrace_depth()))));
     Term stacktrace = NIL;
     for (auto it = frames.rbegin(); it != frames.rend(); ++it) stacktrace = make_cons_on(p->alloc(2), *it, stacktrace);
     raise_from_bif(p, cls, a[1]);

@@ -19,6 +19,8 @@ main() ->
     io:format("longer than the depth: ~w~n", [length(element(2, outcome(lists:duplicate(20, {a, b, 1}))))]),
     Old = erlang:system_flag(backtrace_depth, 3),
     io:format("depth 3: ~w~n", [length(element(2, outcome(lists:duplicate(20, {a, b, 1}))))]),
+    erlang:system_flag(backtrace_depth, 0),
+    io:format("depth 0: ~w~n", [element(2, outcome([{a, b, 1}, {c, d, 2, []}]))]),
     erlang:system_flag(backtrace_depth, Old),
     ok.
 
