@@ -121,9 +121,9 @@ std::string dump_text(Process* p, const std::string& kind) {
             std::shared_ptr<Process> target = p->vm.lookup_process(pid);
             if (!target) continue;
             out += "=proc:" + identifier_text(pid) + "\n";
+            // (Only what the process lock guards: its owner counts reductions without it.)
             std::lock_guard guard(target->lock);
             if (target->registered_name) out += "Name: " + atom_text(target->registered_name) + "\n";
-            out += "Reductions: " + std::to_string(target->reductions) + "\n";
         }
     } else if (kind == "loaded") {
         std::vector<Module*> modules = p->vm.loaded_modules();
