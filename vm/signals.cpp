@@ -795,9 +795,8 @@ Term system_logger() {
 
 Term set_system_logger(Term logger) {
     if (logger != atoms::logger && logger != atoms::undefined && !is_pid(logger)) return THE_NON_VALUE;
-    Term previous = system_logger();
-    g_system_logger.store(logger == atoms::logger ? 0 : logger, std::memory_order_release);
-    return previous;
+    Term previous = g_system_logger.exchange(logger == atoms::logger ? 0 : logger, std::memory_order_acq_rel);
+    return previous ? previous : atoms::logger;
 }
 
 void Vm::log_error(Process* p, std::string_view format, Term args) {
