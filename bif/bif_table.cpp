@@ -1,6 +1,8 @@
 // bif/bif_table.cpp — registers the BIFs of bif/bifs.def and helpers shared by the BIF files.
 #include "bif/bifs.hpp"
 
+#include <algorithm>
+
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 
@@ -35,6 +37,16 @@ Term bytes_to_list(Process* p, std::string_view s, Term tail) {
         hp += 2;
     }
     return list;
+}
+
+bool is_otp_bif(const vm::Export* e) {
+    static const vm::Term not_bif_modules[] = {vm::atom("zlib"),  vm::atom("prim_buffer"), vm::atom("erl_tracer"),
+                                               vm::atom("trace"), vm::atom("beamlet"),     vm::atom("beamlet_file_tracer")};
+    static const vm::Term am_prim_file = vm::atom("prim_file");
+    if (!e->is_bif() || e->erlang_in_otp.load(std::memory_order_relaxed)) return false;
+    if (std::find(std::begin(not_bif_modules), std::end(not_bif_modules), e->module) != std::end(not_bif_modules))
+        return false;
+    return !(e->module == am_prim_file && vm::atom_text(e->function).ends_with("_nif"));
 }
 
 }  // namespace beamlet::bif

@@ -38,6 +38,11 @@ std::size_t ets_table_count(vm::Vm& vm);  // erlang:system_info(ets_count)
 vm::Term process_info_args(vm::Process* p);  // erts_debug:get_internal_state(process_info_args)  // erts_debug:get_internal_state(persistent_term)
 // Registers every BIF of bif/bifs.def with [vm].
 void register_bifs(vm::Vm& vm);
+// Whether [e] is one of erts's BIFs (erlang:system_info(snifs), erlang:is_builtin/3): run
+// natively here where OTP's module has an erlang:nif_error/1 stub for a BIF. Not those that
+// OTP writes in Erlang (erlang:apply/2, ...), the functions of OTP's NIF libraries (zlib,
+// prim_buffer, erl_tracer, prim_file's *_nif), nor beamlet's own modules.
+bool is_otp_bif(const vm::Export* e);
 
 // Helpers shared by the BIF files.
 // [t] as a flat byte string if it is a proper list of bytes (0..255); false otherwise.

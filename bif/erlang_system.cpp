@@ -202,10 +202,10 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "tolerant_timeofday") return atom("enabled");
     if (name == "trace_control_word") return make_integer(p, matchspec::trace_control_word());
     if (name == "snifs") {
-        // Every function implemented natively, as {M, F, A}.
         Term list = NIL;
         for (const Export* e : p->vm.exports.all())
-            if (e->is_bif()) list = make_cons_on(p->alloc(2), make_tuple_on(p, {e->module, e->function, make_small(SWord(e->arity))}), list);
+            if (is_otp_bif(e))
+                list = make_cons_on(p->alloc(2), make_tuple_on(p, {e->module, e->function, make_small(SWord(e->arity))}), list);
         return list;
     }
     if (name == "multi_scheduling") return p->vm.multi_scheduling_state();

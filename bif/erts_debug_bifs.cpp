@@ -9,12 +9,16 @@
 #include <thread>
 
 #include "bif/bifs.hpp"
+#include "bif/process_bifs.hpp"
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/map.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
+#include "vm/scheduler.hpp"
 
 namespace beamlet::bif {
 
@@ -112,6 +116,13 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
         if (!is_tuple(a[1])) return p->badarg();
         return atoms::ok;
     }
+    // proc_sig_buffers: erts makes the caller's signal queue take signals through per-sender
+    // buffers (fewer lock conflicts), keeping the order per sender; beamlet's inbox keeps
+    // that order with or without, so there is nothing to switch.
+    if (a[0] == atom("proc_sig_buffers")) {
+        if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
+        return atoms::true_;
+    }
     if (a[0] == am_sleep || a[0] == am_block) {
         if (!is_small(a[1])) return p->badarg();
         if (small_value(a[1]) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(small_value(a[1])));
@@ -157,6 +168,92 @@ Term process_status(Process* p, Term pid) {
     }
     return atoms::undefined;
 }
+
+// {link_list, PidOrPort}: the links of a local process or port as erts lists them,
+// [{erl_link, process | port, Other, linked, Id}], Id telling links apart (erts: the link's
+// address). beamlet's unlink takes effect at once: no link is ever in state unlinking.
+Term link_list(Process* p, Term of) {
+    std::vector<Term> links;
+    std::vector<Word> ids;
+    auto take = [&](const std::vector<Term>& from) {
+        links = from;
+        for (const Term& l : from) ids.push_back(reinterpret_cast<Word>(&l));
+    };
+    if (is_pid(of)) {
+        std::shared_ptr<Process> target = p->vm.lookup_process(of);
+        if (!target) return p->badarg();
+        std::lock_guard guard(target->lock);
+        take(target->links);
+    } else if (is_port(of)) {
+        std::shared_ptr<Port> port = p->vm.port_table->lookup(of);
+        if (!port) return p->badarg();
+        std::lock_guard guard(port->lock);
+        take(port->links);
+    } else {
+        return p->badarg();
+    }
+    static const Term am_erl_link = atom("erl_link"), am_linked = atom("linked");
+    Term list = NIL;
+    for (std::size_t i = links.size(); i-- > 0;) {
+        Term type = is_port(links[i]) ? atom("port") : atoms::process;
+        Term e = make_tuple_on(p, {am_erl_link, type, links[i], am_linked, make_integer(p, SWord(ids[i] >> 3))});
+        list = make_cons_on(p->alloc(2), e, list);
+    }
+    return list;
+}
+
+// {monitor_list, Pid}: the monitors a local process holds (origin) and those held on it
+// (target), as erts lists them: [{erl_monitor, process | port, origin | target, Ref, Other,
+// Name | []}], the name for a monitor made by registered name.
+Term monitor_list(Process* p, Term of) {
+    if (!is_pid(of)) return p->badarg();
+    std::shared_ptr<Process> target = p->vm.lookup_process(of);
+    if (!target) return p->badarg();
+    std::vector<MonitorEntry> origin, targets;
+    {
+        std::lock_guard guard(target->lock);
+        origin = target->monitors.in_order();
+        targets = target->monitored_by;
+    }
+    static const Term am_erl_monitor = atom("erl_monitor"), am_origin = atom("origin"), am_target = atom("target");
+    Term list = NIL;
+    auto add = [&](const MonitorEntry& m, Term dir) {
+        Term type = is_port(m.other) ? atom("port") : atoms::process;
+        Term extra = m.name ? m.name : NIL;
+        Term e = make_tuple_on(p, {am_erl_monitor, type, dir, make_ref_term(p, m.ref_id), m.other, extra});
+        list = make_cons_on(p->alloc(2), e, list);
+    };
+    for (auto it = targets.rbegin(); it != targets.rend(); ++it) add(*it, am_target);
+    for (auto it = origin.rbegin(); it != origin.rend(); ++it) add(*it, am_origin);
+    return list;
+}
+
+// {make_unique_integer, ThreadNo, Value}: the integer erts's unique_integer/0 makes from a
+// thread's counter value, ((Value bsl SchedBits) bor ThreadNo) + MinSmall, SchedBits being
+// the bits that number every scheduler (normal, dirty CPU and dirty I/O, as system_info
+// reports them) (unique_SUITE checks the layout over its limits).
+Term make_unique_integer(Process* p, Term thread, Term value) {
+    if (!is_small(thread) || small_value(thread) < 0 || !is_integer(value)) return p->badarg();
+    int schedulers = p->vm.schedulers ? p->vm.schedulers->count() : 1;
+    SWord all = 2 * SWord(schedulers) + 10;  // + dirty CPU (as many) + dirty I/O (10)
+    unsigned bits = 0;
+    while ((SWord(1) << bits) <= all) ++bits;
+    mpz_t v, min_small;
+    mpz_init(v);
+    integer_to_mpz(value, v);
+    if (mpz_sgn(v) < 0 || mpz_sizeinbase(v, 2) > 64) {
+        mpz_clear(v);
+        return p->badarg();
+    }
+    mpz_mul_2exp(v, v, bits);
+    mpz_add_ui(v, v, static_cast<unsigned long>(small_value(thread)));
+    mpz_init_set_si(min_small, MIN_SMALL);
+    mpz_add(v, v, min_small);
+    Term r = mpz_to_integer(p, v);
+    mpz_clear(v);
+    mpz_clear(min_small);
+    return r;
+}
 }  // namespace
 
 Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
@@ -180,6 +277,12 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
         return binary_info(p, tuple_element(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("process_status"))
         return process_status(p, tuple_element(a[0], 1));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 3 && tuple_element(a[0], 0) == atom("make_unique_integer"))
+        return make_unique_integer(p, tuple_element(a[0], 1), tuple_element(a[0], 2));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("link_list"))
+        return link_list(p, tuple_element(a[0], 1));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("monitor_list"))
+        return monitor_list(p, tuple_element(a[0], 1));
     return p->badarg();
 }
 

@@ -108,10 +108,16 @@ Term bif_beamlet_tracer_module_stats(Process* p, Term*) {
                               {atom("failures"), make_integer(p, SWord(s.failures))}});
 }
 
-// erlang:is_builtin(M, F, A): whether M:F/A is implemented in C++.
+// erlang:is_builtin(M, F, A): whether M:F/A is one of erts's BIFs (is_otp_bif), or one
+// that erts implements as an instruction (apply/2,3 and yield/0).
 Term bif_is_builtin(Process* p, Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2]) || small_value(a[2]) < 0) return p->badarg();
-    return make_bool(p->vm.find_bif(a[0], a[1], Word(small_value(a[2]))) != nullptr);
+    Word arity = Word(small_value(a[2]));
+    if (a[0] == atoms::erlang && ((a[1] == atoms::apply && (arity == 2 || arity == 3)) ||
+                                  (a[1] == atom("yield") && arity == 0)))
+        return atoms::true_;
+    const Export* e = p->vm.exports.find(a[0], a[1], arity);
+    return make_bool(e && is_otp_bif(e));
 }
 
 }  // namespace beamlet::bif

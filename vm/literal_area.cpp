@@ -77,8 +77,17 @@ void literal_rollback(const LiteralMark& mark) {
 
 bool is_literal_ptr(const Term* p) { return p >= g_base && p < g_end; }
 
+namespace {
+std::atomic<int> g_releases_under_way{0};
+}  // namespace
+
+bool literals_shared_in_messages() { return g_releases_under_way.load(std::memory_order_acquire) == 0; }
+
+void literal_release_begin() { g_releases_under_way.fetch_add(1, std::memory_order_seq_cst); }
+
 void literal_release_done(LiteralRelease* job) {
     if (job->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    g_releases_under_way.fetch_sub(1, std::memory_order_release);
     for (Term* obj = job->off_heap_first; obj;) {
         Term* next = reinterpret_cast<Term*>(obj[4]);
         release_off_heap(obj);

@@ -44,4 +44,12 @@ struct LiteralRelease {
 // One process has done its part (or is gone): the last one releases the objects and frees [job].
 void literal_release_done(LiteralRelease* job);
 
+// Messages and spawn arguments share literals (Literals::Share, vm/copy.hpp) unless a release
+// is under way: from literal_release_begin() (made before the release's signals go out, one
+// thread-progress step later) to the last literal_release_done(), they copy them, so that no
+// message sent after a process has done its part can bring it a literal being released (OTP's
+// copy_struct copies literals of the area being purged).
+bool literals_shared_in_messages();
+void literal_release_begin();
+
 }  // namespace beamlet::vm

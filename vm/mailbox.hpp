@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 #include "vm/heap.hpp"
 #include "vm/term.hpp"
@@ -93,6 +94,10 @@ public:
     // Calls [fn(message)] for each message, first to last.
     template <typename Fn>
     void for_each(Fn fn) const {
+        for (Node* n = m_first; n; n = n->next) fn(std::as_const(n->message));
+    }
+    template <typename Fn>
+    void for_each(Fn fn) {
         for (Node* n = m_first; n; n = n->next) fn(n->message);
     }
 

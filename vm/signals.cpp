@@ -34,15 +34,15 @@
 namespace beamlet::vm {
 
 // A copy of [t] in a new fragment: the fragment (null for immediates) and the copy.
-HeapFragment* copy_to_fragment(Term t, Term* out) {
-    Word size = term_size_words(t);
+HeapFragment* copy_to_fragment(Term t, Term* out, Literals literals) {
+    Word size = term_size_words(t, literals);
     if (!size) {
         *out = t;
         return nullptr;
     }
     HeapFragment* frag = HeapFragment::create(size);
     Term* hp = frag->data;
-    *out = copy_term(t, &hp, &frag->off_heap_first);
+    *out = copy_term(t, &hp, &frag->off_heap_first, literals);
     frag->used_words = size;
     return frag;
 }
@@ -61,17 +61,17 @@ namespace {
 
 // [m] carries a copy of [term] and, when it is a token tuple, a copy of the seq_trace [token]
 // (of reset epoch [epoch]) in the same fragment; NIL and 0 tokens are kept as they are.
-void fill_with_token(Message& m, Term term, Term token, Word epoch) {
+void fill_with_token(Message& m, Term term, Term token, Word epoch, Literals literals = Literals::Copy) {
     m.seq_token = token;
     if (token == 0 || token == NIL) {
-        m.fragment = copy_to_fragment(term, &m.term);
+        m.fragment = copy_to_fragment(term, &m.term, literals);
         return;
     }
-    Word term_words = term_size_words(term), token_words = term_size_words(token);
+    Word term_words = term_size_words(term, literals), token_words = term_size_words(token, literals);
     m.fragment = HeapFragment::create(term_words + token_words);
     Term* hp = m.fragment->data;
-    m.term = copy_term(term, &hp, &m.fragment->off_heap_first);
-    m.seq_token = copy_term(token, &hp, &m.fragment->off_heap_first);
+    m.term = copy_term(term, &hp, &m.fragment->off_heap_first, literals);
+    m.seq_token = copy_term(token, &hp, &m.fragment->off_heap_first, literals);
     m.fragment->used_words = term_words + token_words;
     m.seq_epoch = epoch;
 }
@@ -293,10 +293,11 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     std::vector<Term> argv;
     Term fun_copy = NIL;
     {
-        Word size = term_size_words(args) + term_size_words(fun);
+        Literals literals = parent && literals_shared_in_messages() ? Literals::Share : Literals::Copy;
+        Word size = term_size_words(args, literals) + term_size_words(fun, literals);
         Term* hp = c->alloc(size);
-        Term args_copy = copy_term(args, &hp, &c->off_heap_first);
-        if (fun != NIL) fun_copy = copy_term(fun, &hp, &c->off_heap_first);
+        Term args_copy = copy_term(args, &hp, &c->off_heap_first, literals);
+        if (fun != NIL) fun_copy = copy_term(fun, &hp, &c->off_heap_first, literals);
         for (Term l = args_copy; is_list(l); l = cdr(l)) argv.push_back(car(l));
     }
     if (entry) {
@@ -499,7 +500,10 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, seq_to, msg) : NIL) : 0;
     if (!to) return SendResult::Sent;  // sending to a dead process succeeds silently
     Message m;
-    fill_with_token(m, msg, token, sender ? sender->seq_epoch : 0);
+    // Between processes (a scheduler thread, so that a literal release's thread-progress step
+    // covers the copy) literals are shared, as on OTP.
+    Literals literals = sender && literals_shared_in_messages() ? Literals::Share : Literals::Copy;
+    fill_with_token(m, msg, token, sender ? sender->seq_epoch : 0, literals);
     m.from = sender ? sender->id : 0;
     send_signal(to, m);
     return SendResult::Sent;
@@ -569,17 +573,43 @@ void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_to
 }
 
 void Vm::release_literals(LiteralRelease* job) {
-    std::vector<Term> ids = process_ids();
-    job->pending.store(ids.size() + 1, std::memory_order_relaxed);
-    for (Term id : ids) {
-        std::shared_ptr<Process> p = lookup_process(id);
-        Message m;
-        m.kind = SignalKind::CopyLiterals;
-        m.term = reinterpret_cast<Word>(job);
-        m.fragment = nullptr;
-        if (!p || !send_signal(p.get(), m)) literal_release_done(job);
-    }
-    literal_release_done(job);
+    // From now on messages copy literals; once every scheduler has passed a quiescent point,
+    // no message that shares one is still being made, and every process is asked to copy
+    // what it holds of the area: on its heap and in its message queue.
+    literal_release_begin();
+    after_thread_progress([this, job] {
+        std::vector<Term> ids = process_ids();
+        job->pending.store(ids.size() + 1, std::memory_order_relaxed);
+        for (Term id : ids) {
+            std::shared_ptr<Process> p = lookup_process(id);
+            Message m;
+            m.kind = SignalKind::CopyLiterals;
+            m.term = reinterpret_cast<Word>(job);
+            m.fragment = nullptr;
+            if (!p || !send_signal(p.get(), m)) literal_release_done(job);
+        }
+        literal_release_done(job);
+    });
+}
+
+void Vm::copy_released_literals_in_queue(Process* p, const LiteralRelease& job) {
+    auto in_area = [&](Term w) {
+        if (!is_list(w) && !is_boxed(w)) return false;
+        const Term* ptr = is_list(w) ? list_ptr(w) : boxed_ptr(w);
+        return ptr >= job.lo && ptr < job.hi;
+    };
+    p->queue.for_each([&](Message& m) {
+        bool holds = in_area(m.term) || in_area(m.seq_token);
+        if (HeapFragment* f = m.fragment; f && !holds)
+            holds = std::any_of(f->data, f->data + f->used_words, in_area);
+        if (!holds) return;
+        Message copy;
+        fill_with_token(copy, m.term, m.seq_token, m.seq_epoch);
+        free_fragment(m.fragment);
+        m.term = copy.term;
+        m.fragment = copy.fragment;
+        m.seq_token = copy.seq_token;
+    });
 }
 
 void Vm::process_signals(Process* p, bool in_bif) {
@@ -703,7 +733,10 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
             break;
         case SignalKind::CopyLiterals: {
             auto* job = reinterpret_cast<LiteralRelease*>(s.term);
-            if (!p->pending_exit) garbage_collect_literals(p, p->saved_x.data(), p->arity, *job);
+            if (!p->pending_exit) {
+                garbage_collect_literals(p, p->saved_x.data(), p->arity, *job);
+                copy_released_literals_in_queue(p, *job);
+            }
             literal_release_done(job);
             break;
         }

@@ -209,6 +209,8 @@ struct Vm {
     // Gives up the literal memory [job] describes: every process copies what it references
     // there into its heap (vm/literal_area.hpp); [job] is freed when all have.
     void release_literals(LiteralRelease* job);
+    // [p]'s queued messages that hold literals of [job]'s area get copies of their own.
+    void copy_released_literals_in_queue(Process* p, const LiteralRelease& job);
     // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
     // table removal, the crash report. Owner thread only.
     void do_exit(Process* p, Term reason);

@@ -15,6 +15,7 @@
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
@@ -179,6 +180,37 @@ TEST_F(Copy, TermSizeWordsEqualsTheWordsCopyTermWritesForEveryShape) {
                              reference(), make_sub_binary(p, refc_bin, 1, 7), empty_map()})},
     };
     for (const auto& [shape, term] : shapes) expect_copy_fills_its_size_exactly(term, shape);
+}
+
+TEST_F(Copy, SharedLiteralsStayWhereTheyAreAndCopiedOnesMove) {
+    // A literal (in the literal arena) inside a heap term: {Lit, [Lit | Tail]} with a literal
+    // list as the tail.
+    Term* lit_words = literal_alloc(3 + 4);
+    lit_words[0] = make_arityval(2);
+    lit_words[1] = make_small(1);
+    lit_words[2] = atoms::true_;
+    Term lit = make_boxed(lit_words);
+    lit_words[3] = make_small(7);
+    lit_words[4] = NIL;
+    Term lit_list = make_list(lit_words + 3);
+    lit_words[5] = lit_words[6] = NIL;
+    Term t = tuple({lit, list({lit}, lit_list)});
+
+    EXPECT_EQ(term_size_words(t, Literals::Share), 3u + 2u);
+    std::vector<Term> buffer(5 + 4, GUARD_WORD);
+    Term* hp = buffer.data();
+    Term* off_heap = nullptr;
+    Term shared = copy_term(t, &hp, &off_heap, Literals::Share);
+    EXPECT_EQ(Word(hp - buffer.data()), 5u);
+    EXPECT_TRUE(terms_exact_equal(shared, t));
+    EXPECT_EQ(tuple_element(shared, 0), lit);
+    EXPECT_EQ(car(tuple_element(shared, 1)), lit);
+    EXPECT_EQ(cdr(tuple_element(shared, 1)), lit_list);
+    EXPECT_EQ(term_size_shared_words(shared), 5u);
+
+    // Copied (the default), nothing of the copy is in the arena.
+    expect_copy_fills_its_size_exactly(t, "literals copied");
+    EXPECT_EQ(term_size_words(t), 5u + 2 * 3u + 2u);  // the literal tuple twice
 }
 
 TEST_F(Copy, SizeOfImmediatesIsZero) {
