@@ -23,6 +23,10 @@ main() ->
     io:format("loaded by the call: ~p~n", [element(1, code:is_loaded(late_funs))]),
     io:format("other fun: ~p~n", [F2()]),
     io:format("decoded now: ~p~n", [(binary_to_term(B1))(1)]),
+    %% Deleted (old code, not purged): the fun still runs, but no code is loaded for it.
+    true = code:delete(late_funs),
+    io:format("after delete: ~p ~p~n", [erlang:fun_info(F1, name), F1(3)]),
+    code:purge(late_funs),
     Missing = <<131,112,0,0,0,66,0,215,206,77,69,249,50,170,17,129,47,21,98,
                 13,196,76,242,0,0,0,1,0,0,0,0,100,0,1,116,97,1,98,2,195,126,
                 58,103,100,0,13,110,111,110,111,100,101,64,110,111,104,111,
