@@ -910,6 +910,21 @@ Term bif_fun_info_mfa(Process* p, Term* a) {
     return make_tuple_on(p, {fe->module_name, fe->function, make_small(SWord(fe->user_arity()))});
 }
 
+namespace {
+// The name of [fe]'s function; for the stand-in of a fun decoded before its module was
+// loaded, the name in the module loaded since (current or old), if it is that code (same
+// MD5); else [], as erts says when no code is loaded for the fun.
+Term fun_name(Vm& vm, const FunEntry* fe) {
+    if (!fe->stub_md5) return fe->function;
+    for (const Module* m : {vm.find_module(fe->module_name), vm.find_old_module(fe->module_name)}) {
+        if (!m || !std::equal(fe->stub_md5, fe->stub_md5 + 16, m->md5)) continue;
+        for (const auto& f : m->funs)
+            if (f->index == fe->index && f->arity == fe->arity) return f->function;
+    }
+    return NIL;
+}
+}  // namespace
+
 // erlang:fun_info/2 for the items that have a meaning here.
 Term bif_fun_info(Process* p, Term* a) {
     Term fun = a[0], item = a[1];
@@ -931,7 +946,7 @@ Term bif_fun_info(Process* p, Term* a) {
         const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
         if (item == atoms::arity) value = make_small(SWord(fe->user_arity()));
         else if (item == atoms::module) value = fe->module_name;
-        else if (item == atoms::name) value = fe->function;
+        else if (item == atoms::name) value = fun_name(p->vm, fe);
         else if (item == atoms::type) value = atoms::local;
         else if (item == atoms::pid) value = obj[2];
         else if (item == atoms::index || item == atoms::new_index) value = make_small(SWord(fe->index));
