@@ -12,9 +12,6 @@ namespace beamlet::vm {
 
 namespace {
 
-// OTP refuses integers whose magnitude needs more limbs than this (BIG_ARITY_MAX on 64-bit,
-// so 1 bsl 33554367 is the largest power of two): such results raise system_limit.
-constexpr Word MAX_BIG_LIMBS = (Word(1) << 19) - 1;
 constexpr Word MAX_BIG_BITS = MAX_BIG_LIMBS * 64;
 
 // A read-only GMP view of an integer term: no copy of a bignum's limbs.

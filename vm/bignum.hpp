@@ -17,6 +17,11 @@ namespace beamlet::vm {
 
 struct Process;
 
+// OTP refuses integers whose magnitude needs more limbs than this (BIG_ARITY_MAX on 64-bit,
+// so 1 bsl 33554367 is the largest power of two): arithmetic raises system_limit, a binary
+// match of a larger integer fails.
+inline constexpr Word MAX_BIG_LIMBS = (Word(1) << 19) - 1;
+
 // Heap words of a bignum with [limbs] limbs.
 constexpr Word bignum_words(Word limbs) { return 1 + limbs; }
 inline Word bignum_limbs(Term big) { return header_arity(boxed_header(big)); }

@@ -104,6 +104,11 @@ Term bs_get_integer(Process* p, Term ms, Word bits, Word flags) {
         mpz_sub(z, z, m);
         mpz_clear(m);
     }
+    if (mpz_size(z) > MAX_BIG_LIMBS) {  // larger than any integer: no match
+        mpz_clear(z);
+        ms_position(ms) -= bits;
+        return THE_NON_VALUE;
+    }
     Term t = mpz_to_integer(p, z);
     mpz_clear(z);
     return t;

@@ -8,6 +8,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/magic.hpp"
 #include "vm/port.hpp"
 #include "vm/thread_progress.hpp"
 #include "vm/timer_service.hpp"
@@ -503,10 +504,23 @@ bool has_exited(Process* q) {
     std::lock_guard guard(q->lock);
     return q->state == ProcessState::Exited;
 }
+
+// An exited process gives its binaries back at once, as OTP's exit does (process_info(P,
+// binary) of a receiver no longer counts them): its heap stays until no scheduler can hold the
+// process (Vm::bury), but no one reads an exited process's terms.
+void release_binaries_of_exited(Process* p) {
+    for (Term* bin = p->off_heap_first; bin;) {
+        Term* next = reinterpret_cast<Term*>(bin[4]);
+        release_off_heap(bin);
+        bin = next;
+    }
+    p->off_heap_first = nullptr;
+}
 }  // namespace
 
 void Schedulers::finish(Process* p, Term reason) {
     m_vm.do_exit(p, reason);
+    release_binaries_of_exited(p);
     trace_scheduling(p, SchedEvent::OutExited);
     Process* main = m_main.load(std::memory_order_acquire);
     if (p == main && !has_exited(m_boot)) {
