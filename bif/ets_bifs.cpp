@@ -288,9 +288,12 @@ Term spec_term(Process* p, MatchSpec* ms) {
 }
 
 // A compiled spec for [source] in a new magic ref (its lifetime follows the term), or 0.
+// The match spec [source] compiled, as a magic reference (its MatchSpec in [*out]); raises
+// badarg for a bad one, system_limit for one nested too deep (OTP).
 Term compile_spec(Process* p, Term source, MatchSpec** out) {
-    MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr);
-    if (!ms) return 0;
+    bool too_deep = false;
+    MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr, &too_deep);
+    if (!ms) return p->error(too_deep ? atoms::system_limit : atoms::badarg);
     *out = ms;
     return spec_term(p, ms);
 }
@@ -521,8 +524,9 @@ Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
     Need need = mode == Mode::Select || mode == Mode::Count ? Need::Read : Need::Write;
     return with_table(p, id, need, [&](Table& t) -> Term {
         if (mode == Mode::Replace && (t.kind() == Kind::Bag || !keeps_key(t, source))) return p->badarg();
-        MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr);
-        if (!ms) return p->badarg();
+        bool too_deep = false;
+        MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr, &too_deep);
+        if (!ms) return p->error(too_deep ? atoms::system_limit : atoms::badarg);
         std::unique_ptr<MatchSpec> owned(ms);
         Scan scan(p, t, *ms, mode);
         scan_all(scan, source);
@@ -547,7 +551,7 @@ Term select_limited(Process* p, Term id, Term source, Term limit, bool reverse) 
     if (!ref.resolve(p->vm, id)) return p->badarg();
     MatchSpec* ms = nullptr;
     Term ms_ref = compile_spec(p, source, &ms);
-    if (!ms_ref) return p->badarg();
+    if (ms_ref == THE_NON_VALUE) return ms_ref;
     return with_table(p, id, Need::Read, [&](Table& t) -> Term {
         return select_chunk(p, t, tid_term(p, &t), ms_ref, *ms, Word(small_value(limit)), reverse, 0, 0);
     });
@@ -1370,8 +1374,7 @@ Term bif_ets_select_replace(Process* p, Term* a) { return select_all(p, a[0], a[
 
 Term bif_ets_match_spec_compile(Process* p, Term* a) {
     MatchSpec* ms = nullptr;
-    Term r = compile_spec(p, a[0], &ms);
-    return r ? r : p->badarg();
+    return compile_spec(p, a[0], &ms);
 }
 
 Term bif_ets_is_compiled_ms(Process*, Term* a) { return make_bool(spec_of(a[0]) != nullptr); }

@@ -562,12 +562,13 @@ private:
     bool m_too_deep = false;
 };
 
-MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string>* errors) {
+MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string>* errors, bool* too_deep) {
     auto* ms = new MatchSpec();
     ms->m_table = true;
     ms->m_storage = copy_to_fragment(source, &ms->m_source);
     MatchSpecCompiler compiler(vm, *ms, errors);
     if (!compiler.compile(ms->m_source)) {
+        if (too_deep) *too_deep = compiler.too_deep();
         delete ms;
         return nullptr;
     }

@@ -74,7 +74,7 @@ public:
                               MatchSpecKind kind = MatchSpecKind::Call, bool* too_deep = nullptr);
     // An ETS-dialect spec (erlang:match_spec_test/3 with type table): the head matches one
     // object, trace actions are refused, and the result is the last body expression.
-    static MatchSpec* compile_table(vm::Vm& vm, Term source, std::vector<std::string>* errors);
+    static MatchSpec* compile_table(vm::Vm& vm, Term source, std::vector<std::string>* errors, bool* too_deep = nullptr);
     ~MatchSpec();
     MatchSpec(const MatchSpec&) = delete;
     MatchSpec& operator=(const MatchSpec&) = delete;
