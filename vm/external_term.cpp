@@ -815,8 +815,8 @@ private:
         SWord old_uniq = small_int();
         if (!m_r.ok() || m_unsafe) return;
         // Every free variable takes a byte at least: a larger count is garbage, refused before
-        // anything is sized for it.
-        if (!is_atom(module) || num_free > m_r.remaining()) { m_r.fail(); return; }
+        // anything is sized for it; so is one past erts's 255 (MAX_ARG).
+        if (!is_atom(module) || num_free > 255 || num_free > m_r.remaining()) { m_r.fail(); return; }
         // The fun is looked up (or its stand-in made) in both passes, so that building cannot
         // fail.
         Module* mod = m_target.vm()->find_module(module);
