@@ -130,6 +130,9 @@ Term bif_maps_values(Process* p, Term* a) {
 Term bif_maps_merge(Process* p, Term* a) {
     if (!is_map(a[0])) return badmap(p, a[0]);
     if (!is_map(a[1])) return badmap(p, a[1]);
+    // Nothing to add: the map itself, not a copy (as erts; maps_SUITE:t_merge_opt).
+    if (map_size(a[0]) == 0 || a[0] == a[1]) return a[1];
+    if (map_size(a[1]) == 0) return a[0];
     std::vector<std::pair<Term, Term>> pairs;
     map_for_each(a[0], [&](Term k, Term v) { pairs.emplace_back(k, v); });
     map_for_each(a[1], [&](Term k, Term v) { pairs.emplace_back(k, v); });

@@ -520,9 +520,10 @@ void release_binaries_of_exited(Process* p) {
 
 void Schedulers::finish(Process* p, Term reason) {
     m_vm.do_exit(p, reason);
-    release_binaries_of_exited(p);
-    trace_scheduling(p, SchedEvent::OutExited);
     Process* main = m_main.load(std::memory_order_acquire);
+    // (The run reports how main and init ended from their exit reasons, once stopped.)
+    if (p != main && p != m_boot) release_binaries_of_exited(p);
+    trace_scheduling(p, SchedEvent::OutExited);
     if (p == main && !has_exited(m_boot)) {
         // beamlet_run (bif/lib/beamlet_run.erl) writes out what the logger and the io
         // servers hold, then halts. Without it, init is stopping the system (init:stop/0
