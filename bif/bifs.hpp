@@ -35,6 +35,9 @@ void install_ets(vm::Vm& vm);
 void install_persistent_terms(vm::Vm& vm);
 vm::Term persistent_term_internal_state(vm::Process* p);
 std::size_t ets_table_count(vm::Vm& vm);  // erlang:system_info(ets_count)
+// The tid of the live table whose reference has ids [ids], or THE_NON_VALUE: a tid read back
+// from its printed form (list_to_ref/1) names the table again, as erts's magic-ref table has it.
+vm::Term ets_tid_of_ref(vm::Process* p, const vm::Word ids[3]);
 vm::Term process_info_args(vm::Process* p);  // erts_debug:get_internal_state(process_info_args)  // erts_debug:get_internal_state(persistent_term)
 // Registers every BIF of bif/bifs.def with [vm].
 void register_bifs(vm::Vm& vm);

@@ -226,6 +226,8 @@ Term bif_list_to_ref(Process* p, Term* a) {
     if (!list_to_bytes(a[0], &s)) return p->badarg();
     unsigned long long node = 0, i2 = 0, i1 = 0, i0 = 0;
     if (std::sscanf(s.c_str(), "#Ref<%llu.%llu.%llu.%llu>", &node, &i2, &i1, &i0) != 4 || node != 0) return p->badarg();
+    const Word ids[3] = {Word(i0), Word(i1), Word(i2)};
+    if (Term tid = ets_tid_of_ref(p, ids); tid != THE_NON_VALUE) return tid;
     Term* hp = p->alloc(REF_WORDS);
     hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
     hp[1] = Word(i0);

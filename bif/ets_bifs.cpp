@@ -903,6 +903,14 @@ std::size_t ets_table_count(Vm& vm) {
     return r.tables.size();
 }
 
+Term ets_tid_of_ref(Process* p, const Word ids[3]) {
+    Registry& r = registry(p->vm);
+    std::shared_lock lock(r.mutex);
+    for (Table* t : r.tables)
+        if (std::equal(ids, ids + 3, t->tid_id) && !t->dead.load(std::memory_order_acquire)) return tid_term(p, t);
+    return THE_NON_VALUE;
+}
+
 Term bif_ets_internal_request_all(Process* p, Term*) {
     // ets:all/0 waits for one answer per scheduler: the first has every table.
     Term ref = new_ref(p);
