@@ -11,6 +11,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
+#include "vm/map.hpp"
 #include "vm/process.hpp"
 
 namespace beamlet::vm {
@@ -303,14 +304,13 @@ bool put_float(BitWriter& w, Term value, Word bits, Word flags) {
         double m = std::frexp(std::fabs(d), &exp);
         std::uint32_t sign = std::signbit(d) ? 0x8000 : 0;
         if (d == 0) raw = sign;
-        else if (exp > 16) return false;
+        else if (exp > 16) raw = sign | 0x7C00;  // too big: infinity, as erts
         else if (exp < -13) raw = sign | std::uint32_t(std::nearbyint(std::ldexp(std::fabs(d), 24)));
         else {
             std::uint32_t frac = std::uint32_t(std::nearbyint((m * 2 - 1) * 1024));
             std::uint32_t e = std::uint32_t(exp + 14);
             if (frac == 1024) { frac = 0; ++e; }
-            if (e >= 31) return false;
-            raw = sign | (e << 10) | frac;
+            raw = e >= 31 ? sign | 0x7C00 : sign | (e << 10) | frac;
         }
     } else return false;
     for (Word i = 0; i < n; ++i) be[n - 1 - i] = std::uint8_t(raw >> (8 * i));
@@ -407,49 +407,99 @@ Term append_bits(Process* p, Term acc, const BitWriter& w) {
 
 }  // namespace
 
+namespace {
+
+// A failed segment: [reason] with erts's error_info, whose cause {Segment, Type, What, Value}
+// erl_erts_errors:format_bs_fail/2 explains.
+Term segment_error(Process* p, const BinSegment& s, Term reason, const char* what, Term value) {
+    Term type = s.type == atoms::append || s.type == atom("private_append") ? atom("binary") : s.type;
+    p->error(reason);
+    Term* cause = p->alloc(5);
+    cause[0] = make_arityval(4);
+    cause[1] = make_small(SWord(s.segment));
+    cause[2] = type;
+    cause[3] = atom(what);
+    cause[4] = value;
+    Term info = map_from_pairs(p, {{atom("cause"), make_boxed(cause)},
+                                   {atom("function"), atom("format_bs_fail")},
+                                   {atoms::module, atom("erl_erts_errors")}});
+    Term* pair = p->alloc(3);
+    pair[0] = make_arityval(2);
+    pair[1] = atoms::error_info;
+    pair[2] = info;
+    p->exception.frame_error_info = make_boxed(pair);
+    return THE_NON_VALUE;
+}
+
+bool is_append(const BinSegment& s) { return s.type == atoms::append || s.type == atom("private_append"); }
+
+// The size in bits of a segment with an explicit size, checked as erts checks every size
+// before it builds anything; THE_NON_VALUE-free: false with the error raised on [p].
+bool segment_bits(Process* p, const BinSegment& s, Word* bits) {
+    if (is_small(s.size)) {
+        SWord n = small_value(s.size);
+        if (n < 0) return segment_error(p, s, atoms::badarg, "size", s.size), false;
+        if (__builtin_mul_overflow(Word(n), s.unit, bits) || (*bits >> 63) != 0)
+            return segment_error(p, s, atoms::system_limit, "size", s.size), false;
+        return true;
+    }
+    bool huge = is_big(s.size) && !bignum_is_negative(s.size);
+    return segment_error(p, s, huge ? atoms::system_limit : atoms::badarg, "size", s.size), false;
+}
+
+}  // namespace
+
 Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
+    // First every size (and what erts checks with them), then the bits.
+    std::vector<Word> sizes(segments.size(), 0);
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+        const BinSegment& s = segments[i];
+        if (is_append(s) || s.type == atom("utf8") || s.type == atom("utf16")) continue;
+        if (s.type == atom("utf32")) {
+            if (!valid_code_point(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
+        } else if (s.type == atoms::binary && s.size == atoms::all) {
+            if (!is_bitstring(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
+        } else if (!segment_bits(p, s, &sizes[i])) {
+            return THE_NON_VALUE;
+        }
+    }
     BitWriter w;
     // <<Acc/binary, ...>>: the compiler marks the first segment `append` when it may reuse Acc.
     Term acc = THE_NON_VALUE;
     std::size_t first = 0;
-    if (!segments.empty() && segments[0].type == atoms::append && segments[0].size == atoms::all) {
+    if (!segments.empty() && is_append(segments[0])) {
         const BinSegment& s = segments[0];
-        if (!is_bitstring(s.value)) return p->badarg();
-        if (s.unit > 1 && bit_view(s.value).bit_size % s.unit) return p->badarg();
+        if (!is_bitstring(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
+        if (s.unit > 1 && bit_view(s.value).bit_size % s.unit) return segment_error(p, s, atoms::badarg, "unit", s.value);
         acc = s.value;
         first = 1;
     }
     for (std::size_t i = first; i < segments.size(); ++i) {
         const BinSegment& s = segments[i];
         const std::string& type = atom_text(s.type);
-        Word bits = 0;
-        bool sized = is_small(s.size);
-        if (sized) {
-            if (small_value(s.size) < 0) return p->badarg();
-            bits = Word(small_value(s.size)) * s.unit;
-        } else if (is_big(s.size)) {
-            return p->error(atoms::system_limit);
-        }
+        Word bits = sizes[i];
         if (type == "integer") {
-            if (!sized || !put_integer(w, s.value, bits, s.flags)) return p->badarg();
+            if (!put_integer(w, s.value, bits, s.flags)) return segment_error(p, s, atoms::badarg, "type", s.value);
         } else if (type == "float") {
-            if (!sized || !put_float(w, s.value, bits, s.flags)) return p->badarg();
-        } else if (type == "binary" || type == "append" || type == "private_append") {
-            if (!is_bitstring(s.value)) return p->badarg();
+            if (bits != 16 && bits != 32 && bits != 64) return segment_error(p, s, atoms::badarg, "invalid", make_small(SWord(bits)));
+            if (!is_number(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
+            if (!put_float(w, s.value, bits, s.flags)) return segment_error(p, s, atoms::badarg, "no_float", s.value);
+        } else if (type == "binary") {
+            if (!is_bitstring(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
             BitView v = bit_view(s.value);
             Word take = v.bit_size;
-            if (sized) {
-                if (bits > v.bit_size) return p->badarg();
+            if (s.size != atoms::all) {
+                if (bits > v.bit_size) return segment_error(p, s, atoms::badarg, "short", s.value);
                 take = bits;
             } else if (s.unit > 1 && v.bit_size % s.unit) {
-                return p->badarg();
+                return segment_error(p, s, atoms::badarg, "unit", s.value);
             }
             w.put_bits(v.bytes, v.bit_offset, take);
         } else if (type == "utf8") {
-            if (!valid_code_point(s.value)) return p->badarg();
+            if (!valid_code_point(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
             put_utf8(w, std::uint32_t(small_value(s.value)));
         } else if (type == "utf16") {
-            if (!valid_code_point(s.value)) return p->badarg();
+            if (!valid_code_point(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
             std::uint32_t c = std::uint32_t(small_value(s.value));
             auto unit16 = [&](std::uint32_t u) {
                 std::uint8_t b[2] = {std::uint8_t(u >> 8), std::uint8_t(u)};
@@ -463,7 +513,6 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
                 unit16(0xDC00 | (c & 0x3FF));
             }
         } else if (type == "utf32") {
-            if (!valid_code_point(s.value)) return p->badarg();
             std::uint32_t c = std::uint32_t(small_value(s.value));
             std::uint8_t b[4] = {std::uint8_t(c >> 24), std::uint8_t(c >> 16), std::uint8_t(c >> 8), std::uint8_t(c)};
             if (is_little(s.flags)) { std::swap(b[0], b[3]); std::swap(b[1], b[2]); }

@@ -35,6 +35,7 @@ bool bs_match_bytes(Term ms, const std::uint8_t* bytes, Word bits);
 // One segment of bs_create_bin, with its operands already resolved.
 struct BinSegment {
     Term type;       // atom: integer, float, binary, utf8, utf16, utf32, string, append, private_append
+    Word segment = 0;  // its number in the expression (error_info names it)
     Word unit;
     Word flags;      // BSF_* bits
     Term value;      // the source term (for string: unused)
@@ -43,7 +44,8 @@ struct BinSegment {
 };
 
 // Builds the binary described by [segments] on [p]; THE_NON_VALUE with an exception on [p]
-// (badarg, as OTP 25 raises for a bad segment) if a segment is invalid.
+// if a segment is invalid: badarg or system_limit with erts's error_info (the segment, its
+// type, what is wrong and the value), every size checked before anything is built, as erts.
 Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments);
 
 }  // namespace beamlet::vm

@@ -103,6 +103,7 @@ static Term create_binary(Process* p, const Word* I, Term* x, Term* E) {
         const Word* s = I + 7 + i;
         BinSegment seg;
         seg.type = s[0];
+        seg.segment = s[1];
         seg.unit = s[2];
         seg.flags = s[3];
         seg.size = src(s[5]);
