@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "bif/bifs.hpp"
+#include "vm/term_hash.hpp"
 #include "bif/process_bifs.hpp"
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
@@ -279,6 +280,8 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
         return process_status(p, tuple_element(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 3 && tuple_element(a[0], 0) == atom("make_unique_integer"))
         return make_unique_integer(p, tuple_element(a[0], 1), tuple_element(a[0], 2));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("internal_hash"))
+        return make_small(SWord(make_internal_hash(tuple_element(a[0], 1))));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("link_list"))
         return link_list(p, tuple_element(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("monitor_list"))

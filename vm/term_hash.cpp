@@ -502,9 +502,146 @@ private:
     std::vector<Item> m_pending;
 };
 
+// ---- make_internal_hash (erts_internal_hash): the hash erts keeps inside one VM ----
+
+// Walks a term as OTP 25's make_internal_hash does. It mixes the words of immediates as erts
+// tags them (a small integer is Value << 4 | 0xF, so small keys hash exactly as on erl, and
+// the persistent_term suite's colliding keys collide here too); atoms, pids and ports mix
+// beamlet's own numbers in erts's layout, as their erts words depend on that VM's tables.
+class InternalHash {
+public:
+    std::uint32_t run(Term t) {
+        m_pending.push_back(t);
+        while (!m_pending.empty()) {
+            Term u = m_pending.back();
+            m_pending.pop_back();
+            if (u == CDR_MARK) const_hash(HCONST * 18);
+            else term(u);
+        }
+        return m_hash;
+    }
+
+private:
+    static constexpr Term CDR_MARK = THE_NON_VALUE;
+
+    void u32_hash2(std::uint32_t x, std::uint32_t y, std::uint32_t con) {
+        std::uint32_t a = con + x, b = con + y;
+        mix(a, b, m_hash);
+    }
+    void u32_hash(std::uint32_t x, std::uint32_t con) { u32_hash2(x, 0, con); }
+    void const_hash(std::uint32_t con) {
+        m_hash ^= con;
+        m_hash = (m_hash << 17) ^ (m_hash >> 15);
+    }
+    void immediate(std::uint64_t word) { u32_hash2(std::uint32_t(word), std::uint32_t(word >> 32), HCONST); }
+
+    void list(Term t) {
+        const Term* cell = list_ptr(t);
+        int count = 0;
+        std::uint32_t sh = 0;
+        Term rest = t;
+        while (is_byte(cell[0])) {
+            sh = (sh << 8) + std::uint32_t(small_value(cell[0]));
+            if (count == 3) {
+                u32_hash(sh, HCONST_4);
+                count = 0;
+                sh = 0;
+            } else {
+                ++count;
+            }
+            rest = cell[1];
+            if (!is_list(rest)) break;
+            cell = list_ptr(rest);
+        }
+        if (count > 0) u32_hash2(sh, std::uint32_t(count), HCONST * 22);
+        if (is_list(rest)) {
+            const_hash(HCONST * 17);
+            m_pending.push_back(cell[1]);
+            if (!is_list(cell[1])) m_pending.push_back(CDR_MARK);
+            m_pending.push_back(cell[0]);
+        } else {
+            m_pending.push_back(rest);
+        }
+    }
+
+    void term(Term t) {
+        if (is_small(t)) return immediate((std::uint64_t(small_value(t)) << 4) | 0xF);
+        if (is_atom(t)) return immediate((std::uint64_t(atom_index(t)) << 6) | 0xB);
+        if (is_nil(t)) return immediate(0x3B);
+        if (is_pid(t)) return immediate((std::uint64_t(pid_printed_number(t)) << 4) | 0x3);
+        if (is_port(t)) return immediate((std::uint64_t(port_number(t)) << 4) | 0x7);
+        if (is_list(t)) return list(t);
+        const Term* obj = boxed_ptr(t);
+        switch (header_subtag(obj[0])) {
+        case Subtag::Tuple: {
+            Word arity = header_arity(obj[0]);
+            u32_hash(std::uint32_t(arity), HCONST_9);
+            for (Word i = arity; i-- > 0;) m_pending.push_back(obj[1 + i]);
+            return;
+        }
+        case Subtag::Map: {
+            Word n = map_size(t);
+            u32_hash(std::uint32_t(n), HCONST_16);
+            const Term* keys = n ? tuple_elements(map_keys(t)) : nullptr;
+            for (Word i = n; i-- > 0;) {
+                m_pending.push_back(map_values(t)[i]);
+                m_pending.push_back(keys[i]);
+            }
+            return;
+        }
+        case Subtag::Fun: {
+            const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
+            Word num_free = header_arity(obj[0]) - 2;
+            u32_hash2(std::uint32_t(num_free), std::uint32_t(atom_index(fe->module_name)), HCONST * 20);
+            u32_hash2(std::uint32_t(fe->index), std::uint32_t(fe->old_uniq), HCONST * 21);
+            for (Word i = num_free; i-- > 0;) m_pending.push_back(obj[3 + i]);
+            return;
+        }
+        case Subtag::Export: {
+            const Export* e = reinterpret_cast<const Export*>(obj[1]);
+            std::uint64_t at = reinterpret_cast<std::uintptr_t>(e);
+            return u32_hash2(std::uint32_t(at), std::uint32_t(at >> 32), HCONST_14);
+        }
+        case Subtag::PosBig:
+        case Subtag::NegBig: {
+            std::uint32_t con = bignum_is_negative(t) ? HCONST_10 : HCONST_11;
+            Word limbs = bignum_limbs(t);
+            for (Word i = 0; i < limbs; ++i) u32_hash2(std::uint32_t(obj[1 + i]), std::uint32_t(obj[1 + i] >> 32), con);
+            return;
+        }
+        case Subtag::Ref:
+            u32_hash(std::uint32_t(obj[1]), HCONST_7);
+            return u32_hash2(std::uint32_t(obj[2]), std::uint32_t(obj[3]), HCONST * 8);
+        case Subtag::ExternalRef: return u32_hash(external_ref_count(t) ? external_ref_number(t, 0) : 0, HCONST_7);
+        case Subtag::ExternalPid: return u32_hash(std::uint32_t(external_pid_number(t)), HCONST_5);
+        case Subtag::ExternalPort: return u32_hash2(std::uint32_t(external_port_id(t)), std::uint32_t(external_port_id(t) >> 32), HCONST_6);
+        case Subtag::Float: {
+            std::uint64_t bits = std::bit_cast<std::uint64_t>(positive_zero(float_value(t)));
+            return u32_hash2(std::uint32_t(bits), std::uint32_t(bits >> 32), HCONST_12);
+        }
+        default: {
+            Bits b = bits_of(t);
+            std::uint32_t con = HCONST_13 + m_hash;
+            if (b.bytes.empty() && b.tail_bits == 0) {
+                m_hash = con;
+                return;
+            }
+            m_hash = block_hash(b.bytes.data(), b.bytes.size(), con);
+            if (b.tail_bits) u32_hash2(b.tail_bits, std::uint32_t(b.tail >> (8 - b.tail_bits)), HCONST_15);
+            return;
+        }
+        }
+    }
+
+    std::uint32_t m_hash = 3432918353u;  // erts's INTERNAL_HASH_SALT
+    std::vector<Term> m_pending;
+};
+
 }  // namespace
 
 std::uint32_t make_hash(Term t) { return PortableHash().run(t); }
+
+std::uint32_t make_internal_hash(Term t) { return InternalHash().run(t); }
 
 std::uint32_t make_hash2(Term t) { return Hash2().run(t); }
 

@@ -15,5 +15,8 @@ std::uint32_t atom_hash_value(Term atom);
 std::uint32_t make_hash(Term t);
 // erlang:phash2/1,2 before the range is applied.
 std::uint32_t make_hash2(Term t);
+// erts's internal hash (erts_debug:get_internal_state({internal_hash, T})): as OTP 25's for
+// numbers, lists, tuples, binaries; see InternalHash for the rest.
+std::uint32_t make_internal_hash(Term t);
 
 }  // namespace beamlet::vm
