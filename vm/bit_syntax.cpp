@@ -345,6 +345,10 @@ bool valid_code_point(Term v) {
 
 namespace {
 
+// Copying a binary into the one being built costs a reduction a kilobyte, as erts's
+// erts_new_bs_put_binary charges (bs_construct_SUITE:reductions).
+constexpr std::size_t COPY_BYTES_PER_REDUCTION = 1024;
+
 // The capacity of a writable binary that must hold [used] bytes: room to double, as OTP's
 // GROW_PROC_BIN_SIZE, and never less than 256 bytes.
 std::size_t writable_capacity(std::size_t used) { return std::max<std::size_t>(256, used * 2); }
@@ -387,6 +391,7 @@ Term append_bits(Process* p, Term acc, const BitWriter& w) {
         hp = p->alloc(REFC_BIN_WORDS + SUB_BIN_WORDS);
         buf = BinaryBuf::create(writable_capacity(used));
         copy_bits(v.bytes, v.bit_offset, buf->bytes, 0, v.bit_size);
+        charge_work(p, v.bit_size / 8, COPY_BYTES_PER_REDUCTION);
         owner = hp;
         make_refc_binary_in(owner, &p->off_heap_first, buf, 0);
         p->young_binary_words += buf->size_bytes / sizeof(Word);
@@ -495,6 +500,7 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
                 return segment_error(p, s, atoms::badarg, "unit", s.value);
             }
             w.put_bits(v.bytes, v.bit_offset, take);
+            charge_work(p, take / 8, COPY_BYTES_PER_REDUCTION);
         } else if (type == "utf8") {
             if (!valid_code_point(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
             put_utf8(w, std::uint32_t(small_value(s.value)));
@@ -523,7 +529,11 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
             return p->badarg();
         }
     }
-    if (acc != THE_NON_VALUE) return append_bits(p, acc, w);
+    if (acc != THE_NON_VALUE) {
+        // Nothing to add: the binary itself, as erts (writable or not).
+        if (w.bits() == 0) return acc;
+        return append_bits(p, acc, w);
+    }
     Word total = w.bits();
     Word bytes = (total + 7) / 8;
     Term* hp = p->alloc(binary_words(bytes) + (total % 8 ? SUB_BIN_WORDS : 0));
