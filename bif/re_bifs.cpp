@@ -458,7 +458,8 @@ std::size_t step_past(const std::string& s, std::size_t at, bool unicode, std::u
 
 Term run(Process* p, Term subject_term, Term re, Term opts) {
     RunSpec spec;
-    if (!run_options(opts, &spec)) return p->badarg();
+    // Options are checked first: erts names them (cause badopt) whatever else is wrong.
+    if (!run_options(opts, &spec)) return p->badarg(atom("badopt"));
     CompileSpec compile_spec = spec.compile;
     std::string source;
     if (is_compiled(re)) {
@@ -557,8 +558,8 @@ Term compile_bif(Process* p, Term re, Term opts) {
     CompileSpec spec;
     Term l = opts;
     for (; is_list(l); l = cdr(l))
-        if (!compile_option(car(l), &spec)) return p->badarg();
-    if (!is_nil(l)) return p->badarg();
+        if (!compile_option(car(l), &spec)) return p->badarg(atom("badopt"));
+    if (!is_nil(l)) return p->badarg(atom("badopt"));
     std::string source;
     if (!text_of(re, (spec.flags & PCRE2_UTF) != 0, &source)) return p->badarg();
     CompileError error;

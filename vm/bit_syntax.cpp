@@ -436,7 +436,9 @@ Term segment_error(Process* p, const BinSegment& s, Term reason, const char* wha
     return THE_NON_VALUE;
 }
 
-bool is_append(const BinSegment& s) { return s.type == atoms::append || s.type == atom("private_append"); }
+bool is_binary_type(const BinSegment& s) {
+    return s.type == atoms::binary || s.type == atoms::append || s.type == atom("private_append");
+}
 
 // The size in bits of a segment with an explicit size, checked as erts checks every size
 // before it builds anything; THE_NON_VALUE-free: false with the error raised on [p].
@@ -459,10 +461,10 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
     std::vector<Word> sizes(segments.size(), 0);
     for (std::size_t i = 0; i < segments.size(); ++i) {
         const BinSegment& s = segments[i];
-        if (is_append(s) || s.type == atom("utf8") || s.type == atom("utf16")) continue;
+        if (s.type == atom("utf8") || s.type == atom("utf16")) continue;
         if (s.type == atom("utf32")) {
             if (!valid_code_point(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
-        } else if (s.type == atoms::binary && s.size == atoms::all) {
+        } else if (is_binary_type(s) && s.size == atoms::all) {
             if (!is_bitstring(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
         } else if (!segment_bits(p, s, &sizes[i])) {
             return THE_NON_VALUE;
@@ -472,9 +474,8 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
     // <<Acc/binary, ...>>: the compiler marks the first segment `append` when it may reuse Acc.
     Term acc = THE_NON_VALUE;
     std::size_t first = 0;
-    if (!segments.empty() && is_append(segments[0])) {
+    if (!segments.empty() && segments[0].type == atoms::append && segments[0].size == atoms::all) {
         const BinSegment& s = segments[0];
-        if (!is_bitstring(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
         if (s.unit > 1 && bit_view(s.value).bit_size % s.unit) return segment_error(p, s, atoms::badarg, "unit", s.value);
         acc = s.value;
         first = 1;
@@ -489,7 +490,7 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
             if (bits != 16 && bits != 32 && bits != 64) return segment_error(p, s, atoms::badarg, "invalid", make_small(SWord(bits)));
             if (!is_number(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
             if (!put_float(w, s.value, bits, s.flags)) return segment_error(p, s, atoms::badarg, "no_float", s.value);
-        } else if (type == "binary") {
+        } else if (type == "binary" || type == "append" || type == "private_append") {
             if (!is_bitstring(s.value)) return segment_error(p, s, atoms::badarg, "type", s.value);
             BitView v = bit_view(s.value);
             Word take = v.bit_size;
