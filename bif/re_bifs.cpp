@@ -156,6 +156,28 @@ struct CompileError {
     std::size_t offset = 0;
 };
 
+// OTP 25's re is PCRE 8: where PCRE2 words a compile error differently, the text erl gives
+// (erl_stdlib_errors and programs match on it). The offset stays PCRE2's.
+const char* pcre8_error_text(int code) {
+    switch (code) {
+    case PCRE2_ERROR_QUANTIFIER_INVALID: return "nothing to repeat";
+    case PCRE2_ERROR_MISSING_CLOSING_PARENTHESIS: return "missing )";
+    case PCRE2_ERROR_MISSING_COMMENT_CLOSING: return "missing ) after comment";
+    case PCRE2_ERROR_UNMATCHED_CLOSING_PARENTHESIS: return "unmatched parentheses";
+    case PCRE2_ERROR_MISSING_CONDITION_CLOSING: return "malformed number or name after (?(";
+    case PCRE2_ERROR_CODE_POINT_TOO_BIG: return "character value in \\x{} or \\o{} is too large";
+    case PCRE2_ERROR_UNSUPPORTED_ESCAPE_SEQUENCE: return "PCRE does not support \\L, \\l, \\N{name}, \\U, or \\u";
+    case PCRE2_ERROR_CALLOUT_NUMBER_TOO_BIG: return "number after (?C is > 255";
+    case PCRE2_ERROR_MISSING_NAME_TERMINATOR: return "syntax error in subpattern name (missing terminator)";
+    case PCRE2_ERROR_DUPLICATE_SUBPATTERN_NAME: return "two named subpatterns have the same name";
+    case PCRE2_ERROR_INVALID_SUBPATTERN_NAME: return "group name must start with a non-digit";
+    case PCRE2_ERROR_UNKNOWN_UNICODE_PROPERTY: return "unknown property name after \\P or \\p";
+    case PCRE2_ERROR_PARENS_QUERY_R_MISSING_CLOSING: return "(?R or (?[+-]digits must be followed by )";
+    case PCRE2_ERROR_DEFINE_TOO_MANY_BRANCHES: return "DEFINE group contains more than one branch";
+    default: return nullptr;
+    }
+}
+
 std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& source, CompileError* error) {
     std::string key = pattern_key(spec, source);
     PatternCache& c = cache();
@@ -176,7 +198,8 @@ std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& 
     if (!compiled) {
         PCRE2_UCHAR text[256];
         pcre2_get_error_message(code, text, sizeof text);
-        *error = {reinterpret_cast<const char*>(text), at};
+        const char* pcre8 = pcre8_error_text(code);
+        *error = {pcre8 ? pcre8 : reinterpret_cast<const char*>(text), at};
         return nullptr;
     }
     if ((spec.flags & PCRE2_UTF) && !(spec.flags & PCRE2_UCP)) admit_latin1_starts(compiled);
