@@ -1,6 +1,7 @@
 // bif/erlang_ops.cpp — erlang operators, type tests, and tuple/list/binary/map primitives.
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "bif/bifs.hpp"
 #include "vm/arith.hpp"
@@ -266,27 +267,72 @@ Term bif_append(Process* p, Term* a) {
     return result;
 }
 
+// With this many elements or fewer on either side, A -- B compares element by element;
+// beyond, the elements of B go in a tree.
+constexpr SWord SUBTRACT_SCAN_LIMIT = 16;
+
+// A -- B: each element of B removes the first remaining equal (=:=) one of A. The result
+// shares A's tail after the last element removed, as OTP's does, so taking a few elements off
+// the front of a long list costs only those (with nothing removed it is a copy, as OTP's).
 Term bif_subtract(Process* p, Term* a) {
     SWord n = list_length(a[0]), m = list_length(a[1]);
     if (n < 0 || m < 0) return p->badarg();
-    std::vector<Term> left;
-    for (Term l = a[0]; is_list(l); l = cdr(l)) left.push_back(car(l));
-    std::vector<bool> removed(left.size(), false);
-    for (Term r = a[1]; is_list(r); r = cdr(r)) {
-        Term x = car(r);
-        for (std::size_t i = 0; i < left.size(); ++i)
-            if (!removed[i] && terms_exact_equal(left[i], x)) {
-                removed[i] = true;
-                break;
-            }
+    if (n == 0) return NIL;
+    // A's cells, in order, read only as far as needed: removing from the front of a long
+    // list must not walk all of it.
+    std::vector<Term> cells;
+    std::vector<bool> removed;
+    Term unread = a[0];
+    auto have = [&](std::size_t i) {
+        for (; cells.size() <= i && is_list(unread); unread = cdr(unread)) {
+            cells.push_back(unread);
+            removed.push_back(false);
+        }
+        return i < cells.size();
+    };
+    if (n <= SUBTRACT_SCAN_LIMIT || m <= SUBTRACT_SCAN_LIMIT) {
+        SWord remaining = n;
+        for (Term r = a[1]; is_list(r) && remaining; r = cdr(r)) {
+            Term x = car(r);
+            for (std::size_t i = 0; have(i); ++i)
+                if (!removed[i] && terms_exact_equal(car(cells[i]), x)) {
+                    removed[i] = true;
+                    --remaining;
+                    break;
+                }
+        }
+    } else {
+        // The same as going over A once, dropping what a multiset of B still holds (OTP
+        // keeps it in a tree too): O((n + m) log m).
+        auto less = [](Term x, Term y) { return compare_terms_exact(x, y) < 0; };
+        std::map<Term, std::size_t, decltype(less)> counts(less);
+        for (Term r = a[1]; is_list(r); r = cdr(r)) ++counts[car(r)];
+        for (std::size_t i = 0; !counts.empty() && have(i); ++i) {
+            auto it = counts.find(car(cells[i]));
+            if (it == counts.end()) continue;
+            removed[i] = true;
+            if (--it->second == 0) counts.erase(it);
+        }
+    }
+    std::size_t last = cells.size();
+    for (std::size_t i = cells.size(); i-- > 0;)
+        if (removed[i]) {
+            last = i;
+            break;
+        }
+    Term result = NIL;
+    if (last == cells.size()) {  // nothing removed: a copy of A, as OTP's
+        have(std::size_t(n));
+        last = cells.size();
+    } else {
+        result = cdr(cells[last]);
     }
     std::size_t keep = 0;
-    for (bool r : removed) keep += !r;
+    for (std::size_t i = 0; i < last; ++i) keep += !removed[i];
     Term* hp = p->alloc(2 * keep);
-    Term result = NIL;
-    for (std::size_t i = left.size(); i-- > 0;)
+    for (std::size_t i = last; i-- > 0;)
         if (!removed[i]) {
-            result = make_cons_on(hp, left[i], result);
+            result = make_cons_on(hp, car(cells[i]), result);
             hp += 2;
         }
     return result;
