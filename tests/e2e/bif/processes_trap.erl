@@ -24,7 +24,9 @@ main() ->
     receive {listed, Main, Own} -> io:format("lists main: ~p, itself: ~p~n", [Main, Own]) end,
     erlang:trace(P, false, [running]),
     T ! {dump, self()},
-    receive {events, E} -> io:format("running: ~p~n", [[{W, F} || {trace, _, W, F} <- E]]) end,
+    %% Up to P's wait in `receive stop`: at -S 2 this process switching P's tracing off can
+    %% reach P while it still runs and have it scheduled out and in again first (timing).
+    receive {events, E} -> io:format("running: ~p~n", [until_waiting([{W, F} || {trace, _, W, F} <- E])]) end,
     %% Suspended between two slices (on two schedulers, Q may not have made the call yet when
     %% it is first suspended: then it runs on a little and is looked at again).
     Q = suspended_in_trap(Self),
@@ -62,6 +64,10 @@ catch_in_trap(Self, Q) ->
                 catch_in_trap(Self, Q)
             end
     end.
+
+until_waiting([{out, {?MODULE, _, _}} = Out | _]) -> [Out];
+until_waiting([Event | Rest]) -> [Event | until_waiting(Rest)];
+until_waiting([]) -> [].
 
 wait_until_waiting(P) ->
     case process_info(P, status) of
