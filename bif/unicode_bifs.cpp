@@ -79,10 +79,10 @@ bool could_begin_character(const std::string& b) {
 
 // The shape check: integers, lists (a binary may end one) and whole binaries only.
 bool well_formed(Term data) {
-    std::vector<Term> todo{data};
-    while (!todo.empty()) {
-        Term t = todo.back();
-        todo.pop_back();
+    std::vector<Term> pending{data};
+    while (!pending.empty()) {
+        Term t = pending.back();
+        pending.pop_back();
         for (;;) {
             if (is_nil(t)) break;
             if (is_binary(t)) {
@@ -91,7 +91,7 @@ bool well_formed(Term data) {
             }
             if (!is_list(t)) return false;
             Term e = car(t);
-            if (is_list(e) || is_binary(e)) todo.push_back(e);
+            if (is_list(e) || is_binary(e)) pending.push_back(e);
             else if (!is_small(e) && !is_big(e) && !is_nil(e)) return false;
             t = cdr(t);
         }
