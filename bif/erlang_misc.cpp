@@ -632,13 +632,18 @@ Term bif_display(Process* p, Term* a) {
     return atoms::true_;
 }
 
-// garbage_collect/0: a major collection, done by the scheduler as the process yields (a BIF
-// must never move terms its caller holds).
-Term bif_garbage_collect(Process* p, Term*) {
-    p->gc_requested = true;
+namespace {
+// A collection of the caller, done by the scheduler as the process yields (a BIF must never
+// move terms its caller holds).
+Term collect_self(Process* p, Process::GcRequest kind) {
+    p->gc_requested = std::max(p->gc_requested, kind);
     p->yield_requested = true;
     return atoms::true_;
 }
+}  // namespace
+
+// garbage_collect/0: a major collection.
+Term bif_garbage_collect(Process* p, Term*) { return collect_self(p, Process::GcRequest::major); }
 
 // garbage_collect/1: a major collection of another process, which it does when it handles the
 // request signal; the caller waits for {Ref, true} (false: the process does not exist).
@@ -664,8 +669,9 @@ Term bif_garbage_collect1(Process* p, Term* a) {
 // erts_internal:garbage_collect(major | minor): a collection of the caller, as
 // garbage_collect/0 (OTP's erlang:garbage_collect/2 calls it for the process itself).
 Term bif_erts_internal_garbage_collect(Process* p, Term* a) {
-    if (a[0] != atom("major") && a[0] != atom("minor")) return p->badarg();
-    return bif_garbage_collect(p, a);
+    if (a[0] == atom("major")) return collect_self(p, Process::GcRequest::major);
+    if (a[0] == atom("minor")) return collect_self(p, Process::GcRequest::minor);
+    return p->badarg();
 }
 
 // erts_internal:request_system_task(Pid, Priority, {Task, ReqId | Args}): the target runs Task

@@ -202,7 +202,10 @@ struct Process {
     // the process is off its scheduler (the kill is already sent); 0 when there is none.
     Word max_heap_reached = 0;
     bool max_heap_over = false;  // past the limit at the last collection (reported once per crossing)
-    bool gc_requested = false;           // erlang:garbage_collect/0,1: a major GC before it runs
+    // erlang:garbage_collect/0,1,2 on the process itself: a collection before it runs again
+    // (a BIF must never move terms its caller holds), minor when asked for {type, minor}.
+    enum class GcRequest : std::uint8_t { none, minor, major };
+    GcRequest gc_requested = GcRequest::none;
     // Words of reference-counted binaries the process took in (messages, binaries it made)
     // since its last collection: past BINARY_GC_WORDS, a minor collection runs before its next
     // turn, so that binaries it dropped go back (OTP's binary virtual heap, simplified).

@@ -386,9 +386,10 @@ void Schedulers::run_one(int index, Process* p) {
         return;
     }
     if (suspended) trace_scheduling(p, SchedEvent::In);
-    if (p->gc_requested) {
-        p->gc_requested = false;
-        garbage_collect(p, p->saved_x.data(), p->arity, 0, true);
+    if (p->gc_requested != Process::GcRequest::none) {
+        bool major = p->gc_requested == Process::GcRequest::major;
+        p->gc_requested = Process::GcRequest::none;
+        garbage_collect(p, p->saved_x.data(), p->arity, 0, major);
     } else if (p->young_binary_words > BINARY_GC_WORDS) {
         garbage_collect(p, p->saved_x.data(), p->arity, 0);
     }
