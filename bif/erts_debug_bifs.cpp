@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "bif/bifs.hpp"
 #include "vm/term_hash.hpp"
 #include "bif/process_bifs.hpp"
@@ -43,14 +45,12 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     if (a[0] == am_available) {
         if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
         const bool on = a[1] == atoms::true_;
-        if (on) {  // erl 25 prints this warning on stderr (the emulator's own report)
-            std::string pid = write_term(p->id);
-            std::fprintf(stderr,
-                         "=WARNING REPORT==== %s ===\nProcess %s enabled access to the emulator internal state.\n"
-                         "NOTE: This is an erts internal test feature and should *only* be used by OTP "
-                         "test-suites.\n\n",
-                         timestamp_now().c_str(), pid.c_str());
-        }
+        if (on)  // as erts: a warning to the logger
+            vm.log_warning(p,
+                           "Process ~p enabled access to the emulator internal state.~n"
+                           "NOTE: This is an erts internal test feature and should *only* be used by OTP "
+                           "test-suites.~n~n",
+                           make_cons_on(p->alloc(2), p->id, NIL));
         return make_bool(vm.internal_state_available.exchange(on));
     }
     if (!vm.internal_state_available.load()) return p->error(atoms::undef);
@@ -282,6 +282,22 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
         return make_unique_integer(p, tuple_element(a[0], 1), tuple_element(a[0], 2));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("internal_hash"))
         return make_small(SWord(make_internal_hash(tuple_element(a[0], 1))));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("atom")) {
+        // {atom, Index}: the atom with that index in the atom table. As erts, a table not yet
+        // that long is filled up to it with atoms named am<index in hex> (badarg where erts
+        // would stop the emulator, at the table's limit).
+        Term index = tuple_element(a[0], 1);
+        if (!is_small(index) || small_value(index) < 0) return p->badarg();
+        Word wanted = Word(small_value(index));
+        AtomTable& table = AtomTable::global();
+        for (std::string name; table.count() <= wanted;) {
+            Word before = table.count();
+            name = fmt::format("am{:x}", before);
+            while (table.find(name)) name += '_';  // the name is taken: a new atom all the same
+            if (!table.intern(name)) return p->badarg();
+        }
+        return make_atom(wanted);
+    }
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("link_list"))
         return link_list(p, tuple_element(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("monitor_list"))

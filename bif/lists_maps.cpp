@@ -1,4 +1,6 @@
 // bif/lists_maps.cpp — the native halves of the lists and maps modules.
+#include <algorithm>
+
 #include "bif/bifs.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/map.hpp"
@@ -160,19 +162,25 @@ Term bif_maps_update(Process* p, Term* a) {
 }
 // erts_internal:map_next(Path, Map, Acc): OTP's maps.beam iterates with it. With a list Acc,
 // the pairs from position Path on, prepended to Acc (beamlet does all in one step, so never the
-// [NextPath, Map | Acc] continuation); with Acc = iterator, {K, V, [Path + 1 | Map]} for the
-// pair at Path, or none past the end.
+// [NextPath, Map | Acc] continuation). With Acc = iterator, the chain {K1, V1, {K2, V2, ...}}
+// of the pairs, ending in none: for a map of up to 32 keys (a flatmap on erts too) all of them,
+// whatever the path, as erts; for a larger one the next 32 from Path, ending in
+// [NextPath | Map] while more are left. A path past the end is badarg.
 Term bif_erts_internal_map_next(Process* p, Term* a) {
+    constexpr Word small_map_keys = 32;  // erts's MAP_SMALL_MAP_LIMIT
     Term map = a[1];
     if (!is_small(a[0]) || small_value(a[0]) < 0 || !is_map(map)) return p->badarg();
     Word at = Word(small_value(a[0]));
     Word n = map_size(map);
+    if (at > n) return p->badarg();
     const Term* keys = n ? tuple_elements(map_keys(map)) : nullptr;
     const Term* values = map_values(map);
     if (a[2] == atoms::iterator) {
-        if (at >= n) return atoms::none;
-        Term next = make_cons_on(p->alloc(2), make_small(SWord(at + 1)), map);
-        return make_tuple_on(p, {keys[at], values[at], next});
+        Word from = n <= small_map_keys ? 0 : at;
+        Word to = n <= small_map_keys ? n : std::min(n, at + small_map_keys);
+        Term chain = to < n ? make_cons_on(p->alloc(2), make_small(SWord(to)), map) : atoms::none;
+        for (Word i = to; i-- > from;) chain = make_tuple_on(p, {keys[i], values[i], chain});
+        return chain;
     }
     if (!is_list(a[2]) && !is_nil(a[2])) return p->badarg();
     Term list = a[2];

@@ -832,8 +832,8 @@ Term set_system_logger(Term logger) {
     return previous ? previous : atoms::logger;
 }
 
-void Vm::log_error(Process* p, std::string_view format, Term args) {
-    // {log, error, Format, Args, Meta} to the system logger (the logger process unless
+void Vm::log_report(Process* p, bool warning, std::string_view format, Term args) {
+    // {log, error | warning, Format, Args, Meta} to the system logger (the logger process unless
     // erlang:system_flag(system_logger, _) said otherwise), as erts sends it; built on [p]'s
     // heap (a BIF's caller, or a dying process: still ours) and copied by the send.
     Term to = system_logger();
@@ -842,7 +842,8 @@ void Vm::log_error(Process* p, std::string_view format, Term args) {
     if (is_pid(to) && !logger) g_system_logger.compare_exchange_strong(to, 0);  // gone: back to logger
     if (!logger) logger = whereis(atoms::logger);
     if (!logger) {
-        std::fprintf(stderr, "=ERROR REPORT==== %s ===\n%.*s\n", timestamp_now().c_str(), int(format.size()), format.data());
+        std::fprintf(stderr, "=%s REPORT==== %s ===\n%.*s\n", warning ? "WARNING" : "ERROR", timestamp_now().c_str(),
+                     int(format.size()), format.data());
         return;
     }
     Term fmt = NIL;
@@ -850,7 +851,8 @@ void Vm::log_error(Process* p, std::string_view format, Term args) {
     auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::system_clock::now().time_since_epoch())
                       .count();
-    Term el = map_from_pairs(p, {{atom("tag"), atoms::error}, {atom("emulator"), atoms::true_}});
+    Term level = warning ? atom("warning") : atoms::error;
+    Term el = map_from_pairs(p, {{atom("tag"), warning ? atom("warning_msg") : atoms::error}, {atom("emulator"), atoms::true_}});
     Term gl = p->group_leader.load();
     Term meta = map_from_pairs(p, {{atom("error_logger"), el},
                                    {atom("pid"), p->id},
@@ -859,7 +861,7 @@ void Vm::log_error(Process* p, std::string_view format, Term args) {
     Term* hp = p->alloc(6);
     hp[0] = make_arityval(5);
     hp[1] = atom("log");
-    hp[2] = atoms::error;
+    hp[2] = level;
     hp[3] = fmt;
     hp[4] = args;
     hp[5] = meta;

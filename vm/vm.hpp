@@ -216,9 +216,12 @@ struct Vm {
     void do_exit(Process* p, Term reason);
     // The report of [p]'s uncaught error: to the logger process, or stderr before it runs.
     void report_crash(Process* p, Term reason);
-    // An error report {log, error, [format], [args], Meta} to the logger, as the emulator
-    // sends one; built on [p]'s heap. Without a logger, [format] goes to stderr.
-    void log_error(Process* p, std::string_view format, Term args);
+    // A report {log, Level, [format], [args], Meta} to the logger, as the emulator sends
+    // one (erts_send_error_to_logger, erts_send_warning_to_logger); built on [p]'s heap.
+    // Without a logger, [format] goes to stderr.
+    void log_error(Process* p, std::string_view format, Term args) { log_report(p, false, format, args); }
+    void log_warning(Process* p, std::string_view format, Term args) { log_report(p, true, format, args); }
+    void log_report(Process* p, bool warning, std::string_view format, Term args);
     // The error report of a process whose heap went past its max_heap_size (once; the
     // collection that found it could not allocate on the heap it was collecting).
     void report_max_heap_size(Process* p);

@@ -4,6 +4,7 @@
 -export([main/0]).
 main() ->
     erts_debug:set_internal_state(available_internal_state, true),
+    erlang:garbage_collect(),  % nothing left over from the warning it logs
     B0 = id(<<0>>),
     B1 = <<B0/binary, 1, 2, 3>>,
     I = fun(B) -> erts_debug:get_internal_state({binary_info, B}) end,
