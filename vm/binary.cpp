@@ -76,6 +76,14 @@ Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes) 
 }
 
 Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit_size) {
+    // As erts_extract_sub_binary: whole bytes that fit a heap binary are copied into one.
+    if (bit_size % 8 == 0 && bit_size / 8 <= HEAP_BIN_LIMIT_BYTES) {
+        BitView v = bit_view(t);
+        std::uint8_t* data;
+        Term bin = make_binary_in(p->alloc(heap_bin_words(bit_size / 8)), nullptr, nullptr, bit_size / 8, &data);
+        copy_bits(v.bytes, v.bit_offset + bit_offset, data, 0, bit_size);
+        return bin;
+    }
     const Term* obj = boxed_ptr(t);
     Term owner = t;
     std::size_t base = 0;

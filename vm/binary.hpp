@@ -65,7 +65,8 @@ Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes);
 inline Term make_binary(Process* p, std::string_view s) {
     return make_binary(p, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
 }
-// A sub-binary (or bitstring) of [bit_size] bits starting [bit_offset] bits into [t]'s bits.
+// A sub-binary (or bitstring) of [bit_size] bits starting [bit_offset] bits into [t]'s bits;
+// a heap binary holding a copy when they are whole bytes that fit one (as erts).
 Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit_size);
 
 // Appends the bytes of iolist (or binary) [t] to [out]; false if [t] is not one. Nesting uses

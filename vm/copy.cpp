@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "vm/binary.hpp"
 #include "vm/heap.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
@@ -30,9 +31,6 @@ void for_each_child(const Term* obj, Word header, Visit visit) {
         break;
     case Subtag::Fun:
         for (Word i = 3; i <= arity; ++i) visit(obj[i]);
-        break;
-    case Subtag::SubBin:
-        visit(obj[4]);
         break;
     default:
         break;
@@ -66,6 +64,56 @@ private:
     std::size_t m_size = 0, m_capacity = 32;
 };
 
+// A sub-binary is copied as erts's copy_struct copies one: the bytes it covers become a binary
+// of their own (a heap binary copied out of a heap binary; a RefcBin over the same buffer,
+// starting at the right byte), wrapped in a new sub-binary only for a bit offset or a partial
+// last byte. A message or an ETS object then holds what erts's would, and their sizes
+// (erts_debug:flat_size/1, ets:info(T, memory)) are erts's.
+struct SubBinCopy {
+    const Term* orig;
+    std::size_t byte_offset;  // where the covered bytes start in orig's data
+    std::size_t bytes;        // how many: the whole bytes plus those the bits reach into
+    unsigned bit_offset;      // within the first byte
+    bool wrapped;             // a sub-binary is needed on top
+
+    explicit SubBinCopy(const Term* sub)
+        : orig(boxed_ptr(sub[4])), byte_offset(std::size_t(sub[2]) / 8), bit_offset(unsigned(sub[2] % 8)) {
+        unsigned reach = bit_offset + unsigned(sub[3]);
+        std::size_t extra = reach > 8 ? 2 : reach > 0 ? 1 : 0;
+        bytes = std::size_t(sub[1]) + extra;
+        wrapped = extra != 0;
+    }
+    bool refc() const { return header_subtag(orig[0]) == Subtag::RefcBin; }
+    Word words() const { return (refc() ? REFC_BIN_WORDS : heap_bin_words(bytes)) + (wrapped ? SUB_BIN_WORDS : 0); }
+};
+
+Term copy_sub_binary(const Term* sub, Term** hp, Term** off_heap_list) {
+    SubBinCopy shape(sub);
+    Term* bin = *hp;
+    Term result;
+    if (shape.refc()) {
+        *hp += REFC_BIN_WORDS;
+        auto* buf = reinterpret_cast<BinaryBuf*>(shape.orig[2]);
+        buf->add_ref();
+        Term* no_list = nullptr;
+        make_refc_binary_in(bin, off_heap_list ? off_heap_list : &no_list, buf, shape.bytes);
+        bin[3] = reinterpret_cast<Word>(reinterpret_cast<const std::uint8_t*>(shape.orig[3]) + shape.byte_offset);
+        result = make_boxed(bin);
+    } else {
+        *hp += heap_bin_words(shape.bytes);
+        result = make_binary_in(bin, nullptr, bit_view(make_boxed(shape.orig)).bytes + shape.byte_offset, shape.bytes);
+    }
+    if (!shape.wrapped) return result;
+    Term* wrap = *hp;
+    *hp += SUB_BIN_WORDS;
+    wrap[0] = sub[0];
+    wrap[1] = sub[1];
+    wrap[2] = shape.bit_offset;
+    wrap[3] = sub[3];
+    wrap[4] = result;
+    return make_boxed(wrap);
+}
+
 }  // namespace
 
 Word term_size_words(Term root, Literals literals) {
@@ -84,6 +132,10 @@ Word term_size_words(Term root, Literals literals) {
         }
         if (is_boxed(t) && !(share && is_literal_ptr(boxed_ptr(t)))) {
             const Term* obj = boxed_ptr(t);
+            if (header_subtag(obj[0]) == Subtag::SubBin) {
+                total += SubBinCopy(obj).words();
+                continue;
+            }
             total += 1 + header_arity(obj[0]);
             for_each_child(obj, obj[0], [&](Term c) {
                 if (!is_immediate(c)) stack.push_back(c);
@@ -111,6 +163,10 @@ Word term_size_shared_words(Term root, bool count_literals) {
         }
         if (is_boxed(t) && counted(boxed_ptr(t)) && seen.insert(boxed_ptr(t)).second) {
             const Term* obj = boxed_ptr(t);
+            if (header_subtag(obj[0]) == Subtag::SubBin) {
+                total += SubBinCopy(obj).words();
+                continue;
+            }
             total += 1 + header_arity(obj[0]);
             for_each_child(obj, obj[0], [&](Term c) {
                 if (!is_immediate(c)) stack.push_back(c);
@@ -182,7 +238,14 @@ Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_m
                 *slot = it->second;
                 continue;
             }
-            it->second = make_boxed(*hp);
+            it->second = header_subtag(obj[0]) == Subtag::SubBin ? copy_sub_binary(obj, hp, off_heap_list) : make_boxed(*hp);
+            if (header_subtag(obj[0]) == Subtag::SubBin) {
+                *slot = it->second;
+                continue;
+            }
+        } else if (header_subtag(obj[0]) == Subtag::SubBin) {
+            *slot = copy_sub_binary(obj, hp, off_heap_list);
+            continue;
         }
         Word header = obj[0];
         Word size = 1 + header_arity(header);
@@ -203,9 +266,6 @@ Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_m
         case Subtag::Fun:
             for (Word i = 3; i < size; ++i)
                 if (!is_immediate(to[i])) stack.push_back(&to[i]);
-            break;
-        case Subtag::SubBin:
-            stack.push_back(&to[4]);
             break;
         case Subtag::Ref:
             if (size != MAGIC_REF_WORDS) break;
