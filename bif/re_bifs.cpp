@@ -174,8 +174,130 @@ const char* pcre8_error_text(int code) {
     case PCRE2_ERROR_UNKNOWN_UNICODE_PROPERTY: return "unknown property name after \\P or \\p";
     case PCRE2_ERROR_PARENS_QUERY_R_MISSING_CLOSING: return "(?R or (?[+-]digits must be followed by )";
     case PCRE2_ERROR_DEFINE_TOO_MANY_BRANCHES: return "DEFINE group contains more than one branch";
+    case PCRE2_ERROR_PARENTHESES_NEST_TOO_DEEP: return "regular expression is too complicated";
+    case PCRE2_ERROR_SUBPATTERN_NAME_EXPECTED: return "unrecognized character after (?<";
     default: return nullptr;
     }
+}
+
+// The capturing groups of a pattern, roughly as PCRE 8 counts them: ( not followed by ?,
+// and the named forms (?<name>, (?'name', (?P<name>; none in a class or after a backslash.
+std::size_t capture_groups(const std::string& source) {
+    std::size_t groups = 0;
+    bool in_class = false;
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        char c = source[i];
+        if (c == '\\') {
+            ++i;
+        } else if (in_class) {
+            if (c == ']') in_class = false;
+        } else if (c == '[') {
+            in_class = true;
+            if (i + 1 < source.size() && source[i + 1] == '^') ++i;
+            if (i + 1 < source.size() && source[i + 1] == ']') ++i;
+        } else if (c == '(') {
+            std::string_view rest = std::string_view(source).substr(i + 1);
+            bool named = rest.starts_with("?P<") || rest.starts_with("?'") ||
+                         (rest.starts_with("?<") && rest.size() > 2 && rest[2] != '=' && rest[2] != '!');
+            if (!rest.starts_with("?") || named) ++groups;
+        }
+    }
+    return groups;
+}
+
+// Where PCRE 8 and PCRE2 read a pattern differently, PCRE2 is given what PCRE 8 meant:
+//  - a hyphen after a class escape or a POSIX class in a character class ([\d-z],
+//    [[:alpha:]-z]) is a literal hyphen to PCRE 8, an invalid range to PCRE2: it is escaped;
+//  - \8 and \9 that are not back references (fewer groups) are the digits themselves to
+//    PCRE 8 (as Perl since 5.18), a reference to a missing group to PCRE2: the digit is kept;
+//  - letter escapes PCRE 8 does not know (\i, \q...), and in a class \B, \R, \X, \z...,
+//    are the letters to PCRE 8 (without PCRE_EXTRA, as OTP compiles), errors to PCRE2: the
+//    letter is kept.
+// [inserted] receives the positions (in the original) where a character went in (a
+// backslash) or, as a negative offset, out, so that error offsets can be mapped back.
+std::string pcre8_compatible_pattern(const std::string& source, std::vector<std::ptrdiff_t>* inserted) {
+    std::string out;
+    out.reserve(source.size());
+    const std::size_t n = source.size();
+    const std::size_t groups = capture_groups(source);
+    bool in_class = false;
+    std::size_t class_body = 0;  // where the class's members start (a ] there is a member)
+    auto hyphen_after_class_item = [&](std::size_t& i) {
+        if (i < n && source[i] == '-' && i + 1 < n && source[i + 1] != ']') {
+            inserted->push_back(std::ptrdiff_t(i));
+            out += "\\-";
+            ++i;
+        }
+    };
+    for (std::size_t i = 0; i < n;) {
+        char c = source[i];
+        if (c == '\\' && i + 1 < n) {
+            char e = source[i + 1];
+            if (e == 'Q') {  // \Q...\E: all literal
+                std::size_t end = source.find("\\E", i + 2);
+                end = end == std::string::npos ? n : end + 2;
+                out.append(source, i, end - i);
+                i = end;
+                continue;
+            }
+            bool unknown_letter = std::strchr("FIJMOTYijmqy", e) != nullptr;
+            if (e != '\0' && (unknown_letter || (in_class && std::strchr("ABCGKNRXZz", e)))) {
+                inserted->push_back(-std::ptrdiff_t(i) - 1);
+                out += e;
+                i += 2;
+                continue;
+            }
+            if (e == '8' || e == '9') {
+                std::size_t end = i + 1;
+                while (end < n && source[end] >= '0' && source[end] <= '9') ++end;
+                std::size_t number = std::stoul(source.substr(i + 1, std::min<std::size_t>(end - i - 1, 9)));
+                if (in_class || number > groups) {
+                    inserted->push_back(-std::ptrdiff_t(i) - 1);
+                    out += e;
+                    i += 2;
+                    continue;
+                }
+            }
+            std::size_t end = i + 2;
+            bool class_escape = std::strchr("dDwWsShHvV", e) != nullptr;
+            if ((e == 'p' || e == 'P') && end < n) {
+                class_escape = true;
+                if (source[end] == '{') {
+                    std::size_t close = source.find('}', end);
+                    end = close == std::string::npos ? n : close + 1;
+                } else {
+                    ++end;
+                }
+            }
+            out.append(source, i, end - i);
+            i = end;
+            if (in_class && class_escape) hyphen_after_class_item(i);
+            continue;
+        }
+        if (!in_class) {
+            out += c;
+            ++i;
+            if (c == '[') {
+                in_class = true;
+                if (i < n && source[i] == '^') out += source[i++];
+                class_body = i;
+            }
+            continue;
+        }
+        if (c == '[' && i + 1 < n && (source[i + 1] == ':' || source[i + 1] == '.' || source[i + 1] == '=')) {
+            std::size_t close = source.find(std::string{source[i + 1], ']'}, i + 2);
+            if (close != std::string::npos) {
+                out.append(source, i, close + 2 - i);
+                i = close + 2;
+                hyphen_after_class_item(i);
+                continue;
+            }
+        }
+        if (c == ']' && i != class_body) in_class = false;
+        out += c;
+        ++i;
+    }
+    return out;
 }
 
 std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& source, CompileError* error) {
@@ -190,15 +312,30 @@ std::shared_ptr<pcre2_code> compile(const CompileSpec& spec, const std::string& 
     pcre2_set_newline(context, spec.newline);
     pcre2_set_bsr(context, spec.bsr);
     if (const std::uint8_t* tables = Latin1Tables::get()) pcre2_set_character_tables(context, tables);
+    // erl's PCRE 8 runs out of compile workspace at 799 nested groups; PCRE2's own limit
+    // (250) stops it earlier. Past this one PCRE2 reports what erl's does (pcre8_error_text).
+    pcre2_set_parens_nest_limit(context, 798);
+    // PCRE 8 takes \K in a lookaround; PCRE2 rejects it unless told.
+    pcre2_set_compile_extra_options(context, PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK);
+    std::vector<std::ptrdiff_t> changes;
+    std::string pattern = pcre8_compatible_pattern(source, &changes);
     int code;
     PCRE2_SIZE at;
-    pcre2_code* compiled = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(), spec.flags, &code,
-                                         &at, context);
+    pcre2_code* compiled = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), spec.flags,
+                                         &code, &at, context);
     pcre2_compile_context_free(context);
     if (!compiled) {
         PCRE2_UCHAR text[256];
         pcre2_get_error_message(code, text, sizeof text);
         const char* pcre8 = pcre8_error_text(code);
+        // The original's offset: back over each character put in before it, on over each taken out.
+        std::ptrdiff_t shift = 0;
+        for (std::ptrdiff_t change : changes) {
+            std::ptrdiff_t where = (change < 0 ? -change - 1 : change) + shift;
+            if (where >= std::ptrdiff_t(at)) break;
+            shift += change < 0 ? -1 : 1;
+        }
+        at = PCRE2_SIZE(std::ptrdiff_t(at) - shift);
         *error = {pcre8 ? pcre8 : reinterpret_cast<const char*>(text), at};
         return nullptr;
     }
