@@ -201,11 +201,8 @@ Term ptab_list_continue(Process* p, std::shared_ptr<PtabList> list) {
         p->slice_reds -= chunks * PTAB_CHUNK_REDS;
         return pid_list(p, list->ids);
     }
-    p->continuation = [list](Process* q, Term*) { return ptab_list_continue(q, list); };
-    p->trapped_in = p->vm.exports.get(atoms::erlang, atom("ptab_list_continue"), 2);
-    p->suspend_for = SuspendFor::Nothing;
-    p->exception = PendingException{};
-    return THE_NON_VALUE;
+    return trap_yield(p, p->vm.exports.get(atoms::erlang, atom("ptab_list_continue"), 2),
+                      [list](Process* q, Term*) { return ptab_list_continue(q, list); });
 }
 }  // namespace
 
@@ -224,11 +221,8 @@ Term bif_processes(Process* p, Term*) {
     }
     auto list = std::make_shared<PtabList>();
     list->ids = std::move(ids);
-    p->continuation = [list](Process* q, Term*) { return ptab_list_continue(q, list); };
-    p->trapped_in = p->vm.exports.get(atoms::erlang, atom("ptab_list_continue"), 2);
-    p->suspend_for = SuspendFor::Nothing;
-    p->exception = PendingException{};
-    return THE_NON_VALUE;
+    return trap_yield(p, p->vm.exports.get(atoms::erlang, atom("ptab_list_continue"), 2),
+                      [list](Process* q, Term*) { return ptab_list_continue(q, list); });
 }
 
 Term bif_yield(Process* p, Term*) {

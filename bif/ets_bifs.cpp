@@ -154,11 +154,7 @@ constexpr std::size_t FREE_PER_SLICE = 8 * 4000;
 // the caller here, named [bif] by trace's in/out events meanwhile.
 Term free_in_slices(Process* p, std::shared_ptr<DetachedObjects> objects, Term result, const Export* bif) {
     if (objects->free_some(FREE_PER_SLICE)) return result;
-    p->continuation = [objects, result, bif](Process* q, Term*) { return free_in_slices(q, objects, result, bif); };
-    p->trapped_in = bif;
-    p->suspend_for = SuspendFor::Nothing;
-    p->exception = PendingException{};
-    return THE_NON_VALUE;
+    return trap_yield(p, bif, [objects, result, bif](Process* q, Term*) { return free_in_slices(q, objects, result, bif); });
 }
 
 // Removes [t] from the registry and empties it; false if it was gone already. Its objects

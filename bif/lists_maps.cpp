@@ -85,49 +85,93 @@ Term bif_maps_find(Process* p, Term* a) {
     if (!v) return atoms::error;
     return make_tuple_on(p, {atoms::ok, *v});
 }
-Term bif_maps_from_list(Process* p, Term* a) {
-    std::vector<std::pair<Term, Term>> pairs;
-    Term l = a[0];
-    for (; is_list(l); l = cdr(l)) {
-        Term t = car(l);
-        if (!is_tuple(t) || tuple_arity(t) != 2) return p->badarg();
-        pairs.emplace_back(tuple_element(t, 0), tuple_element(t, 1));
+// ---- maps:from_list/1, from_keys/2, keys/1, values/1: trapping, as erts's ----
+//
+// A time slice's worth of elements at a time (MAP_ELEMENTS_PER_REDUCTION a reduction); in
+// between the caller is scheduled out, shown as in the BIF, its state in x registers that a
+// collection keeps up to date.
+namespace {
+constexpr Word MAP_ELEMENTS_PER_REDUCTION = 4;
+
+Word slice_elements(Process* p) { return Word(std::max<SWord>(p->slice_reds, 1)) * MAP_ELEMENTS_PER_REDUCTION; }
+
+const Export* maps_export(Process* p, const char* name, Word arity) {
+    return p->vm.exports.get(atom("maps"), atom(name), arity);
+}
+
+// badarg for a BIF that fails after trapping: the frame names it with its arguments.
+Term trapped_badarg(Process* p, const char* name, const Term* args, Word arity) {
+    p->badarg();
+    p->exception.bif_module = atom("maps");
+    p->exception.bif_function = atom(name);
+    p->exception.bif_args.assign(args, args + arity);
+    return THE_NON_VALUE;
+}
+
+// keys/1 and values/1 build the list from its end: x0 = the map, x1 = the list so far, the
+// elements at [0, left) still to add.
+Term map_column(Process* p, Term* x, Word left, bool keys) {
+    if (left == 0) return x[1];
+    Term map = x[0];
+    const Term* column = keys ? tuple_elements(map_keys(map)) : map_values(map);
+    Word take = std::min(left, slice_elements(p));
+    Term* hp = p->alloc(2 * take);
+    Term list = x[1];
+    for (Word i = left; i-- > left - take; hp += 2) list = make_cons_on(hp, column[i], list);
+    left -= take;
+    charge_work(p, take, MAP_ELEMENTS_PER_REDUCTION);
+    if (left == 0) return list;
+    x[1] = list;
+    return trap_yield(p, maps_export(p, keys ? "keys" : "values", 1),
+                      [left, keys](Process* q, Term* y) { return map_column(q, y, left, keys); }, 2);
+}
+
+Term map_column_bif(Process* p, Term* a, bool keys) {
+    if (!is_map(a[0])) return badmap(p, a[0]);
+    a[1] = NIL;
+    return map_column(p, a, map_size(a[0]), keys);
+}
+
+// from_list/1 and from_keys/2 walk the list (checking every element) a slice at a time, then
+// build the map: x0 = the list, x1 = from_keys's value, x2 = the part not yet walked.
+Term map_from_walked(Process* p, Term* x, bool keys_only) {
+    Word budget = slice_elements(p), walked = 0;
+    Term rest = x[2];
+    for (; is_list(rest) && walked < budget; rest = cdr(rest), ++walked) {
+        Term t = car(rest);
+        if (!keys_only && (!is_tuple(t) || tuple_arity(t) != 2)) break;
     }
-    if (!is_nil(l)) return p->badarg();
+    charge_work(p, walked, MAP_ELEMENTS_PER_REDUCTION);
+    const char* name = keys_only ? "from_keys" : "from_list";
+    if (is_list(rest) && walked == budget) {
+        x[2] = rest;
+        return trap_yield(p, maps_export(p, name, keys_only ? 2 : 1),
+                          [keys_only](Process* q, Term* y) { return map_from_walked(q, y, keys_only); }, 3);
+    }
+    if (!is_nil(rest)) return trapped_badarg(p, name, x, keys_only ? 2 : 1);
+    std::vector<std::pair<Term, Term>> pairs;
+    for (Term l = x[0]; is_list(l); l = cdr(l)) {
+        Term t = car(l);
+        pairs.emplace_back(keys_only ? t : tuple_element(t, 0), keys_only ? x[1] : tuple_element(t, 1));
+    }
     return map_from_pairs(p, std::move(pairs));
+}
+}  // namespace
+
+Term bif_maps_from_list(Process* p, Term* a) {
+    a[2] = a[0];
+    return map_from_walked(p, a, false);
 }
 Term bif_maps_from_keys(Process* p, Term* a) {
-    std::vector<std::pair<Term, Term>> pairs;
-    Term l = a[0];
-    for (; is_list(l); l = cdr(l)) pairs.emplace_back(car(l), a[1]);
-    if (!is_nil(l)) return p->badarg();
-    return map_from_pairs(p, std::move(pairs));
+    a[2] = a[0];
+    return map_from_walked(p, a, true);
 }
+Term bif_maps_keys(Process* p, Term* a) { return map_column_bif(p, a, true); }
+Term bif_maps_values(Process* p, Term* a) { return map_column_bif(p, a, false); }
+
 Term bif_maps_is_key(Process* p, Term* a) {
     if (!is_map(a[1])) return badmap(p, a[1]);
     return make_bool(map_lookup(a[1], a[0]) != nullptr);
-}
-Term bif_maps_keys(Process* p, Term* a) {
-    if (!is_map(a[0])) return badmap(p, a[0]);
-    Word n = map_size(a[0]);
-    Term* hp = p->alloc(2 * n);
-    Term l = NIL;
-    for (Word i = n; i-- > 0;) {
-        l = make_cons_on(hp, tuple_elements(map_keys(a[0]))[i], l);
-        hp += 2;
-    }
-    return l;
-}
-Term bif_maps_values(Process* p, Term* a) {
-    if (!is_map(a[0])) return badmap(p, a[0]);
-    Word n = map_size(a[0]);
-    Term* hp = p->alloc(2 * n);
-    Term l = NIL;
-    for (Word i = n; i-- > 0;) {
-        l = make_cons_on(hp, map_values(a[0])[i], l);
-        hp += 2;
-    }
-    return l;
 }
 Term bif_maps_merge(Process* p, Term* a) {
     if (!is_map(a[0])) return badmap(p, a[0]);

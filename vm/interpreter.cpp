@@ -309,12 +309,14 @@ context_switch:
     return RunResult::Yield;
 
 trap_suspend:
-    // cp is where the trapping BIF returns; the continuation keeps what it needs.
+    // cp is where the trapping BIF returns; the continuation keeps what it needs, in its
+    // closure and in the x registers it asked to keep.
     SWAPOUT();
     p->ip = trap_resume_code();
     p->cp = cp;
-    p->arity = 0;
-    p->saved_x.clear();
+    p->arity = p->trap_live;
+    p->saved_x.assign(x, x + p->trap_live);
+    p->trap_live = 0;
     p->reductions += CONTEXT_REDS - reds;
     if (p->suspend_for == SuspendFor::Nothing) return RunResult::Yield;  // may continue at once
     return RunResult::Suspended;

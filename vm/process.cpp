@@ -42,6 +42,15 @@ Process::Process(Vm& vm_, Word pid_number) : vm(vm_), id(make_pid(pid_number)) {
     high_water = heap;
 }
 
+Term trap_yield(Process* p, const Export* shown_as, BifContinuation continuation, Word live) {
+    p->continuation = std::move(continuation);
+    p->trapped_in = shown_as;
+    p->trap_live = live;
+    p->suspend_for = SuspendFor::Nothing;
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
 Term Process::new_ref() {
     Word n = vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
     Term* hp = alloc(REF_WORDS);

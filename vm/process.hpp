@@ -322,6 +322,7 @@ struct Process {
     bool ever_ran = false;                    // it has been scheduled in at least once
     BifContinuation continuation;             // set by a trapping BIF
     const struct Export* trapped_in = nullptr;  // that BIF (trace's in/out events name it)
+    Word trap_live = 0;                       // x registers kept for the continuation (GC roots)
     const Word* on_load_entry = nullptr;      // an on_load function it claimed (bif/nif_bifs.cpp)
     SuspendFor suspend_for = SuspendFor::Nothing;
     std::uint64_t progress_value = 0;         // SuspendFor::ThreadProgress
@@ -443,6 +444,13 @@ bool garbage_collect_literals(Process* p, Term* x_regs, Word live, const Literal
 inline void charge_work(Process* p, std::size_t work, std::size_t per_reduction) {
     p->slice_reds -= SWord(std::min<std::size_t>(work / per_reduction, std::size_t(1) << 30));
 }
+
+// A BIF that has done a time slice's worth of its work: [p] is scheduled out and, in its next
+// turn, runs [continuation] with x0..x[live - 1] as the BIF left them (kept as roots, so a
+// collection meanwhile updates them: the state that lives on the heap goes there, the rest in
+// the closure). process_info and trace's in/out events name [shown_as] meanwhile. Returns
+// what the BIF returns (THE_NON_VALUE: trapped).
+Term trap_yield(Process* p, const struct Export* shown_as, BifContinuation continuation, Word live = 0);
 
 class Module;
 // Whether [p] (not running) executes code of [m]: its current instruction, continuation, or a
