@@ -147,6 +147,19 @@ TEST_F(Binary, ByteAlignedSubBinaryExposesItsBytes) {
     EXPECT_EQ(bytes_of(sub), std::vector<std::uint8_t>(bytes.begin() + 4, bytes.begin() + 10));
 }
 
+TEST_F(Binary, WholeBytesThatFitAHeapBinaryAreCopiedIntoOneAsErtsExtractsThem) {
+    std::vector<std::uint8_t> bytes = byte_pattern(300);
+    Term owner = binary(bytes);
+    auto subtag = [](Term t) { return header_subtag(boxed_ptr(t)[0]); };
+    Term small = make_sub_binary(p, owner, 8 * 7 + 3, 8 * 64);  // even from an odd bit
+    EXPECT_EQ(subtag(small), Subtag::HeapBin);
+    std::vector<int> all = bits_of(bit_view(owner));
+    EXPECT_EQ(bits_of(bit_view(small)), std::vector<int>(all.begin() + 59, all.begin() + 59 + 512));
+    EXPECT_EQ(subtag(make_sub_binary(p, owner, 8 * 7, 8 * 65)), Subtag::SubBin);  // past a heap binary
+    EXPECT_EQ(subtag(make_sub_binary(p, owner, 8, 8 * 3 + 1)), Subtag::SubBin);   // not whole bytes
+    EXPECT_EQ(subtag(make_sub_binary(p, owner, 8, 0)), Subtag::HeapBin);
+}
+
 TEST_F(Binary, IsBinaryNeedsAWholeNumberOfBytesWhileIsBitstringTakesAnyBitCount) {
     Term owner = binary(byte_pattern(30));
     for (std::size_t bit_size : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 200u}) {

@@ -257,9 +257,10 @@ TEST_F(Copy, CopiedRefcBinariesAreLinkedIntoTheGivenListAndGainAReference) {
     Term second = binary(200);
     BinaryBuf* first_buf = refc_buffer(first);
     BinaryBuf* second_buf = refc_buffer(second);
-    // [first] twice directly, [second] once directly and once through a sub-binary; a heap
-    // binary that must not be linked.
-    Term t = tuple({first, list({second, first}), make_sub_binary(p, second, 4, 8 * 30), binary(10)});
+    // [first] twice directly, [second] once directly and once through a sub-binary (100 bytes
+    // from bit 4: copied as a RefcBin of its own over the same buffer, under a sub-binary for
+    // the bit offset); a heap binary that must not be linked.
+    Term t = tuple({first, list({second, first}), make_sub_binary(p, second, 4, 8 * 100), binary(10)});
 
     Word size = term_size_words(t);
     std::vector<Term> buffer(size);
