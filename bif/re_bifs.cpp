@@ -739,8 +739,77 @@ Term bif_re_version(Process* p, Term*) {
 
 Term bif_re_compile1(Process* p, Term* a) { return compile_bif(p, a[0], NIL); }
 Term bif_re_compile2(Process* p, Term* a) { return compile_bif(p, a[0], a[1]); }
-Term bif_re_run2(Process* p, Term* a) { return run(p, a[0], a[1], NIL); }
-Term bif_re_run3(Process* p, Term* a) { return run(p, a[0], a[1], a[2]); }
+namespace {
+// A large binary subject of a unicode match is checked for UTF-8 a slice at a time before
+// the match, as erts checks it (the caller is scheduled out in erlang:re_run_trap/3 in
+// between): UTF8_BYTES_PER_REDUCTION bytes a reduction. A subject that does not pass goes to
+// run() all the same, whose match reports it as PCRE2 does; one that passes is checked again
+// there (a linear pass, short next to the slices that went before).
+constexpr std::size_t UTF8_BYTES_PER_REDUCTION = 8;
+
+// Whether a match of [re] with [opts] reads its subject as UTF-8.
+bool unicode_match(Term re, Term opts) {
+    if (is_compiled(re)) {
+        std::string key, source;
+        CompileSpec spec;
+        return iolist_to_bytes(tuple_element(re, 4), &key) && parse_key(key, &spec, &source) && (spec.flags & PCRE2_UTF);
+    }
+    for (Term l = opts; is_list(l); l = cdr(l))
+        if (car(l) == atoms::unicode) return true;
+    return false;
+}
+
+// The end of the valid UTF-8 in [bytes] from [at], looking at no more than about [budget]
+// bytes (a character is never cut): where it stopped, or where invalid bytes start.
+std::size_t valid_utf8_until(const std::uint8_t* bytes, std::size_t size, std::size_t at, std::size_t budget) {
+    std::size_t stop = std::min(size, at + budget);
+    while (at < stop) {
+        std::uint8_t c = bytes[at];
+        std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || at + len > size) return at;
+        std::uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+        for (std::size_t k = 1; k < len; ++k) {
+            if ((bytes[at + k] & 0xC0) != 0x80) return at;
+            cp = (cp << 6) | (bytes[at + k] & 0x3F);
+        }
+        static constexpr std::uint32_t shortest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < shortest[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return at;
+        at += len;
+    }
+    return at;
+}
+
+// x0 = the subject, x1 = the pattern, x2 = the options (of re:run/[arity]); [checked] bytes
+// passed so far.
+Term run_checking_subject(Process* p, Term* x, Word arity, std::size_t checked) {
+    if (is_binary(x[0])) {
+        BitView v = bit_view(x[0]);
+        std::size_t size = v.size_bytes();
+        std::size_t budget = std::size_t(std::max<SWord>(p->slice_reds, 1)) * UTF8_BYTES_PER_REDUCTION;
+        if (size - checked > budget && unicode_match(x[1], x[2])) {
+            std::size_t upto = valid_utf8_until(v.aligned_bytes(), size, checked, budget);
+            charge_work(p, upto - checked, UTF8_BYTES_PER_REDUCTION);
+            if (upto > checked && upto < size)
+                return trap_yield(p, p->vm.exports.get(atoms::erlang, atom("re_run_trap"), 3),
+                                  [arity, upto](Process* q, Term* y) { return run_checking_subject(q, y, arity, upto); },
+                                  3);
+        }
+    }
+    Term result = run(p, x[0], x[1], x[2]);
+    if (result == THE_NON_VALUE && checked > 0) {  // after a trap: the frame names re:run itself
+        p->exception.bif_module = atom("re");
+        p->exception.bif_function = atom("run");
+        p->exception.bif_args.assign(x, x + arity);
+    }
+    return result;
+}
+}  // namespace
+
+Term bif_re_run2(Process* p, Term* a) {
+    a[2] = NIL;
+    return run_checking_subject(p, a, 2, 0);
+}
+Term bif_re_run3(Process* p, Term* a) { return run_checking_subject(p, a, 3, 0); }
 Term bif_re_internal_run4(Process* p, Term* a) { return run(p, a[0], a[1], a[2]); }
 
 // re:inspect(MP, namelist): {namelist, Names}, the group names sorted, each once.
