@@ -86,6 +86,17 @@ vm::Term max_heap_size_term(vm::Process* p, const vm::MaxHeapSize& limit);
 
 namespace beamlet::bif {
 // A tuple of [elements] allocated on [p].
+// An error raised by the continuation of a BIF that trapped: the stack trace's first frame
+// names [module]:[function] with its [args] (the interpreter names the BIF only when it fails
+// in the call itself). Returns THE_NON_VALUE, for the continuation to return.
+inline vm::Term name_trapped_bif_error(vm::Process* p, vm::Term module, vm::Term function, const vm::Term* args,
+                                       vm::Word arity) {
+    p->exception.bif_module = module;
+    p->exception.bif_function = function;
+    p->exception.bif_args.assign(args, args + arity);
+    return vm::THE_NON_VALUE;
+}
+
 inline vm::Term make_tuple_on(vm::Process* p, std::initializer_list<vm::Term> elements) {
     vm::Term* hp = p->alloc(1 + elements.size());
     hp[0] = vm::make_arityval(elements.size());

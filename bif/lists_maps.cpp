@@ -99,15 +99,6 @@ const Export* maps_export(Process* p, const char* name, Word arity) {
     return p->vm.exports.get(atom("maps"), atom(name), arity);
 }
 
-// badarg for a BIF that fails after trapping: the frame names it with its arguments.
-Term trapped_badarg(Process* p, const char* name, const Term* args, Word arity) {
-    p->badarg();
-    p->exception.bif_module = atom("maps");
-    p->exception.bif_function = atom(name);
-    p->exception.bif_args.assign(args, args + arity);
-    return THE_NON_VALUE;
-}
-
 // keys/1 and values/1 build the list from its end: x0 = the map, x1 = the list so far, the
 // elements at [0, left) still to add.
 Term map_column(Process* p, Term* x, Word left, bool keys) {
@@ -148,7 +139,10 @@ Term map_from_walked(Process* p, Term* x, bool keys_only) {
         return trap_yield(p, maps_export(p, name, keys_only ? 2 : 1),
                           [keys_only](Process* q, Term* y) { return map_from_walked(q, y, keys_only); }, 3);
     }
-    if (!is_nil(rest)) return trapped_badarg(p, name, x, keys_only ? 2 : 1);
+    if (!is_nil(rest)) {
+        p->badarg();
+        return name_trapped_bif_error(p, atom("maps"), atom(name), x, keys_only ? 2 : 1);
+    }
     std::vector<std::pair<Term, Term>> pairs;
     for (Term l = x[0]; is_list(l); l = cdr(l)) {
         Term t = car(l);

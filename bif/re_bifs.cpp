@@ -796,11 +796,7 @@ Term run_checking_subject(Process* p, Term* x, Word arity, std::size_t checked) 
         }
     }
     Term result = run(p, x[0], x[1], x[2]);
-    if (result == THE_NON_VALUE && checked > 0) {  // after a trap: the frame names re:run itself
-        p->exception.bif_module = atom("re");
-        p->exception.bif_function = atom("run");
-        p->exception.bif_args.assign(x, x + arity);
-    }
+    if (result == THE_NON_VALUE && checked > 0) return name_trapped_bif_error(p, atom("re"), atom("run"), x, arity);
     return result;
 }
 }  // namespace

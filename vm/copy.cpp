@@ -232,21 +232,18 @@ Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_m
         if (!is_boxed(t)) continue;
         const Term* obj = boxed_ptr(t);
         if (share && is_literal_ptr(obj)) continue;
+        const bool sub_bin = header_subtag(obj[0]) == Subtag::SubBin;  // copied flattened, whole
         if (copies) {
             auto [it, fresh] = copies->try_emplace(obj, Term(0));
             if (!fresh) {
                 *slot = it->second;
                 continue;
             }
-            it->second = header_subtag(obj[0]) == Subtag::SubBin ? copy_sub_binary(obj, hp, off_heap_list) : make_boxed(*hp);
-            if (header_subtag(obj[0]) == Subtag::SubBin) {
-                *slot = it->second;
-                continue;
-            }
-        } else if (header_subtag(obj[0]) == Subtag::SubBin) {
+            it->second = sub_bin ? (*slot = copy_sub_binary(obj, hp, off_heap_list)) : make_boxed(*hp);
+        } else if (sub_bin) {
             *slot = copy_sub_binary(obj, hp, off_heap_list);
-            continue;
         }
+        if (sub_bin) continue;
         Word header = obj[0];
         Word size = 1 + header_arity(header);
         Term* to = *hp;
