@@ -222,8 +222,11 @@ Term bif_erts_internal_purge_module(Process* p, Term* a) {
                       am_complete = atom("complete"), am_abort = atom("abort");
     Term name = a[0], op = a[1];
     if (!is_atom(name)) return p->badarg();
-    if (op == am_prepare || op == am_prepare_on_load) return make_bool(p->vm.find_old_module(name) != nullptr);
-    if (op == am_abort) return atoms::true_;
+    if (op == am_prepare || op == am_prepare_on_load) return make_bool(p->vm.prepare_purge(name));
+    if (op == am_abort) {  // a soft purge that failed
+        p->vm.abort_purge(name);
+        return atoms::false_;
+    }
     if (op != am_complete) return p->badarg();
     return p->vm.trap_until_permission(p, [name](Process* q, Term*) -> Term {
         bool purged = q->vm.purge_module(name);
@@ -286,9 +289,24 @@ Term bif_check_process_code2(Process* p, Term* a) {
     return request_process_info(p, a, a[0], what, atoms::false_, p->priority.load(std::memory_order_relaxed));
 }
 
+// erlang:check_process_code(Pid, Module, Options): with {async, ReqId} the answer comes later
+// as {check_process_code, ReqId, Result}, in signal order with whatever the caller sent Pid
+// before; {allow_gc, _} means nothing since OTP 19. Any other option is badarg.
 Term bif_check_process_code3(Process* p, Term* a) {
-    if (!is_list(a[2]) && !is_nil(a[2])) return p->badarg();
-    return bif_check_process_code2(p, a);
+    static const Term am_async = atom("async"), am_allow_gc = atom("allow_gc");
+    Term async_id = THE_NON_VALUE;
+    Term opts = a[2];
+    for (; is_list(opts); opts = cdr(opts)) {
+        Term o = car(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
+        if (tuple_element(o, 0) == am_async) async_id = tuple_element(o, 1);
+        else if (tuple_element(o, 0) != am_allow_gc) return p->badarg();
+    }
+    if (!is_nil(opts) || !is_pid(a[0]) || !is_atom(a[1])) return p->badarg();
+    if (async_id == THE_NON_VALUE) return bif_check_process_code2(p, a);
+    Term request[3] = {a[0], atom("inherit"), make_tuple_on(p, {atom("check_process_code"), async_id, a[1]})};
+    Term sent = bif_erts_internal_request_system_task(p, request);
+    return sent == THE_NON_VALUE ? sent : atom("async");
 }
 
 // erlang:loaded(): the modules with current code.

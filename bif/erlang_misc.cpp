@@ -133,7 +133,7 @@ Term bif_apply2(Process* p, Term* a) {
         }
         for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i];
         for (Word i = 0; i < fe->num_free; ++i) a[args.size() + i] = obj[3 + i];
-        p->ip = fe->address;
+        p->ip = fe->address();
         p->exception = PendingException{};
         return THE_NON_VALUE;
     }
@@ -917,13 +917,15 @@ Term bif_fun_info_mfa(Process* p, Term* a) {
 }
 
 namespace {
-// The name of [fe]'s function; for the stand-in of a fun decoded before its module was
-// loaded, the name in the module loaded since (current or old), if it is that code (same
-// MD5); else [], as erts says when no code is loaded for the fun.
+// The name of [fe]'s function; for a fun whose calls take the detour (the stand-in of a fun
+// decoded before its module was loaded, or a fun of code being purged or purged), the name in
+// the module loaded since (current or old), if it is that code (same MD5); else [], as erts
+// says when no code is loaded for the fun.
 Term fun_name(Vm& vm, const FunEntry* fe) {
-    if (!fe->stub_md5) return fe->function;
+    if (fe->runs_own_code()) return fe->function;
+    const std::uint8_t* md5 = fe->module ? fe->module->md5 : fe->stub_md5;
     for (const Module* m : {vm.find_module(fe->module_name), vm.find_old_module(fe->module_name)}) {
-        if (!m || !std::equal(fe->stub_md5, fe->stub_md5 + 16, m->md5)) continue;
+        if (!m || m == fe->module || !std::equal(md5, md5 + 16, m->md5)) continue;
         for (const auto& f : m->funs)
             if (f->index == fe->index && f->arity == fe->arity) return f->function;
     }

@@ -365,7 +365,7 @@ Term target_status(Process* p) {
     bool suspended;
     {
         std::lock_guard guard(p->lock);
-        suspended = !p->suspenders.empty() || p->busy_port_wait.load(std::memory_order_relaxed);
+        suspended = !p->suspenders.empty() || p->signal_only_wait.load(std::memory_order_relaxed);
     }
     return suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
 }

@@ -166,7 +166,7 @@ public:
             fe->index = f.index;
             fe->old_uniq = f.old_uniq;
             if (f.label >= m_labels.size() || m_labels[f.label] == ~Word(0)) return Error{"chunk FunT: bad label"};
-            fe->address = m_code + m_labels[f.label];
+            init_fun_entry(*fe, m_code + m_labels[f.label]);
             mod->funs.push_back(std::move(fe));
         }
         // Patch fun indices (make_fun3 operands) now that FunEntries exist.

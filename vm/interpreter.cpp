@@ -123,6 +123,14 @@ Word op_word(Op op) {
     return reinterpret_cast<Word>(g_labels[std::size_t(op)]);
 }
 
+void init_fun_entry(FunEntry& fe, const Word* code) {
+    fe.code = code;
+    fe.detour[0] = op_word(Op::i_undefined_lambda);
+    fe.detour[1] = reinterpret_cast<Word>(&fe);
+    if (code) fe.route_to_code();
+    else fe.route_to_detour();
+}
+
 RunResult run_process(Process* p, Registers& regs) { return execute(p, &regs); }
 
 namespace {
@@ -328,6 +336,17 @@ busy_port_wait:
     p->arity = 1;
     p->saved_x.assign(x, x + 1);
     p->suspend_for = SuspendFor::BusyPort;
+    p->reductions += CONTEXT_REDS - reds;
+    return RunResult::Suspended;
+
+pending_purge_wait:
+    // Resumed at I with the three arguments of erts_code_purger:pending_purge_lambda/3.
+    SWAPOUT();
+    p->ip = I;
+    p->cp = cp;
+    p->arity = 3;
+    p->saved_x.assign(x, x + 3);
+    p->suspend_for = SuspendFor::PendingPurge;
     p->reductions += CONTEXT_REDS - reds;
     return RunResult::Suspended;
 

@@ -38,6 +38,9 @@ Result<std::unique_ptr<Module>> thread_module(Vm& vm, const GenericModule& code,
 // The threaded-code word of [op] (its handler address).
 Word op_word(Op op);
 
+// Gives [fe] its code ([code], or none for a stand-in) and its detour, and routes its calls
+// to the first (or, without code, to the second).
+void init_fun_entry(FunEntry& fe, const Word* code);
 
 
 }  // namespace beamlet::vm

@@ -46,10 +46,23 @@ struct FunEntry {
     Word num_free = 0;
     Word index = 0;
     Word old_uniq = 0;
-    const Word* address = nullptr;
+    const Word* code = nullptr;  // the fun's own code; null for a stand-in
+    // [i_undefined_lambda][this]: where calls go when the fun has no code of its own, or once
+    // its module's purge has begun (Vm::prepare_purge), as OTP's fun entries then point at
+    // beam_unloaded_fun.
+    Word detour[2] = {};
     // A stand-in for a fun of a module that is not loaded (Vm::lambda_stub): its module's MD5,
     // kept for term_to_binary. Null for a loaded module's funs.
     const std::uint8_t* stub_md5 = nullptr;
+
+    // Where a call of the fun jumps: [code], or [detour]. Read and written through the
+    // functions below (it changes while other threads call the fun).
+    std::atomic<const Word*> route{nullptr};
+
+    const Word* address() const { return route.load(std::memory_order_acquire); }
+    void route_to_code() { route.store(code, std::memory_order_release); }
+    void route_to_detour() { route.store(detour, std::memory_order_release); }
+    bool runs_own_code() const { return code && address() == code; }
     Word user_arity() const { return arity - num_free; }
 };
 

@@ -73,6 +73,7 @@ enum class SuspendFor : std::uint8_t {
     Permission,      // the code modification permission to be handed over
     BusyPort,        // a port it sent to to stop being busy (vm/port.hpp)
     NativeCode,      // the lazy JIT to switch in the module it made hot (vm/native_compiler.hpp)
+    PendingPurge,    // the purge of a fun's code to complete or be aborted (Vm::await_purge)
 };
 
 // The rest of a trapping BIF: runs on resumption with the x registers; returns the BIF's
@@ -268,10 +269,11 @@ struct Process {
     // any does, the process runs no code; it still handles its signals (a kill, process_info).
     std::vector<std::pair<Term, Word>> suspenders;
     bool parked = false;                      // Waiting only because it is suspended
-    // Suspended until a busy port it sent to is free (SuspendFor::BusyPort): signals still
-    // wake it to be handled (a kill, process_info), then it waits on. Written under [lock];
-    // atomic so that the scheduler's look before each run takes no lock.
-    std::atomic<bool> busy_port_wait{false};
+    // Suspended until a busy port it sent to is free (SuspendFor::BusyPort), or until the
+    // purge of the code of a fun it called ends (SuspendFor::PendingPurge): signals still wake
+    // it to be handled (a kill, process_info, check_process_code), then it waits on. Written
+    // under [lock]; atomic so that the scheduler's look before each run takes no lock.
+    std::atomic<bool> signal_only_wait{false};
 
     // ---- owner-only state ----
     MessageQueue queue;                       // messages taken from the inbox, with the save pointer

@@ -326,17 +326,17 @@ bool is_suspended(Process* p) {
     return !p->suspenders.empty();
 }
 
-bool still_waiting_on_port(Process* p) {
-    if (!p->busy_port_wait.load(std::memory_order_relaxed)) return false;  // the common case
+bool still_in_signal_only_wait(Process* p) {
+    if (!p->signal_only_wait.load(std::memory_order_relaxed)) return false;  // the common case
     std::lock_guard guard(p->lock);
-    return p->busy_port_wait.load(std::memory_order_relaxed);
+    return p->signal_only_wait.load(std::memory_order_relaxed);
 }
 }  // namespace
 
 void Schedulers::run_one(int index, Process* p) {
     p->scheduler_index = index;
-    if (still_waiting_on_port(p)) {
-        // Woken for its signals only: it handles them, then waits for the port again.
+    if (still_in_signal_only_wait(p)) {
+        // Woken for its signals only: it handles them, then waits on (for the port, the purge).
         m_vm.process_signals(p);
         if (p->pending_exit) {
             finish(p, p->pending_exit);
@@ -345,7 +345,7 @@ void Schedulers::run_one(int index, Process* p) {
         bool runnable;
         {
             std::lock_guard guard(p->lock);
-            runnable = !p->busy_port_wait.load(std::memory_order_relaxed);  // the port let go meanwhile
+            runnable = !p->signal_only_wait.load(std::memory_order_relaxed);  // its wait ended meanwhile
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
         }
         if (runnable) enqueue(p);
@@ -438,7 +438,9 @@ void Schedulers::run_one(int index, Process* p) {
                 runnable = true;
             }
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
-            p->busy_port_wait.store(!runnable && p->suspend_for == SuspendFor::BusyPort, std::memory_order_relaxed);
+            p->signal_only_wait.store(!runnable && (p->suspend_for == SuspendFor::BusyPort ||
+                                                     p->suspend_for == SuspendFor::PendingPurge),
+                                       std::memory_order_relaxed);
         }
         if (runnable) {
             enqueue(p);

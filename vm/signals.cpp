@@ -315,7 +315,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         const Term* obj = boxed_ptr(fun_copy);
         const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
         for (Word i = 0; i < fe->num_free; ++i) argv.push_back(obj[3 + i]);
-        prepare_call_address(c, fe->address, argv);
+        prepare_call_address(c, fe->address(), argv);
     } else {
         const Export* e = reinterpret_cast<const Export*>(boxed_ptr(fun_copy)[1]);
         prepare_call(c, e, argv);
@@ -401,9 +401,9 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
             promote = to->state == ProcessState::Runnable;
         }
         enqueue = wake_locked(to);
-        if (!enqueue && signal.kind != SignalKind::Message && to->busy_port_wait.load(std::memory_order_relaxed) &&
+        if (!enqueue && signal.kind != SignalKind::Message && to->signal_only_wait.load(std::memory_order_relaxed) &&
             to->state == ProcessState::Suspended) {
-            // Waiting on a busy port: it handles the signal, then waits on (Schedulers::run_one).
+            // In a signal-only wait: it handles the signal, then waits on (Schedulers::run_one).
             to->state = ProcessState::Runnable;
             enqueue = true;
         }

@@ -64,11 +64,10 @@ std::vector<Export*> ExportTable::all() const {
     return out;
 }
 
-// A fun entry for a module that is not loaded, with its code: [i_undefined_lambda][entry].
+// A fun entry for a module that is not loaded: its calls take the detour.
 struct Vm::LambdaStub {
     FunEntry entry;
     std::uint8_t md5[16] = {};
-    Word code[2] = {};
 };
 
 Vm::Vm()
@@ -93,14 +92,14 @@ void Vm::resume_suspended(Process* p) {
     bool enqueue = false;
     {
         std::lock_guard guard(p->lock);
-        bool waiting_on_port = p->busy_port_wait.exchange(false, std::memory_order_relaxed);
+        bool signal_only = p->signal_only_wait.exchange(false, std::memory_order_relaxed);
         if (p->state == ProcessState::Suspended) {
             p->state = ProcessState::Runnable;
             enqueue = true;
-        } else if (!waiting_on_port) {
+        } else if (!signal_only) {
             p->resume_pending = true;  // still on its way to being parked
         }
-        // (Waiting on a port but woken for a signal: its next turn sees the wait is over.)
+        // (Woken for a signal in a signal-only wait: its next turn sees the wait is over.)
     }
     if (enqueue) schedulers->enqueue(p);
 }
@@ -327,15 +326,65 @@ bool Vm::delete_module(Term name) {
 }
 
 bool Vm::purge_module(Term name) {
+    const Module* purged;
+    {
+        std::lock_guard lock(m_modules_mutex);
+        auto it = m_old_modules.find(name);
+        if (it == m_old_modules.end()) return false;
+        // Purged code is never unmapped: funs and return addresses into it may still sit in
+        // messages or tables (OTP checks literal areas and copies them out; beamlet keeps the
+        // memory). Its funs no longer run it.
+        for (auto& fe : it->second->funs) fe->route_to_detour();
+        purged = it->second.get();
+        m_purged_modules.push_back(std::move(it->second));
+        m_old_modules.erase(it);
+        code_generation.fetch_add(1, std::memory_order_acq_rel);
+    }
+    end_pending_purge(purged);
+    return true;
+}
+
+bool Vm::prepare_purge(Term name) {
     std::lock_guard lock(m_modules_mutex);
     auto it = m_old_modules.find(name);
     if (it == m_old_modules.end()) return false;
-    // Purged code is never unmapped: funs and return addresses into it may still sit in
-    // messages or tables (OTP checks literal areas and copies them out; beamlet keeps the memory).
-    m_purged_modules.push_back(std::move(it->second));
-    m_old_modules.erase(it);
-    code_generation.fetch_add(1, std::memory_order_acq_rel);
+    {
+        std::lock_guard purge_lock(m_purge_mutex);
+        m_purge_pending = it->second.get();
+    }
+    for (auto& fe : it->second->funs) fe->route_to_detour();
     return true;
+}
+
+void Vm::abort_purge(Term name) {
+    const Module* kept;
+    {
+        std::lock_guard lock(m_modules_mutex);
+        auto it = m_old_modules.find(name);
+        if (it == m_old_modules.end()) return;
+        kept = it->second.get();
+        for (auto& fe : it->second->funs) fe->route_to_code();
+    }
+    end_pending_purge(kept);
+}
+
+bool Vm::await_purge(Process* p, const Module* module) {
+    std::lock_guard lock(m_purge_mutex);
+    if (!module || module != m_purge_pending) return false;
+    m_purge_waiters.push_back(p->id);
+    return true;
+}
+
+void Vm::end_pending_purge(const Module* module) {
+    std::vector<Term> waiters;
+    {
+        std::lock_guard lock(m_purge_mutex);
+        if (module != m_purge_pending) return;
+        m_purge_pending = nullptr;
+        waiters.swap(m_purge_waiters);
+    }
+    for (Term pid : waiters)
+        if (std::shared_ptr<Process> w = lookup_process(pid)) resume_suspended(w.get());
 }
 
 const FunEntry* Vm::lambda_stub(Term module, Word index, Word old_uniq, Word arity, Word num_free,
@@ -353,9 +402,7 @@ const FunEntry* Vm::lambda_stub(Term module, Word index, Word old_uniq, Word ari
         s.entry.index = index;
         s.entry.old_uniq = old_uniq;
         s.entry.stub_md5 = s.md5;
-        s.code[0] = op_word(Op::i_undefined_lambda);
-        s.code[1] = reinterpret_cast<Word>(&s.entry);
-        s.entry.address = s.code;
+        init_fun_entry(s.entry, nullptr);
     }
     return &slot->entry;
 }

@@ -96,8 +96,20 @@ struct Vm {
     // erlang:delete_module: the current code becomes old code and its exports undefined;
     // false if there is no current code.
     bool delete_module(Term name);
-    // erlang:purge_module: drops the old code; false if there is none.
+    // erlang:purge_module: drops the old code; false if there is none. Its funs take their
+    // detour from now on (error_handler:undefined_lambda/3, or the fun of a module loaded
+    // since), and the processes that called one while the purge was pending go on.
     bool purge_module(Term name);
+    // erts_internal:purge_module(Name, prepare): whether there is old code to purge; if so,
+    // its purge is pending: calls of its funs wait (await_purge) until purge_module or
+    // abort_purge, as OTP's do in erts_code_purger:pending_purge_lambda/3.
+    bool prepare_purge(Term name);
+    // The purge of [name] is given up: its funs run their code again, and the processes that
+    // waited go on.
+    void abort_purge(Term name);
+    // Whether [p], calling a fun of [module], must wait for the module's pending purge; if
+    // so, it is woken (Vm::resume_suspended) when the purge ends.
+    bool await_purge(Process* p, const Module* module);
     // The loaded (current) module named [name], or null.
     Module* find_module(Term name) const;
     // The old code of [name], or null.
@@ -422,6 +434,12 @@ private:
     std::unordered_map<Term, std::unique_ptr<Module>> m_modules;      // current code
     std::unordered_map<Term, std::unique_ptr<Module>> m_old_modules;  // old code
     std::vector<std::unique_ptr<Module>> m_purged_modules;            // kept, never run again
+    // The old code whose purge is pending (prepare_purge) and the processes that wait for its
+    // end; under m_purge_mutex.
+    std::mutex m_purge_mutex;
+    const Module* m_purge_pending = nullptr;
+    std::vector<Term> m_purge_waiters;
+    void end_pending_purge(const Module* module);
 };
 
 }  // namespace beamlet::vm
