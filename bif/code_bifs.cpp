@@ -1,6 +1,7 @@
-// bif/code_bifs.cpp — code loading: erlang:load_module/2, delete_module/1, purge_module/1,
-// check_old_code/1, check_process_code/2,3, loaded/0, pre_loaded/0, and OTP's two-phase loading
-// (prepare_loading/2, finish_loading/1) under OTP's code server.
+// bif/code_bifs.cpp — code loading: erlang:load_module/2, delete_module/1, check_old_code/1,
+// loaded/0, pre_loaded/0, OTP's two-phase loading (prepare_loading/2, finish_loading/1) under
+// OTP's code server, and the natives under OTP's erts_code_purger (erts_internal:purge_module/2,
+// check_process_code/1; erlang:purge_module/1 and check_process_code/2,3 are OTP's Erlang).
 //
 // A load parses and threads (and JIT-compiles) the new code in the calling process, then
 // takes the code modification permission to publish it: the process traps while it waits, and
@@ -259,54 +260,17 @@ Term bif_delete_module(Process* p, Term* a) {
     });
 }
 
-// erlang:purge_module(Module): drops the old code; badarg if there is none. (The code module
-// first kills the processes that still run it.)
-Term bif_purge_module(Process* p, Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    Term name = a[0];
-    return p->vm.trap_until_permission(p, [name](Process* q, Term*) -> Term {
-        bool purged = q->vm.purge_module(name);
-        if (purged) nif::module_purged(q->vm, name);
-        q->vm.code_permission->release(q);
-        return purged ? atoms::true_ : q->badarg();
-    });
-}
-
 Term bif_check_old_code(Process* p, Term* a) {
     if (!is_atom(a[0])) return p->badarg();
     return make_bool(p->vm.find_old_module(a[0]) != nullptr);
 }
 
-// erlang:check_process_code(Pid, Module[, Options]): whether Pid runs old code of Module. The
-// question is answered on Pid's own thread, as process_info is.
-Term bif_check_process_code2(Process* p, Term* a) {
-    if (!is_pid(a[0]) || !is_atom(a[1])) return p->badarg();
-    if (!p->vm.find_old_module(a[1])) return atoms::false_;
-    BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
-    Term what = make_tuple_on(p, {am_check_process_code, a[1]});
-    if (a[0] == p->id) return make_bool(runs_code_of(p, p->vm.find_old_module(a[1])));
-    // A system task in OTP, run at the caller's priority.
-    return request_process_info(p, a, a[0], what, atoms::false_, p->priority.load(std::memory_order_relaxed));
-}
-
-// erlang:check_process_code(Pid, Module, Options): with {async, ReqId} the answer comes later
-// as {check_process_code, ReqId, Result}, in signal order with whatever the caller sent Pid
-// before; {allow_gc, _} means nothing since OTP 19. Any other option is badarg.
-Term bif_check_process_code3(Process* p, Term* a) {
-    static const Term am_async = atom("async"), am_allow_gc = atom("allow_gc");
-    Term async_id = THE_NON_VALUE;
-    Term opts = a[2];
-    for (; is_list(opts); opts = cdr(opts)) {
-        Term o = car(opts);
-        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
-        if (tuple_element(o, 0) == am_async) async_id = tuple_element(o, 1);
-        else if (tuple_element(o, 0) != am_allow_gc) return p->badarg();
-    }
-    if (!is_nil(opts) || !is_pid(a[0]) || !is_atom(a[1])) return p->badarg();
-    if (async_id == THE_NON_VALUE) return bif_check_process_code2(p, a);
-    Term request[3] = {a[0], atom("inherit"), make_tuple_on(p, {atom("check_process_code"), async_id, a[1]})};
-    Term sent = bif_erts_internal_request_system_task(p, request);
-    return sent == THE_NON_VALUE ? sent : atom("async");
+// erts_internal:check_process_code(Module): whether the caller runs old code of Module (OTP's
+// erlang:check_process_code/2,3 ask another process with a check_process_code system task,
+// Vm::run_system_task).
+Term bif_erts_internal_check_process_code(Process* p, Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    return make_bool(runs_code_of(p, p->vm.find_old_module(a[0])));
 }
 
 // erlang:loaded(): the modules with current code.

@@ -429,7 +429,8 @@ void Schedulers::run_one(int index, Process* p) {
     }
     case RunResult::Suspended: {
         // Parked until its condition holds: thread progress (polled by the schedulers at their
-        // quiescent points) or the permission (handed over by its holder).
+        // quiescent points), the permission (handed over by its holder), a busy port, the end
+        // of a pending purge (both woken by Vm::resume_suspended).
         bool runnable = false;
         {
             std::lock_guard guard(p->lock);
@@ -437,10 +438,13 @@ void Schedulers::run_one(int index, Process* p) {
                 p->resume_pending = false;
                 runnable = true;
             }
+            bool signal_only = !runnable && (p->suspend_for == SuspendFor::BusyPort ||
+                                             p->suspend_for == SuspendFor::PendingPurge);
+            // A signal that came while it ran found no signal-only wait to wake it from:
+            // it is handled now (Schedulers::run_one), then the process waits on.
+            if (signal_only && p->inbox_signals != 0) runnable = true;
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
-            p->signal_only_wait.store(!runnable && (p->suspend_for == SuspendFor::BusyPort ||
-                                                     p->suspend_for == SuspendFor::PendingPurge),
-                                       std::memory_order_relaxed);
+            p->signal_only_wait.store(signal_only, std::memory_order_relaxed);
         }
         if (runnable) {
             enqueue(p);
