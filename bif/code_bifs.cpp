@@ -273,6 +273,25 @@ Term bif_erts_internal_check_process_code(Process* p, Term* a) {
     return make_bool(runs_code_of(p, p->vm.find_old_module(a[0])));
 }
 
+// erts_literal_area_collector:release_area_switch(): the literal area being released is done
+// with; true if another one is now to be released, once thread progress has passed (no
+// message sharing its literals is still being made then).
+Term bif_release_area_switch(Process* p, Term*) {
+    if (!p->vm.switch_literal_area()) return atoms::false_;
+    return p->vm.trap_until_thread_progress(p, [](Process*, Term*) -> Term { return atoms::true_; });
+}
+
+// erts_literal_area_collector:send_copy_request(Pid, AreaId, How): Pid copies what it holds of
+// the area being released, then answers {copy_literals, {AreaId, How, Pid}, ok} (a dead
+// process too).
+Term bif_send_copy_request(Process* p, Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    BEAMLET_CACHED_ATOM(am_copy_literals, "copy_literals");
+    Term id = make_tuple_on(p, {a[1], a[2], a[0]});
+    Term request[3] = {a[0], atom("inherit"), make_tuple_on(p, {am_copy_literals, id, atoms::true_})};
+    return bif_erts_internal_request_system_task(p, request);
+}
+
 // erlang:loaded(): the modules with current code.
 Term bif_loaded(Process* p, Term*) {
     Term l = NIL;

@@ -89,14 +89,6 @@ public:
 private:
     static constexpr Word kInitialSize = 8, kLoadFactor = 50;
 
-    static void release_off_heap_list(Term* obj) {
-        while (obj) {
-            Term* next = reinterpret_cast<Term*>(obj[4]);
-            release_off_heap(obj);
-            obj = next;
-        }
-    }
-
     // Copies {key, value} into a new area, with its sharing (and any module literals in it:
     // the module may be purged).
     static Entry persist(Term key, Term value) {

@@ -14,6 +14,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/literal_area.hpp"
+#include "vm/magic.hpp"
 #include "vm/process.hpp"
 #include "vm/md5.hpp"
 
@@ -127,7 +128,11 @@ public:
     }
 
 private:
-    Result<GenericModule> fail_result() { return Error{m_path + ": " + m_error}; }
+    Result<GenericModule> fail_result() {
+        release_off_heap_list(m_mod.literal_off_heap);  // the literals' words are rolled back
+        m_mod.literal_off_heap = nullptr;
+        return Error{m_path + ": " + m_error};
+    }
     bool fail(std::string message) {
         if (m_error.empty()) m_error = std::move(message);
         return false;
@@ -307,7 +312,7 @@ private:
             std::uint32_t size = t.u32();
             auto bytes = t.bytes(size);
             if (!t.ok()) return fail("chunk LitT: truncated");
-            auto lit = decode_literal(bytes, m_exports);
+            auto lit = decode_literal(bytes, m_exports, &m_mod.literal_off_heap);
             if (!lit) return fail("chunk LitT: literal " + std::to_string(i) + ": " + lit.error());
             m_literals.push_back(*lit);
         }
@@ -880,6 +885,10 @@ Result<GenericModule> load_beam(std::span<const std::uint8_t> bytes, const std::
     Result<GenericModule> module = ModuleLoader(inflated ? *inflated : bytes, path, exports).run();
     if (!module) literal_rollback(literals);  // a module that failed to load holds none
     if (module) {
+        // Its literals: what the arena gave out meanwhile (other loads' too, if they ran at
+        // the same time: a release then copies a few terms it could have left).
+        module->literal_lo = literals.top;
+        module->literal_hi = literal_mark().top;
         std::uint64_t h = 1469598103934665603ull;  // FNV-1a
         for (std::uint8_t b : bytes) h = (h ^ b) * 1099511628211ull;
         module->content_hash = h;

@@ -9,9 +9,9 @@ namespace beamlet::loader {
 
 using namespace vm;
 
-Result<Term> decode_literal(std::span<const std::uint8_t> bytes, ExportTable& exports) {
+Result<Term> decode_literal(std::span<const std::uint8_t> bytes, ExportTable& exports, Term** off_heap) {
     if (bytes.empty() || bytes[0] != 131) return Error{"literal without the external format version byte"};
-    DecodeResult r = decode_external(DecodeTarget::literals(exports), bytes, false);
+    DecodeResult r = decode_external(DecodeTarget::literals(exports, off_heap), bytes, false);
     if (r.status != DecodeStatus::Ok) return Error{r.error == "truncated" ? "truncated literal" : r.error};
     if (r.used != bytes.size()) return Error{"trailing bytes after literal"};
     return r.term;

@@ -504,6 +504,8 @@ int Runtime::run_main(Term module) {
         system->initial_call[2] = make_small(0);
         system->group_leader.store(init->id);
         prepare_call(system.get(), start, {});
+        if (std::string_view(name) == "erts_literal_area_collector")
+            m_vm.literal_area_collector.store(system->id, std::memory_order_release);
         m_vm.add_process(system);
         schedulers.enqueue(system.get());
     }

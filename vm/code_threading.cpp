@@ -71,6 +71,9 @@ public:
         mod->source_path = m_g.source_path;
         std::copy(std::begin(m_g.md5), std::end(m_g.md5), mod->md5);
         mod->content_hash = m_g.content_hash;
+        mod->literal_lo = m_g.literal_lo;
+        mod->literal_hi = m_g.literal_hi;
+        mod->literal_off_heap = m_g.literal_off_heap;
 
         // Pass 1: sizes, label offsets, function boundaries, and (with a native-code engine)
         // the resume points that get a marker.

@@ -445,13 +445,17 @@ private:
     }
     void unsupported(std::uint32_t tag) { bad("unsupported external term tag " + std::to_string(tag)); }
 
-    // Binaries: heap binaries in literals whatever their size, else as make_binary builds them.
-    Word binary_size(std::size_t n) const { return literal() ? heap_bin_words(n) : binary_words(n); }
+    // Binaries: as make_binary builds them, except in literals without an off-heap list:
+    // heap binaries whatever their size.
+    bool heap_binaries_only() const { return literal() && !m_target.literal_off_heap(); }
+    Word binary_size(std::size_t n) const { return heap_binaries_only() ? heap_bin_words(n) : binary_words(n); }
     Term binary_at(Term* hp, const std::uint8_t* bytes, std::size_t n) {
         switch (m_target.kind()) {
         case DecodeTarget::Kind::ProcessHeap: return make_binary_on(m_target.process(), hp, bytes, n);
         case DecodeTarget::Kind::Fragment: return make_binary_in(hp, m_off_heap, bytes, n);
-        case DecodeTarget::Kind::Literals: break;
+        case DecodeTarget::Kind::Literals:
+            if (!heap_binaries_only()) return make_binary_in(hp, m_target.literal_off_heap(), bytes, n);
+            break;
         }
         Word data_words = (Word(n) + 7) / 8;
         hp[0] = make_header(1 + data_words, Subtag::HeapBin);
@@ -921,7 +925,9 @@ constexpr std::size_t MAX_DEFLATE_RATIO = 1032;
 
 DecodeTarget DecodeTarget::heap(Process* p) { return {Kind::ProcessHeap, p, &p->vm, &p->vm.exports}; }
 DecodeTarget DecodeTarget::fragment(Vm& vm) { return {Kind::Fragment, nullptr, &vm, &vm.exports}; }
-DecodeTarget DecodeTarget::literals(ExportTable& exports) { return {Kind::Literals, nullptr, nullptr, &exports}; }
+DecodeTarget DecodeTarget::literals(ExportTable& exports, Term** off_heap) {
+    return {Kind::Literals, nullptr, nullptr, &exports, off_heap};
+}
 
 DecodeResult decode_external(const DecodeTarget& target, std::span<const std::uint8_t> bytes, bool safe) {
     DecodeResult result;

@@ -43,24 +43,28 @@ public:
     // A new heap fragment of exactly the term's size (DecodeResult::fragment, the caller's
     // to free or to hand over with a message): every kind of term.
     static DecodeTarget fragment(Vm& vm);
-    // The literal area (a module's literal table): binaries are heap binaries whatever their
-    // size (literals are never collected), export funs resolve through [exports]; pids,
-    // ports, references and local funs never appear in literals and are refused.
-    static DecodeTarget literals(ExportTable& exports);
+    // The literal area (a module's literal table): export funs resolve through [exports];
+    // pids, ports, references and local funs never appear in literals and are refused. With
+    // [off_heap], large binaries are reference-counted and linked there (a module's, released
+    // with its literal area when it is purged, as OTP's); without, heap binaries whatever
+    // their size.
+    static DecodeTarget literals(ExportTable& exports, Term** off_heap = nullptr);
 
     enum class Kind : std::uint8_t { ProcessHeap, Fragment, Literals };
     Kind kind() const { return m_kind; }
     Process* process() const { return m_process; }
     Vm* vm() const { return m_vm; }
     ExportTable& exports() const { return *m_exports; }
+    Term** literal_off_heap() const { return m_literal_off_heap; }
 
 private:
-    DecodeTarget(Kind kind, Process* p, Vm* vm, ExportTable* exports)
-        : m_kind(kind), m_process(p), m_vm(vm), m_exports(exports) {}
+    DecodeTarget(Kind kind, Process* p, Vm* vm, ExportTable* exports, Term** literal_off_heap = nullptr)
+        : m_kind(kind), m_process(p), m_vm(vm), m_exports(exports), m_literal_off_heap(literal_off_heap) {}
     Kind m_kind;
     Process* m_process;
     Vm* m_vm;
     ExportTable* m_exports;
+    Term** m_literal_off_heap;
 };
 
 struct DecodeResult {

@@ -327,6 +327,7 @@ void ensure_heap_block(Process* p, Term* x, Word live, Word words) {
 bool garbage_collect_literals(Process* p, Term* x, Word live, const LiteralRelease& released) {
     if (!references_range(p, x, live, released.lo, released.hi)) return false;
     collect(p, x, live, 0, true, &released);
+    if (p->max_heap.size) check_max_heap_size(p);  // the copies count, as on OTP
     return true;
 }
 

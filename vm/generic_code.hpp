@@ -81,6 +81,11 @@ struct GenericModule {
     Term attributes = NIL;
     Term on_load_function = 0;   // -on_load(F/0): F (0: none)
     Term compile_info = NIL;
+    // The literal area range the module's literals were decoded into, and the large binaries
+    // among them (reference-counted, linked through their next words).
+    const Term* literal_lo = nullptr;
+    const Term* literal_hi = nullptr;
+    Term* literal_off_heap = nullptr;
 
     const Operand& operand(const GenericInstr& in, std::uint32_t i) const {
         return operands[in.first_operand + i];

@@ -88,11 +88,7 @@ void literal_release_begin() { g_releases_under_way.fetch_add(1, std::memory_ord
 void literal_release_done(LiteralRelease* job) {
     if (job->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     g_releases_under_way.fetch_sub(1, std::memory_order_release);
-    for (Term* obj = job->off_heap_first; obj;) {
-        Term* next = reinterpret_cast<Term*>(obj[4]);
-        release_off_heap(obj);
-        obj = next;
-    }
+    release_off_heap_list(job->off_heap_first);
     delete job;
 }
 

@@ -33,4 +33,12 @@ void release_off_heap(const Term* object) {
     else reinterpret_cast<MagicHandle*>(object[5])->release();
 }
 
+void release_off_heap_list(Term* first) {
+    while (first) {
+        Term* next = reinterpret_cast<Term*>(first[4]);
+        release_off_heap(first);
+        first = next;
+    }
+}
+
 }  // namespace beamlet::vm

@@ -47,5 +47,8 @@ Term new_magic_ref(Process* p, void* data, void (*destructor)(MagicHandle*));
 
 // Drops the reference an off-heap object (a RefcBin or a magic ref) holds.
 void release_off_heap(const Term* object);
+// Drops the references of a whole off-heap list, linked through the objects' next words,
+// starting at [first] (null: none).
+void release_off_heap_list(Term* first);
 
 }  // namespace beamlet::vm

@@ -133,6 +133,10 @@ struct Module {
     std::uint64_t content_hash = 0;          // GenericModule::content_hash
     Term attributes = NIL;
     Term compile_info = NIL;
+    // Its literals (GenericModule::literal_lo...), released when it is purged.
+    const Term* literal_lo = nullptr;
+    const Term* literal_hi = nullptr;
+    Term* literal_off_heap = nullptr;
     std::string source_path;
     // -on_load(F/0): the function to run before the module's exports are published (0: none),
     // and whether it is still to run (the exports stay undefined until it returns ok).

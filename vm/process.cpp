@@ -62,11 +62,7 @@ Term Process::new_ref() {
 }
 
 void Process::reset_heap() {
-    for (Term* bin = off_heap_first; bin;) {
-        Term* next = reinterpret_cast<Term*>(bin[4]);
-        release_off_heap(bin);
-        bin = next;
-    }
+    release_off_heap_list(off_heap_first);
     off_heap_first = nullptr;
     for (HeapFragment* f = mbuf; f;) {
         HeapFragment* next = f->next;
@@ -84,11 +80,7 @@ void Process::reset_heap() {
 
 Process::~Process() {
     // Releases the off-heap binaries still referenced from the heap and fragments.
-    for (Term* bin = off_heap_first; bin;) {
-        Term* next = reinterpret_cast<Term*>(bin[4]);
-        release_off_heap(bin);
-        bin = next;
-    }
+    release_off_heap_list(off_heap_first);
     for (HeapFragment* f = mbuf; f;) {
         HeapFragment* next = f->next;
         HeapFragment::destroy(f);
@@ -96,11 +88,7 @@ Process::~Process() {
     }
     auto free_message = [](const Message& m) {
         if (!m.fragment) return;
-        for (Term* bin = m.fragment->off_heap_first; bin;) {
-            Term* next = reinterpret_cast<Term*>(bin[4]);
-            release_off_heap(bin);
-            bin = next;
-        }
+        release_off_heap_list(m.fragment->off_heap_first);
         HeapFragment::destroy(m.fragment);
     };
     for (Message& m : inbox) {

@@ -516,11 +516,7 @@ bool has_exited(Process* q) {
 // binary) of a receiver no longer counts them): its heap stays until no scheduler can hold the
 // process (Vm::bury), but no one reads an exited process's terms.
 void release_binaries_of_exited(Process* p) {
-    for (Term* bin = p->off_heap_first; bin;) {
-        Term* next = reinterpret_cast<Term*>(bin[4]);
-        release_off_heap(bin);
-        bin = next;
-    }
+    release_off_heap_list(p->off_heap_first);
     p->off_heap_first = nullptr;
 }
 }  // namespace

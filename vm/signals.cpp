@@ -49,11 +49,7 @@ HeapFragment* copy_to_fragment(Term t, Term* out, Literals literals) {
 
 void free_fragment(HeapFragment* f) {
     if (!f) return;
-    for (Term* bin = f->off_heap_first; bin;) {
-        Term* next = reinterpret_cast<Term*>(bin[4]);
-        release_off_heap(bin);
-        bin = next;
-    }
+    release_off_heap_list(f->off_heap_first);
     HeapFragment::destroy(f);
 }
 
@@ -146,6 +142,13 @@ void Vm::run_system_task(Process* p, Message& s) {
         result = atoms::true_;
     } else if (p && task == am_check_process_code) {
         result = make_bool(runs_code_of(p, find_old_module(arg)));
+    } else if (p && task == am_copy_literals) {
+        // From the literal area collector (erts_literal_area_collector:send_copy_request/3):
+        // whatever the process holds of the area being released comes onto its heap.
+        if (LiteralRelease* area = literal_area_being_released()) {
+            garbage_collect_literals(p, p->saved_x.data(), p->arity, *area);
+            copy_released_literals_in_queue(p, *area);
+        }
     }
     std::shared_ptr<Process> to = lookup_process(s.from);
     if (to) {
@@ -590,6 +593,51 @@ void Vm::release_literals(LiteralRelease* job) {
         }
         literal_release_done(job);
     });
+}
+
+void Vm::release_module_literals(const Module& module) {
+    if (module.literal_lo == module.literal_hi && !module.literal_off_heap) return;
+    auto* job = new LiteralRelease;
+    job->lo = module.literal_lo;
+    job->hi = module.literal_hi;
+    job->off_heap_first = module.literal_off_heap;
+    Term collector = literal_area_collector.load(std::memory_order_acquire);
+    if (!collector || !lookup_process(collector)) {
+        release_literals(job);
+        return;
+    }
+    job->pending.store(1, std::memory_order_relaxed);  // done at the collector's next switch
+    {
+        std::lock_guard lock(m_literal_mutex);
+        m_literal_queue.push_back(job);
+    }
+    static const Term am_copy_literals = atom("copy_literals");
+    send_message(nullptr, collector, am_copy_literals);
+}
+
+bool Vm::switch_literal_area() {
+    LiteralRelease* done;
+    bool next;
+    {
+        std::lock_guard lock(m_literal_mutex);
+        done = m_literal_area;
+        m_literal_area = nullptr;
+        if ((next = !m_literal_queue.empty())) {
+            m_literal_area = m_literal_queue.front();
+            m_literal_queue.pop_front();
+        }
+    }
+    // Every process has copied what it held of the area: its off-heap objects go.
+    if (done) literal_release_done(done);
+    // From now on messages and spawns copy literals (the caller waits for thread progress
+    // before it asks anyone to copy: no message that shares one is still being made then).
+    if (next) literal_release_begin();
+    return next;
+}
+
+LiteralRelease* Vm::literal_area_being_released() {
+    std::lock_guard lock(m_literal_mutex);
+    return m_literal_area;
 }
 
 void Vm::copy_released_literals_in_queue(Process* p, const LiteralRelease& job) {

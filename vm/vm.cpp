@@ -341,6 +341,7 @@ bool Vm::purge_module(Term name) {
         code_generation.fetch_add(1, std::memory_order_acq_rel);
     }
     end_pending_purge(purged);
+    release_module_literals(*purged);
     return true;
 }
 

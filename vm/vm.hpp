@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -221,6 +222,17 @@ struct Vm {
     // Gives up the literal memory [job] describes: every process copies what it references
     // there into its heap (vm/literal_area.hpp); [job] is freed when all have.
     void release_literals(LiteralRelease* job);
+    // A purged module's literals are given up as OTP gives up a literal area: queued for
+    // OTP's erts_literal_area_collector (a copy_literals message), which switches to it
+    // (switch_literal_area), has every process copy what it references there (a copy_literals
+    // system task, run_system_task) and switches again, which releases it. Without a
+    // collector, release_literals does the same natively.
+    void release_module_literals(const Module& module);
+    // erts_literal_area_collector:release_area_switch/0: the area being released (if any) is
+    // done; the next queued one, if any, becomes the one being released (true).
+    bool switch_literal_area();
+    // OTP's erts_literal_area_collector process, once booted (0: none).
+    std::atomic<Term> literal_area_collector{0};
     // [p]'s queued messages that hold literals of [job]'s area get copies of their own.
     void copy_released_literals_in_queue(Process* p, const LiteralRelease& job);
     // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
@@ -440,6 +452,11 @@ private:
     const Module* m_purge_pending = nullptr;
     std::vector<Term> m_purge_waiters;
     void end_pending_purge(const Module* module);
+    // Literal areas queued for the collector, and the one it releases (m_literal_mutex).
+    std::mutex m_literal_mutex;
+    std::deque<LiteralRelease*> m_literal_queue;
+    LiteralRelease* m_literal_area = nullptr;
+    LiteralRelease* literal_area_being_released();
 };
 
 }  // namespace beamlet::vm
