@@ -53,7 +53,7 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     if (!is_atom(a[0]) || vm.main_process) return p->badarg();
     bool loaded = vm.find_module(a[0]) != nullptr;
     Export* entry = loaded ? vm.exports.get(a[0], atoms::main, 0) : vm.exports.get(atoms::erlang, atoms::error, 2);
-    auto main = std::make_shared<Process>(vm, vm.next_pid.fetch_add(1) + 1);
+    auto main = std::make_shared<Process>(vm, vm.take_pid_number());
     main->is_main = true;
     // As erl's -eval/-s/-run process (init starts it trapping exits): a linked process or
     // port that exits reaches main:main() as an {'EXIT', From, Reason} message.

@@ -147,7 +147,8 @@ Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_word
     } else if (item == am_heap_size) {
         v = make_small(SWord(p->heap_size_words));
     } else if (item == am_total_heap_size) {
-        v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + mbuf_words));
+        v = make_small(SWord(p->heap_size_words + Word(p->old_hend - p->old_heap) + mbuf_words +
+                             p->on_heap_message_words()));
     } else if (item == am_stack_size) {
         v = make_small(SWord(p->stack_used_words()));
     } else if (item == atom("max_heap_size")) {

@@ -111,8 +111,8 @@ namespace {
 enum class OptsError { None, NotAList, BadOption };
 
 // spawn_opt options: link, monitor, {monitor, MonitorOpts}, {fullsweep_after, N},
-// {min_heap_size, N}, {max_heap_size, _}, {priority, P}; other tuning options are accepted
-// and ignored ({min_bin_vheap_size, _}, ...).
+// {min_heap_size, N}, {max_heap_size, _}, {priority, P}, {message_queue_data, _}; other
+// tuning options are accepted and ignored ({min_bin_vheap_size, _}, ...).
 // spawn_request's {reply_tag, T} and {reply, R} go to [request] when it is given.
 // {monitor, [{alias, Mode}]} goes to [alias].
 OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, std::optional<AliasMode>* alias,
@@ -158,6 +158,9 @@ OptsError parse_spawn_opts(Term opts, Vm::SpawnOptions* out, std::optional<Alias
         } else if (key == atom("min_bin_vheap_size")) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->min_bin_vheap_size = Word(small_value(value));
+        } else if (key == atom("message_queue_data")) {
+            if (value != atom("on_heap") && value != atom("off_heap")) result = OptsError::BadOption;
+            else out->off_heap_messages = value == atom("off_heap");
         } else if (key == am_fullsweep_after) {
             if (!is_small(value) || small_value(value) < 0) result = OptsError::BadOption;
             else out->fullsweep_after = Word(small_value(value));

@@ -93,6 +93,13 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     }
     // A debug build's knob (ETS_DBG_FORCE_TRAP): not supported, as on a release build of erts.
     if (a[0] == atom("ets_force_trap")) return atom("notsup");
+    // next_pid: the number the next process gets (OTP's node_container and ets suites set it
+    // back to have a dead process's pid again); badarg unless a non-negative integer.
+    if (a[0] == atom("next_pid")) {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        p->vm.reuse_pid_numbers(Word(small_value(a[1])));
+        return a[1];
+    }
     // The loop limits of the trapping binary, re and unicode BIFs: the previous value is
     // returned (default: the initial one); beamlet's BIFs do not trap on them.
     for (const char* knob : {"binary_loop_limit", "re_loop_limit", "unicode_loop_limit"}) {
@@ -263,6 +270,7 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     if (a[0] == am_available) return atoms::true_;
     // beamlet has no FORCE_HEAP_FRAGS debug build.
     if (a[0] == atom("force_heap_frags")) return atoms::false_;
+    if (a[0] == atom("next_pid")) return make_small(SWord(p->vm.next_pid.load(std::memory_order_relaxed) + 1));
     // The caller's reductions left in its slice.
     if (a[0] == atom("reds_left")) return make_small(std::max<SWord>(p->slice_reds, 0));
     // OTP's processes/0 parameters ({ptab_list_bif_info, MinStartReds, TabChunks, ChunkSize,

@@ -121,7 +121,6 @@ Term tid_term(Process* p, Table* t) {
 // How ETS names a table in its answers and messages: the name of a named table, else the tid.
 Term table_id(Process* p, Table* t) { return t->named ? t->name : tid_term(p, t); }
 
-bool process_alive(Process* p, Term pid) { return is_pid(pid) && p->vm.find_process(pid) != nullptr; }
 
 void mark_user(Process* owner) {
     if (owner) owner->ets_user.store(true, std::memory_order_relaxed);
@@ -661,8 +660,10 @@ void set_heir(Process* p, Table& t, Term heir, Term data) {
     t.heir_fragment = nullptr;
     t.heir = 0;
     t.heir_data = 0;
-    if (heir && process_alive(p, heir)) {
+    Process* h = is_pid(heir) ? p->vm.find_process(heir) : nullptr;
+    if (h) {
         t.heir = heir;
+        t.heir_incarnation = h->incarnation;
         t.heir_fragment = copy_to_fragment(data, &t.heir_data);
     }
 }
@@ -784,7 +785,8 @@ void owner_exited(Process* dying) {
                     owned = true;
                     if (t->heir && t->heir != pid) {
                         std::shared_ptr<Process> h = dying->vm.lookup_process(t->heir);
-                        if (h) {
+                        // The heir itself, not a process given its pid since.
+                        if (h && h->incarnation == t->heir_incarnation) {
                             heir = t->heir;
                             t->owner.store(heir);
                             mark_user(h.get());

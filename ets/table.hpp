@@ -75,6 +75,7 @@ public:
     bool decentralized_counters = false;
     std::atomic<Term> owner{0};
     Term heir = 0;                 // a pid, or 0 for none
+    std::uint64_t heir_incarnation = 0;  // the heir process's (Process::incarnation)
     Term heir_data = 0;            // the heir's data, a copy in [heir_fragment]
     vm::HeapFragment* heir_fragment = nullptr;
     vm::MagicHandle* handle = nullptr;  // the tid's handle (the table lives as long as it)

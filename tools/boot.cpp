@@ -498,7 +498,7 @@ int Runtime::run_main(Term module) {
                              "erts_dirty_process_signal_handler", "erts_dirty_process_signal_handler"}) {
         Export* start = m_vm.exports.find(atom(name), atom("start"), 0);
         if (!start || start->address() == start->trampoline) continue;
-        auto system = std::make_shared<Process>(m_vm, m_vm.next_pid.fetch_add(1) + 1);
+        auto system = std::make_shared<Process>(m_vm, m_vm.take_pid_number());
         system->initial_call[0] = atom(name);
         system->initial_call[1] = atom("start");
         system->initial_call[2] = make_small(0);

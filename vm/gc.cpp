@@ -250,11 +250,12 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
 namespace {
 Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const LiteralRelease* released = nullptr);
 
-// max_heap_size: young and old heap blocks together (OTP's total heap size) past the limit
-// kill the process (the signal acts when it is next scheduled in) and report it once it is off
-// its scheduler (Vm::report_max_heap_size): neither can happen in the middle of a collection.
+// max_heap_size: young and old heap blocks and on-heap messages together (OTP's total heap
+// size) past the limit kill the process (the signal acts when it is next scheduled in) and
+// report it once it is off its scheduler (Vm::report_max_heap_size): neither can happen in the
+// middle of a collection.
 void check_max_heap_size(Process* p) {
-    Word total = p->heap_size_words + Word(p->old_hend - p->old_heap);
+    Word total = p->heap_size_words + Word(p->old_hend - p->old_heap) + p->on_heap_message_words();
     bool over = total > p->max_heap.size;
     if (over && !p->max_heap_over) {
         p->max_heap_reached = total;

@@ -32,7 +32,12 @@ Term keep_monitor_tag(Term tag, std::shared_ptr<HeapFragment>* heap) {
     return kept;
 }
 
-Process::Process(Vm& vm_, Word pid_number) : vm(vm_), id(make_pid(pid_number)) {
+namespace {
+std::atomic<std::uint64_t> g_incarnations{0};
+}  // namespace
+
+Process::Process(Vm& vm_, Word pid_number)
+    : vm(vm_), id(make_pid(pid_number)), incarnation(g_incarnations.fetch_add(1, std::memory_order_relaxed) + 1) {
     heap_size_words = next_heap_size_words(MIN_HEAP_SIZE_WORDS);
     heap = static_cast<Term*>(std::malloc(heap_size_words * sizeof(Term)));
     if (!heap) throw std::bad_alloc();
@@ -126,6 +131,17 @@ void Process::release_to(const AllocMark& mark) {
     if (mbuf) mbuf->used_words = mark.mbuf_used;
     mbuf_words = mark.mbuf_words;
     htop = mark.htop;
+}
+
+Word Process::on_heap_message_words() const {
+    static const Term am_message_queue_data = atom("message_queue_data"), am_off_heap = atom("off_heap");
+    for (const auto& [flag, value] : kept_flags)
+        if (flag == am_message_queue_data && value == am_off_heap) return 0;
+    Word words = 0;
+    queue.for_each([&](const Message& m) {
+        if (m.fragment) words += m.fragment->used_words;
+    });
+    return words;
 }
 
 bool Process::fetch_inbox() {

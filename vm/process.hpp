@@ -177,6 +177,10 @@ struct Process {
 
     Vm& vm;
     Term id;  // read by senders (Vm::find_process): kept off the cache lines the owner writes
+    // No other process of this run has it, whereas a pid may be given out again (erts_debug's
+    // next_pid): what tells an ETS heir from a process that has its pid since (OTP's
+    // heir_started).
+    const std::uint64_t incarnation;
 
     // ---- memory ----
     alignas(64) Term* heap = nullptr;   // start of the block
@@ -418,6 +422,10 @@ struct Process {
     // Words currently used on the heap and in fragments.
     Word heap_used_words() const { return Word(htop - heap) + mbuf_words; }
     Word stack_used_words() const { return Word(hend - stop); }
+    // The words of the messages in its queue when they live on its heap (message_queue_data
+    // on_heap, the default): part of OTP's total heap size (and of max_heap_size's count)
+    // though beamlet leaves each in its fragment. Owner only.
+    Word on_heap_message_words() const;
 };
 
 // Runs a garbage collection on [p] so that [need_words] words are free between htop and stop:

@@ -271,13 +271,26 @@ bool Vm::wake_locked(Process* p) {
     return true;
 }
 
+Word Vm::take_pid_number() {
+    Word n = next_pid.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (!m_pid_numbers_reused.load(std::memory_order_relaxed)) return n;
+    while (lookup_process(make_pid(n))) n = next_pid.fetch_add(1, std::memory_order_relaxed) + 1;
+    return n;
+}
+
+void Vm::reuse_pid_numbers(Word next) {
+    m_pid_numbers_reused.store(true, std::memory_order_relaxed);
+    next_pid.store(next ? next - 1 : 0, std::memory_order_relaxed);
+}
+
 std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fun, Term args,
                                    const SpawnOptions& opts, Word monitor_ref[3]) {
-    auto child = std::make_shared<Process>(*this, next_pid.fetch_add(1, std::memory_order_relaxed) + 1);
+    auto child = std::make_shared<Process>(*this, take_pid_number());
     Process* c = child.get();
     c->fullsweep_after = opts.fullsweep_after;
     c->min_bin_vheap_size = opts.min_bin_vheap_size;
     c->priority.store(opts.priority, std::memory_order_relaxed);
+    if (opts.off_heap_messages) c->kept_flags.emplace_back(atom("message_queue_data"), atom("off_heap"));
     c->parent = parent ? parent->id : 0;
     if (opts.min_heap_size > c->heap_size_words) {
         // The fresh, empty heap is replaced by one of at least the size asked for.

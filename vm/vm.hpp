@@ -149,6 +149,7 @@ struct Vm {
         Word min_bin_vheap_size = 46422;    // {min_bin_vheap_size, N}: kept and reported
         Priority priority = Priority::Normal;  // {priority, P}
         std::optional<MaxHeapSize> max_heap;  // {max_heap_size, _}; else the system default
+        bool off_heap_messages = false;       // {message_queue_data, off_heap}
     };
     // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
     // [fun] with [args] when [entry] is null; links/monitors it to [parent] as asked. The new
@@ -396,7 +397,11 @@ struct Vm {
     void write_stdout(std::string_view text);
     void flush_stdout();
 
+    // The pid numbers given out so far. erts_debug:set_internal_state(next_pid, N) may set it
+    // back (reuse_pid_numbers), after which take_pid_number skips the numbers of live processes.
     std::atomic<Word> next_pid{0};
+    Word take_pid_number();
+    void reuse_pid_numbers(Word next);
     // Moves whenever some module's code changes (loaded, deleted, purged, on_load done):
     // tracer modules re-resolve their callbacks then.
     std::atomic<Word> code_generation{0};
@@ -451,6 +456,7 @@ private:
     std::mutex m_purge_mutex;
     const Module* m_purge_pending = nullptr;
     std::vector<Term> m_purge_waiters;
+    std::atomic<bool> m_pid_numbers_reused{false};
     void end_pending_purge(const Module* module);
     // Literal areas queued for the collector, and the one it releases (m_literal_mutex).
     std::mutex m_literal_mutex;
