@@ -264,6 +264,16 @@ Term make_unique_integer(Process* p, Term thread, Term value) {
 }
 }  // namespace
 
+// erts_debug:dirty_cpu(wait, Ms) and dirty_io(wait, Ms): continues in
+// beamlet_internal:dirty_wait(Ms) (bif/lib/beamlet_internal.erl). Anything else is badarg.
+Term bif_erts_debug_dirty_wait(Process* p, Term* a) {
+    if (a[0] != atom("wait") || !is_small(a[1])) return p->badarg();
+    a[0] = small_value(a[1]) < 0 ? make_small(0) : a[1];  // erts does not wait for a negative time
+    p->ip = p->vm.exports.get(atom("beamlet_internal"), atom("dirty_wait"), 1)->address();
+    p->exception = PendingException{};
+    return THE_NON_VALUE;
+}
+
 Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     static const Term am_available = atom("available_internal_state");
     if (!p->vm.internal_state_available.load()) return p->error(atoms::undef);

@@ -2,6 +2,7 @@
 #include "vm/module.hpp"
 
 #include "vm/breakpoint_site.hpp"
+#include "vm/magic.hpp"
 #include "vm/process.hpp"
 #include "vm/vm.hpp"
 #include "vm/trace_hooks.hpp"
@@ -22,6 +23,8 @@ CallAccountingPause::CallAccountingPause(Process* p)
 CallAccountingPause::~CallAccountingPause() {
     if (m_p) m_p->vm.services.trace->schedule_break(m_p, false);
 }
+
+Module::~Module() { release_off_heap_list(literal_off_heap); }
 
 const FunctionInfo* Module::function_at(const Word* p) const {
     if (!contains(p)) return nullptr;

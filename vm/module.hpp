@@ -133,7 +133,9 @@ struct Module {
     std::uint64_t content_hash = 0;          // GenericModule::content_hash
     Term attributes = NIL;
     Term compile_info = NIL;
-    // Its literals (GenericModule::literal_lo...), released when it is purged.
+    // Its literals (GenericModule::literal_lo...), released when it is purged. The binaries
+    // are the module's until then (a module never published, or still loaded when the VM
+    // ends, lets them go when it is destroyed).
     const Term* literal_lo = nullptr;
     const Term* literal_hi = nullptr;
     Term* literal_off_heap = nullptr;
@@ -149,6 +151,11 @@ struct Module {
     // is not to be compiled lazily), and whether it has been asked for.
     std::unique_ptr<LazyNative> lazy_native;
     std::atomic<bool> native_requested{false};
+
+    Module() = default;
+    Module(const Module&) = delete;
+    Module& operator=(const Module&) = delete;
+    ~Module();
 
     bool contains(const Word* p) const { return p >= code.get() && p < code.get() + code_size_words; }
     // The function whose code contains [p], or null.

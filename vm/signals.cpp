@@ -608,12 +608,13 @@ void Vm::release_literals(LiteralRelease* job) {
     });
 }
 
-void Vm::release_module_literals(const Module& module) {
+void Vm::release_module_literals(Module& module) {
     if (module.literal_lo == module.literal_hi && !module.literal_off_heap) return;
     auto* job = new LiteralRelease;
     job->lo = module.literal_lo;
     job->hi = module.literal_hi;
     job->off_heap_first = module.literal_off_heap;
+    module.literal_off_heap = nullptr;  // the release's now
     Term collector = literal_area_collector.load(std::memory_order_acquire);
     if (!collector || !lookup_process(collector)) {
         release_literals(job);

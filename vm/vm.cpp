@@ -326,7 +326,7 @@ bool Vm::delete_module(Term name) {
 }
 
 bool Vm::purge_module(Term name) {
-    const Module* purged;
+    Module* purged;
     {
         std::lock_guard lock(m_modules_mutex);
         auto it = m_old_modules.find(name);

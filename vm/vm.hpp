@@ -228,7 +228,7 @@ struct Vm {
     // (switch_literal_area), has every process copy what it references there (a copy_literals
     // system task, run_system_task) and switches again, which releases it. Without a
     // collector, release_literals does the same natively.
-    void release_module_literals(const Module& module);
+    void release_module_literals(Module& module);
     // erts_literal_area_collector:release_area_switch/0: the area being released (if any) is
     // done; the next queued one, if any, becomes the one being released (true).
     bool switch_literal_area();

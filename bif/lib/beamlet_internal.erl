@@ -2,7 +2,14 @@
 %% (A BIF that waits for a reply, as process_info/2 of another process, continues in OTP's own
 %% erts_internal:await_result/1, as on erl.)
 -module(beamlet_internal).
--export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4]).
+-export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4, dirty_wait/1]).
+
+%% erts_debug:dirty_cpu(wait, Ms) and dirty_io(wait, Ms): OTP's test BIFs that keep a dirty
+%% scheduler busy for Ms milliseconds. beamlet has no dirty schedulers: the caller waits
+%% without holding its scheduler, and its signals are handled meanwhile (by erts's dirty
+%% signal handler on OTP).
+dirty_wait(Ms) ->
+    receive after Ms -> ok end.
 
 %% Destroys trace sessions whose last strong handle was garbage collected (the VM sends
 %% {destroy, WeakHandle} when that happens), as if by trace:session_destroy/1; answers
