@@ -15,6 +15,8 @@
 #include "vm/native_compiler.hpp"
 #include "vm/process.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/literal_area.hpp"
+#include "vm/magic.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
 #include "vm/scheduler.hpp"
@@ -86,6 +88,12 @@ Vm::~Vm() {
     if (services.io) services.io->stop();
     port_table.reset();
     flush_stdout();
+    // Literal areas the collector had not finished with: their binaries go with the VM.
+    if (m_literal_area) m_literal_queue.push_back(m_literal_area);
+    for (LiteralRelease* job : m_literal_queue) {
+        release_off_heap_list(job->off_heap_first);
+        delete job;
+    }
 }
 
 void Vm::resume_suspended(Process* p) {
