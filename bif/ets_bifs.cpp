@@ -977,18 +977,38 @@ Term bif_ets_delete_object(Process* p, Term* a) {
     });
 }
 
-Term bif_ets_internal_delete_all(Process* p, Term* a) {
-    std::vector<DbObject*> objects;
-    Term r = with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
-        SWord n = SWord(t.size());
-        // A fixed table keeps its objects, pseudo-deleted, until the last unfix.
-        if (t.fixed()) t.clear();
-        else objects = t.detach_all();
-        return make_small(n);
-    });
-    if (r == THE_NON_VALUE || objects.empty()) return r;
+namespace {
+// The rest of delete_all_objects/1 on the table [x[0]] (its tid), answering [count]: while
+// a hash table is fixed, its objects are marked pseudo-deleted a slice at a time (they go at
+// the last unfix, as OTP's); otherwise (an ordered set, never fixed, or unfixed meanwhile)
+// what is left is taken out at once and freed a slice at a time.
+Term delete_all_from(Process* p, Term* x, Term count, std::size_t cursor) {
     const Export* self = p->vm.exports.get(atom("ets"), atom("internal_delete_all"), 2);
-    return free_in_slices(p, std::make_shared<DetachedObjects>(std::move(objects)), r, self);
+    std::vector<DbObject*> objects;
+    bool marked_all = true;
+    Term r = with_table(p, x[0], Need::Write, [&](Table& t) -> Term {
+        if (t.fixed() && t.is_hash()) marked_all = t.mark_deleted_some(&cursor, FREE_PER_SLICE);
+        else objects = t.detach_all();
+        return count;
+    });
+    if (r == THE_NON_VALUE) {
+        p->exception = PendingException{};  // the table went meanwhile: its objects went with it
+        return count;
+    }
+    if (!marked_all)
+        return trap_yield(p, self, [count, cursor](Process* q, Term* xs) { return delete_all_from(q, xs, count, cursor); }, 1);
+    if (objects.empty()) return count;
+    return free_in_slices(p, std::make_shared<DetachedObjects>(std::move(objects)), count, self);
+}
+}  // namespace
+
+Term bif_ets_internal_delete_all(Process* p, Term* a) {
+    Term count = with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
+        a[0] = tid_term(p, &t);  // the table itself, whatever it is named meanwhile
+        return make_small(SWord(t.size()));
+    });
+    if (count == THE_NON_VALUE) return count;
+    return delete_all_from(p, a, count, 0);
 }
 
 Term bif_ets_take(Process* p, Term* a) {

@@ -280,6 +280,22 @@ void Table::clear() {
     m_words = 0;
 }
 
+bool Table::mark_deleted_some(std::size_t* cursor, std::size_t budget) {
+    std::size_t marked = 0;
+    for (; *cursor < m_buckets.size(); ++*cursor) {
+        if (marked >= budget) return false;
+        for (DbObject* o = m_buckets[*cursor]; o; o = o->next) {
+            if (o->deleted) continue;
+            o->deleted = true;
+            m_has_deleted = true;
+            --m_size;
+            m_words -= o->words;
+            ++marked;
+        }
+    }
+    return true;
+}
+
 std::vector<DbObject*> Table::detach_all() {
     std::vector<DbObject*> objects;
     objects.reserve(m_size);

@@ -110,6 +110,11 @@ public:
     // Replaces [o] by a copy of [t] (same key); returns the new object.
     DbObject* replace(DbObject* o, Term t);
     void clear();
+    // ets:delete_all_objects/1 on a fixed hash table, a slice at a time (OTP's
+    // db_mark_all_deleted_hash): marks up to [budget] live objects pseudo-deleted, going on
+    // from bucket [*cursor]; true once every bucket is done. (A fixed table's buckets stay
+    // where they are, so the cursor holds between slices while the table stays fixed.)
+    bool mark_deleted_some(std::size_t* cursor, std::size_t budget);
     // Empties the table at once (no fixation) and hands over its objects, to be destroyed by
     // the caller, a slice at a time (OTP frees a deleted table's objects while yielding).
     std::vector<DbObject*> detach_all();
