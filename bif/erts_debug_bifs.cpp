@@ -93,6 +93,12 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     }
     // A debug build's knob (ETS_DBG_FORCE_TRAP): not supported, as on a release build of erts.
     if (a[0] == atom("ets_force_trap")) return atom("notsup");
+    // mbuf(Term): a copy of Term in a heap fragment of the caller's (ets_SUITE makes one so
+    // that a BIF meets a process with fragments).
+    if (a[0] == atom("mbuf")) {
+        Term* hp = p->alloc_fragment(std::max<Word>(term_size_words(a[1]), 1));
+        return copy_term(a[1], &hp, &p->off_heap_first);
+    }
     // next_pid: the number the next process gets (OTP's node_container and ets suites set it
     // back to have a dead process's pid again); badarg unless a non-negative integer.
     if (a[0] == atom("next_pid")) {
