@@ -35,6 +35,10 @@ void install_ets(vm::Vm& vm);
 void install_persistent_terms(vm::Vm& vm);
 vm::Term persistent_term_internal_state(vm::Process* p);
 std::size_t ets_table_count(vm::Vm& vm);  // erlang:system_info(ets_count)
+// erts_debug:set_internal_state(colliding_names, {Name, Count}): Count new atoms that share
+// Name's bucket in the named-table map (at its current size), as erts's answers with names
+// that collide in its meta name table (ets_SUITE:meta_wb).
+vm::Term ets_colliding_names(vm::Process* p, vm::Term name, vm::Word count);
 // The tid of the live table whose reference has ids [ids], or THE_NON_VALUE: a tid read back
 // from its printed form (list_to_ref/1) names the table again, as erts's magic-ref table has it.
 vm::Term ets_tid_of_ref(vm::Process* p, const vm::Word ids[3]);

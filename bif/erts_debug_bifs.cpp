@@ -93,6 +93,9 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
     }
     // A debug build's knob (ETS_DBG_FORCE_TRAP): not supported, as on a release build of erts.
     if (a[0] == atom("ets_force_trap")) return atom("notsup");
+    if (a[0] == atom("colliding_names") && is_tuple(a[1]) && tuple_arity(a[1]) == 2 &&
+        is_atom(tuple_element(a[1], 0)) && is_small(tuple_element(a[1], 1)) && small_value(tuple_element(a[1], 1)) >= 0)
+        return ets_colliding_names(p, tuple_element(a[1], 0), Word(small_value(tuple_element(a[1], 1))));
     // mbuf(Term): a copy of Term in a heap fragment of the caller's (ets_SUITE makes one so
     // that a BIF meets a process with fragments).
     if (a[0] == atom("mbuf")) {

@@ -901,6 +901,26 @@ std::size_t ets_table_count(Vm& vm) {
     return r.tables.size();
 }
 
+Term ets_colliding_names(Process* p, Term name, Word count) {
+    Registry& r = registry(p->vm);
+    std::size_t buckets, home;
+    {
+        std::shared_lock lock(r.mutex);
+        buckets = r.names.bucket_count();
+        home = r.names.bucket(name);
+    }
+    const auto hash = r.names.hash_function();
+    const std::string base = atom_text(name) + "_";
+    Term names = NIL;
+    for (Word i = 1, found = 0; found < count && i < (Word(1) << 24); ++i) {
+        Term candidate = atom(base + std::to_string(i));
+        if (hash(candidate) % buckets != home) continue;
+        names = make_cons_on(p->alloc(2), candidate, names);
+        ++found;
+    }
+    return names;
+}
+
 Term ets_tid_of_ref(Process* p, const Word ids[3]) {
     Registry& r = registry(p->vm);
     std::shared_lock lock(r.mutex);
@@ -1300,17 +1320,20 @@ Term bif_ets_give_away(Process* p, Term* a) {
     return atoms::true_;
 }
 
+// ets:rename(Table, Name): badarg if Name names a table already (the table itself too, as
+// on erl), with erts's cause when the table is not one (id, type).
 Term bif_ets_rename(Process* p, Term* a) {
     if (!is_atom(a[1])) return p->badarg();
     TableRef ref;
-    if (!ref.resolve(p->vm, a[0])) return p->badarg();
+    if (!ref.resolve(p->vm, a[0])) return p->badarg(atom(is_atom(a[0]) || is_ref(a[0]) ? "id" : "type"));
     Table* t = ref.get();
     Registry& r = registry(p->vm);
     std::unique_lock rlock(r.mutex);
     std::unique_lock lock(t->lock);
-    if (t->dead.load() || !allowed(p, t, Need::Write)) return p->badarg();
+    if (t->dead.load()) return p->badarg(atom("id"));
+    if (!allowed(p, t, Need::Write)) return p->badarg();
     if (t->named) {
-        if (a[1] != t->name && r.names.count(a[1])) return p->badarg();
+        if (r.names.count(a[1])) return p->badarg();
         r.names.erase(t->name);
         r.names.emplace(a[1], t);
     }
