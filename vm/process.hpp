@@ -282,6 +282,10 @@ struct Process {
     // ---- owner-only state ----
     MessageQueue queue;                       // messages taken from the inbox, with the save pointer
     Term pending_exit = 0;                    // an exit signal decided that this process dies
+    // Its exit under way a slice at a time (Schedulers::finish): the resources' work left
+    // (ProcessResources::process_exited), and whether that part of the exit is done.
+    std::function<bool()> exit_work;
+    bool exit_resources_done = false;
     bool yield_requested = false;             // erlang:yield/0: yield after the current BIF
     bool discard_stack = false;               // erlang:hibernate/3 trapped: the stack was replaced
     std::vector<Term> suspending;             // processes this one has suspended (undone at exit)

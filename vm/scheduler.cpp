@@ -355,11 +355,12 @@ void Schedulers::run_one(int index, Process* p) {
     // being scheduled in, and is parked until the last resume or the next signal.
     bool suspended = is_suspended(p);
     // Scheduled in before its signals are handled, as in OTP: a process killed while it
-    // waited is switched in, then exits.
-    if (!suspended) trace_scheduling(p, SchedEvent::In);
+    // waited is switched in, then exits. One in the middle of its exit goes on with it.
+    SchedEvent in_event = p->exit_work ? SchedEvent::InExiting : SchedEvent::In;
+    if (!suspended) trace_scheduling(p, in_event);
     m_vm.process_signals(p);
     if (p->pending_exit) {
-        if (suspended) trace_scheduling(p, SchedEvent::In);
+        if (suspended) trace_scheduling(p, in_event);
         finish(p, p->pending_exit);
         return;
     }
@@ -521,7 +522,33 @@ void release_binaries_of_exited(Process* p) {
 }
 }  // namespace
 
+bool Schedulers::exit_resources_slice(Process* p) {
+    if (p->exit_resources_done) return true;
+    if (!p->exit_work) {  // the exit begins: the first slice is done as the work is found
+        if (p->ets_user.load(std::memory_order_relaxed) && m_vm.services.ets)
+            p->exit_work = m_vm.services.ets->process_exited(p);
+        if (p->exit_work) return false;
+    } else if (!p->exit_work()) {
+        return false;
+    }
+    p->exit_work = nullptr;
+    p->exit_resources_done = true;
+    return true;
+}
+
 void Schedulers::finish(Process* p, Term reason) {
+    if (!exit_resources_slice(p)) {
+        // More to free than a slice's worth (the objects of the ETS tables it owned): it is
+        // scheduled out and goes on with its exit next time, as OTP's (out_exiting/in_exiting).
+        p->pending_exit = reason;
+        trace_scheduling(p, SchedEvent::OutExiting);
+        {
+            std::lock_guard guard(p->lock);
+            p->state = ProcessState::Runnable;
+        }
+        enqueue(p);
+        return;
+    }
     m_vm.do_exit(p, reason);
     Process* main = m_main.load(std::memory_order_acquire);
     // (The run reports how main and init ended from their exit reasons, once stopped.)

@@ -124,8 +124,11 @@ private:
     void run_one(int index, Process* p);
     void wake_one();
     void resume_progress_waiters();
-    // Ends [p] with [reason]; when it is the main process, stops the schedulers.
+    // Ends [p] with [reason]; when it is the main process, stops the schedulers. An exit with
+    // much to free takes several turns (exit_resources_slice).
     void finish(Process* p, Term reason);
+    // One slice of the work [p]'s exit leaves to the resources it used (ETS); true once done.
+    bool exit_resources_slice(Process* p);
 
     Vm& m_vm;
     std::vector<std::unique_ptr<Scheduler>> m_scheds;

@@ -5,6 +5,7 @@
 // alone): each call site says what happens then.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,8 +37,10 @@ using InfoRequestFn = void (*)(Vm& vm, Process* p, Term from, Term request);
 class ProcessResources {
 public:
     virtual ~ProcessResources() = default;
-    // [p] is exiting (do_exit, on its own thread).
-    virtual void process_exited(Process* p) = 0;
+    // [p] is exiting, on its own thread, before its links and monitors hear of it. What is
+    // left to do comes back as work a slice at a time (true once done; null: nothing left),
+    // done by the exiting process scheduled out in between, as OTP's exit deletes tables.
+    virtual std::function<bool()> process_exited(Process* p) = 0;
 };
 
 // A layer's state that lives as long as the VM (bif/persistent_term.cpp: the stored terms).

@@ -1092,8 +1092,14 @@ void Vm::do_exit(Process* p, Term reason) {
         report_crash(p, reason);
 
     // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
-    // 'DOWN', as in OTP) or are deleted.
-    if (p->ets_user.load(std::memory_order_relaxed) && services.ets) services.ets->process_exited(p);
+    // 'DOWN', as in OTP) or are deleted: done already when the exit went through
+    // Schedulers::finish, which frees their objects a slice at a time.
+    if (!p->exit_resources_done) {
+        p->exit_resources_done = true;
+        if (p->ets_user.load(std::memory_order_relaxed) && services.ets)
+            if (std::function<bool()> work = services.ets->process_exited(p))
+                while (!work()) {}
+    }
 
     if (p->blocks_scheduling.load(std::memory_order_relaxed)) {
         std::unique_lock guard(multi_scheduling.mutex);
