@@ -449,7 +449,25 @@ bool keeps_key(const Table& t, Term source) {
     return true;
 }
 
-// Runs [scan] over the whole table, or only the keys its spec binds.
+// A one-clause spec on an ordered_set whose key is a tuple with its first elements bound
+// ({a, b, '_'}): the key pattern, and how many leading elements are bound; 0 otherwise. The
+// keys it can match are one range of the key order, as OTP's partly bound keys.
+Word partly_bound_key(const Table& t, Term source, Term* pattern) {
+    if (t.is_hash() || !is_list(source) || !is_nil(cdr(source))) return 0;
+    Term clause = car(source);
+    if (!is_tuple(clause) || tuple_arity(clause) != 3) return 0;
+    Term head = tuple_element(clause, 0);
+    if (!is_tuple(head) || tuple_arity(head) < t.keypos()) return 0;
+    Term key = tuple_element(head, t.keypos() - 1);
+    if (!is_tuple(key)) return 0;
+    Word bound = 0;
+    while (bound < tuple_arity(key) && ground(tuple_element(key, bound))) ++bound;
+    *pattern = key;
+    return bound;
+}
+
+// Runs [scan] over the whole table, or only the keys its spec binds, or only the range of
+// keys a partly bound key allows.
 void scan_all(Scan& scan, Term source) {
     std::vector<Term> keys;
     if (bound_keys(scan.table, source, &keys)) {
@@ -458,6 +476,24 @@ void scan_all(Scan& scan, Term source) {
             scan.table.for_key(k, [&](DbObject* o) { objs.push_back(o); });
             for (DbObject* o : objs) scan.visit(o);
         }
+        return;
+    }
+    Term pattern = 0;
+    if (Word bound = partly_bound_key(scan.table, source, &pattern)) {
+        Word arity = tuple_arity(pattern);
+        auto where = [&](Term key) -> int {
+            if (!is_tuple(key)) return ets::compare_keys(key, pattern);  // decided by the type
+            if (tuple_arity(key) != arity) return tuple_arity(key) < arity ? -1 : 1;
+            for (Word i = 0; i < bound; ++i)
+                if (int c = ets::compare_keys(tuple_element(key, i), tuple_element(pattern, i))) return c;
+            return 0;
+        };
+        std::vector<DbObject*> objs;
+        scan.table.walk_range(where, [&](DbObject* o) {
+            objs.push_back(o);
+            return true;
+        });
+        for (DbObject* o : objs) scan.visit(o);
         return;
     }
     scan.table.walk_all([&](DbObject* o) {

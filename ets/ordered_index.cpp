@@ -317,6 +317,30 @@ OrderedIndex::Position OrderedIndex::lower_bound(Term key) const {
     return leaf->next ? Position{leaf->next, 0} : Position{};
 }
 
+OrderedIndex::Position OrderedIndex::first_not(const std::function<bool(Term)>& before) const {
+    // Separators are the smallest keys of the subtrees on their right: the first key not
+    // before is in the child after the last separator that is before (or is the next
+    // subtree's first key).
+    auto count_before = [&](const Term* keys, int n) {
+        int lo = 0, hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (before(keys[mid])) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    };
+    const Node* node = m_root;
+    while (!node->is_leaf) {
+        auto* inner = static_cast<const Inner*>(node);
+        node = inner->children[count_before(inner->keys, inner->n - 1)];
+    }
+    auto* leaf = static_cast<const Leaf*>(node);
+    int i = count_before(leaf->keys, leaf->n);
+    if (i < leaf->n) return {leaf, i};
+    return leaf->next ? Position{leaf->next, 0} : Position{};
+}
+
 OrderedIndex::Position OrderedIndex::upper_bound(Term key) const {
     const Leaf* leaf = leaf_for(key);
     int i = search(leaf->keys, leaf->n, key, true);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "vm/term.hpp"
 
@@ -53,6 +54,9 @@ public:
     Position first() const;
     Position last() const;
     Position lower_bound(vm::Term key) const;  // the first key >= [key]
+    // The first key for which [before] is false, where [before] is true for a first part of
+    // the keys in order and false from there on (a range of keys starts there).
+    Position first_not(const std::function<bool(vm::Term)>& before) const;
     Position upper_bound(vm::Term key) const;  // the first key > [key]
     Position next(Position at) const;
     Position prev(Position at) const;

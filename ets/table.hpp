@@ -148,6 +148,14 @@ public:
     // [fn(obj)] returns false to stop.
     template <typename Fn>
     void walk_tree(Term from, bool inclusive, bool reverse, Fn&& fn) const;
+    // An ordered_set's objects whose keys [where] puts in a range (< 0 before it, 0 in it,
+    // > 0 after it, consistent with key order), in key order; [fn(obj)] returns false to stop.
+    template <typename Where, typename Fn>
+    void walk_range(Where&& where, Fn&& fn) const {
+        for (auto at = m_index.first_not([&](vm::Term k) { return where(k) < 0; });
+             at.valid() && where(m_index.key(at)) == 0; at = m_index.next(at))
+            if (!fn(m_index.object(at))) return;
+    }
     // Every object, in traversal order; [fn(obj)] returns false to stop.
     template <typename Fn>
     void walk_all(Fn&& fn) const {
