@@ -329,36 +329,14 @@ trap_suspend:
     if (p->suspend_for == SuspendFor::Nothing) return RunResult::Yield;  // may continue at once
     return RunResult::Suspended;
 
-busy_port_wait:
+suspend:
+    // Suspended until p->suspend_for holds (a busy port, a pending purge, native code),
+    // then resumed at I with [live] x registers.
     SWAPOUT();
     p->ip = I;
-    p->cp = cp;
-    p->arity = 1;
-    p->saved_x.assign(x, x + 1);
-    p->suspend_for = SuspendFor::BusyPort;
-    p->reductions += CONTEXT_REDS - reds;
-    return RunResult::Suspended;
-
-pending_purge_wait:
-    // Resumed at I with the three arguments of erts_code_purger:pending_purge_lambda/3.
-    SWAPOUT();
-    p->ip = I;
-    p->cp = cp;
-    p->arity = 3;
-    p->saved_x.assign(x, x + 3);
-    p->suspend_for = SuspendFor::PendingPurge;
-    p->reductions += CONTEXT_REDS - reds;
-    return RunResult::Suspended;
-
-native_code_wait:
-    // Resumed past the marker: this call goes on interpreted (its entry breakpoint, if any,
-    // has been hit already); the next ones enter the native code.
-    SWAPOUT();
-    p->ip = I + 2;
     p->cp = cp;
     p->arity = live;
     p->saved_x.assign(x, x + live);
-    p->suspend_for = SuspendFor::NativeCode;
     p->reductions += CONTEXT_REDS - reds;
     return RunResult::Suspended;
 

@@ -1091,15 +1091,8 @@ void Vm::do_exit(Process* p, Term reason) {
     if ((p->exception.cls == atoms::error || p->exception.cls == atoms::throw_) && !p->is_main)
         report_crash(p, reason);
 
-    // ETS tables go to their heirs (whose 'ETS-TRANSFER' arrives before any 'EXIT' or
-    // 'DOWN', as in OTP) or are deleted: done already when the exit went through
-    // Schedulers::finish, which frees their objects a slice at a time.
-    if (!p->exit_resources_done) {
-        p->exit_resources_done = true;
-        if (p->ets_user.load(std::memory_order_relaxed) && services.ets)
-            if (std::function<bool()> work = services.ets->process_exited(p))
-                while (!work()) {}
-    }
+    // (Its ETS tables have gone to their heirs, whose 'ETS-TRANSFER' arrives before any
+    // 'EXIT' or 'DOWN' as in OTP, or been deleted: Schedulers::finish, a slice at a time.)
 
     if (p->blocks_scheduling.load(std::memory_order_relaxed)) {
         std::unique_lock guard(multi_scheduling.mutex);

@@ -236,8 +236,9 @@ struct Vm {
     std::atomic<Term> literal_area_collector{0};
     // [p]'s queued messages that hold literals of [job]'s area get copies of their own.
     void copy_released_literals_in_queue(Process* p, const LiteralRelease& job);
-    // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name and
-    // table removal, the crash report. Owner thread only.
+    // Finishes process [p] with [reason]: exit signals to links, DOWN to monitors, name
+    // removal, the crash report. Owner thread only; its ETS tables are left before
+    // (Schedulers::finish, ProcessResources::process_exited).
     void do_exit(Process* p, Term reason);
     // The report of [p]'s uncaught error: to the logger process, or stderr before it runs.
     void report_crash(Process* p, Term reason);
