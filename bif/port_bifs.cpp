@@ -255,6 +255,16 @@ Term open_port_with(Process* p, std::unique_ptr<PortDriver> driver, const std::s
 // open_port({fd, In, Out}, Options), as OTP 25: machine integers, else badarg; outside a
 // descriptor's range, einval; exit_status, args and arg0 are badarg (cd, env and
 // nouse_stdio are accepted and mean nothing here). The port is named "In/Out".
+// Whether an input request waits among [p]'s messages (p is running: its queue is its own).
+bool has_input_request(Process* p) {
+    bool found = false;
+    p->queue.for_each([&](const Message& m) { found = found || is_input_request(m.term); });
+    std::lock_guard guard(p->lock);
+    for (const Message& m : p->inbox)
+        found = found || (m.kind == SignalKind::Message && is_input_request(m.term));
+    return found;
+}
+
 Term open_fd_port(Process* p, Term name, Term options) {
     BEAMLET_CACHED_ATOM(am_einval, "einval");
     Term in = tuple_element(name, 1), out = tuple_element(name, 2);
@@ -285,10 +295,10 @@ Term open_fd_port(Process* p, Term name, Term options) {
         bool start_now = false;
         {
             std::lock_guard guard(demand.mutex);
-            // A request that came meanwhile (the server is cleared), or any message that came
-            // before the server was known: reading starts at once.
+            // A request that came meanwhile (the server is cleared), or one that came before
+            // the server was known: reading starts at once.
             start_now = demand.server.load(std::memory_order_relaxed) != p->id ||
-                        p->message_count.load(std::memory_order_relaxed) != 0;
+                        has_input_request(p);
             if (start_now) demand.server.store(0, std::memory_order_relaxed);
             else demand.port = port;
         }

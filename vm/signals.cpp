@@ -397,15 +397,18 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
 }
 
 bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
-    if (signal.kind == SignalKind::Message && to->id == stdin_on_demand.server.load(std::memory_order_relaxed))
-        stdin_message(signal.term);
-    bool enqueue = false, promote = false;
+    bool enqueue = false, promote = false, starts_input = false;
     {
         std::lock_guard guard(to->lock);
         if (to->state == ProcessState::Exited) {
             free_fragment(signal.fragment);
             return false;
         }
+        // Read under the lock: open_fd_port stores the server, then looks through its inbox
+        // under the same lock, so a request is either seen there or seen here.
+        starts_input = signal.kind == SignalKind::Message &&
+                       to->id == stdin_on_demand.server.load(std::memory_order_relaxed) &&
+                       is_input_request(signal.term);
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
         else ++to->inbox_signals;
         if (signal.kind == SignalKind::Exit && !signal.linked && signal.term == atoms::kill) to->kill_pending = true;
@@ -424,6 +427,7 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
             enqueue = true;
         }
     }
+    if (starts_input) start_stdin_input();
     if (enqueue && lazy_wake && schedulers) schedulers->wake_later(to);
     else if (enqueue) schedulers->enqueue(to);
     else if (promote) schedulers->promote(to);
@@ -537,8 +541,8 @@ void Vm::send_link_event(Term from, Process* to, bool linked) {
 
 namespace {
 
-// {io_request, From, ReplyAs, Request} where Request reads: get_chars, get_line, get_until,
-// get_password, or {requests, [...]} holding one of them.
+// An io request that reads: get_chars, get_line, get_until, get_password, or {requests, [...]}
+// holding one of them.
 bool reads_input(Term request) {
     static const Term am_requests = atom("requests"), am_get_chars = atom("get_chars"),
                       am_get_line = atom("get_line"), am_get_until = atom("get_until"),
@@ -556,11 +560,13 @@ bool reads_input(Term request) {
 
 }  // namespace
 
-void Vm::stdin_message(Term msg) {
+bool is_input_request(Term msg) {
     static const Term am_io_request = atom("io_request");
-    if (!is_tuple(msg) || tuple_arity(msg) != 4 || tuple_element(msg, 0) != am_io_request ||
-        !reads_input(tuple_element(msg, 3)))
-        return;
+    return is_tuple(msg) && tuple_arity(msg) == 4 && tuple_element(msg, 0) == am_io_request &&
+           reads_input(tuple_element(msg, 3));
+}
+
+void Vm::start_stdin_input() {
     std::shared_ptr<Port> port;
     {
         std::lock_guard guard(stdin_on_demand.mutex);

@@ -359,8 +359,8 @@ struct Vm {
         std::atomic<Term> server{0};
         std::weak_ptr<Port> port;
     } stdin_on_demand;
-    // [msg], just sent to stdin_on_demand.server: starts its port's input if it asks for input.
-    void stdin_message(Term msg);
+    // An input request was sent to stdin_on_demand.server: its port starts reading.
+    void start_stdin_input();
 
     // statistics(garbage_collection): collections so far, and the words they freed.
     std::atomic<std::uint64_t> gc_count{0}, gc_reclaimed_words{0};
@@ -465,5 +465,8 @@ private:
     LiteralRelease* m_literal_area = nullptr;
     LiteralRelease* literal_area_being_released();
 };
+
+// {io_request, From, ReplyAs, Request} where Request reads input (get_line, get_chars, ...).
+bool is_input_request(Term msg);
 
 }  // namespace beamlet::vm
