@@ -12,6 +12,7 @@
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
 #include "io/drivers/fd_driver.hpp"
+#include "io/drivers/inet_driver.hpp"
 #include "io/drivers/spawn_driver.hpp"
 
 namespace beamlet::bif {
@@ -228,33 +229,13 @@ namespace {
 // The port [driver] serves, opened by [p] under [name] (port_info's name; the driver's atom in
 // the open trace event).
 Term open_port_with(Process* p, std::unique_ptr<PortDriver> driver, const std::string& name, bool parallelism) {
-    Vm& vm = p->vm;
-    std::shared_ptr<Port> port = vm.port_table->make();
-    port->name = name;
-    port->parallelism = parallelism;
-    port->driver_name = driver_atom(name);
-    port->owner.store(p->id, std::memory_order_release);
-    port->links.push_back(p->id);
-    port->driver = std::move(driver);
-    {
-        std::lock_guard guard(p->lock);
-        p->links.push_back(port->id);
-    }
-    vm.port_table->add(port);
-    // The new-port flags and the open event come first; then the port's own open operation
-    // and its link to the opener; then the driver's first I/O turn (OTP's spawn
-    // acknowledgement), which here starts the watching of its descriptors.
-    if (p->vm.services.trace) p->vm.services.trace->port_opened(port.get(), p, port->driver_name);
-    port->start(p->id);
+    std::shared_ptr<Port> port = open_port(p->vm, p, std::move(driver), name, driver_atom(name), parallelism);
     // The opener's half of the link, as link/1 reports it.
     if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && p->vm.services.trace)
         p->vm.services.trace->process_event(p, atoms::link, port->id);
     return port->id;
 }
 
-// open_port({fd, In, Out}, Options), as OTP 25: machine integers, else badarg; outside a
-// descriptor's range, einval; exit_status, args and arg0 are badarg (cd, env and
-// nouse_stdio are accepted and mean nothing here). The port is named "In/Out".
 // Whether an input request waits among [p]'s messages (p is running: its queue is its own).
 bool has_input_request(Process* p) {
     bool found = false;
@@ -265,6 +246,9 @@ bool has_input_request(Process* p) {
     return found;
 }
 
+// open_port({fd, In, Out}, Options), as OTP 25: machine integers, else badarg; outside a
+// descriptor's range, einval; exit_status, args and arg0 are badarg (cd, env and
+// nouse_stdio are accepted and mean nothing here). The port is named "In/Out".
 Term open_fd_port(Process* p, Term name, Term options) {
     BEAMLET_CACHED_ATOM(am_einval, "einval");
     Term in = tuple_element(name, 1), out = tuple_element(name, 2);
@@ -326,6 +310,7 @@ Term open_file_port(Process* p, Term name, Term options) {
 Term bif_open_port(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_spawn_executable, "spawn_executable");
     BEAMLET_CACHED_ATOM(am_fd, "fd");
+    BEAMLET_CACHED_ATOM(am_spawn_driver, "spawn_driver");
     Term name = a[0];
     if (is_tuple(name) && tuple_arity(name) == 3 && tuple_element(name, 0) == am_fd)
         return open_fd_port(p, name, a[1]);
@@ -337,8 +322,15 @@ Term bif_open_port(Process* p, Term* a) {
         s.executable = false;
     } else if (kind == am_spawn_executable) {
         s.executable = true;
+    } else if (kind == am_spawn_driver) {
+        // The linked-in drivers beamlet has: the inet drivers (prim_inet's sockets).
+        std::string driver_name;
+        if (!text_arg(command, &driver_name)) return p->badarg();
+        std::unique_ptr<PortDriver> driver = io::inet_driver(driver_name);
+        if (!driver) return p->badarg();
+        if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
+        return open_port_with(p, std::move(driver), driver_name, s.parallelism);
     } else {
-        // spawn_driver: beamlet has no linked-in drivers.
         return p->badarg();
     }
     // "" is badarg, <<>> runs an empty command (OTP 25 checks lists only).
@@ -542,14 +534,20 @@ Term bif_list_to_port(Process* p, Term* a) {
     return make_port(Word(std::stoull(digits)));
 }
 
-// The spawn driver has no control or call operations: OTP answers badarg, after the port
-// has run them (port_control's request is traced as received).
+// A driver without control operations (spawn, fd) answers badarg, after the port has run
+// the request (it is traced as received). The reply is a list of bytes (OTP's drivers that
+// do not ask for binaries, as inet's).
 Term bif_port_control(Process* p, Term* a) {
     std::shared_ptr<Port> port = port_arg(p, a[0]);
     std::string bytes;
     if (!port || !is_small(a[1]) || !iolist_to_bytes(a[2], &bytes)) return p->badarg();
-    port->control(p->id, a[1], bytes);
-    return p->badarg();
+    std::optional<std::string> reply = port->control(p->id, a[1], bytes);
+    if (!reply) return p->badarg();
+    Term* cells = p->alloc(2 * reply->size());
+    Term list = NIL;
+    for (std::size_t i = reply->size(); i-- > 0;)
+        list = make_cons_on(cells + 2 * i, make_small(static_cast<std::uint8_t>((*reply)[i])), list);
+    return list;
 }
 
 Term bif_port_call(Process* p, Term* a) {

@@ -36,103 +36,14 @@
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/magic.hpp"
+#include "vm/posix_errors.hpp"
 
 namespace beamlet::bif {
 
 using namespace vm;
 
-// The POSIX error atom OTP uses for [err] (erl_errno_id's names).
-Term posix_atom(int err) {
-    switch (err) {
-#define BEAMLET_ERRNO(code, name) \
-    case code: return atom(name);
-        BEAMLET_ERRNO(E2BIG, "e2big")
-        BEAMLET_ERRNO(EACCES, "eacces")
-        BEAMLET_ERRNO(EADDRINUSE, "eaddrinuse")
-        BEAMLET_ERRNO(EADDRNOTAVAIL, "eaddrnotavail")
-        BEAMLET_ERRNO(EAFNOSUPPORT, "eafnosupport")
-        BEAMLET_ERRNO(EAGAIN, "eagain")
-        BEAMLET_ERRNO(EALREADY, "ealready")
-        BEAMLET_ERRNO(EBADF, "ebadf")
-        BEAMLET_ERRNO(EBADMSG, "ebadmsg")
-        BEAMLET_ERRNO(EBUSY, "ebusy")
-        BEAMLET_ERRNO(ECHILD, "echild")
-        BEAMLET_ERRNO(ECONNABORTED, "econnaborted")
-        BEAMLET_ERRNO(ECONNREFUSED, "econnrefused")
-        BEAMLET_ERRNO(ECONNRESET, "econnreset")
-        BEAMLET_ERRNO(EDEADLK, "edeadlk")
-        BEAMLET_ERRNO(EDESTADDRREQ, "edestaddrreq")
-        BEAMLET_ERRNO(EDOM, "edom")
-        BEAMLET_ERRNO(EDQUOT, "edquot")
-        BEAMLET_ERRNO(EEXIST, "eexist")
-        BEAMLET_ERRNO(EFAULT, "efault")
-        BEAMLET_ERRNO(EFBIG, "efbig")
-        BEAMLET_ERRNO(EHOSTDOWN, "ehostdown")
-        BEAMLET_ERRNO(EHOSTUNREACH, "ehostunreach")
-        BEAMLET_ERRNO(EIDRM, "eidrm")
-        BEAMLET_ERRNO(EILSEQ, "eilseq")
-        BEAMLET_ERRNO(EINPROGRESS, "einprogress")
-        BEAMLET_ERRNO(EINTR, "eintr")
-        BEAMLET_ERRNO(EINVAL, "einval")
-        BEAMLET_ERRNO(EIO, "eio")
-        BEAMLET_ERRNO(EISCONN, "eisconn")
-        BEAMLET_ERRNO(EISDIR, "eisdir")
-        BEAMLET_ERRNO(ELOOP, "eloop")
-        BEAMLET_ERRNO(EMFILE, "emfile")
-        BEAMLET_ERRNO(EMLINK, "emlink")
-        BEAMLET_ERRNO(EMSGSIZE, "emsgsize")
-        BEAMLET_ERRNO(ENAMETOOLONG, "enametoolong")
-        BEAMLET_ERRNO(ENETDOWN, "enetdown")
-        BEAMLET_ERRNO(ENETRESET, "enetreset")
-        BEAMLET_ERRNO(ENETUNREACH, "enetunreach")
-        BEAMLET_ERRNO(ENFILE, "enfile")
-        BEAMLET_ERRNO(ENOBUFS, "enobufs")
-        BEAMLET_ERRNO(ENODATA, "enodata")
-        BEAMLET_ERRNO(ENODEV, "enodev")
-        BEAMLET_ERRNO(ENOENT, "enoent")
-        BEAMLET_ERRNO(ENOEXEC, "enoexec")
-        BEAMLET_ERRNO(ENOLCK, "enolck")
-        BEAMLET_ERRNO(ENOLINK, "enolink")
-        BEAMLET_ERRNO(ENOMEM, "enomem")
-        BEAMLET_ERRNO(ENOMSG, "enomsg")
-        BEAMLET_ERRNO(ENOPROTOOPT, "enoprotoopt")
-        BEAMLET_ERRNO(ENOSPC, "enospc")
-        BEAMLET_ERRNO(ENOSR, "enosr")
-        BEAMLET_ERRNO(ENOSTR, "enostr")
-        BEAMLET_ERRNO(ENOSYS, "enosys")
-        BEAMLET_ERRNO(ENOTBLK, "enotblk")
-        BEAMLET_ERRNO(ENOTCONN, "enotconn")
-        BEAMLET_ERRNO(ENOTDIR, "enotdir")
-        BEAMLET_ERRNO(ENOTEMPTY, "enotempty")
-        BEAMLET_ERRNO(ENOTSOCK, "enotsock")
-        BEAMLET_ERRNO(ENOTSUP, "enotsup")
-        BEAMLET_ERRNO(ENOTTY, "enotty")
-        BEAMLET_ERRNO(ENXIO, "enxio")
-        BEAMLET_ERRNO(EOVERFLOW, "eoverflow")
-        BEAMLET_ERRNO(EPERM, "eperm")
-        BEAMLET_ERRNO(EPFNOSUPPORT, "epfnosupport")
-        BEAMLET_ERRNO(EPIPE, "epipe")
-        BEAMLET_ERRNO(EPROTO, "eproto")
-        BEAMLET_ERRNO(EPROTONOSUPPORT, "eprotonosupport")
-        BEAMLET_ERRNO(EPROTOTYPE, "eprototype")
-        BEAMLET_ERRNO(ERANGE, "erange")
-        BEAMLET_ERRNO(EREMOTE, "eremote")
-        BEAMLET_ERRNO(EROFS, "erofs")
-        BEAMLET_ERRNO(ESHUTDOWN, "eshutdown")
-        BEAMLET_ERRNO(ESOCKTNOSUPPORT, "esocktnosupport")
-        BEAMLET_ERRNO(ESPIPE, "espipe")
-        BEAMLET_ERRNO(ESRCH, "esrch")
-        BEAMLET_ERRNO(ESTALE, "estale")
-        BEAMLET_ERRNO(ETIME, "etime")
-        BEAMLET_ERRNO(ETIMEDOUT, "etimedout")
-        BEAMLET_ERRNO(ETOOMANYREFS, "etoomanyrefs")
-        BEAMLET_ERRNO(ETXTBSY, "etxtbsy")
-        BEAMLET_ERRNO(EUSERS, "eusers")
-        BEAMLET_ERRNO(EXDEV, "exdev")
-#undef BEAMLET_ERRNO
-    default: return atom("unknown");
-    }
-}
+// The POSIX error atom OTP uses for [err].
+Term posix_atom(int err) { return atom(posix_error_name(err)); }
 
 namespace {
 

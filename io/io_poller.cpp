@@ -70,7 +70,11 @@ bool IoPoller::watch(int fd, Word port_number, std::uint32_t event) {
     epoll_event ev{};
     // Edge-triggered: the executor reads (writes) until the descriptor would block, and only a
     // new edge wakes the port again. A pidfd becomes readable once, when its process exits.
-    ev.events = (event == IO_WRITE ? EPOLLOUT : event == IO_READ ? EPOLLIN | EPOLLRDHUP : EPOLLIN) | EPOLLET;
+    ev.events = (event == IO_SOCKET  ? EPOLLIN | EPOLLOUT | EPOLLRDHUP
+                 : event == IO_WRITE ? EPOLLOUT
+                 : event == IO_READ  ? EPOLLIN | EPOLLRDHUP
+                                     : EPOLLIN) |
+                EPOLLET;
     ev.data.u64 = event_word(port_number, event);
     return epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0;
 }
@@ -131,7 +135,13 @@ void IoPoller::loop() {
             }
             // A hang-up or an error is reported as what the descriptor was watched for: the
             // executor's read (write) then sees end of file (EPIPE).
-            if (event == IO_READ && (events[i].events & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))) event |= IO_HUP;
+            std::uint32_t happened = events[i].events;
+            if (event == IO_SOCKET) {
+                // Both directions on one descriptor: what happened is what is reported.
+                event = (happened & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_READ) : 0u) |
+                        (happened & (EPOLLOUT | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_WRITE) : 0u);
+            }
+            if ((event & IO_READ) && (happened & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))) event |= IO_HUP;
             if (std::shared_ptr<Port> port = m_vm.port_table->lookup_number(number)) port->io_ready(event);
         }
     }

@@ -36,7 +36,8 @@ public:
 
     // Reports [fd]'s readiness to port number [port_number] as [event] (an IoEvent: IO_READ
     // for readable or hung up, IO_WRITE for writable, IO_CHILD for a pidfd whose process
-    // exited) until forget(fd). False if epoll refuses the descriptor.
+    // exited; IO_SOCKET for both directions of a socket, reported as IO_READ and IO_WRITE
+    // bits) until forget(fd). False if epoll refuses the descriptor.
     bool watch(int fd, Word port_number, std::uint32_t event);
     // Stops reporting [fd] (before it is closed).
     void forget(int fd);

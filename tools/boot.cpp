@@ -109,7 +109,7 @@ public:
         Timer t(*this, false);
         m_inner.seq_trace_event(tracer, token, kind, from, to, msg);
     }
-    void port_opened(Port* port, Process* opener, Term driver) override {
+    void port_opened(Port* port, Term opener, Term driver) override {
         Timer t(*this, false);
         m_inner.port_opened(port, opener, driver);
     }

@@ -90,10 +90,10 @@ void TracingHooks::drop_dead_tracers(Process* p) {
         if (!r.tracer.is_module() && !tracer_alive(m_vm, r.tracer, p->id)) live_trace_ref(m_vm, p, r.session);
 }
 
-void TracingHooks::port_opened(Port* port, Process* opener, Term driver) {
+void TracingHooks::port_opened(Port* port, Term opener, Term driver) {
     inherit_on_open(port);
     if (port->all_trace_flags.load(std::memory_order_acquire) & TRACE_PORTS)
-        trace_port(m_vm, port, atom("open"), opener->id, driver);
+        trace_port(m_vm, port, atom("open"), opener, driver);
 }
 
 void TracingHooks::port_event(Port* port, Term what, Term arg) { trace_port(m_vm, port, what, arg); }

@@ -31,7 +31,7 @@ public:
     void scheduled(vm::Process* p, vm::SchedEvent event) override;
     void drop_dead_tracers(vm::Process* p) override;
     void garbage_collection(vm::Process* p, bool end, bool major, vm::Word words) override;
-    void port_opened(vm::Port* port, vm::Process* opener, vm::Term driver) override;
+    void port_opened(vm::Port* port, vm::Term opener, vm::Term driver) override;
     void port_event(vm::Port* port, vm::Term what, vm::Term arg) override;
     void port_scheduled(vm::Port* port, vm::Term what, vm::Term command) override;
     void port_sent(vm::Port* port, vm::Term to, vm::Term msg, bool exists) override;

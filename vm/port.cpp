@@ -59,6 +59,25 @@ Term port_op_name(PortOp op) {
     return make_small(0);
 }
 
+std::shared_ptr<Port> open_port(Vm& vm, Process* owner, std::unique_ptr<PortDriver> driver, const std::string& name,
+                                Term driver_name, bool parallelism) {
+    std::shared_ptr<Port> port = vm.port_table->make();
+    port->name = name;
+    port->parallelism = parallelism;
+    port->driver_name = driver_name;
+    port->owner.store(owner->id, std::memory_order_release);
+    port->links.push_back(owner->id);
+    port->driver = std::move(driver);
+    {
+        std::lock_guard guard(owner->lock);
+        owner->links.push_back(port->id);
+    }
+    vm.port_table->add(port);
+    if (vm.services.trace) vm.services.trace->port_opened(port.get(), owner->id, driver_name);
+    port->start(owner->id);
+    return port;
+}
+
 Port::Port(Vm& vm_, Word number) : vm(vm_), id(make_port(number)), index(number) {}
 
 Port::~Port() { free_fragment(data_fragment); }
@@ -170,7 +189,7 @@ void Port::perform(PortSignal& s) {
         trace_in(PortOp::Command);
         if (s.from) trace_received_command(s.from, s.data);
         count_output(s.data.size());
-        driver->output(*this, s.data);
+        driver->output(*this, s.from, s.data);
         if (is_open()) trace_out(PortOp::Command);
         break;
     default:
@@ -189,7 +208,7 @@ void Port::handle_io() {
         }
         // Room in the program's input pipe matters only when output is waiting (OTP selects
         // for writing only then): such a turn is no turn at all.
-        if (events == IO_WRITE && driver->queue_size() == 0) continue;
+        if (events == IO_WRITE && !driver->wants_write()) continue;
         trace_in(PortOp::Io);
         driver->ready(*this, events);
         if (is_open()) trace_out(PortOp::Io);
@@ -239,7 +258,7 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
     PortOpResult result = execute(PortOp::Command, [&] {
         trace_received_command(caller, bytes);
         count_output(bytes.size());
-        driver->output(*this, bytes);
+        driver->output(*this, caller, bytes);
         return PortOpResult::Done;
     });
     if (result == PortOpResult::Done && wait) {
@@ -409,7 +428,8 @@ bool Port::remove_monitor(const Word ref_id[3], bool quiet) {
     return execute(PortOp::Demonitor, remove) == PortOpResult::Done;
 }
 
-PortOpResult Port::control(Term caller, Term op, std::string_view bytes) {
+std::optional<std::string> Port::control(Term caller, Term op, std::string_view bytes) {
+    std::optional<std::string> reply;
     execute(PortOp::Control, [&] {
         if (traced(this, TRACE_RECEIVE)) {
             // {Caller, {control, {Op, Bytes}}}, as OTP traces it before the driver answers.
@@ -421,9 +441,11 @@ PortOpResult Port::control(Term caller, Term op, std::string_view bytes) {
             vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, ctl}));
             free_fragment(frag);
         }
+        if (is_small(op) && small_value(op) >= 0)
+            reply = driver->control(*this, caller, unsigned(small_value(op)), bytes);
         return PortOpResult::Done;
     });
-    return PortOpResult::Dropped;
+    return reply;
 }
 
 PortOpResult Port::call(Term) {
@@ -455,8 +477,9 @@ Term Port::get_data(Process* p) {
 
 // ---- for drivers ---------------------------------------------------------------------------------
 
-void Port::send_to_owner(Term msg, HeapFragment* frag) {
-    Term to = owner.load(std::memory_order_acquire);
+void Port::send_to_owner(Term msg, HeapFragment* frag) { send_to(owner.load(std::memory_order_acquire), msg, frag); }
+
+void Port::send_to(Term to, Term msg, HeapFragment* frag) {
     Process* p = vm.find_process(to);
     if (!p) {
         // Output for a dead connected process is dropped, and not traced (OTP).
@@ -497,7 +520,7 @@ void Port::set_busy(bool on) {
         if (std::shared_ptr<Process> p = vm.lookup_process(pid)) vm.resume_suspended(p.get());
 }
 
-void Port::terminate(Term reason, Term trace_reason) {
+void Port::terminate(Term reason, Term trace_reason, bool tell_links) {
     std::vector<Term> linked;
     std::vector<MonitorEntry> monitors;
     std::vector<Term> waiters;
@@ -520,7 +543,14 @@ void Port::terminate(Term reason, Term trace_reason) {
     if (!lingering) finish_closing();
     if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
     if (name) vm.unregister_port(name, this);
-    for (Term pid : linked) vm.send_exit(id, pid, reason, true);
+    for (Term pid : linked) {
+        if (tell_links) {
+            vm.send_exit(id, pid, reason, true);
+        } else if (std::shared_ptr<Process> p = vm.lookup_process(pid)) {
+            std::lock_guard guard(p->lock);
+            std::erase(p->links, id);
+        }
+    }
     // OTP 25 names the object port only for an immediate reason; for any other, process
     // (a quirk of its port monitor code, reproduced: programs match on it).
     Term type = is_immediate(reason) ? atom("port") : atoms::process;

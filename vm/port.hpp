@@ -51,6 +51,8 @@ enum IoEvent : std::uint32_t {
     IO_CHILD = 1u << 2,  // the program exited
     IO_HUP = 1u << 3,    // with IO_READ: the writer hung up (no edge will follow the last data)
     IO_START_INPUT = 1u << 4,  // an on-demand input side starts reading (Vm::stdin_on_demand)
+    IO_TIMER = 1u << 5,        // a driver's timer expired (a timerfd: inet's timeouts)
+    IO_SOCKET = IO_READ | IO_WRITE,  // IoPoller::watch: both directions of one descriptor
 };
 
 // What a port operation came to (OTP's ErtsPortOpResult, as the BIFs need it).
@@ -169,9 +171,9 @@ struct Port {
     // Removes the monitor with reference [ref_id]; true if it was there. As a port operation
     // (demonitor/1,2) or quietly ([quiet]: the watcher exited).
     bool remove_monitor(const Word ref_id[3], bool quiet = false);
-    // port_control/3 from [caller] with [op] and [data] (traced as received): the spawn
-    // driver has no control operations, so it answers Dropped (badarg).
-    PortOpResult control(Term caller, Term op, std::string_view data);
+    // port_control/3 from [caller] with [op] and [data] (traced as received): the driver's
+    // reply, or nullopt (badarg: a closed port, or no such operation).
+    std::optional<std::string> control(Term caller, Term op, std::string_view data);
     // port_call/3: likewise.
     PortOpResult call(Term caller);
     // port_set_data/2 and port_get_data/1: a term kept with the port (copied).
@@ -194,11 +196,14 @@ struct Port {
 
     // Sends [msg] (built in [frag], which it takes) to the owner, traced as the port's send.
     void send_to_owner(Term msg, HeapFragment* frag);
+    // Likewise to [to] (a driver's reply to the process that asked).
+    void send_to(Term to, Term msg, HeapFragment* frag);
     // Sends {Port, {data, [data]}} with [data] built by the caller in [frag].
     void deliver(Term data, HeapFragment* frag);
-    // Closes the port with [reason]: links get exit signals, monitors 'DOWN', the driver
-    // stops. [trace_reason]: the reason the closed event shows (kill where links see killed).
-    void terminate(Term reason, Term trace_reason = 0);
+    // Closes the port with [reason]: links get exit signals (unless not [tell_links]: they are
+    // dropped quietly, as inet's exit_on_close does), monitors 'DOWN', the driver stops.
+    // [trace_reason]: the reason the closed event shows (kill where links see killed).
+    void terminate(Term reason, Term trace_reason = 0, bool tell_links = true);
     // The driver's output queue crossed a watermark.
     void set_busy(bool on);
     // A closing port's output has drained (or cannot): it leaves the port table.
@@ -223,6 +228,14 @@ private:
     // The 'receive' event of a command.
     void trace_received_command(Term caller, std::string_view bytes);
 };
+
+// Opens the port [driver] serves for [owner] (a running process, linked to it): named [name]
+// (port_info) and [driver_name] (the open trace event), in the port table, its new-port trace
+// flags and open event first, then its own open operation and the driver's first I/O turn
+// (OTP's spawn acknowledgement), which starts the watching of its descriptors. open_port/2,
+// and a driver that opens a port of its own (an accepted socket, OTP's driver_create_port).
+std::shared_ptr<Port> open_port(Vm& vm, Process* owner, std::unique_ptr<PortDriver> driver, const std::string& name,
+                                Term driver_name, bool parallelism = false);
 
 // The atom a running_ports event names [op] with (0 for Io).
 Term port_op_name(PortOp op);

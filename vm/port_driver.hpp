@@ -1,11 +1,15 @@
 // vm/port_driver.hpp — PortDriver: what runs behind a port (OTP's driver entry), called only by
 // the port's executor (the holder of Port::exec). The drivers are the I/O layer's, one file
-// each (io/drivers/: spawn, fd).
+// each (io/drivers/: spawn, fd, inet).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
+
+#include "vm/term.hpp"
 
 namespace beamlet::vm {
 
@@ -17,9 +21,15 @@ public:
 
     // The port is in the port table: start watching the driver's descriptors.
     virtual void start(Port& port) = 0;
-    // [bytes] from a command: written to the program, or queued when it cannot take them now
-    // (the port turns busy past the high watermark).
-    virtual void output(Port& port, std::string_view bytes) = 0;
+    // [bytes] from a command by [caller]: written to the program, or queued when it cannot
+    // take them now (the port turns busy past the high watermark).
+    virtual void output(Port& port, Term caller, std::string_view bytes) = 0;
+    // port_control/3 from [caller]: the reply's bytes, or nullopt (badarg) for a driver without
+    // control operations or an operation it does not know.
+    virtual std::optional<std::string> control(Port& /*port*/, Term /*caller*/, unsigned /*operation*/,
+                                               std::string_view /*data*/) {
+        return std::nullopt;
+    }
     // The poller reported [events] (IoEvent bits): read, write what is queued, reap.
     virtual void ready(Port& port, std::uint32_t events) = 0;
     // The port closes: stop watching, close the descriptors; the program is left to end on
@@ -29,6 +39,9 @@ public:
     virtual bool stop(Port& port, bool flush) = 0;
     // Bytes waiting to be written to the program (port_info queue_size).
     virtual std::size_t queue_size() const = 0;
+    // Whether writability matters now (OTP selects for writing only then): output is queued,
+    // or a socket is connecting.
+    virtual bool wants_write() const { return queue_size() != 0; }
     // The program's OS process id (port_info os_pid), or -1.
     virtual long os_pid() const { return -1; }
 };

@@ -266,7 +266,8 @@ struct Process {
     // that the process dies: its liveness is only known in signal order (is_process_alive/1).
     bool signals_in_hand = false;
     bool exit_decided = false;
-    std::uint32_t inbox_signals = 0;          // entries of the inbox that are not messages
+    // Entries of the inbox that are not messages (written under [lock]; a receive peeks).
+    std::atomic<std::uint32_t> inbox_signals{0};
     bool woken_from_wait = false;             // a signal woke it from a receive (for status)
     bool resume_pending = false;              // resumed before the scheduler parked it
     // erlang:suspend_process/2: who suspends this process, and how many times each. While
@@ -368,6 +369,9 @@ struct Process {
     Word allocated_words() const { return gc_freed_words + heap_used_words(); }
     // Where a receive ... after resumes when its timer fires (null: no timer armed).
     const Word* timeout_ip = nullptr;
+    // The loop_rec that last yielded to have signals handled before its receive goes on
+    // (op_loop_rec): it does so once per visit, whatever signals stay deferred.
+    const Word* signals_yield_ip = nullptr;
     bool timer_fired = false;
     // Moves the messages at the head of the inbox to [queue], stopping at the first signal
     // (signals are handled by the scheduler, in order); true if any message arrived. Each

@@ -443,7 +443,7 @@ void Schedulers::run_one(int index, Process* p) {
                                              p->suspend_for == SuspendFor::PendingPurge);
             // A signal that came while it ran found no signal-only wait to wake it from:
             // it is handled now (Schedulers::run_one), then the process waits on.
-            if (signal_only && p->inbox_signals != 0) runnable = true;
+            if (signal_only && p->inbox_signals.load(std::memory_order_relaxed) != 0) runnable = true;
             p->state = runnable ? ProcessState::Runnable : ProcessState::Suspended;
             p->signal_only_wait.store(signal_only, std::memory_order_relaxed);
         }

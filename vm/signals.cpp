@@ -410,7 +410,7 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
                        to->id == stdin_on_demand.server.load(std::memory_order_relaxed) &&
                        is_input_request(signal.term);
         if (signal.kind == SignalKind::Message) to->message_count.fetch_add(1, std::memory_order_relaxed);
-        else ++to->inbox_signals;
+        else to->inbox_signals.fetch_add(1, std::memory_order_relaxed);
         if (signal.kind == SignalKind::Exit && !signal.linked && signal.term == atoms::kill) to->kill_pending = true;
         to->inbox.push_back(signal);
         // A system task more urgent than the process runs at its own priority (OTP's
@@ -690,8 +690,8 @@ void Vm::process_signals(Process* p, bool in_bif) {
         std::lock_guard guard(p->lock);
         signals.swap(p->inbox);
         p->task_priority.store(Priority::Low, std::memory_order_relaxed);
-        with_signals = p->inbox_signals != 0;
-        p->inbox_signals = 0;
+        with_signals = p->inbox_signals.load(std::memory_order_relaxed) != 0;
+        p->inbox_signals.store(0, std::memory_order_relaxed);
         p->signals_in_hand = with_signals;
     }
     if (!signals.empty()) handle_signals(p, signals, in_bif);
@@ -824,7 +824,7 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
     if (!deferred.empty()) {
         std::lock_guard guard(p->lock);
         p->inbox.insert(p->inbox.begin(), deferred.begin(), deferred.end());
-        p->inbox_signals += std::uint32_t(deferred.size());
+        p->inbox_signals.fetch_add(std::uint32_t(deferred.size()), std::memory_order_relaxed);
         for (const Message& s : deferred)
             if (s.priority < p->task_priority.load(std::memory_order_relaxed))
                 p->task_priority.store(s.priority, std::memory_order_relaxed);
@@ -1164,7 +1164,7 @@ void Vm::do_exit(Process* p, Term reason) {
         std::lock_guard guard(p->lock);
         rest.insert(rest.end(), p->inbox.begin(), p->inbox.end());
         p->inbox.clear();
-        p->inbox_signals = 0;
+        p->inbox_signals.store(0, std::memory_order_relaxed);
     }
     for (Message& m : rest) {
         if (m.kind == SignalKind::InfoRequest && services.answer_info_request)

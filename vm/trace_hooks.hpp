@@ -178,7 +178,7 @@ public:
 
     // [port] was opened by [opener] with [driver] (an atom): the sessions' new-port flags,
     // then the open event. Called for every port, traced or not.
-    virtual void port_opened(Port* port, Process* opener, Term driver) { (void)port, (void)opener, (void)driver; }
+    virtual void port_opened(Port* port, Term opener, Term driver) { (void)port, (void)opener, (void)driver; }
     // {trace, Port, [what], [arg]}: closed, getting_linked, getting_unlinked, register,
     // unregister (ports).
     virtual void port_event(Port* port, Term what, Term arg) { (void)port, (void)what, (void)arg; }

@@ -66,7 +66,7 @@ public:
         if (m_pidfd >= 0) poller.watch(m_pidfd, number, IO_CHILD);
     }
 
-    void output(Port& port, std::string_view bytes) override {
+    void output(Port& port, Term, std::string_view bytes) override {
         // An input-only port cannot write (OTP: the port exits with ebadf).
         if (m_to_child < 0) return write_failed(port, EBADF);
         if (m_after_stdio) layer(port.vm).stdio().flush();

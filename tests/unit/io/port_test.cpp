@@ -79,7 +79,7 @@ class RecordingDriver : public PortDriver {
 public:
     explicit RecordingDriver(std::string* out) : m_out(out) {}
     void start(Port&) override {}
-    void output(Port&, std::string_view bytes) override { m_out->append(bytes); }
+    void output(Port&, Term, std::string_view bytes) override { m_out->append(bytes); }
     void ready(Port&, std::uint32_t) override {}
     bool stop(Port&, bool) override {
         stopped = true;
