@@ -92,7 +92,7 @@ void TracingHooks::drop_dead_tracers(Process* p) {
 
 void TracingHooks::port_opened(Port* port, Term opener, Term driver) {
     inherit_on_open(port);
-    if (port->all_trace_flags.load(std::memory_order_acquire) & TRACE_PORTS)
+    if (driver && (port->all_trace_flags.load(std::memory_order_acquire) & TRACE_PORTS))
         trace_port(m_vm, port, atom("open"), opener, driver);
 }
 

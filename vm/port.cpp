@@ -60,7 +60,7 @@ Term port_op_name(PortOp op) {
 }
 
 std::shared_ptr<Port> open_port(Vm& vm, Process* owner, std::unique_ptr<PortDriver> driver, const std::string& name,
-                                Term driver_name, bool parallelism) {
+                                Term driver_name, bool parallelism, bool by_driver) {
     std::shared_ptr<Port> port = vm.port_table->make();
     port->name = name;
     port->parallelism = parallelism;
@@ -73,8 +73,8 @@ std::shared_ptr<Port> open_port(Vm& vm, Process* owner, std::unique_ptr<PortDriv
         owner->links.push_back(port->id);
     }
     vm.port_table->add(port);
-    if (vm.services.trace) vm.services.trace->port_opened(port.get(), owner->id, driver_name);
-    port->start(owner->id);
+    if (vm.services.trace) vm.services.trace->port_opened(port.get(), owner->id, by_driver ? 0 : driver_name);
+    port->start(owner->id, !by_driver);
     return port;
 }
 
@@ -174,10 +174,12 @@ void Port::drain_signals() {
 
 void Port::trace_received_command(Term caller, std::string_view bytes) {
     if (!traced(this, TRACE_RECEIVE)) return;
-    // {Caller, {command, Bytes}}, the data as one binary whatever iolist it was.
-    HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 6);
+    // {Caller, {command, Bytes}}, the data as one binary whatever iolist it was ([Bytes] for a
+    // driver that takes vectors).
+    HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 8);
     Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
                               reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    if (driver->takes_vectors()) bin = make_cons_on(frag->alloc(2), bin, NIL);
     Term cmd = tuple_on(frag->alloc(3), {atom("command"), bin});
     vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
     free_fragment(frag);
@@ -219,12 +221,14 @@ void Port::handle_io() {
 
 // ---- operations from processes ---------------------------------------------------------------
 
-void Port::start(Term opener) {
+void Port::start(Term opener, bool traced_open) {
     {
         PortExecution running(*this);
-        trace_in(PortOp::Open);
-        trace_out(PortOp::Open);
-        if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, opener);
+        if (traced_open) {
+            trace_in(PortOp::Open);
+            trace_out(PortOp::Open);
+            if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, opener);
+        }
         trace_in(PortOp::Io);
         driver->start(*this);
         if (is_open()) trace_out(PortOp::Io);
@@ -443,6 +447,15 @@ std::optional<std::string> Port::control(Term caller, Term op, std::string_view 
         }
         if (is_small(op) && small_value(op) >= 0)
             reply = driver->control(*this, caller, unsigned(small_value(op)), bytes);
+        if (reply && traced(this, TRACE_SEND)) {
+            // The reply, as OTP traces it: a send of {Port, {control, Reply}} to the caller.
+            HeapFragment* frag = HeapFragment::create(binary_words(reply->size()) + 6);
+            Term bin = make_binary_in(frag->alloc(binary_words(reply->size())), &frag->off_heap_first,
+                                      reinterpret_cast<const std::uint8_t*>(reply->data()), reply->size());
+            Term ctl = tuple_on(frag->alloc(3), {atom("control"), bin});
+            vm.services.trace->port_sent(this, caller, tuple_on(frag->alloc(3), {id, ctl}), true);
+            free_fragment(frag);
+        }
         return PortOpResult::Done;
     });
     return reply;

@@ -149,7 +149,9 @@ struct Port {
     // The port's first turn, right after open_port put it in the table: the open operation,
     // the link to [opener], then the driver's start as an I/O turn (OTP's spawn
     // acknowledgement).
-    void start(Term opener);
+    // A port a driver opened (![traced_open]: an accepted socket) has no open operation or
+    // link events, as OTP's driver_create_port.
+    void start(Term opener, bool traced_open = true);
 
     // Output [bytes] from [caller] (port_command/2,3, Port ! {Pid, {command, D}}). A port that
     // is busy when it comes is treated as [mode] says; in Normal mode [waiter] (if not 0) is
@@ -233,9 +235,10 @@ private:
 // (port_info) and [driver_name] (the open trace event), in the port table, its new-port trace
 // flags and open event first, then its own open operation and the driver's first I/O turn
 // (OTP's spawn acknowledgement), which starts the watching of its descriptors. open_port/2,
-// and a driver that opens a port of its own (an accepted socket, OTP's driver_create_port).
+// and a driver that opens a port of its own ([by_driver]: an accepted socket, OTP's
+// driver_create_port, which takes the new-port trace flags but reports no open event).
 std::shared_ptr<Port> open_port(Vm& vm, Process* owner, std::unique_ptr<PortDriver> driver, const std::string& name,
-                                Term driver_name, bool parallelism = false);
+                                Term driver_name, bool parallelism = false, bool by_driver = false);
 
 // The atom a running_ports event names [op] with (0 for Io).
 Term port_op_name(PortOp op);

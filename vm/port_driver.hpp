@@ -37,6 +37,9 @@ public:
     // queued is written first: the driver keeps its input pipe, answers true, and calls
     // Port::finish_closing once the queue is empty or cannot be written.
     virtual bool stop(Port& port, bool flush) = 0;
+    // Whether commands reach the driver as I/O vectors (OTP's outputv, as inet's): their
+    // 'receive' trace events show the data as a list of binaries.
+    virtual bool takes_vectors() const { return false; }
     // Bytes waiting to be written to the program (port_info queue_size).
     virtual std::size_t queue_size() const = 0;
     // Whether writability matters now (OTP selects for writing only then): output is queued,

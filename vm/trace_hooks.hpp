@@ -176,7 +176,8 @@ public:
     // ---- port events; each (but port_opened) is called only when the port's all_trace_flags
     // has the event's flag ----
 
-    // [port] was opened by [opener] with [driver] (an atom): the sessions' new-port flags,
+    // [port] was opened by [opener] with [driver] (an atom; 0: by a driver, which has no open
+    // event): the sessions' new-port flags,
     // then the open event. Called for every port, traced or not.
     virtual void port_opened(Port* port, Term opener, Term driver) { (void)port, (void)opener, (void)driver; }
     // {trace, Port, [what], [arg]}: closed, getting_linked, getting_unlinked, register,

@@ -414,6 +414,7 @@ public:
 
     std::size_t queue_size() const override { return m_queued; }
     bool wants_write() const override { return m_queued != 0 || m_connecting; }
+    bool takes_vectors() const override { return true; }
 
 private:
     std::string request(Port& port, Term caller, unsigned operation, std::string_view data) {
@@ -549,7 +550,7 @@ private:
     }
 
     AsyncOp& enqueue_op(AsyncOp::Kind kind, Term caller, std::int32_t time, std::size_t length = 0) {
-        AsyncOp op{kind, ++m_next_ref, caller, length, time < 0 ? -1 : now_ms() + time};
+        AsyncOp op{kind, m_next_ref++, caller, length, time < 0 ? -1 : now_ms() + time};
         m_ops.push_back(op);
         if (op.deadline >= 0) arm_timer();
         return m_ops.back();
@@ -565,7 +566,7 @@ private:
         if (m_protocol == Protocol::Udp) {
             if (::connect(m_fd, a.get(), a.length) != 0) return errno_reply(errno);
             m_connected = true;
-            std::uint16_t ref = ++m_next_ref;
+            std::uint16_t ref = m_next_ref++;
             async_result(port, caller, ref, atoms::ok);
             return async_reply(ref);
         }
@@ -574,7 +575,7 @@ private:
         if (::connect(m_fd, a.get(), a.length) == 0) {
             m_connected = true;
             m_bound = true;
-            std::uint16_t ref = ++m_next_ref;
+            std::uint16_t ref = m_next_ref++;
             async_result(port, caller, ref, atoms::ok);
             return async_reply(ref);
         }
@@ -637,7 +638,7 @@ private:
                 continue;
             }
             // The new socket belongs to (and is linked to) the process that accepted it.
-            std::shared_ptr<Port> socket = open_port(port.vm, owner.get(), accepted(*this, fd), "tcp_inet", atom("tcp_inet"));
+            std::shared_ptr<Port> socket = open_port(port.vm, owner.get(), accepted(*this, fd), "tcp_inet", atom("tcp_inet"), false, true);
             async_result(port, op.caller, op.ref, 0, 0, socket->id);
         }
     }
@@ -1460,9 +1461,10 @@ private:
                 if (m_protocol == Protocol::Udp) put_int(m_read_packets);
                 break;
             case OPT_LINGER: {
+                if (m_fd < 0) break;  // a closed socket has no kernel options: left out, as erl
                 linger l = m_linger;
                 socklen_t n = sizeof l;
-                if (m_fd >= 0) ::getsockopt(m_fd, SOL_SOCKET, SO_LINGER, &l, &n);
+                ::getsockopt(m_fd, SOL_SOCKET, SO_LINGER, &l, &n);
                 put_int(l.l_onoff ? 1 : 0);
                 put_u32(out, std::uint32_t(l.l_linger));
                 break;
@@ -1474,8 +1476,8 @@ private:
             case OPT_PKTOPTIONS:
             case OPT_MULTICAST_IF: return errno_reply(EINVAL);
             default: {
-                if (!kernel_option(opt, &level, &name)) break;  // not this protocol's: left out
-                if (m_fd < 0) return errno_reply(EINVAL);
+                // Not this protocol's, or a closed socket's: left out.
+                if (!kernel_option(opt, &level, &name) || m_fd < 0) break;
                 int v = 0;
                 socklen_t n = sizeof v;
                 if (::getsockopt(m_fd, level, name, &v, &n) != 0) break;
