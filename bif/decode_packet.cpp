@@ -5,13 +5,12 @@
 
 #include "bif/bifs.hpp"
 #include "io/packet_parser.hpp"
+#include "io/packet_terms.hpp"
 #include "vm/binary.hpp"
 
 namespace beamlet::bif {
 
 using namespace vm;
-using io::HttpMessage;
-using io::HttpUri;
 using io::PacketLength;
 using io::PacketType;
 
@@ -97,69 +96,13 @@ private:
     bool m_as_binaries;
 };
 
-// The atoms of [names], made once per table.
-std::vector<Term> atoms_of(std::span<const std::string_view> names) {
-    std::vector<Term> out;
-    for (std::string_view name : names) out.push_back(atom(name));
-    return out;
-}
-
-Term uri_term(Process* p, const HttpUri& uri, const StringBuilder& str) {
-    BEAMLET_CACHED_ATOM(am_star, "*");
-    BEAMLET_CACHED_ATOM(am_abs_path, "abs_path");
-    BEAMLET_CACHED_ATOM(am_absoluteURI, "absoluteURI");
-    BEAMLET_CACHED_ATOM(am_scheme, "scheme");
-    BEAMLET_CACHED_ATOM(am_http, "http");
-    BEAMLET_CACHED_ATOM(am_https, "https");
-    switch (uri.kind) {
-        case HttpUri::Kind::Star:
-            return am_star;
-        case HttpUri::Kind::AbsPath:
-            return make_tuple_on(p, {am_abs_path, str(uri.text)});
-        case HttpUri::Kind::AbsoluteUri: {
-            Term port = uri.port == 0 ? atoms::undefined : make_small(uri.port);
-            return make_tuple_on(p, {am_absoluteURI, uri.https ? am_https : am_http, str(uri.text), port, str(uri.rest)});
-        }
-        case HttpUri::Kind::Scheme:
-            return make_tuple_on(p, {am_scheme, str(uri.text), str(uri.rest)});
-        case HttpUri::Kind::String:
-            break;
-    }
-    return str(uri.text);
-}
-
-// The term of one HTTP line [packet] (OTP's http_*_erl callbacks).
-Term http_term(Process* p, std::string_view packet, bool in_headers, const StringBuilder& str) {
-    BEAMLET_CACHED_ATOM(am_http_request, "http_request");
-    BEAMLET_CACHED_ATOM(am_http_response, "http_response");
-    BEAMLET_CACHED_ATOM(am_http_header, "http_header");
-    BEAMLET_CACHED_ATOM(am_http_eoh, "http_eoh");
-    BEAMLET_CACHED_ATOM(am_http_error, "http_error");
-    static const std::vector<Term> method_atoms = atoms_of(io::http_method_names());
-    static const std::vector<Term> header_atoms = atoms_of(io::http_header_names());
-
-    HttpMessage m = io::parse_http(packet, in_headers);
-    auto version = [&] { return make_tuple_on(p, {make_small(m.major), make_small(m.minor)}); };
-    switch (m.kind) {
-        case HttpMessage::Kind::Request: {
-            Term method = m.method_index >= 0 ? method_atoms[std::size_t(m.method_index)] : str(m.method);
-            Term uri = uri_term(p, m.uri, str);
-            return make_tuple_on(p, {am_http_request, method, uri, version()});
-        }
-        case HttpMessage::Kind::Response:
-            return make_tuple_on(p, {am_http_response, version(), make_small(m.status), str(m.reason)});
-        case HttpMessage::Kind::Header: {
-            Term field = m.header_index > 0 ? header_atoms[std::size_t(m.header_index - 1)] : str(m.field);
-            return make_tuple_on(
-                p, {am_http_header, make_small(m.header_index), field, str(m.original_field), str(m.value)});
-        }
-        case HttpMessage::Kind::EndOfHeaders:
-            return am_http_eoh;
-        case HttpMessage::Kind::Error:
-            break;
-    }
-    return make_tuple_on(p, {am_http_error, str(packet)});
-}
+// decode_packet's heap for io::http_term: the process's, strings as StringBuilder makes them.
+struct ProcessHeap {
+    Process* p;
+    const StringBuilder& str;
+    Term tuple(std::initializer_list<Term> elements) { return make_tuple_on(p, elements); }
+    Term string(std::string_view s) { return str(s); }
+};
 
 // {ssl_tls, [], ContentType, {Major, Minor}, Data} for one TLS record [packet].
 Term tls_term(Process* p, std::string_view packet, Term input, std::string_view bytes) {
@@ -216,7 +159,9 @@ Term bif_decode_packet(Process* p, Term* a) {
     Term decoded;
     if (io::is_http(type)) {
         bool in_headers = type == PacketType::HttpH || type == PacketType::HttpHBin;
-        decoded = http_term(p, packet, in_headers, StringBuilder(p, a[1], bytes, io::is_http_bin(type)));
+        StringBuilder str(p, a[1], bytes, io::is_http_bin(type));
+        ProcessHeap heap{p, str};
+        decoded = io::http_term(heap, packet, in_headers);
     } else if (type == PacketType::SslTls) {
         decoded = tls_term(p, packet, a[1], bytes);
     } else {

@@ -23,6 +23,7 @@
 #include "io/drivers/stream_driver.hpp"
 #include "io/io_layer.hpp"
 #include "io/packet_parser.hpp"
+#include "io/packet_terms.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/port.hpp"
@@ -776,6 +777,9 @@ private:
     }
 
     void read_socket(Port& port) {
+        // What was read before (more than one packet, or before the socket went passive)
+        // goes first.
+        deliver_input(port);
         for (int i = 0; i < READS_PER_TURN; ++i) {
             if (m_fd < 0 || !m_connected || m_read_closed || !port.is_open() || !wants_input()) return;
             std::size_t at = m_in.size();
@@ -811,9 +815,15 @@ private:
                 limits.max_packet_bytes = std::uint32_t(m_packet_size);
                 limits.max_line_bytes = std::uint32_t(m_buffer_bytes);
                 limits.line_delimiter = m_line_delimiter;
-                PacketLength l = packet_length(m_packet, m_in, limits);
+                bool in_headers = m_http_in_headers || m_packet == PacketType::HttpH || m_packet == PacketType::HttpHBin;
+                PacketLength l = packet_length(m_packet, m_in, limits, in_headers);
                 if (l.status == PacketLength::Status::Invalid) return input_failed(port, EMSGSIZE);
                 if (l.status == PacketLength::Status::NeedMore) return;
+                if (is_http(m_packet)) {
+                    deliver_http(port, std::string_view(m_in).substr(0, l.size_bytes), in_headers);
+                    m_in.erase(0, l.size_bytes);
+                    continue;
+                }
                 std::string_view body = packet_body(m_packet, std::string_view(m_in).substr(0, l.size_bytes));
                 skip = std::size_t(body.data() - m_in.data());
                 take = body.size();
@@ -824,6 +834,39 @@ private:
             deliver_packet(port, std::string_view(m_in).substr(0, take));
             m_in.erase(0, take);
         }
+    }
+
+    // One HTTP line: {http, S, HttpPacket} when active, {ok, HttpPacket} for a recv; a start
+    // line takes the connection into its headers, http_eoh out of them.
+    void deliver_http(Port& port, std::string_view line, bool in_headers) {
+        struct Heap {
+            Outgoing& m;
+            bool binaries;
+            Term tuple(std::initializer_list<Term> elements) { return m.tuple(elements); }
+            Term string(std::string_view s) { return binaries ? m.binary(s) : m.byte_list(s); }
+        };
+        ++m_recv_cnt;
+        m_recv_max = std::max<std::uint64_t>(m_recv_max, line.size());
+        Word words = 3 * data_words(line.size()) + 64;
+        HttpMessage::Kind kind;
+        auto build = [&](Outgoing& m) {
+            Heap heap{m, is_http_bin(m_packet)};
+            return http_term(heap, line, in_headers, &kind);
+        };
+        if (m_active == PASSIVE) {
+            auto it = find_op(AsyncOp::Kind::Recv);
+            AsyncOp op = *it;
+            m_ops.erase(it);
+            if (op.deadline >= 0) arm_timer();
+            async_message(port, op, words, build);
+        } else {
+            Outgoing m(words + 8);
+            Term packet = build(m);
+            m.send_to_owner(port, m.tuple({atom("http"), port.id, packet}));
+        }
+        if (kind == HttpMessage::Kind::Request || kind == HttpMessage::Kind::Response) m_http_in_headers = true;
+        else if (kind == HttpMessage::Kind::EndOfHeaders) m_http_in_headers = false;
+        if (m_active != PASSIVE) after_active_delivery(port, atom("tcp_passive"));
     }
 
     // Data term: a binary (the first [header] bytes as a list before it) or a list.
@@ -1280,8 +1323,9 @@ private:
                 break;
             case LOPT_PACKET:
                 if (!r.i32(&v) || v < 0 || std::size_t(v) >= std::size(PACKET_TYPES)) return errno_reply(EINVAL);
-                // The HTTP packet types are decode_packet/3's only, so far: einval here.
-                if (is_http(PACKET_TYPES[v])) return errno_reply(EINVAL);
+                // ssl_tls records (inet_drv's {ssl_tls, S, ...} messages) are not delivered.
+                if (PACKET_TYPES[v] == PacketType::SslTls) return errno_reply(EINVAL);
+                if (PACKET_TYPES[v] != m_packet) m_http_in_headers = false;
                 m_packet = PACKET_TYPES[v];
                 break;
             case LOPT_PACKET_SIZE:
@@ -1548,6 +1592,7 @@ private:
     std::deque<AsyncOp> m_ops;
     std::uint16_t m_next_ref = 0;
     std::string m_in;  // received, not delivered yet
+    bool m_http_in_headers = false;  // {packet, http | http_bin}: after a start line
     std::deque<std::string> m_queue;
     std::size_t m_queue_offset = 0;
     std::size_t m_queued = 0;
