@@ -12,6 +12,9 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netpacket/packet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -468,9 +471,9 @@ private:
         case REQ_GETSERVBYNAME: return service_by_name(r);
         case REQ_GETSERVBYPORT: return service_by_port(r);
         case REQ_SUBSCRIBE: return subscribe(caller, r);
+        case REQ_GETIFADDRS: return interface_addresses();
         case REQ_GETIFLIST:
-        case REQ_IFGET:
-        case REQ_GETIFADDRS: return errno_reply(ENOTSUP);
+        case REQ_IFGET: return errno_reply(ENOTSUP);  // prim_inet asks these only without getifaddrs
         default: return errno_reply(EINVAL);
         }
     }
@@ -1188,6 +1191,53 @@ private:
     }
     bool find_op_const(AsyncOp::Kind kind) const {
         return std::any_of(m_ops.begin(), m_ops.end(), [&](const AsyncOp& op) { return op.kind == kind; });
+    }
+
+    // inet:getifaddrs/0: one entry per getifaddrs(3) address, as inet_drv encodes it: the
+    // name, 0, options (flags first; addr, netmask, broadaddr or dstaddr; hwaddr), 0.
+    std::string interface_addresses() {
+        enum IfOpt : std::uint8_t { IFOPT_ADDR = 1, IFOPT_BROADADDR = 2, IFOPT_DSTADDR = 3, IFOPT_NETMASK = 5,
+                                    IFOPT_FLAGS = 6, IFOPT_HWADDR = 7 };
+        ifaddrs* list = nullptr;
+        if (::getifaddrs(&list) != 0) return errno_reply(errno);
+        auto put_sockaddr = [](std::string& out, std::uint8_t opt, const sockaddr* a) {
+            if (!a) return;
+            if (a->sa_family == AF_INET) {
+                put_u8(out, opt);
+                put_u8(out, AF_TAG_INET);
+                out.append(reinterpret_cast<const char*>(&reinterpret_cast<const sockaddr_in*>(a)->sin_addr), 4);
+            } else if (a->sa_family == AF_INET6) {
+                put_u8(out, opt);
+                put_u8(out, AF_TAG_INET6);
+                out.append(reinterpret_cast<const char*>(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr), 16);
+            }
+        };
+        std::string out;
+        for (ifaddrs* i = list; i; i = i->ifa_next) {
+            out.append(i->ifa_name);
+            put_u8(out, 0);
+            unsigned f = i->ifa_flags;
+            std::uint32_t flags = (f & IFF_UP ? 0x01 : 0) | (f & IFF_BROADCAST ? 0x02 : 0) | (f & IFF_LOOPBACK ? 0x04 : 0) |
+                                  (f & IFF_POINTOPOINT ? 0x08 : 0) | (f & IFF_RUNNING ? 0x10 : 0) |
+                                  (f & IFF_MULTICAST ? 0x20 : 0);
+            put_u8(out, IFOPT_FLAGS);
+            put_u32(out, flags);
+            const sockaddr* a = i->ifa_addr;
+            if (a && (a->sa_family == AF_INET || a->sa_family == AF_INET6)) {
+                put_sockaddr(out, IFOPT_ADDR, a);
+                put_sockaddr(out, IFOPT_NETMASK, i->ifa_netmask);
+                if (f & IFF_POINTOPOINT) put_sockaddr(out, IFOPT_DSTADDR, i->ifa_dstaddr);
+                else if (f & IFF_BROADCAST) put_sockaddr(out, IFOPT_BROADADDR, i->ifa_broadaddr);
+            } else if (a && a->sa_family == AF_PACKET) {
+                const auto* ll = reinterpret_cast<const sockaddr_ll*>(a);
+                put_u8(out, IFOPT_HWADDR);
+                put_u16(out, ll->sll_halen);
+                out.append(reinterpret_cast<const char*>(ll->sll_addr), ll->sll_halen);
+            }
+            put_u8(out, 0);
+        }
+        ::freeifaddrs(list);
+        return ok_reply(out);
     }
 
     std::string hostname() {
