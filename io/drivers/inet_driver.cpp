@@ -382,8 +382,16 @@ public:
             inet_reply(port, caller, atom(m_show_econnreset && m_send_error == ECONNRESET ? "econnreset" : "closed"));
             return send_failed(port);
         }
-        inet_reply(port, caller, 0);
-        if (m_queued >= m_high_watermark && port.is_open()) port.set_busy(true);
+        if (m_queued < m_high_watermark || !port.is_open()) return inet_reply(port, caller, 0);
+        // Past the high watermark the port is busy, and this sender's reply waits until the
+        // queue is under the low one (or send_timeout passes), as inet_drv's busy_caller:
+        // gen_tcp:send/2 returns when the socket has taken most of the data.
+        m_busy_caller = caller;
+        port.set_busy(true);
+        if (m_send_timeout >= 0) {
+            m_send_deadline = now_ms() + m_send_timeout;
+            arm_timer();
+        }
     }
 
     std::optional<std::string> control(Port& port, Term caller, unsigned operation, std::string_view data) override {
@@ -717,7 +725,7 @@ private:
     // ---- timeouts ----
 
     void arm_timer() {
-        std::int64_t earliest = -1;
+        std::int64_t earliest = m_send_deadline;
         for (const AsyncOp& op : m_ops)
             if (op.deadline >= 0 && (earliest < 0 || op.deadline < earliest)) earliest = op.deadline;
         if (earliest < 0) {
@@ -744,6 +752,7 @@ private:
         while (m_timer_fd >= 0 && ::read(m_timer_fd, &count, sizeof count) > 0) {}
         std::int64_t now = now_ms();
         expire(port, [&](const AsyncOp& op) { return op.deadline >= 0 && op.deadline <= now; });
+        if (m_send_deadline >= 0 && m_send_deadline <= now && m_busy_caller && port.is_open()) send_timed_out(port);
         arm_timer();
     }
 
@@ -1119,7 +1128,7 @@ private:
                 m_queue_offset = 0;
             }
         }
-        if (m_queued < m_low_watermark && port.is_open()) port.set_busy(false);
+        if (m_queued < m_low_watermark && m_busy_caller && port.is_open()) end_busy(port, 0);
         if (!m_queued) notify_empty_queue(port);
         return true;
     }
@@ -1129,6 +1138,22 @@ private:
         int err = m_send_error;
         m_send_error = 0;
         if (m_connected) input_failed(port, err == EPIPE ? ECONNRESET : err);
+    }
+
+    // The port is not busy any more: its busy sender gets its reply (ok, or {error, [error]}).
+    void end_busy(Port& port, Term error) {
+        Term caller = m_busy_caller;
+        m_busy_caller = 0;
+        m_send_deadline = -1;
+        port.set_busy(false);
+        inet_reply(port, caller, error);
+    }
+
+    // send_timeout passed with the port still busy: the busy sender gets {error, timeout},
+    // and with send_timeout_close the descriptor closes; the port stays (enotconn after).
+    void send_timed_out(Port& port) {
+        end_busy(port, atom("timeout"));
+        if (m_send_timeout_close) release(port);
     }
 
     void notify_empty_queue(Port& port) {
@@ -1595,6 +1620,8 @@ private:
     }
 
     void release(Port& port) {
+        // A sender still waiting for its data to go learns that it will not.
+        if (m_busy_caller) end_busy(port, atom("closed"));
         IoPoller& poller = layer(port.vm).poller();
         if (m_fd >= 0 && m_watched) poller.forget(m_fd);
         if (m_timer_fd >= 0) poller.forget(m_timer_fd);
@@ -1647,6 +1674,8 @@ private:
     std::size_t m_queue_offset = 0;
     std::size_t m_queued = 0;
     int m_send_error = 0;
+    Term m_busy_caller = 0;           // the sender whose data made the port busy: its reply waits
+    std::int64_t m_send_deadline = -1;  // send_timeout for it, in steady milliseconds
     std::vector<Term> m_empty_queue_subscribers;
 
     std::uint64_t m_recv_cnt = 0, m_recv_max = 0, m_recv_oct = 0;
