@@ -54,6 +54,7 @@ server(Spec, StartMain, Parent) ->
     beamlet:cli_trace_calls_return(Kind =:= trace andalso Compiled =/= [] andalso
                                    (Returns orelse lists:all(fun returns/1, Compiled))),
     Flags = flags(Spec, Compiled),
+    trace_new_ports(Session, Flags),
     SeqTrace = lists:member(seq_trace, maps:get(events, Spec)),
     with_seq_token(SeqTrace, fun() -> select_processes(Session, maps:get(procs, Spec), Flags, StartMain) end),
     Parent ! {self(), started},
@@ -170,6 +171,17 @@ event_flag(gc) -> [garbage_collection];
 event_flag(garbage_collection) -> [garbage_collection];
 event_flag(ports) -> [ports];
 event_flag(seq_trace) -> [].
+
+%% -e ports: the ports the program opens (its sockets among them) are traced too, with the
+%% port events asked for (open, closed, links; sends and receives with -e send,receive).
+trace_new_ports(Session, Flags) ->
+    case lists:member(ports, Flags) of
+        true ->
+            PortFlags = [F || F <- Flags, lists:member(F, [ports, send, 'receive'])],
+            _ = trace:port(Session, new, true, PortFlags),
+            ok;
+        false -> ok
+    end.
 
 %% Who is traced: main (the program's main process and everything it spawns), all, new, or a
 %% registered name (traced once it is registered).

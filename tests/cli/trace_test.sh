@@ -76,6 +76,12 @@ expect_text "events" msgs_events.expected events.txt
 bl trace msgs.erl -e receive --procs echo -o echo.txt
 expect_text "procs echo" msgs_echo.expected echo.txt
 
+# Sockets are ports: -e ports traces the ports the program opens (an accepted socket has no
+# open event, as on erl).
+bl trace sockets.erl -e ports -o sockets.txt
+expect_status "sockets" 0
+expect_text "sockets" sockets_ports.expected sockets.txt
+
 bl trace msgs.erl -e seq_trace -o seq_trace.txt
 expect_status "seq_trace" 0
 expect_text "seq_trace" msgs_seq_trace.expected seq_trace.txt
