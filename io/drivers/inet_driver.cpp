@@ -92,6 +92,8 @@ constexpr PacketType PACKET_TYPES[] = {
 constexpr std::size_t TCP_MAX_PACKET_BYTES = 0x4000000;  // 64 MB: recv(S, N) longer is enomem
 constexpr std::size_t READ_CHUNK_BYTES = 64 * 1024;
 constexpr int READS_PER_TURN = 16;
+// Input buffer capacity a connection keeps once everything it read was delivered.
+constexpr std::size_t IDLE_INPUT_BYTES = 4096;
 
 // ---- bytes in, bytes out --------------------------------------------------------------------
 
@@ -794,10 +796,10 @@ private:
         deliver_input(port);
         for (int i = 0; i < READS_PER_TURN; ++i) {
             if (m_fd < 0 || !m_connected || m_read_closed || !port.is_open() || !wants_input()) return;
-            std::size_t at = m_in.size();
-            m_in.resize(at + READ_CHUNK_BYTES);
-            ssize_t n = ::recv(m_fd, m_in.data() + at, READ_CHUNK_BYTES, 0);
-            m_in.resize(at + std::size_t(std::max<ssize_t>(n, 0)));
+            // Read into this thread's buffer: an idle connection keeps no 64 KB of its own.
+            static thread_local std::unique_ptr<char[]> chunk(new char[READ_CHUNK_BYTES]);
+            ssize_t n = ::recv(m_fd, chunk.get(), READ_CHUNK_BYTES, 0);
+            if (n > 0) m_in.append(chunk.get(), std::size_t(n));
             if (n < 0) {
                 if (errno == EINTR) continue;
                 if (errno == EAGAIN || errno == EWOULDBLOCK) return;
@@ -806,6 +808,7 @@ private:
             if (n == 0) return input_closed(port);
             m_recv_oct += std::size_t(n);
             deliver_input(port);
+            if (m_in.empty() && m_in.capacity() > IDLE_INPUT_BYTES) std::string().swap(m_in);
         }
         // A fast sender: others run, then this socket reads on.
         port.io_events.fetch_or(IO_READ, std::memory_order_release);
