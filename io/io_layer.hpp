@@ -28,6 +28,7 @@ public:
     void flush() override { m_stdio.flush(); }
     void flush_if_pending() override { m_stdio.flush_if_pending(); }
     void stop() override { m_poller.stop(); }
+    bool poll_now() override { return m_poller.poll_now(); }
 
     StandardIo& stdio() { return m_stdio; }
     IoPoller& poller() { return m_poller; }

@@ -31,6 +31,11 @@ std::uint64_t event_word(Word number, std::uint32_t event) { return (std::uint64
 IoPoller::IoPoller(Vm& vm) : m_vm(vm) {}
 
 void IoPoller::stop() {
+    // No scheduler polls any more: the flag is taken for good once it is free.
+    if (!m_stopping.exchange(true, std::memory_order_acq_rel)) {
+        m_started_flag.store(false, std::memory_order_release);
+        while (m_polling.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
+    }
     if (m_thread.joinable()) {
         std::uint64_t one = 1;
         [[maybe_unused]] ssize_t n = ::write(m_wake, &one, sizeof one);
@@ -62,7 +67,41 @@ void IoPoller::start() {
         ev.data.u64 = WAKE;
         epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &ev);
         m_thread = std::thread([this] { loop(); });
+        m_started_flag.store(true, std::memory_order_release);
     });
+}
+
+bool IoPoller::poll_now() {
+    if (m_polling.exchange(true, std::memory_order_acquire)) return false;
+    bool reported = false;
+    if (m_started_flag.load(std::memory_order_acquire)) {
+        constexpr int MAX_EVENTS = 64;
+        epoll_event events[MAX_EVENTS];
+        int n = epoll_wait(m_epoll, events, MAX_EVENTS, 0);
+        for (int i = 0; i < n; ++i) {
+            std::uint64_t word = events[i].data.u64;
+            // The wake-up and the orphans (both level-triggered) stay the I/O thread's.
+            if (word == WAKE || std::uint32_t(word & ((1u << EVENT_BITS) - 1)) == ORPHAN) continue;
+            report(word, events[i].events);
+            reported = true;
+        }
+    }
+    m_polling.store(false, std::memory_order_release);
+    return reported;
+}
+
+void IoPoller::report(std::uint64_t word, std::uint32_t happened) {
+    std::uint32_t event = std::uint32_t(word & ((1u << EVENT_BITS) - 1));
+    Word number = Word(word >> EVENT_BITS);
+    if (event == IO_SOCKET) {
+        // Both directions on one descriptor: what happened is what is reported.
+        event = (happened & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_READ) : 0u) |
+                (happened & (EPOLLOUT | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_WRITE) : 0u);
+    }
+    // A hang-up or an error is reported as what the descriptor was watched for: the
+    // executor's read (write) then sees end of file (EPIPE).
+    if ((event & IO_READ) && (happened & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))) event |= IO_HUP;
+    if (std::shared_ptr<Port> port = m_vm.port_table->lookup_number(number)) port->io_ready(event);
 }
 
 bool IoPoller::watch(int fd, Word port_number, std::uint32_t event) {
@@ -133,16 +172,7 @@ void IoPoller::loop() {
                 m_orphans.erase(std::remove(m_orphans.begin(), m_orphans.end(), pidfd), m_orphans.end());
                 continue;
             }
-            // A hang-up or an error is reported as what the descriptor was watched for: the
-            // executor's read (write) then sees end of file (EPIPE).
-            std::uint32_t happened = events[i].events;
-            if (event == IO_SOCKET) {
-                // Both directions on one descriptor: what happened is what is reported.
-                event = (happened & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_READ) : 0u) |
-                        (happened & (EPOLLOUT | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_WRITE) : 0u);
-            }
-            if ((event & IO_READ) && (happened & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))) event |= IO_HUP;
-            if (std::shared_ptr<Port> port = m_vm.port_table->lookup_number(number)) port->io_ready(event);
+            report(word, events[i].events);
         }
     }
 }

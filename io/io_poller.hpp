@@ -7,6 +7,8 @@
 // flight is simply not found.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -46,17 +48,25 @@ public:
     void reap(int pidfd);
     // How many closed ports' programs have not exited yet.
     std::size_t orphans() const;
+    // Reports the ports' readiness that is there now, without waiting, from any thread (an
+    // idle scheduler); false if another thread is doing it. Orphans are the I/O thread's.
+    bool poll_now();
 
 private:
     void start();
     void loop();
     // Reaps the orphan behind [pidfd] if it has exited; true if it did.
     static bool try_reap(int pidfd);
+    // Tells the port of the event word [word] what [happened] (epoll's bits).
+    void report(std::uint64_t word, std::uint32_t happened);
 
     Vm& m_vm;
     int m_epoll = -1;
     int m_wake = -1;  // an eventfd that ends the loop
     std::once_flag m_started;
+    std::atomic<bool> m_started_flag{false};
+    std::atomic<bool> m_polling{false};  // a scheduler is in poll_now
+    std::atomic<bool> m_stopping{false};
     std::thread m_thread;
     mutable std::mutex m_mutex;
     std::vector<int> m_orphans;  // pidfds being reaped, under m_mutex

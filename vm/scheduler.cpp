@@ -18,6 +18,7 @@ namespace beamlet::vm {
 
 namespace {
 constexpr int IDLE_SPINS = 1500;  // of a pause each: about 50 µs
+constexpr int IDLE_POLL_EVERY = 16;  // spins between two looks at the descriptors
 }  // namespace
 
 namespace {
@@ -155,6 +156,10 @@ Task Schedulers::spin_for_work(int index, int progress_index) {
         if (work)
             if (Task task = take(index)) return task;
         if (m_progress_waiting.load(std::memory_order_relaxed)) return Task();
+        // Now and then it looks at the descriptors itself (as OTP's schedulers poll): a
+        // socket's data then reaches its process without the I/O thread's wake-up between.
+        if (spin % IDLE_POLL_EVERY == IDLE_POLL_EVERY - 1 && m_vm.services.io && m_vm.services.io->poll_now())
+            continue;
         cpu_relax();
     }
     return Task();

@@ -62,6 +62,10 @@ public:
     // No descriptor readiness is reported any more (VM exit, once the ports are closed and
     // before the schedulers go). Idempotent.
     virtual void stop() = 0;
+    // Reports the readiness that is there now, without waiting (a scheduler about to sleep
+    // looks itself, as OTP's schedulers poll: the I/O thread's wake-up is off the path).
+    // False if another thread is looking already.
+    virtual bool poll_now() { return false; }
 };
 
 struct VmServices {
