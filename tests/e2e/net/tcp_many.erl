@@ -14,10 +14,11 @@ main() ->
     Acceptor = spawn_link(fun() -> accept(L, ?N) end),
     Clients = [connect(Port, I) || I <- lists:seq(1, ?N)],
     io:format("connected: ~p~n", [length(Clients)]),
-    io:format("ports open: ~p~n", [length(erlang:ports()) - Ports0]),
     [ok = gen_tcp:send(C, <<I:32>>) || {I, C} <- Clients],
     Answers = [receive {tcp, C, <<I:32>>} -> ok after 10000 -> {timeout, I} end || {I, C} <- Clients],
     io:format("all answered: ~p~n", [lists:all(fun(A) -> A =:= ok end, Answers)]),
+    %% (Every connection answered, so every one was accepted: both ends are ports now.)
+    io:format("ports open: ~p~n", [length(erlang:ports()) - Ports0]),
     [ok = gen_tcp:close(C) || {_, C} <- Clients],
     receive {Acceptor, handlers_done} -> ok after 20000 -> io:format("handlers did not finish~n") end,
     ok = gen_tcp:close(L),
