@@ -166,7 +166,7 @@ void Port::drain_signals() {
             std::lock_guard guard(lock);
             if (signals.empty() || state != PortState::Open) return;
             s = std::move(signals.front());
-            signals.pop_front();
+            signals.erase(signals.begin());
         }
         perform(s);
     }
@@ -537,7 +537,7 @@ void Port::terminate(Term reason, Term trace_reason, bool tell_links) {
     std::vector<Term> linked;
     std::vector<MonitorEntry> monitors;
     std::vector<Term> waiters;
-    std::deque<PortSignal> dropped;
+    std::vector<PortSignal> dropped;
     Term name;
     {
         std::lock_guard guard(lock);

@@ -19,7 +19,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -97,7 +96,8 @@ struct Port {
     std::vector<Term> links;                // pids
     std::vector<MonitorEntry> monitored_by; // monitors processes hold on this port
     Term registered_name = 0;
-    std::deque<PortSignal> signals;         // queued operations (post)
+    // Queued operations (post): rare, so a vector (a deque costs half a kilobyte per port).
+    std::vector<PortSignal> signals;
     std::vector<Term> busy_waiters;         // processes suspended until the port is not busy
     bool busy = false;                      // its output queue passed the high watermark
     // Scheduling: [task_hold] keeps the port alive while it sits in a run queue.

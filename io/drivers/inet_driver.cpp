@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <initializer_list>
 #include <vector>
 
@@ -92,8 +91,8 @@ constexpr PacketType PACKET_TYPES[] = {
 constexpr std::size_t TCP_MAX_PACKET_BYTES = 0x4000000;  // 64 MB: recv(S, N) longer is enomem
 constexpr std::size_t READ_CHUNK_BYTES = 64 * 1024;
 constexpr int READS_PER_TURN = 16;
-// Input buffer capacity a connection keeps once everything it read was delivered.
-constexpr std::size_t IDLE_INPUT_BYTES = 4096;
+// Buffer capacity a connection keeps once its input was delivered (its output written).
+constexpr std::size_t IDLE_BUFFER_BYTES = 4096;
 
 // ---- bytes in, bytes out --------------------------------------------------------------------
 
@@ -692,10 +691,10 @@ private:
         return async_reply(ref);
     }
 
-    std::deque<AsyncOp>::iterator find_op(AsyncOp::Kind kind) {
+    std::vector<AsyncOp>::iterator find_op(AsyncOp::Kind kind) {
         return std::find_if(m_ops.begin(), m_ops.end(), [&](const AsyncOp& op) { return op.kind == kind; });
     }
-    std::deque<AsyncOp>::iterator find_ref(std::uint16_t ref) {
+    std::vector<AsyncOp>::iterator find_ref(std::uint16_t ref) {
         return std::find_if(m_ops.begin(), m_ops.end(), [&](const AsyncOp& op) { return op.ref == ref; });
     }
 
@@ -718,7 +717,7 @@ private:
 
     // Fails every waiting request with {error, [reason]}.
     void fail_all(Port& port, Term reason) {
-        std::deque<AsyncOp> ops;
+        std::vector<AsyncOp> ops;
         ops.swap(m_ops);
         for (const AsyncOp& op : ops) async_result(port, op.caller, op.ref, 0, reason);
         m_connecting = false;
@@ -786,7 +785,7 @@ private:
 
     // Whether input is wanted now: an active socket, or a recv waiting.
     bool wants_input() const { return m_active != PASSIVE || find_recv() != m_ops.end(); }
-    std::deque<AsyncOp>::const_iterator find_recv() const {
+    std::vector<AsyncOp>::const_iterator find_recv() const {
         return std::find_if(m_ops.begin(), m_ops.end(), [](const AsyncOp& op) { return op.kind == AsyncOp::Kind::Recv; });
     }
 
@@ -808,7 +807,7 @@ private:
             if (n == 0) return input_closed(port);
             m_recv_oct += std::size_t(n);
             deliver_input(port);
-            if (m_in.empty() && m_in.capacity() > IDLE_INPUT_BYTES) std::string().swap(m_in);
+            if (m_in.empty() && m_in.capacity() > IDLE_BUFFER_BYTES) std::string().swap(m_in);
         }
         // A fast sender: others run, then this socket reads on.
         port.io_events.fetch_or(IO_READ, std::memory_order_release);
@@ -1090,46 +1089,39 @@ private:
 
     void enqueue(std::string_view bytes) {
         if (bytes.empty()) return;
-        m_queue.emplace_back(bytes);
+        m_out.append(bytes);
         m_queued += bytes.size();
+    }
+
+    // Forgets what is queued, and the buffer's memory.
+    void drop_output() {
+        std::string().swap(m_out);
+        m_out_offset = 0;
+        m_queued = 0;
     }
 
     // Writes what is queued; false if the socket failed (m_send_error).
     bool flush(Port& port) {
         while (m_queued && m_fd >= 0) {
-            iovec iov[16];
-            int n_iov = 0;
-            std::size_t offset = m_queue_offset;
-            for (auto it = m_queue.begin(); it != m_queue.end() && n_iov < 16; ++it, ++n_iov) {
-                iov[n_iov].iov_base = it->data() + offset;
-                iov[n_iov].iov_len = it->size() - offset;
-                offset = 0;
-            }
-            msghdr msg{};
-            msg.msg_iov = iov;
-            msg.msg_iovlen = std::size_t(n_iov);
-            ssize_t n = ::sendmsg(m_fd, &msg, MSG_NOSIGNAL);
+            ssize_t n = ::send(m_fd, m_out.data() + m_out_offset, m_queued, MSG_NOSIGNAL);
             if (n < 0) {
                 if (errno == EINTR) continue;
                 if (errno == EAGAIN || errno == EWOULDBLOCK) break;
                 m_send_error = errno;
-                m_queue.clear();
-                m_queued = 0;
-                m_queue_offset = 0;
+                drop_output();
                 return false;
             }
-            std::size_t written = std::size_t(n);
-            m_queued -= written;
-            while (written) {
-                std::size_t rest = m_queue.front().size() - m_queue_offset;
-                if (written < rest) {
-                    m_queue_offset += written;
-                    break;
-                }
-                written -= rest;
-                m_queue.pop_front();
-                m_queue_offset = 0;
-            }
+            m_out_offset += std::size_t(n);
+            m_queued -= std::size_t(n);
+        }
+        if (!m_queued) {
+            // All out: an idle connection keeps no big buffer.
+            if (m_out.capacity() > IDLE_BUFFER_BYTES) std::string().swap(m_out);
+            else m_out.clear();
+            m_out_offset = 0;
+        } else if (m_out_offset > READ_CHUNK_BYTES && m_out_offset > m_queued) {
+            m_out.erase(0, m_out_offset);
+            m_out_offset = 0;
         }
         if (m_queued < m_low_watermark && m_busy_caller && port.is_open()) end_busy(port, 0);
         if (!m_queued) notify_empty_queue(port);
@@ -1632,9 +1624,7 @@ private:
         close_fd(m_fd);
         close_fd(m_timer_fd);
         m_connected = m_connecting = m_listening = false;
-        m_queue.clear();
-        m_queued = 0;
-        m_queue_offset = 0;
+        drop_output();
     }
 
     Protocol m_protocol;
@@ -1669,12 +1659,12 @@ private:
     std::uint8_t m_line_delimiter = '\n';
     linger m_linger{0, 0};
 
-    std::deque<AsyncOp> m_ops;
+    std::vector<AsyncOp> m_ops;
     std::uint16_t m_next_ref = 0;
     std::string m_in;  // received, not delivered yet
     bool m_http_in_headers = false;  // {packet, http | http_bin}: after a start line
-    std::deque<std::string> m_queue;
-    std::size_t m_queue_offset = 0;
+    std::string m_out;             // queued output, from m_out_offset on
+    std::size_t m_out_offset = 0;
     std::size_t m_queued = 0;
     int m_send_error = 0;
     Term m_busy_caller = 0;           // the sender whose data made the port busy: its reply waits
