@@ -208,9 +208,11 @@ void Port::handle_io() {
             driver->ready(*this, events & IO_WRITE);
             continue;
         }
-        // Room in the program's input pipe matters only when output is waiting (OTP selects
-        // for writing only then): such a turn is no turn at all.
-        if (events == IO_WRITE && !driver->wants_write()) continue;
+        // Room in the program's input pipe matters only when output is waiting, input only
+        // when someone takes it (OTP selects only then): such a turn is no turn at all.
+        if (!driver->wants_write()) events &= ~std::uint32_t(IO_WRITE);
+        if (!driver->wants_read()) events &= ~std::uint32_t(IO_READ | IO_HUP);
+        if (!events) continue;
         trace_in(PortOp::Io);
         driver->ready(*this, events);
         if (is_open()) trace_out(PortOp::Io);
@@ -229,9 +231,10 @@ void Port::start(Term opener, bool traced_open) {
             trace_out(PortOp::Open);
             if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, opener);
         }
-        trace_in(PortOp::Io);
+        bool io_turn = driver->starts_with_io_turn();
+        if (io_turn) trace_in(PortOp::Io);
         driver->start(*this);
-        if (is_open()) trace_out(PortOp::Io);
+        if (io_turn && is_open()) trace_out(PortOp::Io);
     }
     after_execution();
 }

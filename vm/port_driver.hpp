@@ -45,6 +45,12 @@ public:
     // Whether writability matters now (OTP selects for writing only then): output is queued,
     // or a socket is connecting.
     virtual bool wants_write() const { return queue_size() != 0; }
+    // Whether readability matters now (a passive socket with no recv waiting selects nothing:
+    // its data waits in the kernel, and no I/O turn runs for it).
+    virtual bool wants_read() const { return true; }
+    // Whether start() is the port's first I/O turn (the spawn driver's acknowledgement, traced
+    // as one), or runs inside the open operation (inet's drivers).
+    virtual bool starts_with_io_turn() const { return true; }
     // The program's OS process id (port_info os_pid), or -1.
     virtual long os_pid() const { return -1; }
 };

@@ -428,6 +428,11 @@ public:
     std::size_t queue_size() const override { return m_queued; }
     bool wants_write() const override { return m_queued != 0 || m_connecting; }
     bool takes_vectors() const override { return true; }
+    bool starts_with_io_turn() const override { return false; }
+    bool wants_read() const override {
+        if (m_listening) return find_op_const(AsyncOp::Kind::Accept);
+        return wants_input() || m_connecting;
+    }
 
 private:
     std::string request(Port& port, Term caller, unsigned operation, std::string_view data) {
