@@ -3,7 +3,7 @@
 # ASan + UBSan; build-tsan: TSan; both GCC) and runs the concurrency-heavy tests under it:
 # the VM and tracing unit tests, the fault programs, the tracing stress programs, the fuzz
 # targets' replays, and the tracing, session, actor and event programs on two schedulers
-# (JIT, and the lazy JIT switching modules while they are traced), and the socket programs: 179 tests. `ci` runs the
+# (JIT, and the lazy JIT switching modules while they are traced), and the socket programs: 187 tests. `ci` runs the
 # subset .ci/run runs (README, "Robustness"); a REGEX selects ctest names. A sanitizer report
 # fails the test that caused it.
 set -euo pipefail
