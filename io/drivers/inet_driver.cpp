@@ -370,8 +370,9 @@ public:
         std::size_t header_bytes = 0;
         if (m_packet == PacketType::One || m_packet == PacketType::Two || m_packet == PacketType::Four) {
             header_bytes = m_packet == PacketType::One ? 1 : m_packet == PacketType::Two ? 2 : 4;
+            // As inet_drv in OTP 25: a length that does not fit the header is cut to it, not
+            // refused (gen_tcp:send/2 answers ok).
             std::size_t n = bytes.size();
-            if (header_bytes < 4 && n >> (8 * header_bytes)) return inet_reply(port, caller, atom("emsgsize"));
             for (std::size_t i = header_bytes; i-- > 0; n >>= 8) header[i] = char(n & 0xFF);
         }
         ++m_send_cnt;
