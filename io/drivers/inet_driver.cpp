@@ -1353,16 +1353,31 @@ private:
         }
     }
 
+    // The options whose value is more than one 32-bit integer (setopts reads them itself).
+    static bool has_compound_value(std::uint32_t opt) {
+        switch (opt) {
+        case OPT_LINGER:
+        case OPT_RAW:
+        case OPT_BIND_TO_DEVICE:
+        case LOPT_NETNS:
+        case OPT_MULTICAST_IF:
+        case OPT_ADD_MEMBERSHIP:
+        case OPT_DROP_MEMBERSHIP: return true;
+        default: return false;
+        }
+    }
+
     std::string setopts(Port& port, std::string_view data) {
         Reader r(data);
         bool start_reading = false;
         std::uint32_t opt;
         while (r.u8(&opt)) {
+            // Every option but these few is one 32-bit value: read here, once.
             std::int32_t v = 0;
+            if (!has_compound_value(opt) && !r.i32(&v)) return errno_reply(EINVAL);
             int level, name;
             switch (opt) {
             case LOPT_ACTIVE: {
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 if (v == MULTI) {
                     std::uint32_t n;
                     if (!r.u16(&n)) return errno_reply(EINVAL);
@@ -1386,80 +1401,67 @@ private:
                 break;
             }
             case LOPT_MODE:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_mode_binary = v == 1;
                 break;
             case LOPT_DELIVER:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_deliver_port = v == 0;
                 break;
             case LOPT_HEADER:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_header = std::max(v, 0);
                 break;
             case LOPT_PACKET:
-                if (!r.i32(&v) || v < 0 || std::size_t(v) >= std::size(PACKET_TYPES)) return errno_reply(EINVAL);
+                if (v < 0 || std::size_t(v) >= std::size(PACKET_TYPES)) return errno_reply(EINVAL);
                 // ssl_tls records (inet_drv's {ssl_tls, S, ...} messages) are not delivered.
                 if (PACKET_TYPES[v] == PacketType::SslTls) return errno_reply(EINVAL);
                 if (PACKET_TYPES[v] != m_packet) m_http_in_headers = false;
                 m_packet = PACKET_TYPES[v];
                 break;
             case LOPT_PACKET_SIZE:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_packet_size = std::uint32_t(v);
                 break;
             case LOPT_BUFFER:
-                if (!r.i32(&v) || v < 0) return errno_reply(EINVAL);
+                if (v < 0) return errno_reply(EINVAL);
                 m_buffer_bytes = std::max<std::size_t>(std::size_t(v), 1);
                 break;
             case LOPT_EXITONCLOSE:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_exit_on_close = v != 0;
                 break;
             case LOPT_HIWTRMRK:
-                if (!r.i32(&v) || v < 0) return errno_reply(EINVAL);
+                if (v < 0) return errno_reply(EINVAL);
                 m_high_watermark = std::size_t(v);
                 m_low_watermark = std::min(m_low_watermark, m_high_watermark);
                 break;
             case LOPT_LOWTRMRK:
-                if (!r.i32(&v) || v < 0) return errno_reply(EINVAL);
+                if (v < 0) return errno_reply(EINVAL);
                 m_low_watermark = std::size_t(v);
                 m_high_watermark = std::max(m_low_watermark, m_high_watermark);
                 break;
             case LOPT_MSGQ_HIWTRMRK:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_msgq_high = v;
                 break;
             case LOPT_MSGQ_LOWTRMRK:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_msgq_low = v;
                 break;
             case LOPT_SEND_TIMEOUT:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_send_timeout = v;
                 break;
             case LOPT_SEND_TIMEOUT_CLOSE:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_send_timeout_close = v != 0;
                 break;
             case LOPT_DELAY_SEND:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_delay_send = v != 0;
                 break;
             case LOPT_READ_PACKETS:
-                if (!r.i32(&v) || v <= 0) return errno_reply(EINVAL);
+                if (v <= 0) return errno_reply(EINVAL);
                 m_read_packets = v;
                 break;
             case LOPT_SHOW_ECONNRESET:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_show_econnreset = v != 0;
                 break;
             case LOPT_LINE_DELIM:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 m_line_delimiter = std::uint8_t(v);
                 break;
             case OPT_DEBUG:
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 break;
             case OPT_LINGER: {
                 std::int32_t on, seconds;
@@ -1523,10 +1525,8 @@ private:
             default:
                 if (!kernel_option(opt, &level, &name)) {
                     // Options of another protocol are skipped, their values with them.
-                    if (!r.i32(&v)) return errno_reply(EINVAL);
                     break;
                 }
-                if (!r.i32(&v)) return errno_reply(EINVAL);
                 if (m_fd >= 0 && ::setsockopt(m_fd, level, name, &v, sizeof v) != 0) return errno_reply(errno);
                 if (opt == OPT_RCVBUF || opt == OPT_SNDBUF) {
                     // As erl: the driver's buffer grows with the kernel's.
