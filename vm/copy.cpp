@@ -116,21 +116,20 @@ Term copy_sub_binary(const Term* sub, Term** hp, Term** off_heap_list) {
 
 }  // namespace
 
-Word term_size_words(Term root, Literals literals) {
+Word term_size_words(Term root, const Literals& literals) {
     if (is_immediate(root)) return 0;
-    const bool share = literals == Literals::Share;
     Word total = 0;
     WorkStack<Term> stack(root);
     while (!stack.empty()) {
         Term t = stack.back();
         stack.pop_back();
         while (is_list(t)) {  // tails in a loop, heads on the stack
-            if (share && is_literal_ptr(list_ptr(t))) break;
+            if (literals.shares(list_ptr(t))) break;
             total += 2;
             if (!is_immediate(car(t))) stack.push_back(car(t));
             t = cdr(t);
         }
-        if (is_boxed(t) && !(share && is_literal_ptr(boxed_ptr(t)))) {
+        if (is_boxed(t) && !literals.shares(boxed_ptr(t))) {
             const Term* obj = boxed_ptr(t);
             if (header_subtag(obj[0]) == Subtag::SubBin) {
                 total += SubBinCopy(obj).words();
@@ -178,27 +177,26 @@ Word term_size_shared_words(Term root, bool count_literals) {
 
 namespace {
 Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_map<const Term*, Term>* copies,
-                    Literals literals);
+                    const Literals& literals);
 }  // namespace
 
-Term copy_term(Term root, Term** hp, Term** off_heap_list, Literals literals) {
+Term copy_term(Term root, Term** hp, Term** off_heap_list, const Literals& literals) {
     return copy_term_impl(root, hp, off_heap_list, nullptr, literals);
 }
 
 Term copy_term_shared(Term root, Term** hp, Term** off_heap_list) {
     std::unordered_map<const Term*, Term> copies;
-    return copy_term_impl(root, hp, off_heap_list, &copies, Literals::Copy);
+    return copy_term_impl(root, hp, off_heap_list, &copies, Literals::copied());
 }
 
 namespace {
 // [copies] (optional): the copy of each object already copied, so that an object reached
 // twice is copied once.
 Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_map<const Term*, Term>* copies,
-                    Literals literals) {
+                    const Literals& literals) {
     // Each pending job copies the term in *slot into newly allocated memory and stores the copy
     // back into *slot: the slots are words of copies already made. A shared literal stays
     // where it is (*slot already holds it).
-    const bool share = literals == Literals::Share;
     Term result = root;
     if (is_immediate(root)) return result;
     WorkStack<Term*> stack(&result);
@@ -207,7 +205,7 @@ Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_m
         stack.pop_back();
         Term t = *slot;
         while (is_list(t)) {
-            if (share && is_literal_ptr(list_ptr(t))) {
+            if (literals.shares(list_ptr(t))) {
                 t = NIL;
                 break;
             }
@@ -231,7 +229,7 @@ Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_m
         }
         if (!is_boxed(t)) continue;
         const Term* obj = boxed_ptr(t);
-        if (share && is_literal_ptr(obj)) continue;
+        if (literals.shares(obj)) continue;
         const bool sub_bin = header_subtag(obj[0]) == Subtag::SubBin;  // copied flattened, whole
         if (copies) {
             auto [it, fresh] = copies->try_emplace(obj, Term(0));

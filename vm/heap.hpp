@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "vm/literal_area.hpp"  // Literals
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -35,15 +36,9 @@ struct HeapFragment {
     bool contains(const Term* p) const { return p >= data && p < data + size_words; }
 };
 
-// What a copy does with literals (module constants, persistent terms): Copy them too, for a
-// copy kept outside any process (a table, a timer, a trace message); or Share them, for a
-// message or spawn argument between processes, as OTP's copy_struct does (the literal-area
-// release then visits message queues too: literals_shared_in_messages, vm/literal_area.hpp).
-enum class Literals : bool { Copy, Share };
-
 // A copy of [t] in a new fragment (null for an immediate, or a shared literal, which [*out]
 // holds as is).
-HeapFragment* copy_to_fragment(Term t, Term* out, Literals literals = Literals::Copy);
+HeapFragment* copy_to_fragment(Term t, Term* out, const Literals& literals = Literals::copied());
 // Frees [f] (may be null) and drops the off-heap references its terms hold.
 void free_fragment(HeapFragment* f);
 

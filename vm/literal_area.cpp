@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "vm/magic.hpp"
 
@@ -78,16 +79,35 @@ void literal_rollback(const LiteralMark& mark) {
 bool is_literal_ptr(const Term* p) { return p >= g_base && p < g_end; }
 
 namespace {
-std::atomic<int> g_releases_under_way{0};
+// The areas being released, and their count, which a copy reads first (no lock when none).
+std::mutex g_released_mutex;
+std::vector<const LiteralRelease*> g_released;
+std::atomic<std::size_t> g_released_count{0};
 }  // namespace
 
-bool literals_shared_in_messages() { return g_releases_under_way.load(std::memory_order_acquire) == 0; }
+Literals Literals::shared() {
+    Literals l;
+    l.m_share = true;
+    if (g_released_count.load(std::memory_order_acquire) == 0) return l;
+    std::lock_guard lock(g_released_mutex);
+    if (g_released.size() > MAX_RELEASED) return copied();
+    for (const LiteralRelease* job : g_released) l.m_released[l.m_released_count++] = {job->lo, job->hi};
+    return l;
+}
 
-void literal_release_begin() { g_releases_under_way.fetch_add(1, std::memory_order_seq_cst); }
+void literal_release_begin(const LiteralRelease* job) {
+    std::lock_guard lock(g_released_mutex);
+    g_released.push_back(job);
+    g_released_count.store(g_released.size(), std::memory_order_seq_cst);
+}
 
 void literal_release_done(LiteralRelease* job) {
     if (job->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    g_releases_under_way.fetch_sub(1, std::memory_order_release);
+    {
+        std::lock_guard lock(g_released_mutex);
+        std::erase(g_released, job);
+        g_released_count.store(g_released.size(), std::memory_order_release);
+    }
     release_off_heap_list(job->off_heap_first);
     delete job;
 }

@@ -44,12 +44,36 @@ struct LiteralRelease {
 // One process has done its part (or is gone): the last one releases the objects and frees [job].
 void literal_release_done(LiteralRelease* job);
 
-// Messages and spawn arguments share literals (Literals::Share, vm/copy.hpp) unless a release
-// is under way: from literal_release_begin() (made before the release's signals go out, one
-// thread-progress step later) to the last literal_release_done(), they copy them, so that no
-// message sent after a process has done its part can bring it a literal being released (OTP's
-// copy_struct copies literals of the area being purged).
-bool literals_shared_in_messages();
-void literal_release_begin();
+// Which literals a copy leaves where they are rather than copying. copied(): none, for a copy
+// kept outside any process (a table, a timer, a trace message). shared(): every literal but
+// those of an area being released when it was made, for a message or spawn argument between
+// processes, as OTP's copy_struct does: a release visits message queues too, and from
+// literal_release_begin() (made before its signals go out, one thread-progress step later) to
+// its last literal_release_done(), a message copies what it holds of the area, so that none sent
+// after a process has done its part brings it a literal being released. Made once per copy:
+// a term's size and its copy must agree.
+class Literals {
+public:
+    static Literals copied() { return Literals(); }
+    static Literals shared();
+    bool shares(const Term* p) const {
+        if (!m_share || !is_literal_ptr(p)) return false;
+        for (unsigned i = 0; i < m_released_count; ++i)
+            if (p >= m_released[i].lo && p < m_released[i].hi) return false;
+        return true;
+    }
+
+private:
+    // More areas than this being released at once (rare: one at a time, as a rule): copied.
+    static constexpr unsigned MAX_RELEASED = 4;
+    struct Range {
+        const Term* lo;
+        const Term* hi;
+    };
+    bool m_share = false;
+    unsigned m_released_count = 0;
+    Range m_released[MAX_RELEASED];
+};
+void literal_release_begin(const LiteralRelease* job);
 
 }  // namespace beamlet::vm

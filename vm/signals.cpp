@@ -34,7 +34,7 @@
 namespace beamlet::vm {
 
 // A copy of [t] in a new fragment: the fragment (null for immediates) and the copy.
-HeapFragment* copy_to_fragment(Term t, Term* out, Literals literals) {
+HeapFragment* copy_to_fragment(Term t, Term* out, const Literals& literals) {
     Word size = term_size_words(t, literals);
     if (!size) {
         *out = t;
@@ -57,7 +57,8 @@ namespace {
 
 // [m] carries a copy of [term] and, when it is a token tuple, a copy of the seq_trace [token]
 // (of reset epoch [epoch]) in the same fragment; NIL and 0 tokens are kept as they are.
-void fill_with_token(Message& m, Term term, Term token, Word epoch, Literals literals = Literals::Copy) {
+void fill_with_token(Message& m, Term term, Term token, Word epoch,
+                     const Literals& literals = Literals::copied()) {
     m.seq_token = token;
     if (token == 0 || token == NIL) {
         m.fragment = copy_to_fragment(term, &m.term, literals);
@@ -309,7 +310,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     std::vector<Term> argv;
     Term fun_copy = NIL;
     {
-        Literals literals = parent && literals_shared_in_messages() ? Literals::Share : Literals::Copy;
+        Literals literals = parent ? Literals::shared() : Literals::copied();
         Word size = term_size_words(args, literals) + term_size_words(fun, literals);
         Term* hp = c->alloc(size);
         Term args_copy = copy_term(args, &hp, &c->off_heap_first, literals);
@@ -522,7 +523,7 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     Message m;
     // Between processes (a scheduler thread, so that a literal release's thread-progress step
     // covers the copy) literals are shared, as on OTP.
-    Literals literals = sender && literals_shared_in_messages() ? Literals::Share : Literals::Copy;
+    Literals literals = sender ? Literals::shared() : Literals::copied();
     fill_with_token(m, msg, token, sender ? sender->seq_epoch : 0, literals);
     m.from = sender ? sender->id : 0;
     send_signal(to, m);
@@ -595,10 +596,10 @@ void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_to
 }
 
 void Vm::release_literals(LiteralRelease* job) {
-    // From now on messages copy literals; once every scheduler has passed a quiescent point,
+    // From now on messages copy the area's literals; once every scheduler has passed a quiescent point,
     // no message that shares one is still being made, and every process is asked to copy
     // what it holds of the area: on its heap and in its message queue.
-    literal_release_begin();
+    literal_release_begin(job);
     after_thread_progress([this, job] {
         std::vector<Term> ids = process_ids();
         job->pending.store(ids.size() + 1, std::memory_order_relaxed);
@@ -637,22 +638,22 @@ void Vm::release_module_literals(Module& module) {
 
 bool Vm::switch_literal_area() {
     LiteralRelease* done;
-    bool next;
+    LiteralRelease* next = nullptr;
     {
         std::lock_guard lock(m_literal_mutex);
         done = m_literal_area;
-        m_literal_area = nullptr;
-        if ((next = !m_literal_queue.empty())) {
-            m_literal_area = m_literal_queue.front();
+        if (!m_literal_queue.empty()) {
+            next = m_literal_queue.front();
             m_literal_queue.pop_front();
         }
+        m_literal_area = next;
     }
     // Every process has copied what it held of the area: its off-heap objects go.
     if (done) literal_release_done(done);
-    // From now on messages and spawns copy literals (the caller waits for thread progress
-    // before it asks anyone to copy: no message that shares one is still being made then).
-    if (next) literal_release_begin();
-    return next;
+    // From now on messages and spawns copy the area's literals (the caller waits for thread
+    // progress before it asks anyone to copy: no message that shares one is still being made).
+    if (next) literal_release_begin(next);
+    return next != nullptr;
 }
 
 LiteralRelease* Vm::literal_area_being_released() {

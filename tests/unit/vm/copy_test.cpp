@@ -196,11 +196,11 @@ TEST_F(Copy, SharedLiteralsStayWhereTheyAreAndCopiedOnesMove) {
     lit_words[5] = lit_words[6] = NIL;
     Term t = tuple({lit, list({lit}, lit_list)});
 
-    EXPECT_EQ(term_size_words(t, Literals::Share), 3u + 2u);
+    EXPECT_EQ(term_size_words(t, Literals::shared()), 3u + 2u);
     std::vector<Term> buffer(5 + 4, GUARD_WORD);
     Term* hp = buffer.data();
     Term* off_heap = nullptr;
-    Term shared = copy_term(t, &hp, &off_heap, Literals::Share);
+    Term shared = copy_term(t, &hp, &off_heap, Literals::shared());
     EXPECT_EQ(Word(hp - buffer.data()), 5u);
     EXPECT_TRUE(terms_exact_equal(shared, t));
     EXPECT_EQ(tuple_element(shared, 0), lit);
@@ -211,6 +211,37 @@ TEST_F(Copy, SharedLiteralsStayWhereTheyAreAndCopiedOnesMove) {
     // Copied (the default), nothing of the copy is in the arena.
     expect_copy_fills_its_size_exactly(t, "literals copied");
     EXPECT_EQ(term_size_words(t), 5u + 2 * 3u + 2u);  // the literal tuple twice
+}
+
+TEST_F(Copy, LiteralsOfAnAreaBeingReleasedAreCopiedOthersStayShared) {
+    Term* kept_words = literal_alloc(3);
+    kept_words[0] = make_arityval(2);
+    kept_words[1] = kept_words[2] = make_small(1);
+    Term* released_words = literal_alloc(3);
+    released_words[0] = make_arityval(2);
+    released_words[1] = released_words[2] = make_small(2);
+    Term t = tuple({make_boxed(kept_words), make_boxed(released_words)});
+
+    auto* job = new LiteralRelease;
+    job->lo = released_words;
+    job->hi = released_words + 3;
+    job->pending.store(1);
+    literal_release_begin(job);
+    Literals during = Literals::shared();
+    EXPECT_TRUE(during.shares(kept_words));
+    EXPECT_FALSE(during.shares(released_words));
+    EXPECT_EQ(term_size_words(t, during), 3u + 3u);  // the tuple and the released literal
+    std::vector<Term> buffer(6, GUARD_WORD);
+    Term* hp = buffer.data();
+    Term* off_heap = nullptr;
+    Term copy = copy_term(t, &hp, &off_heap, during);
+    EXPECT_EQ(tuple_element(copy, 0), make_boxed(kept_words));
+    EXPECT_NE(tuple_element(copy, 1), make_boxed(released_words));
+    EXPECT_TRUE(terms_exact_equal(copy, t));
+
+    literal_release_done(job);  // the last part: the area is released
+    EXPECT_TRUE(Literals::shared().shares(released_words));
+    EXPECT_FALSE(Literals::copied().shares(kept_words));
 }
 
 TEST_F(Copy, SizeOfImmediatesIsZero) {
