@@ -20,10 +20,12 @@ namespace beamlet::io {
 using namespace vm;
 
 namespace {
-// The event word: the port's number above 8 bits of IoEvent. WAKE and ORPHAN are not ports.
+// The event word: the port's number above 8 bits of IoEvent. WAKE, ORPHAN and SELECTABLE
+// (a Selectable's key above the bits) are not ports.
 constexpr std::uint64_t EVENT_BITS = 8;
 constexpr std::uint64_t WAKE = ~std::uint64_t(0);
 constexpr std::uint32_t ORPHAN = 1u << 7;
+constexpr std::uint32_t SELECTABLE = 1u << 6;
 
 std::uint64_t event_word(Word number, std::uint32_t event) { return (std::uint64_t(number) << EVENT_BITS) | event; }
 }  // namespace
@@ -90,14 +92,28 @@ bool IoPoller::poll_now() {
     return reported;
 }
 
+namespace {
+// Both directions on one descriptor: what happened is what is reported.
+std::uint32_t socket_events(std::uint32_t happened) {
+    return (happened & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_READ) : 0u) |
+           (happened & (EPOLLOUT | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_WRITE) : 0u);
+}
+}  // namespace
+
 void IoPoller::report(std::uint64_t word, std::uint32_t happened) {
     std::uint32_t event = std::uint32_t(word & ((1u << EVENT_BITS) - 1));
     Word number = Word(word >> EVENT_BITS);
-    if (event == IO_SOCKET) {
-        // Both directions on one descriptor: what happened is what is reported.
-        event = (happened & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_READ) : 0u) |
-                (happened & (EPOLLOUT | EPOLLHUP | EPOLLERR) ? std::uint32_t(IO_WRITE) : 0u);
+    if (event == SELECTABLE) {
+        std::shared_ptr<Selectable> owner;
+        {
+            std::lock_guard guard(m_mutex);
+            auto it = m_selectables.find(number);
+            if (it != m_selectables.end()) owner = it->second.lock();
+        }
+        if (owner) owner->io_ready(socket_events(happened));
+        return;
     }
+    if (event == IO_SOCKET) event = socket_events(happened);
     // A hang-up or an error is reported as what the descriptor was watched for: the
     // executor's read (write) then sees end of file (EPIPE).
     if ((event & IO_READ) && (happened & (EPOLLHUP | EPOLLRDHUP | EPOLLERR))) event |= IO_HUP;
@@ -120,6 +136,29 @@ bool IoPoller::watch(int fd, Word port_number, std::uint32_t event) {
 
 void IoPoller::forget(int fd) {
     if (m_epoll >= 0) epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+}
+
+Word IoPoller::watch_selectable(int fd, std::weak_ptr<Selectable> owner) {
+    start();
+    Word key;
+    {
+        std::lock_guard guard(m_mutex);
+        key = ++m_next_selectable;
+        m_selectables.emplace(key, std::move(owner));
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    ev.data.u64 = event_word(key, SELECTABLE);
+    if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) == 0) return key;
+    std::lock_guard guard(m_mutex);
+    m_selectables.erase(key);
+    return 0;
+}
+
+void IoPoller::forget_selectable(int fd, Word key) {
+    forget(fd);
+    std::lock_guard guard(m_mutex);
+    m_selectables.erase(key);
 }
 
 bool IoPoller::try_reap(int pidfd) {

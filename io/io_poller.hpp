@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <thread>
 #include <vector>
 
@@ -24,6 +26,15 @@ namespace beamlet::io {
 using vm::Term;
 using vm::Vm;
 using vm::Word;
+
+// A descriptor's owner that is not a port (a socket of OTP's socket module, whose NIFs select
+// on it as enif_select does): told of readiness on the thread that saw it.
+class Selectable {
+public:
+    virtual ~Selectable() = default;
+    // [events]: IO_READ and/or IO_WRITE (a hang-up or an error is both).
+    virtual void io_ready(std::uint32_t events) = 0;
+};
 
 class IoPoller {
 public:
@@ -43,6 +54,12 @@ public:
     bool watch(int fd, Word port_number, std::uint32_t event);
     // Stops reporting [fd] (before it is closed).
     void forget(int fd);
+    // Reports both directions of [fd] to [owner] (edge-triggered, as for a port's socket) while
+    // it lives, until forget_selectable; the key to forget it by, or 0 if epoll refuses [fd].
+    Word watch_selectable(int fd, std::weak_ptr<Selectable> owner);
+    // Stops reporting [fd] to the owner of [key]. A report already under way may still reach
+    // the owner (which it keeps alive meanwhile): the owner ignores it once it has closed.
+    void forget_selectable(int fd, Word key);
     // Waits for the program behind [pidfd] to exit, reaps it and closes [pidfd]: for a port
     // that closed before its program ended.
     void reap(int pidfd);
@@ -70,6 +87,9 @@ private:
     std::thread m_thread;
     mutable std::mutex m_mutex;
     std::vector<int> m_orphans;  // pidfds being reaped, under m_mutex
+    // The selectables by key, under m_mutex.
+    std::unordered_map<Word, std::weak_ptr<Selectable>> m_selectables;
+    Word m_next_selectable = 0;
 };
 
 }  // namespace beamlet::io
