@@ -322,16 +322,13 @@ struct GlobalCounts {
 };
 GlobalCounts g_counts;
 
-// A process waiting for a direction of a socket, with the select message it gets
-// ({'$socket', Socket, select, Handle}, ready-made in its own fragment, kept until the waiter
-// goes: its handle identifies it).
+// A process waiting for a direction of a socket, with the select handle it gave (a copy in its
+// own fragment: it names the select message and identifies the waiter).
 struct Waiter {
     Term pid = 0;
-    HeapFragment* message = nullptr;
-    Term message_term = 0;
+    HeapFragment* handle_fragment = nullptr;
+    Term handle = 0;
     bool told = false;  // sent its select message, not called again yet
-
-    Term handle() const { return tuple_element(message_term, 3); }
 };
 
 struct ESock final : io::Selectable, std::enable_shared_from_this<ESock> {
@@ -361,7 +358,8 @@ struct ESock final : io::Selectable, std::enable_shared_from_this<ESock> {
     // otp rcvbuf {N, Size}: a read that fills the buffer answers {more, Bin} N - 1 times in a row.
     std::size_t rcv_num = 0, full_reads = 0;
     std::size_t rcvctrlbuf = CTRL_BUFFER_DEFAULT, sndctrlbuf = CTRL_BUFFER_DEFAULT;
-    // {'$socket', SockRef} while open (it holds a reference to the socket: freed at close).
+    // {'$socket', SockRef}, the socket as messages name it: a template that holds no
+    // reference to the socket (a copy of it does), so that nothing the socket keeps keeps it.
     HeapFragment* socket_fragment = nullptr;
     Term socket_term = 0;
     // The otp-level meta value as set (0: never set).
@@ -389,7 +387,7 @@ ESock* socket_of(Term t) {
 }
 
 void free_waiters(std::deque<Waiter>& q) {
-    for (Waiter& w : q) free_fragment(w.message);
+    for (Waiter& w : q) free_fragment(w.handle_fragment);
     q.clear();
 }
 
@@ -419,42 +417,35 @@ Term copy_term_to(Process* p, Term t) {
     return copy_term(t, &hp, &p->off_heap_first);
 }
 
-// Sends [w] its select message.
-void tell(Vm& vm, Waiter& w) {
+// Sends [to] {'$socket', Socket, [tag], [info]}, as the runtime sends (from no process).
+void send_socket_message(const ESock& s, Term to, Term tag, Term info) {
+    Term words[5] = {make_arityval(4), am("$socket"), s.socket_term, tag, info};
     Message m;
-    m.fragment = copy_to_fragment(w.message_term, &m.term);
+    m.fragment = copy_to_fragment(make_boxed(words), &m.term);
     m.from = 0;
-    w.told = true;
-    if (std::shared_ptr<Process> to = vm.lookup_process(w.pid)) vm.send_signal(to.get(), m);
+    if (std::shared_ptr<Process> p = s.vm.lookup_process(to)) s.vm.send_signal(p.get(), m);
     else free_fragment(m.fragment);
 }
 
-// The first waiter of [q] not told yet hears that the direction is ready.
-void tell_first(Vm& vm, std::deque<Waiter>& q) {
-    for (Waiter& w : q)
-        if (!w.told) {
-            tell(vm, w);
-            return;
-        }
+// The current requestor (the front of [q]) hears that the direction is ready, unless it has
+// already: the others wait for their turn.
+void tell_first(const ESock& s, std::deque<Waiter>& q) {
+    if (q.empty() || q.front().told) return;
+    q.front().told = true;
+    send_socket_message(s, q.front().pid, am("select"), q.front().handle);
 }
 
 void ESock::io_ready(std::uint32_t events) {
     std::lock_guard guard(mutex);
     if (!open) return;
-    if (events & IO_READ) tell_first(vm, readers);
+    if (events & IO_READ) tell_first(*this, readers);
     if (events & IO_WRITE) {
-        tell_first(vm, connectors);
-        tell_first(vm, writers);
+        tell_first(*this, connectors);
+        tell_first(*this, writers);
     }
 }
 
 Term invalid_state(Process* p) { return p->error(make_tuple_on(p, {am("invalid"), am("state")})); }
-
-// {'$socket', Socket, Tag, Info} from the socket term and [info], in a fragment.
-HeapFragment* socket_message(const ESock& s, Term tag, Term info, Term* out) {
-    Term words[5] = {make_arityval(4), am("$socket"), s.socket_term, tag, info};
-    return copy_to_fragment(make_boxed(words), out);
-}
 
 // Queues the caller [p] at [where] (where it was, when it calls again) with select handle
 // [handle] (`zero`: it does not wait).
@@ -462,7 +453,7 @@ void enqueue(Process* p, ESock& s, std::deque<Waiter>& q, Term handle, long wher
     (&q == &s.readers ? s.read_selected : s.write_selected) = true;
     Waiter w;
     w.pid = p->id;
-    w.message = socket_message(s, am("select"), handle, &w.message_term);
+    w.handle_fragment = copy_to_fragment(handle, &w.handle);
     if (where < 0 || std::size_t(where) > q.size()) q.push_back(w);
     else q.insert(q.begin() + where, w);
 }
@@ -474,7 +465,7 @@ void enqueue(Process* p, ESock& s, std::deque<Waiter>& q, Term handle, long wher
 std::optional<Term> admit(Process* p, ESock& s, std::deque<Waiter>& q, Term handle, long* where) {
     *where = -1;
     if (!q.empty() && q.front().pid == p->id) {
-        free_fragment(q.front().message);
+        free_fragment(q.front().handle_fragment);
         q.pop_front();
         *where = 0;
         return std::nullopt;
@@ -506,12 +497,8 @@ void tell_registry(Vm& vm, const ESock& s, const char* what) {
 void abort_all(ESock& s, std::deque<Waiter>& q, Term reason) {
     for (Waiter& w : q) {
         if (w.told) continue;
-        Term info_words[3] = {make_arityval(2), w.handle(), reason};
-        Message m;
-        m.fragment = socket_message(s, am("abort"), make_boxed(info_words), &m.term);
-        m.from = 0;
-        if (std::shared_ptr<Process> to = s.vm.lookup_process(w.pid)) s.vm.send_signal(to.get(), m);
-        else free_fragment(m.fragment);
+        Term info_words[3] = {make_arityval(2), w.handle, reason};
+        send_socket_message(s, w.pid, am("abort"), make_boxed(info_words));
     }
     free_waiters(q);
 }
@@ -539,9 +526,6 @@ int finalize_locked(ESock& s) {
     }
     s.fd = -1;
     tell_registry(s.vm, s, "del");
-    free_fragment(s.socket_fragment);
-    s.socket_fragment = nullptr;
-    s.socket_term = 0;
     return err;
 }
 
@@ -598,9 +582,15 @@ Term new_socket(Process* p, int fd, int domain, int type, int protocol, bool use
     new_ref_id(p, id);
     Term ref = make_magic_ref(p, id, h);
     monitor_controller(p, h, 0, p);
-    Term sock_words[3] = {make_arityval(2), am("$socket"), ref};
     std::lock_guard guard(s.mutex);
-    s.socket_fragment = copy_to_fragment(make_boxed(sock_words), &s.socket_term);
+    s.socket_fragment = HeapFragment::create(3 + MAGIC_REF_WORDS);
+    Term* words = s.socket_fragment->alloc(3 + MAGIC_REF_WORDS);
+    std::memcpy(words + 3, boxed_ptr(ref), MAGIC_REF_WORDS * sizeof(Term));
+    words[3 + 4] = 0;  // on no off-heap list: the template holds no reference
+    words[0] = make_arityval(2);
+    words[1] = am("$socket");
+    words[2] = make_boxed(words + 3);
+    s.socket_term = make_boxed(words);
     s.poll_key = io::layer(p->vm).poller().watch_selectable(fd, *holder);
     tell_registry(p->vm, s, "add");
     return make_tuple_on(p, {atoms::ok, ref});
@@ -701,7 +691,7 @@ Term finish_connect(Process* p, ESock& s) {
     if (getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0) err = errno;
     if (err) return posix_error(p, err);
     s.connect_done = true;
-    tell_first(s.vm, s.writers);
+    tell_first(s, s.writers);
     return atoms::ok;
 }
 }  // namespace
@@ -778,7 +768,7 @@ Term bif_prim_socket_nif_accept2(Process* p, Term* a) {
         ++s.acc_success;
         // OTP 25 marks the listening socket connected (socket:info/1 shows it there).
         s.connect_done = true;
-        tell_first(s.vm, s.readers);
+        tell_first(s, s.readers);
         Term result = new_socket(p, fd, s.domain, s.type, s.protocol, s.use_registry, s.debug);
         ESock& n = *socket_of(tuple_element(result, 1));
         std::lock_guard guard(n.mutex);
@@ -816,7 +806,7 @@ Term write_result(Process* p, ESock& s, ssize_t n, int err, std::size_t size, Te
     if (std::size_t(n) == size || s.type != SOCK_STREAM) {
         ++s.write_pkg;
         s.write_pkg_max = std::max<std::uint64_t>(s.write_pkg_max, std::uint64_t(n));
-        tell_first(s.vm, s.writers);
+        tell_first(s, s.writers);
         return std::size_t(n) == size ? atoms::ok : make_tuple_on(p, {atoms::ok, make_small(n)});
     }
     ++s.write_waits;
@@ -957,7 +947,7 @@ Term read_result(Process* p, ESock& s, ssize_t n, int err, const std::string& bu
         enqueue(p, s, s.readers, handle, where);
         return make_tuple_on(p, {am("select"), data});
     }
-    tell_first(s.vm, s.readers);
+    tell_first(s, s.readers);
     if (stream && length == 0 && s.rcv_num > 0 && std::size_t(n) == buffer.size() && ++s.full_reads < s.rcv_num)
         return make_tuple_on(p, {am("more"), data});
     s.full_reads = 0;
@@ -1127,17 +1117,17 @@ Term bif_prim_socket_nif_cancel3(Process* p, Term* a) {
     bool reading = op == am("recv") || op == am("recvfrom") || op == am("recvmsg") || op == am("accept");
     bool writing = op == am("send") || op == am("sendto") || op == am("sendmsg") || op == am("connect") ||
                    op == am("sendfile");
-    if (!reading && !writing) return invalid(p, op);
+    if ((!reading && !writing) || !is_ref(a[2])) return p->badarg();
     return with_socket(p, a[0], [&](ESock& s) -> Term {
-        std::deque<Waiter>& q = reading ? s.readers : s.writers;
+        std::deque<Waiter>& q = op == am("connect") ? s.connectors : reading ? s.readers : s.writers;
         for (std::size_t i = 0; i < q.size(); ++i) {
-            if (q[i].pid != p->id || !terms_exact_equal(q[i].handle(), a[2])) continue;
+            if (q[i].pid != p->id || !terms_exact_equal(q[i].handle, a[2])) continue;
             bool told = q[i].told;
-            free_fragment(q[i].message);
+            free_fragment(q[i].handle_fragment);
             q.erase(q.begin() + long(i));
             if (op == am("connect")) s.connecting = false;
             // The readiness it was told of goes to the next one.
-            if (told) tell_first(s.vm, q);
+            if (told) tell_first(s, q);
             return told ? am("select_sent") : atoms::ok;
         }
         return am("not_found");

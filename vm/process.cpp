@@ -86,6 +86,9 @@ void Process::reset_heap() {
 Process::~Process() {
     // Releases the off-heap binaries still referenced from the heap and fragments.
     release_off_heap_list(off_heap_first);
+    // The native objects that monitor it (a process that never exited: the VM is going)
+    // lose its monitor's reference without a down call.
+    for (MagicHandle* h : resource_monitors) h->release();
     for (HeapFragment* f = mbuf; f;) {
         HeapFragment* next = f->next;
         HeapFragment::destroy(f);
