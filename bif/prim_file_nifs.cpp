@@ -96,18 +96,6 @@ bool iovec_arg(Term t, std::vector<iovec>* out, std::deque<std::string>* copies)
     return is_nil(t);
 }
 
-// A binary of the first [used] bytes of [buf], whose reference this takes: the buffer itself
-// when that wastes little, else a copy.
-Term binary_from_buf(Process* p, BinaryBuf* buf, std::size_t used) {
-    if (used <= HEAP_BIN_LIMIT_BYTES || used < buf->size_bytes / 2) {
-        Term copy = make_binary(p, buf->bytes, used);
-        buf->release();
-        return copy;
-    }
-    p->young_binary_words += used / sizeof(Word);
-    return make_refc_binary_in(p->alloc(REFC_BIN_WORDS), &p->off_heap_first, buf, used);
-}
-
 // ---- system calls: whole reads and writes, retried on EINTR (unix_prim_file.c) ----
 
 // Reads into [data] until it is full or the file ends (from [at] when set): the bytes read,
@@ -507,7 +495,7 @@ Term bif_prim_file_read_nif(Process* p, Term* a) {
             BEAMLET_CACHED_ATOM(am_eof, "eof");
             return got == 0 ? am_eof : posix_error(p, err);
         }
-        return make_tuple_on(p, {atoms::ok, binary_from_buf(p, buf, std::size_t(got))});
+        return make_tuple_on(p, {atoms::ok, binary_from_buffer(p, buf, std::size_t(got))});
     });
 }
 
@@ -541,7 +529,7 @@ Term bif_prim_file_pread_nif(Process* p, Term* a) {
             BEAMLET_CACHED_ATOM(am_eof, "eof");
             return got == 0 ? am_eof : posix_error(p, err);
         }
-        return make_tuple_on(p, {atoms::ok, binary_from_buf(p, buf, std::size_t(got))});
+        return make_tuple_on(p, {atoms::ok, binary_from_buffer(p, buf, std::size_t(got))});
     });
 }
 
@@ -668,7 +656,7 @@ Term bif_prim_file_ipread_s32bu_p32bu_nif(Process* p, Term* a) {
         }
         Term data = am_eof;
         if (got == 0) buf->release();
-        else data = binary_from_buf(p, buf, std::size_t(got));
+        else data = binary_from_buffer(p, buf, std::size_t(got));
         Term info = make_tuple_on(p, {make_integer_u64(p, size), make_integer_u64(p, position), data});
         return make_tuple_on(p, {atoms::ok, info});
     });
@@ -721,7 +709,7 @@ Term bif_prim_file_read_file_nif(Process* p, Term* a) {
             if (buf) buf->release();
             return posix_error(p, err);
         }
-        return make_tuple_on(p, {atoms::ok, binary_from_buf(p, buf, used)});
+        return make_tuple_on(p, {atoms::ok, binary_from_buffer(p, buf, used)});
     });
 }
 

@@ -922,9 +922,11 @@ namespace {
 // stream is {error, closed}; an error aborts the queued readers. [wrap] makes the result's
 // data (recvfrom: {Source, Bin}).
 template <class Wrap>
-Term read_result(Process* p, ESock& s, ssize_t n, int err, const std::string& buffer, std::size_t length, Term handle,
+Term read_result(Process* p, ESock& s, ssize_t n, int err, BinaryBuf* buffer, std::size_t length, Term handle,
                  long where, Wrap wrap) {
     ++s.read_tries;
+    const std::size_t size = buffer->size_bytes;
+    if (n < 0 || (n == 0 && s.type == SOCK_STREAM)) buffer->release();  // no data
     const bool stream = s.type == SOCK_STREAM;
     if (n < 0 && is_would_block(err)) {
         if (handle == am("zero")) return atoms::ok;
@@ -941,14 +943,14 @@ Term read_result(Process* p, ESock& s, ssize_t n, int err, const std::string& bu
     s.read_byte += std::uint64_t(n);
     ++s.read_pkg;
     s.read_pkg_max = std::max<std::uint64_t>(s.read_pkg_max, std::uint64_t(n));
-    Term data = wrap(make_binary(p, std::string_view(buffer.data(), std::size_t(n))));
+    Term data = wrap(binary_from_buffer(p, buffer, std::size_t(n)));
     if (stream && length > 0 && std::size_t(n) < length && handle != am("zero")) {
         ++s.read_waits;
         enqueue(p, s, s.readers, handle, where);
         return make_tuple_on(p, {am("select"), data});
     }
     tell_first(s, s.readers);
-    if (stream && length == 0 && s.rcv_num > 0 && std::size_t(n) == buffer.size() && ++s.full_reads < s.rcv_num)
+    if (stream && length == 0 && s.rcv_num > 0 && std::size_t(n) == size && ++s.full_reads < s.rcv_num)
         return make_tuple_on(p, {am("more"), data});
     s.full_reads = 0;
     return make_tuple_on(p, {atoms::ok, data});
@@ -978,9 +980,9 @@ Term bif_prim_socket_nif_recv4(Process* p, Term* a) {
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[3], &where)) return *answer;
-        std::string buffer(length ? length : s.rcvbuf, '\0');
+        BinaryBuf* buffer = BinaryBuf::create(length ? length : s.rcvbuf);
         ssize_t n;
-        do n = ::recv(s.fd, buffer.data(), buffer.size(), flags);
+        do n = ::recv(s.fd, buffer->bytes, buffer->size_bytes, flags);
         while (n < 0 && errno == EINTR);
         return read_result(p, s, n, errno, buffer, length, a[3], where, [](Term d) { return d; });
     });
@@ -995,12 +997,12 @@ Term bif_prim_socket_nif_recvfrom4(Process* p, Term* a) {
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[3], &where)) return *answer;
-        std::string buffer(length ? length : s.rcvbuf, '\0');
+        BinaryBuf* buffer = BinaryBuf::create(length ? length : s.rcvbuf);
         SockAddr from;
         socklen_t from_len = sizeof from;
         std::memset(&from, 0, sizeof from);
         ssize_t n;
-        do n = ::recvfrom(s.fd, buffer.data(), buffer.size(), flags, &from.sa, &from_len);
+        do n = ::recvfrom(s.fd, buffer->bytes, buffer->size_bytes, flags, &from.sa, &from_len);
         while (n < 0 && errno == EINTR);
         int err = errno;
         return read_result(p, s, n, err, buffer, length, a[3], where, [&](Term d) {
@@ -1020,10 +1022,10 @@ Term bif_prim_socket_nif_recvmsg5(Process* p, Term* a) {
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[4], &where)) return *answer;
-        std::string buffer(length ? length : s.rcvbuf, '\0');
+        BinaryBuf* buffer = BinaryBuf::create(length ? length : s.rcvbuf);
         SockAddr from;
         std::memset(&from, 0, sizeof from);
-        iovec v{buffer.data(), buffer.size()};
+        iovec v{buffer->bytes, buffer->size_bytes};
         msghdr msg{};
         msg.msg_name = &from;
         msg.msg_namelen = sizeof from;

@@ -75,6 +75,16 @@ Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes) 
     return make_binary_on(p, p->alloc(binary_words(size_bytes)), bytes, size_bytes);
 }
 
+Term binary_from_buffer(Process* p, BinaryBuf* buf, std::size_t used) {
+    if (used <= HEAP_BIN_LIMIT_BYTES || used < buf->size_bytes / 2) {
+        Term copy = make_binary(p, buf->bytes, used);
+        buf->release();
+        return copy;
+    }
+    p->young_binary_words += used / sizeof(Word);
+    return make_refc_binary_in(p->alloc(REFC_BIN_WORDS), &p->off_heap_first, buf, used);
+}
+
 Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit_size) {
     // As erts_extract_sub_binary: whole bytes that fit a heap binary are copied into one.
     if (bit_size % 8 == 0 && bit_size / 8 <= HEAP_BIN_LIMIT_BYTES) {

@@ -62,6 +62,9 @@ Term make_binary_in(Term* hp, Term** off_heap_first, const std::uint8_t* bytes, 
 Term make_refc_binary_in(Term* hp, Term** off_heap_first, BinaryBuf* buf, std::size_t size_bytes);
 // Allocates on [p]'s heap (or a fragment) and builds a binary.
 Term make_binary(Process* p, const std::uint8_t* bytes, std::size_t size_bytes);
+// A binary of the first [used] bytes of [buf] (a read's buffer), taking the caller's reference
+// to it: the buffer itself when that wastes little, else a copy (and [buf] is released).
+Term binary_from_buffer(Process* p, BinaryBuf* buf, std::size_t used);
 inline Term make_binary(Process* p, std::string_view s) {
     return make_binary(p, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
 }
