@@ -4,12 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -137,6 +141,55 @@ TEST(IoPoller, ReapsAProgramThatOutlivesItsPort) {
     // Reaped: the pid is no child of ours any more.
     EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), -1);
     EXPECT_EQ(errno, ECHILD);
+}
+
+// A Selectable that counts what it is told.
+struct Counting final : io::Selectable {
+    std::atomic<int> reads{0}, writes{0};
+    void io_ready(std::uint32_t events) override {
+        if (events & IO_READ) ++reads;
+        if (events & IO_WRITE) ++writes;
+    }
+};
+
+bool eventually(const std::function<bool()>& done) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!done() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return done();
+}
+
+TEST(IoPoller, TellsASelectableOfEachEdgeUntilForgotten) {
+    Vm vm;
+    io::install(vm);
+    io::IoPoller& poller = io::layer(vm).poller();
+    int fds[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+    auto owner = std::make_shared<Counting>();
+    Word key = poller.watch_selectable(fds[0], owner);
+    ASSERT_NE(key, 0u);
+    EXPECT_TRUE(eventually([&] { return owner->writes.load() == 1; }));  // writable from the start
+    EXPECT_EQ(owner->reads.load(), 0);
+    ASSERT_EQ(::write(fds[1], "x", 1), 1);
+    EXPECT_TRUE(eventually([&] { return owner->reads.load() == 1; }));
+    ASSERT_EQ(::write(fds[1], "y", 1), 1);  // a new edge, though the first byte is unread
+    EXPECT_TRUE(eventually([&] { return owner->reads.load() == 2; }));
+    poller.forget_selectable(fds[0], key);
+    ASSERT_EQ(::write(fds[1], "z", 1), 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(owner->reads.load(), 2);
+    // An owner that is gone is not told (the poller holds it weakly).
+    auto gone = std::make_shared<Counting>();
+    Word gone_key = poller.watch_selectable(fds[1], gone);
+    std::weak_ptr<Counting> watch = gone;
+    gone.reset();
+    EXPECT_TRUE(watch.expired());
+    ASSERT_EQ(::write(fds[0], "w", 1), 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    poller.forget_selectable(fds[1], gone_key);
+    EXPECT_EQ(poller.watch_selectable(-1, owner), 0u);  // epoll refuses it
+    ::close(fds[0]);
+    ::close(fds[1]);
 }
 
 }  // namespace
