@@ -20,6 +20,7 @@
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -201,9 +202,11 @@ bool ip6_arg(Term t, in6_addr* out) {
     return true;
 }
 
-bool u16_term(Term t, std::uint16_t* out) {
-    if (!is_small(t) || small_value(t) < 0 || small_value(t) > 0xFFFF) return false;
-    *out = std::uint16_t(small_value(t));
+// A port: a C int, cut to 16 bits as OTP's htons of it cuts it (70000 is 4464).
+bool port_term(Term t, std::uint16_t* out) {
+    int v;
+    if (!int_arg(t, &v)) return false;
+    *out = std::uint16_t(v);
     return true;
 }
 
@@ -221,7 +224,7 @@ bool sockaddr_arg(Term t, SockAddr* out, socklen_t* len) {
     Term family = map_get(t, "family");
     if (family == am("inet")) {
         std::uint16_t port;
-        if (!u16_term(map_get(t, "port"), &port) || !ip4_arg(map_get(t, "addr"), &out->in4.sin_addr)) return false;
+        if (!port_term(map_get(t, "port"), &port) || !ip4_arg(map_get(t, "addr"), &out->in4.sin_addr)) return false;
         out->in4.sin_family = AF_INET;
         out->in4.sin_port = htons(port);
         *len = sizeof out->in4;
@@ -230,7 +233,7 @@ bool sockaddr_arg(Term t, SockAddr* out, socklen_t* len) {
     if (family == am("inet6")) {
         std::uint16_t port;
         std::uint32_t flowinfo, scope_id;
-        if (!u16_term(map_get(t, "port"), &port) || !ip6_arg(map_get(t, "addr"), &out->in6.sin6_addr) ||
+        if (!port_term(map_get(t, "port"), &port) || !ip6_arg(map_get(t, "addr"), &out->in6.sin6_addr) ||
             !u32_term(map_get(t, "flowinfo"), &flowinfo) || !u32_term(map_get(t, "scope_id"), &scope_id))
             return false;
         out->in6.sin6_family = AF_INET6;
@@ -238,6 +241,17 @@ bool sockaddr_arg(Term t, SockAddr* out, socklen_t* len) {
         out->in6.sin6_flowinfo = htonl(flowinfo);
         out->in6.sin6_scope_id = scope_id;
         *len = sizeof out->in6;
+        return true;
+    }
+    if (family == am("unspec") || is_small(family)) {
+        // No address (a datagram socket's connect to it disconnects), or a family's raw bytes.
+        Term addr = map_get(t, "addr");
+        if (!is_binary(addr) || !bit_view(addr).is_aligned()) return false;
+        BitView v = bit_view(addr);
+        if (v.size_bytes() > sizeof out->storage - sizeof(sa_family_t)) return false;
+        out->sa.sa_family = is_small(family) ? sa_family_t(small_value(family)) : AF_UNSPEC;
+        std::memcpy(out->storage.__ss_padding, v.aligned_bytes(), v.size_bytes());
+        *len = socklen_t(sizeof(sa_family_t) + v.size_bytes());
         return true;
     }
     if (family == am("local")) {
@@ -326,8 +340,9 @@ GlobalCounts g_counts;
 // own fragment: it names the select message and identifies the waiter).
 struct Waiter {
     Term pid = 0;
-    HeapFragment* handle_fragment = nullptr;
-    Term handle = 0;
+    HeapFragment* handle_fragment = nullptr;  // both handles
+    Term handle = 0;    // what its select message carries: the handle of its latest call
+    Term identity = 0;  // what cancel and abort name it by: the handle it first waited with
     bool told = false;  // sent its select message, not called again yet
 };
 
@@ -353,7 +368,7 @@ struct ESock final : io::Selectable, std::enable_shared_from_this<ESock> {
     bool bound = false, connect_done = false, read_selected = false, write_selected = false;
     bool read_shut = false, write_shut = false;
     bool use_registry = true, debug = false, iow = false;
-    Word poll_key = 0;
+    Word poll_key = 0;  // watched by the I/O thread from its first wait on (0: not yet)
     std::size_t rcvbuf = RECV_BUFFER_DEFAULT;
     // otp rcvbuf {N, Size}: a read that fills the buffer answers {more, Bin} N - 1 times in a row.
     std::size_t rcv_num = 0, full_reads = 0;
@@ -435,6 +450,15 @@ void tell_first(const ESock& s, std::deque<Waiter>& q) {
     send_socket_message(s, q.front().pid, am("select"), q.front().handle);
 }
 
+// The current requestor of [q] is done: the next one becomes current and hears of readiness
+// that is there already (an edge the I/O thread reported may have been the last: OTP's
+// select is armed for it, and fires at once if the descriptor is ready).
+void tell_next(const ESock& s, std::deque<Waiter>& q, short ready) {
+    if (q.empty() || q.front().told) return;
+    pollfd pfd{s.fd, ready, 0};
+    if (::poll(&pfd, 1, 0) > 0) tell_first(s, q);
+}
+
 void ESock::io_ready(std::uint32_t events) {
     std::lock_guard guard(mutex);
     if (!open) return;
@@ -449,24 +473,44 @@ Term invalid_state(Process* p) { return p->error(make_tuple_on(p, {am("invalid")
 
 // Queues the caller [p] at [where] (where it was, when it calls again) with select handle
 // [handle] (`zero`: it does not wait).
-void enqueue(Process* p, ESock& s, std::deque<Waiter>& q, Term handle, long where) {
+// [p] waits in [q] with select handle [handle]: at the end of the queue, or, when it is the
+// current requestor calling again ([where] 0), still first, with the new handle (an acceptor
+// keeps the identity it first waited with, [keep_identity], as OTP's current acceptor does).
+// The descriptor is watched from the first wait on.
+void enqueue(Process* p, ESock& s, std::deque<Waiter>& q, Term handle, long where, bool keep_identity = false) {
     (&q == &s.readers ? s.read_selected : s.write_selected) = true;
+    if (!s.poll_key) s.poll_key = io::layer(s.vm).poller().watch_selectable(s.fd, s.weak_from_this());
+    const bool again = where == 0 && !q.empty() && q.front().pid == p->id;
+    Term pair_words[3] = {make_arityval(2), handle, again && keep_identity ? q.front().identity : handle};
+    Term pair;
     Waiter w;
     w.pid = p->id;
-    w.handle_fragment = copy_to_fragment(handle, &w.handle);
-    if (where < 0 || std::size_t(where) > q.size()) q.push_back(w);
-    else q.insert(q.begin() + where, w);
+    w.handle_fragment = copy_to_fragment(make_boxed(pair_words), &pair);
+    w.handle = tuple_element(pair, 0);
+    w.identity = tuple_element(pair, 1);
+    if (!again) {
+        q.push_back(w);
+        return;
+    }
+    free_fragment(q.front().handle_fragment);
+    q.front() = w;
+}
+
+// The current requestor ([where] 0) is done waiting: it leaves the queue.
+void leave(std::deque<Waiter>& q, long where) {
+    if (where != 0 || q.empty()) return;
+    free_fragment(q.front().handle_fragment);
+    q.pop_front();
 }
 
 // OTP's requestors: the front of [q] is the current one. A process calling while another is
 // current joins the queue without trying (select), unless it is queued already ({invalid,
 // state} raised) or does not wait (`zero`: it tries). Returns that answer, or nothing: the
-// caller tries, its entry as the current one (*where = 0) taken out.
+// caller tries (*where 0: as the current requestor, whose entry stays first until it is done,
+// leave, or waits again, enqueue).
 std::optional<Term> admit(Process* p, ESock& s, std::deque<Waiter>& q, Term handle, long* where) {
     *where = -1;
     if (!q.empty() && q.front().pid == p->id) {
-        free_fragment(q.front().handle_fragment);
-        q.pop_front();
         *where = 0;
         return std::nullopt;
     }
@@ -497,7 +541,7 @@ void tell_registry(Vm& vm, const ESock& s, const char* what) {
 void abort_all(ESock& s, std::deque<Waiter>& q, Term reason) {
     for (Waiter& w : q) {
         if (w.told) continue;
-        Term info_words[3] = {make_arityval(2), w.handle, reason};
+        Term info_words[3] = {make_arityval(2), w.identity, reason};
         send_socket_message(s, w.pid, am("abort"), make_boxed(info_words));
     }
     free_waiters(q);
@@ -591,7 +635,6 @@ Term new_socket(Process* p, int fd, int domain, int type, int protocol, bool use
     words[1] = am("$socket");
     words[2] = make_boxed(words + 3);
     s.socket_term = make_boxed(words);
-    s.poll_key = io::layer(p->vm).poller().watch_selectable(fd, *holder);
     tell_registry(p->vm, s, "add");
     return make_tuple_on(p, {atoms::ok, ref});
 }
@@ -691,7 +734,7 @@ Term finish_connect(Process* p, ESock& s) {
     if (getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0) err = errno;
     if (err) return posix_error(p, err);
     s.connect_done = true;
-    tell_first(s, s.writers);
+    tell_next(s, s.writers, POLLOUT);
     return atoms::ok;
 }
 }  // namespace
@@ -745,7 +788,6 @@ Term bif_prim_socket_nif_listen2(Process* p, Term* a) {
 // prim_socket:nif_accept(LSockRef, AccRef): {ok, SockRef} (controlled by the caller), select,
 // or {error, Reason}.
 Term bif_prim_socket_nif_accept2(Process* p, Term* a) {
-    if (!is_ref(a[1])) return p->badarg();
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         if (!s.readers.empty() && !s.listening) return error_tuple(p, invalid(p, am("state")));
         long where;
@@ -758,17 +800,20 @@ Term bif_prim_socket_nif_accept2(Process* p, Term* a) {
             int err = errno;
             if (!is_would_block(err)) {
                 ++s.acc_fails;
-                if (err == EINVAL && !s.listening) return posix_error(p, err);
-                return posix_error(p, err == EOPNOTSUPP ? ENOTSUP : err);
+                leave(s.readers, where);
+                Term reason = posix_atom(err == EOPNOTSUPP ? ENOTSUP : err);
+                abort_all(s, s.readers, reason);
+                return error_tuple(p, reason);
             }
             ++s.acc_waits;
-            enqueue(p, s, s.readers, a[1], where);
+            enqueue(p, s, s.readers, a[1], where, true);
             return am("select");
         }
         ++s.acc_success;
         // OTP 25 marks the listening socket connected (socket:info/1 shows it there).
         s.connect_done = true;
-        tell_first(s, s.readers);
+        leave(s.readers, where);
+        tell_next(s, s.readers, POLLIN);
         Term result = new_socket(p, fd, s.domain, s.type, s.protocol, s.use_registry, s.debug);
         ESock& n = *socket_of(tuple_element(result, 1));
         std::lock_guard guard(n.mutex);
@@ -798,15 +843,17 @@ Term write_result(Process* p, ESock& s, ssize_t n, int err, std::size_t size, Te
             return am("select");
         }
         ++s.write_fails;
+        leave(s.writers, where);
         Term reason = posix_atom(err == EOPNOTSUPP ? ENOTSUP : err);
         if (err != EINVAL) abort_all(s, s.writers, reason);
         return error_tuple(p, reason);
     }
     s.write_byte += std::uint64_t(n);
     if (std::size_t(n) == size || s.type != SOCK_STREAM) {
+        leave(s.writers, where);
         ++s.write_pkg;
         s.write_pkg_max = std::max<std::uint64_t>(s.write_pkg_max, std::uint64_t(n));
-        tell_first(s, s.writers);
+        tell_next(s, s.writers, POLLOUT);
         return std::size_t(n) == size ? atoms::ok : make_tuple_on(p, {atoms::ok, make_small(n)});
     }
     ++s.write_waits;
@@ -815,19 +862,28 @@ Term write_result(Process* p, ESock& s, ssize_t n, int err, std::size_t size, Te
 }
 
 // Sends binary [data] with [flags] (to [to], when given).
-Term send_bytes(Process* p, ESock& s, Term data, int flags, Term handle, const SockAddr* to, socklen_t to_len) {
+// The bytes of [data], a binary or an iolist (kept in [copy] when they are not in place);
+// false if it is neither.
+bool data_arg(Term data, std::string* copy, std::string_view* out) {
+    if (is_binary(data)) {
+        BitView v = bit_view(data);
+        if (v.is_aligned()) {
+            *out = std::string_view(reinterpret_cast<const char*>(v.aligned_bytes()), v.size_bytes());
+            return true;
+        }
+    }
+    if (!iolist_bytes(data, copy)) return false;
+    *out = *copy;
+    return true;
+}
+
+Term send_bytes(Process* p, ESock& s, std::string_view data, int flags, Term handle, const SockAddr* to,
+                socklen_t to_len) {
     if (s.connecting) return error_tuple(p, invalid(p, am("state")));
     long where;
     if (std::optional<Term> answer = admit(p, s, s.writers, handle, &where)) return *answer;
-    BitView v = bit_view(data);
-    std::string unaligned;
-    const std::uint8_t* bytes = v.aligned_bytes();
-    if (!v.is_aligned()) {
-        unaligned.resize(v.size_bytes());
-        copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(unaligned.data()), 0, v.bit_size);
-        bytes = reinterpret_cast<const std::uint8_t*>(unaligned.data());
-    }
-    std::size_t size = v.size_bytes();
+    const char* bytes = data.data();
+    std::size_t size = data.size();
     ssize_t n;
     do n = to ? ::sendto(s.fd, bytes, size, flags | MSG_NOSIGNAL, &to->sa, to_len)
               : ::send(s.fd, bytes, size, flags | MSG_NOSIGNAL);
@@ -840,20 +896,24 @@ Term send_bytes(Process* p, ESock& s, Term data, int flags, Term handle, const S
 // prim_socket:nif_send(SockRef, Bin, Flags, SendRef).
 Term bif_prim_socket_nif_send4(Process* p, Term* a) {
     int flags;
-    if (!int_arg(a[2], &flags) || !is_binary(a[1]) || !is_ref(a[3])) return p->badarg();
-    return with_socket(p, a[0], [&](ESock& s) -> Term { return send_bytes(p, s, a[1], flags, a[3], nullptr, 0); });
+    std::string copy;
+    std::string_view data;
+    if (!int_arg(a[2], &flags) || !data_arg(a[1], &copy, &data) || !is_ref(a[3])) return p->badarg();
+    return with_socket(p, a[0], [&](ESock& s) -> Term { return send_bytes(p, s, data, flags, a[3], nullptr, 0); });
 }
 
 // prim_socket:nif_sendto(SockRef, Bin, Dest, Flags, SendRef).
 Term bif_prim_socket_nif_sendto5(Process* p, Term* a) {
     int flags;
-    if (!int_arg(a[3], &flags) || !is_binary(a[1]) || !is_ref(a[4])) return p->badarg();
+    std::string copy;
+    std::string_view data;
+    if (!int_arg(a[3], &flags) || !data_arg(a[1], &copy, &data) || !is_ref(a[4])) return p->badarg();
     SockAddr to;
     socklen_t to_len = 0;
     bool valid = sockaddr_arg(a[2], &to, &to_len);
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         if (!valid) return invalid(p, am("sockaddr"));
-        return send_bytes(p, s, a[1], flags, a[4], &to, to_len);
+        return send_bytes(p, s, data, flags, a[4], &to, to_len);
     });
 }
 
@@ -936,6 +996,7 @@ Term read_result(Process* p, ESock& s, ssize_t n, int err, BinaryBuf* buffer, st
     }
     if (n < 0 || (n == 0 && stream)) {
         if (n < 0) ++s.read_fails;
+        leave(s.readers, where);
         Term reason = n < 0 ? posix_atom(err) : am("closed");
         abort_all(s, s.readers, reason);
         return error_tuple(p, reason);
@@ -949,7 +1010,8 @@ Term read_result(Process* p, ESock& s, ssize_t n, int err, BinaryBuf* buffer, st
         enqueue(p, s, s.readers, handle, where);
         return make_tuple_on(p, {am("select"), data});
     }
-    tell_first(s, s.readers);
+    leave(s.readers, where);
+    tell_next(s, s.readers, POLLIN);
     if (stream && length == 0 && s.rcv_num > 0 && std::size_t(n) == size && ++s.full_reads < s.rcv_num)
         return make_tuple_on(p, {am("more"), data});
     s.full_reads = 0;
@@ -961,6 +1023,9 @@ std::optional<Term> length_range(Process* p, Term t) {
     if (is_integer(t) && compare_terms(t, make_small(0)) < 0) return invalid(p, make_tuple_on(p, {am("integer_range"), t}));
     return std::nullopt;
 }
+
+// A read's select handle: a reference, or `zero` (it does not wait).
+bool recv_handle(Term t) { return is_ref(t) || t == am("zero"); }
 
 bool length_arg(Term t, std::size_t* out) {
     std::optional<std::int64_t> v = is_integer(t) ? integer_to_int64(t) : std::nullopt;
@@ -976,7 +1041,7 @@ Term bif_prim_socket_nif_recv4(Process* p, Term* a) {
     std::size_t length;
     int flags;
     if (std::optional<Term> out_of_range = length_range(p, a[1])) return *out_of_range;
-    if (!length_arg(a[1], &length) || !int_arg(a[2], &flags)) return p->badarg();
+    if (!length_arg(a[1], &length) || !int_arg(a[2], &flags) || !recv_handle(a[3])) return p->badarg();
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[3], &where)) return *answer;
@@ -993,7 +1058,7 @@ Term bif_prim_socket_nif_recvfrom4(Process* p, Term* a) {
     std::size_t length;
     int flags;
     if (std::optional<Term> out_of_range = length_range(p, a[1])) return *out_of_range;
-    if (!length_arg(a[1], &length) || !int_arg(a[2], &flags)) return p->badarg();
+    if (!length_arg(a[1], &length) || !int_arg(a[2], &flags) || !recv_handle(a[3])) return p->badarg();
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[3], &where)) return *answer;
@@ -1006,9 +1071,9 @@ Term bif_prim_socket_nif_recvfrom4(Process* p, Term* a) {
         while (n < 0 && errno == EINTR);
         int err = errno;
         return read_result(p, s, n, err, buffer, length, a[3], where, [&](Term d) {
-            Term source = from_len ? sockaddr_term(p, from, from_len) : am("undefined");
-            if (s.domain == AF_UNIX && from_len <= sizeof(sa_family_t)) source = am("undefined");
-            return make_tuple_on(p, {source, d});
+            // No address (an unbound local sender): #{family => unspec, addr => <<>>}.
+            if (from_len <= sizeof(sa_family_t)) from.sa.sa_family = AF_UNSPEC;
+            return make_tuple_on(p, {sockaddr_term(p, from, from_len), d});
         });
     });
 }
@@ -1018,7 +1083,9 @@ Term bif_prim_socket_nif_recvfrom4(Process* p, Term* a) {
 Term bif_prim_socket_nif_recvmsg5(Process* p, Term* a) {
     std::size_t length, ctrl_size;
     int flags;
-    if (!length_arg(a[1], &length) || !length_arg(a[2], &ctrl_size) || !int_arg(a[3], &flags)) return p->badarg();
+    if (!length_arg(a[1], &length) || !length_arg(a[2], &ctrl_size) || !int_arg(a[3], &flags) ||
+        !recv_handle(a[4]))
+        return p->badarg();
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[4], &where)) return *answer;
@@ -1046,8 +1113,7 @@ Term bif_prim_socket_nif_recvmsg5(Process* p, Term* a) {
                 {am("ctrl"), NIL},
                 {am("flags"), list_from(p, msg_flags.data(), msg_flags.size())},
             };
-            if (msg.msg_namelen > sizeof(sa_family_t))
-                pairs.emplace_back(am("addr"), sockaddr_term(p, from, msg.msg_namelen));
+            if (msg.msg_namelen) pairs.emplace_back(am("addr"), sockaddr_term(p, from, msg.msg_namelen));
             return map_from_pairs(p, std::move(pairs));
         });
     });
@@ -1119,17 +1185,17 @@ Term bif_prim_socket_nif_cancel3(Process* p, Term* a) {
     bool reading = op == am("recv") || op == am("recvfrom") || op == am("recvmsg") || op == am("accept");
     bool writing = op == am("send") || op == am("sendto") || op == am("sendmsg") || op == am("connect") ||
                    op == am("sendfile");
-    if ((!reading && !writing) || !is_ref(a[2])) return p->badarg();
     return with_socket(p, a[0], [&](ESock& s) -> Term {
+        if ((!reading && !writing) || !is_ref(a[2])) return p->badarg();
         std::deque<Waiter>& q = op == am("connect") ? s.connectors : reading ? s.readers : s.writers;
         for (std::size_t i = 0; i < q.size(); ++i) {
-            if (q[i].pid != p->id || !terms_exact_equal(q[i].handle, a[2])) continue;
+            if (q[i].pid != p->id || !terms_exact_equal(q[i].identity, a[2])) continue;
             bool told = q[i].told;
             free_fragment(q[i].handle_fragment);
             q.erase(q.begin() + long(i));
             if (op == am("connect")) s.connecting = false;
             // The readiness it was told of goes to the next one.
-            if (told) tell_first(s, q);
+            if (told) tell_next(s, q, reading ? POLLIN : POLLOUT);
             return told ? am("select_sent") : atoms::ok;
         }
         return am("not_found");
@@ -1347,7 +1413,7 @@ Term bif_prim_socket_nif_setopt5(Process* p, Term* a) {
                 if (setsockopt(s.fd, *level, opt, &iv, sizeof iv) < 0) return posix_error(p, errno);
                 return atoms::ok;
             }
-            if (!is_binary(a[3]) || !bit_view(a[3]).is_aligned()) return invalid(p, am("value"));
+            if (!is_binary(a[3]) || !bit_view(a[3]).is_aligned()) return error_tuple(p, invalid(p, am("value")));
             BitView v = bit_view(a[3]);
             if (setsockopt(s.fd, *level, opt, v.aligned_bytes(), socklen_t(v.size_bytes())) < 0)
                 return posix_error(p, errno);
@@ -1361,6 +1427,7 @@ Term bif_prim_socket_nif_setopt5(Process* p, Term* a) {
         socklen_t len = sizeof iv;
         switch (o->kind) {
         case OptKind::Bool:
+        case OptKind::ReadBool:  // the kernel refuses it (enoprotoopt), as on erl
             if (!is_boolean(a[3])) return invalid(p, am("value"));
             iv = a[3] == atoms::true_;
             break;
@@ -1392,7 +1459,13 @@ Term bif_prim_socket_nif_setopt5(Process* p, Term* a) {
         }
         default: return invalid(p, am("socket_option"));  // read-only
         }
+        // Linux resets a socket's priority when its TOS changes: OTP puts it back.
+        int priority = 0;
+        socklen_t priority_len = sizeof priority;
+        bool keep_priority = o->kind == OptKind::Tos &&
+                             getsockopt(s.fd, SOL_SOCKET, SO_PRIORITY, &priority, &priority_len) == 0;
         if (setsockopt(s.fd, o->level, o->opt, value, len) < 0) return posix_error(p, errno);
+        if (keep_priority) setsockopt(s.fd, SOL_SOCKET, SO_PRIORITY, &priority, sizeof priority);
         return atoms::ok;
     });
 }
@@ -1408,7 +1481,9 @@ Term bif_prim_socket_nif_getopt3(Process* p, Term* a) {
         if (!o) return invalid(p, am("socket_option"));
         switch (o->kind) {
         case OptKind::Type: return make_tuple_on(p, {atoms::ok, type_term(s.type)});
-        case OptKind::Protocol: return make_tuple_on(p, {atoms::ok, make_small(s.protocol)});
+        case OptKind::Protocol:
+            // 0 is no protocol of the domain's own (a local socket): default.
+            return make_tuple_on(p, {atoms::ok, s.protocol ? make_small(s.protocol) : am("default")});
         case OptKind::Domain: return make_tuple_on(p, {atoms::ok, domain_term(p, s.domain)});
         default: break;
         }
