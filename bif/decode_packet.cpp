@@ -108,18 +108,9 @@ struct ProcessHeap {
 Term tls_term(Process* p, std::string_view packet, Term input, std::string_view bytes) {
     BEAMLET_CACHED_ATOM(am_ssl_tls, "ssl_tls");
     io::TlsRecord r = io::parse_tls_record(packet);
-    Term data;
-    if (r.is_ssl2_hello) {  // <<1, Length:24, Data/binary>>, a handshake message of its own
-        std::string framed(4 + r.data.size(), '\0');
-        framed[0] = 1;
-        framed[1] = char(r.data.size() >> 16);
-        framed[2] = char(r.data.size() >> 8);
-        framed[3] = char(r.data.size());
-        framed.replace(4, r.data.size(), r.data);
-        data = make_binary(p, framed);
-    } else {
-        data = StringBuilder(p, input, bytes, true)(r.data);
-    }
+    // An SSL 2 hello is framed as a handshake message of its own; a record's data is a
+    // sub-binary of the input.
+    Term data = r.is_ssl2_hello ? make_binary(p, r.body()) : StringBuilder(p, input, bytes, true)(r.data);
     Term version = make_tuple_on(p, {make_small(r.major), make_small(r.minor)});
     return make_tuple_on(p, {am_ssl_tls, NIL, make_small(r.content_type), version, data});
 }

@@ -377,6 +377,17 @@ HttpMessage parse_http(std::string_view packet, bool in_headers) {
     return parse_request_line(s);
 }
 
+std::string TlsRecord::body() const {
+    if (!is_ssl2_hello) return std::string(data);
+    std::string framed(4 + data.size(), '\0');  // <<1, Length:24, Data/binary>>
+    framed[0] = 1;
+    framed[1] = char(data.size() >> 16);
+    framed[2] = char(data.size() >> 8);
+    framed[3] = char(data.size());
+    framed.replace(4, data.size(), data);
+    return framed;
+}
+
 TlsRecord parse_tls_record(std::string_view packet) {
     auto byte = [&](std::size_t i) { return std::uint8_t(packet[i]); };
     if ((byte(0) & 0x80) && byte(2) == 1) return TlsRecord{22, byte(3), byte(4), packet.substr(3), true};

@@ -129,10 +129,13 @@ HttpMessage parse_http(std::string_view packet, bool in_headers);
 struct TlsRecord {
     std::uint8_t content_type;
     std::uint8_t major, minor;
-    // The record's data. For an SSL 2 client hello, decode_packet prefixes it with
+    // The record's data. For an SSL 2 client hello, its body() prefixes it with
     // <<1, Length:24>> (content type 22, a handshake).
     std::string_view data;
     bool is_ssl2_hello;
+
+    // The body decode_packet/3 and inet's {ssl_tls, ...} packets carry.
+    std::string body() const;
 };
 
 // Parses complete ssl_tls [packet] (at least the 5 bytes of a header).

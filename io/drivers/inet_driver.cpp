@@ -844,6 +844,11 @@ private:
                     m_in.erase(0, l.size_bytes);
                     continue;
                 }
+                if (m_packet == PacketType::SslTls) {
+                    deliver_tls(port, std::string_view(m_in).substr(0, l.size_bytes));
+                    m_in.erase(0, l.size_bytes);
+                    continue;
+                }
                 std::string_view body = packet_body(m_packet, std::string_view(m_in).substr(0, l.size_bytes));
                 skip = std::size_t(body.data() - m_in.data());
                 take = body.size();
@@ -887,6 +892,32 @@ private:
         if (kind == HttpMessage::Kind::Request || kind == HttpMessage::Kind::Response) m_http_in_headers = true;
         else if (kind == HttpMessage::Kind::EndOfHeaders) m_http_in_headers = false;
         if (m_active != PASSIVE) after_active_delivery(port, atom("tcp_passive"));
+    }
+
+    // One TLS record: {ssl_tls, S, ContentType, {Major, Minor}, Body} (a binary in list mode
+    // too), and {ok, that} for a recv (inet_drv's ssl_tls packet callback).
+    void deliver_tls(Port& port, std::string_view record) {
+        static const Term am_ssl_tls = atom("ssl_tls");
+        ++m_recv_cnt;
+        m_recv_max = std::max<std::uint64_t>(m_recv_max, record.size());
+        TlsRecord r = parse_tls_record(record);
+        std::string body = r.body();
+        Word words = data_words(body.size()) + 12;
+        auto build = [&](Outgoing& m) {
+            return m.tuple({am_ssl_tls, port.id, make_small(r.content_type),
+                            m.tuple({make_small(r.major), make_small(r.minor)}), m.binary(body)});
+        };
+        if (m_active == PASSIVE) {
+            auto it = find_op(AsyncOp::Kind::Recv);
+            AsyncOp op = *it;
+            m_ops.erase(it);
+            if (op.deadline >= 0) arm_timer();
+            async_message(port, op, words, build);
+            return;
+        }
+        Outgoing m(words);
+        m.send_to_owner(port, build(m));
+        after_active_delivery(port, atom("tcp_passive"));
     }
 
     // Data term: a binary (the first [header] bytes as a list before it) or a list.
@@ -1411,8 +1442,6 @@ private:
                 break;
             case LOPT_PACKET:
                 if (v < 0 || std::size_t(v) >= std::size(PACKET_TYPES)) return errno_reply(EINVAL);
-                // ssl_tls records (inet_drv's {ssl_tls, S, ...} messages) are not delivered.
-                if (PACKET_TYPES[v] == PacketType::SslTls) return errno_reply(EINVAL);
                 if (PACKET_TYPES[v] != m_packet) m_http_in_headers = false;
                 m_packet = PACKET_TYPES[v];
                 break;
