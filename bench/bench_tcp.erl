@@ -1,6 +1,7 @@
 %% bench_tcp: gen_tcp over loopback (OTP's gen_tcp and prim_inet over the inet driver).
-%%   tcp_rtt_passive: a client sends 16 bytes and recv/2s the echo, R round trips, the echo
+%%   tcp_rtt_passive: a client sends 100 bytes and recv/2s the echo, R round trips, the echo
 %%                    server in passive mode too ({packet, 0});
+%%   tcp_rtt_once:    the same with {active, once} on both ends, re-armed after each message;
 %%   tcp_rtt_active:  the same with {active, true} on both ends;
 %%   tcp_100mb:       100 MB from one process to another in 64 KB sends, {active, once}
 %%                    reader (throughput; the sender is held by the busy watermarks);
@@ -18,6 +19,7 @@ main({Rounds, Bytes, Accepts, Idle}) ->
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {ip, {127,0,0,1}}, {reuseaddr, true}]),
     {ok, Port} = inet:port(L),
     Passive = rtt(L, Port, false, Rounds),
+    Once = rtt(L, Port, once, Rounds),
     Active = rtt(L, Port, true, Rounds),
     {Stream, Received} = stream(L, Port, Bytes),
     Accept = accepts(L, Port, Accepts),
@@ -27,6 +29,8 @@ main({Rounds, Bytes, Accepts, Idle}) ->
               [Rounds, Bytes, Received, length(erlang:ports())]),
     io:format("bench tcp_rtt_passive ~w us~n", [Passive]),
     io:format("metric tcp_rtt_passive ~w ps/msg~n", [Passive * 1000000 div Rounds]),
+    io:format("bench tcp_rtt_once ~w us~n", [Once]),
+    io:format("metric tcp_rtt_once ~w ps/msg~n", [Once * 1000000 div Rounds]),
     io:format("bench tcp_rtt_active ~w us~n", [Active]),
     io:format("metric tcp_rtt_active ~w ps/msg~n", [Active * 1000000 div Rounds]),
     io:format("bench tcp_100mb ~w us~n", [Stream]),
@@ -100,23 +104,37 @@ rtt(L, Port, Active, Rounds) ->
     gen_tcp:close(C),
     T1 - T0.
 
+-define(MSG, <<"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123">>).
+
 pingpong(_C, _Active, 0) -> ok;
 pingpong(C, Active, N) ->
-    ok = gen_tcp:send(C, <<"0123456789abcdef">>),
-    {ok, <<"0123456789abcdef">>} = reply(C, Active),
+    ok = gen_tcp:send(C, ?MSG),
+    {ok, ?MSG} = reply(C, Active, <<>>),
     pingpong(C, Active, N - 1).
 
-reply(C, false) -> gen_tcp:recv(C, 16);
-reply(C, true) -> receive {tcp, C, D} -> {ok, D} end.
+%% The 100 bytes of the echo (a message may bring part of them).
+reply(C, false, <<>>) -> gen_tcp:recv(C, byte_size(?MSG));
+reply(C, Active, Acc) ->
+    receive
+        {tcp, C, D} ->
+            Active =:= once andalso inet:setopts(C, [{active, once}]),
+            case <<Acc/binary, D/binary>> of
+                All when byte_size(All) >= byte_size(?MSG) -> {ok, All};
+                Part -> reply(C, Active, Part)
+            end
+    end.
 
 echo(S, false) ->
     case gen_tcp:recv(S, 0) of
         {ok, D} -> gen_tcp:send(S, D), echo(S, false);
         {error, closed} -> ok
     end;
-echo(S, true) ->
+echo(S, Active) ->
     receive
-        {tcp, S, D} -> gen_tcp:send(S, D), echo(S, true);
+        {tcp, S, D} ->
+            gen_tcp:send(S, D),
+            Active =:= once andalso inet:setopts(S, [{active, once}]),
+            echo(S, Active);
         {tcp_closed, S} -> ok
     end.
 
