@@ -960,15 +960,11 @@ Term bif_prim_socket_nif_sendmsg5(Process* p, Term* a) {
     });
 }
 
-Term bif_prim_socket_nif_sendfile5(Process* p, Term* a) {
-    return with_socket(p, a[0], [&](ESock&) -> Term { return posix_error(p, ENOTSUP); });
-}
-Term bif_prim_socket_nif_sendfile4(Process* p, Term* a) {
-    return with_socket(p, a[0], [&](ESock&) -> Term { return posix_error(p, ENOTSUP); });
-}
-Term bif_prim_socket_nif_sendfile1(Process* p, Term* a) {
-    return with_socket(p, a[0], [&](ESock&) -> Term { return posix_error(p, ENOTSUP); });
-}
+// sendfile is not there: the error the NIF's absence gives (notsup), on which file:sendfile
+// and gen_tcp_socket read and send the file themselves.
+Term bif_prim_socket_nif_sendfile5(Process* p, Term*) { return p->error(am("notsup")); }
+Term bif_prim_socket_nif_sendfile4(Process* p, Term*) { return p->error(am("notsup")); }
+Term bif_prim_socket_nif_sendfile1(Process* p, Term*) { return p->error(am("notsup")); }
 
 // ---- recv ----
 

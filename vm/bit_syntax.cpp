@@ -471,10 +471,13 @@ Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
         }
     }
     BitWriter w;
-    // <<Acc/binary, ...>>: the compiler marks the first segment `append` when it may reuse Acc.
+    // <<Acc/binary, ...>>: the compiler marks the first segment `append` when it may reuse Acc,
+    // `private_append` when Acc is its own (a binary comprehension's, from bs_init_writable).
+    static const Term am_private_append = atom("private_append");
     Term acc = THE_NON_VALUE;
     std::size_t first = 0;
-    if (!segments.empty() && segments[0].type == atoms::append && segments[0].size == atoms::all) {
+    if (!segments.empty() && (segments[0].type == atoms::append || segments[0].type == am_private_append) &&
+        segments[0].size == atoms::all) {
         const BinSegment& s = segments[0];
         if (s.unit > 1 && bit_view(s.value).bit_size % s.unit) return segment_error(p, s, atoms::badarg, "unit", s.value);
         acc = s.value;

@@ -49,7 +49,7 @@ enum Request : unsigned {
     REQ_GETFD = 14, REQ_GETTYPE = 15, REQ_GETSTATUS = 16, REQ_GETSERVBYNAME = 17,
     REQ_GETSERVBYPORT = 18, REQ_SETNAME = 19, REQ_SETPEER = 20, REQ_GETIFLIST = 21, REQ_IFGET = 22,
     REQ_SUBSCRIBE = 24, REQ_GETIFADDRS = 25, REQ_ACCEPT = 26, REQ_LISTEN = 27, REQ_IGNOREFD = 28,
-    TCP_REQ_RECV = 42, TCP_REQ_UNRECV = 43, TCP_REQ_SHUTDOWN = 44, PACKET_REQ_RECV = 60,
+    TCP_REQ_RECV = 42, TCP_REQ_UNRECV = 43, TCP_REQ_SHUTDOWN = 44, TCP_REQ_SENDFILE = 45, PACKET_REQ_RECV = 60,
 };
 
 constexpr char REP_ERROR = 0, REP_OK = 1;
@@ -455,6 +455,9 @@ private:
             m_in.insert(0, data);
             return ok_reply();
         case TCP_REQ_SHUTDOWN: return shutdown(r);
+        // No sendfile(2) here: file:sendfile/5 then reads and sends the file itself (its
+        // fallback for an inet driver without it, as on erl built without sendfile).
+        case TCP_REQ_SENDFILE: return errno_reply(ENOTSUP);
         case REQ_PEER: return name(true);
         case REQ_NAME: return name(false);
         case REQ_SETPEER:
