@@ -384,7 +384,10 @@ public:
             inet_reply(port, caller, atom(m_show_econnreset && m_send_error == ECONNRESET ? "econnreset" : "closed"));
             return send_failed(port);
         }
-        if (m_queued < m_high_watermark || !port.is_open()) return inet_reply(port, caller, 0);
+        // A command that reaches a port already busy (beamlet queues one at once, where erts
+        // holds it back until the port is free; or one that raced the busy flag) is
+        // acknowledged: the first busy sender stays the one whose reply waits.
+        if (m_queued < m_high_watermark || !port.is_open() || m_busy_caller) return inet_reply(port, caller, 0);
         // Past the high watermark the port is busy, and this sender's reply waits until the
         // queue is under the low one (or send_timeout passes), as inet_drv's busy_caller:
         // gen_tcp:send/2 returns when the socket has taken most of the data.
