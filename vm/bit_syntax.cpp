@@ -365,6 +365,32 @@ Term* writable_owner(Term acc, std::size_t acc_bits) {
     return buf->append_end_bits == acc_bits ? owner : nullptr;
 }
 
+// The RefcBin (at [owner], REFC_BIN_WORDS) of a new writable buffer of [capacity] bytes whose
+// first [bits] bits are [v]'s.
+BinaryBuf* new_writable_buffer(Process* p, Term* owner, std::size_t capacity, const BitView& v) {
+    BinaryBuf* buf = BinaryBuf::create(capacity);
+    copy_bits(v.bytes, v.bit_offset, buf->bytes, 0, v.bit_size);
+    charge_work(p, v.bit_size / 8, COPY_BYTES_PER_REDUCTION);
+    make_refc_binary_in(owner, &p->off_heap_first, buf, 0);
+    p->young_binary_words += buf->size_bytes / sizeof(Word);
+    p->writable_binaries = true;
+    return buf;
+}
+
+// The sub-binary at [hp] over the first [total] bits of the writable binary [owner]: the
+// version an append returns, and the one the next append may extend in place.
+Term writable_version(Term* hp, Term* owner, BinaryBuf* buf, std::size_t total) {
+    buf->append_end_bits = total;
+    buf->append_active = true;
+    owner[1] = (total + 7) / 8;
+    hp[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
+    hp[1] = total / 8;
+    hp[2] = 0;
+    hp[3] = total % 8;
+    hp[4] = make_boxed(owner);
+    return make_boxed(hp);
+}
+
 // <<Acc/bitstring, Rest...>> with the bits of Rest in [w]: in place after [acc] when it is the
 // last version of a writable binary (growing the buffer when full), else in a new writable
 // binary with room to grow. The result is a sub-binary of the writable binary, as in OTP.
@@ -389,25 +415,12 @@ Term append_bits(Process* p, Term acc, const BitWriter& w) {
         }
     } else {
         hp = p->alloc(REFC_BIN_WORDS + SUB_BIN_WORDS);
-        buf = BinaryBuf::create(writable_capacity(used));
-        copy_bits(v.bytes, v.bit_offset, buf->bytes, 0, v.bit_size);
-        charge_work(p, v.bit_size / 8, COPY_BYTES_PER_REDUCTION);
         owner = hp;
-        make_refc_binary_in(owner, &p->off_heap_first, buf, 0);
-        p->young_binary_words += buf->size_bytes / sizeof(Word);
-        p->writable_binaries = true;
+        buf = new_writable_buffer(p, owner, writable_capacity(used), v);
         hp += REFC_BIN_WORDS;
     }
     copy_bits(w.data(), 0, buf->bytes, v.bit_size, w.bits());
-    buf->append_end_bits = total;
-    buf->append_active = true;
-    owner[1] = used;
-    hp[0] = make_header(SUB_BIN_WORDS - 1, Subtag::SubBin);
-    hp[1] = total / 8;
-    hp[2] = 0;
-    hp[3] = total % 8;
-    hp[4] = make_boxed(owner);
-    return make_boxed(hp);
+    return writable_version(hp, owner, buf, total);
 }
 
 }  // namespace
@@ -455,6 +468,13 @@ bool segment_bits(Process* p, const BinSegment& s, Word* bits) {
 }
 
 }  // namespace
+
+Term bs_init_writable(Process* p, Term size) {
+    std::size_t capacity = is_small(size) && small_value(size) >= 0 ? std::size_t(small_value(size)) : 1024;
+    Term* hp = p->alloc(REFC_BIN_WORDS + SUB_BIN_WORDS);
+    BinaryBuf* buf = new_writable_buffer(p, hp, capacity, BitView{});
+    return writable_version(hp + REFC_BIN_WORDS, hp, buf, 0);
+}
 
 Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments) {
     // First every size (and what erts checks with them), then the bits.

@@ -47,5 +47,9 @@ struct BinSegment {
 // if a segment is invalid: badarg or system_limit with erts's error_info (the segment, its
 // type, what is wrong and the value), every size checked before anything is built, as erts.
 Term bs_create_bin(Process* p, const std::vector<BinSegment>& segments);
+// bs_init_writable: an empty binary that appends (a binary comprehension's private_append)
+// fill in place, with room for [size] bytes (a non-negative small; else 1024), as OTP's
+// erts_bs_init_writable: a comprehension whose size the compiler knows ends exactly full.
+Term bs_init_writable(Process* p, Term size);
 
 }  // namespace beamlet::vm
