@@ -195,36 +195,10 @@ Term new_file_ref(Process* p, int fd) {
     h->destructor = destroy_file;
     h->down = owner_down;
     h->data = f;
-    h->add_ref();  // the owner's monitor holds one
-    {
-        std::lock_guard guard(p->lock);
-        p->resource_monitors.push_back(h);
-    }
+    add_resource_monitor(p, h);  // the owner's monitor holds a reference
     Word id[3];
     new_ref_id(p, id);
     return make_tuple_on(p, {atoms::ok, make_magic_ref(p, id, h)});
-}
-
-// Removes the owner's monitor of the file behind [h] (close_nif): drops its reference unless
-// the owner's exit has taken the monitor already.
-void demonitor_owner(Process* p, MagicHandle* h, Term owner) {
-    std::shared_ptr<Process> keep;
-    Process* o = p;
-    if (owner != p->id) {
-        keep = p->vm.lookup_process(owner);
-        o = keep.get();
-    }
-    if (!o) return;
-    bool found = false;
-    {
-        std::lock_guard guard(o->lock);
-        auto it = std::find(o->resource_monitors.begin(), o->resource_monitors.end(), h);
-        if (it != o->resource_monitors.end()) {
-            o->resource_monitors.erase(it);
-            found = true;
-        }
-    }
-    if (found) h->release();
 }
 
 // Runs [op] on the file [ref] (OTP's file_handle_wrapper): badarg if [ref] is not a file,
@@ -462,7 +436,7 @@ Term bif_prim_file_close_nif(Process* p, Term* a) {
     if (!f) return p->badarg();
     int state = Idle;
     if (!f->state.compare_exchange_strong(state, Closed, std::memory_order_acq_rel)) return posix_error(p, EINVAL);
-    demonitor_owner(p, magic_handle(a[0]), f->owner);
+    remove_resource_monitor(p, f->owner, magic_handle(a[0]));
     int err = close_descriptor(f);
     return err ? posix_error(p, err) : atoms::ok;
 }

@@ -585,25 +585,8 @@ void controller_down(MagicHandle* h, Term pid) {
 
 // Moves the controller's monitor from [from] to [to] (null: no new controller).
 void monitor_controller(Process* p, MagicHandle* h, Term from, Process* to) {
-    if (from) {
-        std::shared_ptr<Process> keep;
-        Process* o = from == p->id ? p : (keep = p->vm.lookup_process(from)).get();
-        bool found = false;
-        if (o) {
-            std::lock_guard guard(o->lock);
-            auto it = std::find(o->resource_monitors.begin(), o->resource_monitors.end(), h);
-            if (it != o->resource_monitors.end()) {
-                o->resource_monitors.erase(it);
-                found = true;
-            }
-        }
-        if (found) h->release();
-    }
-    if (to) {
-        h->add_ref();
-        std::lock_guard guard(to->lock);
-        to->resource_monitors.push_back(h);
-    }
+    if (from) remove_resource_monitor(p, from, h);
+    if (to) add_resource_monitor(to, h);
 }
 
 // {ok, SockRef} for a new socket on descriptor [fd] (non-blocking), controlled by [p].
@@ -1032,8 +1015,12 @@ bool length_arg(Term t, std::size_t* out) {
 
 }  // namespace
 
-// prim_socket:nif_recv(SockRef, Length, Flags, RecvRef).
-Term bif_prim_socket_nif_recv4(Process* p, Term* a) {
+namespace {
+// recv and recvfrom (SockRef, Length, Flags, Handle): the arguments checked, the caller
+// admitted as a reader, a buffer for what it asks; [read](s, buffer, length, flags, where)
+// makes the system call and answers.
+template <class Read>
+Term reading(Process* p, Term* a, Read read) {
     std::size_t length;
     int flags;
     if (std::optional<Term> out_of_range = length_range(p, a[1])) return *out_of_range;
@@ -1041,7 +1028,14 @@ Term bif_prim_socket_nif_recv4(Process* p, Term* a) {
     return with_socket(p, a[0], [&](ESock& s) -> Term {
         long where;
         if (std::optional<Term> answer = admit_reader(p, s, a[3], &where)) return *answer;
-        BinaryBuf* buffer = BinaryBuf::create(length ? length : s.rcvbuf);
+        return read(s, BinaryBuf::create(length ? length : s.rcvbuf), length, flags, where);
+    });
+}
+}  // namespace
+
+// prim_socket:nif_recv(SockRef, Length, Flags, RecvRef).
+Term bif_prim_socket_nif_recv4(Process* p, Term* a) {
+    return reading(p, a, [&](ESock& s, BinaryBuf* buffer, std::size_t length, int flags, long where) {
         ssize_t n;
         do n = ::recv(s.fd, buffer->bytes, buffer->size_bytes, flags);
         while (n < 0 && errno == EINTR);
@@ -1051,14 +1045,7 @@ Term bif_prim_socket_nif_recv4(Process* p, Term* a) {
 
 // prim_socket:nif_recvfrom(SockRef, Length, Flags, RecvRef): {ok, {Source, Bin}}.
 Term bif_prim_socket_nif_recvfrom4(Process* p, Term* a) {
-    std::size_t length;
-    int flags;
-    if (std::optional<Term> out_of_range = length_range(p, a[1])) return *out_of_range;
-    if (!length_arg(a[1], &length) || !int_arg(a[2], &flags) || !recv_handle(a[3])) return p->badarg();
-    return with_socket(p, a[0], [&](ESock& s) -> Term {
-        long where;
-        if (std::optional<Term> answer = admit_reader(p, s, a[3], &where)) return *answer;
-        BinaryBuf* buffer = BinaryBuf::create(length ? length : s.rcvbuf);
+    return reading(p, a, [&](ESock& s, BinaryBuf* buffer, std::size_t length, int flags, long where) {
         SockAddr from;
         socklen_t from_len = sizeof from;
         std::memset(&from, 0, sizeof from);

@@ -1,6 +1,7 @@
 // vm/process.cpp — Process construction, fragment allocation and raising exceptions.
 #include "vm/process.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -106,6 +107,28 @@ Process::~Process() {
     queue.for_each(free_message);
     std::free(heap);
     std::free(old_heap);
+}
+
+void add_resource_monitor(Process* p, MagicHandle* h) {
+    h->add_ref();
+    std::lock_guard guard(p->lock);
+    p->resource_monitors.push_back(h);
+}
+
+void remove_resource_monitor(Process* self, Term owner, MagicHandle* h) {
+    std::shared_ptr<Process> keep;
+    Process* o = owner == self->id ? self : (keep = self->vm.lookup_process(owner)).get();
+    if (!o) return;
+    bool found = false;
+    {
+        std::lock_guard guard(o->lock);
+        auto it = std::find(o->resource_monitors.begin(), o->resource_monitors.end(), h);
+        if (it != o->resource_monitors.end()) {
+            o->resource_monitors.erase(it);
+            found = true;
+        }
+    }
+    if (found) h->release();
 }
 
 Term* Process::alloc_fragment(Word n) {

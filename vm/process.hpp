@@ -436,6 +436,12 @@ struct Process {
     Word on_heap_message_words() const;
 };
 
+// [h] monitors [p] (a resource monitor: enif_monitor_process): it takes a reference to [h].
+void add_resource_monitor(Process* p, MagicHandle* h);
+// [h] stops monitoring the process [owner] ([self], or one found through [self]'s VM): the
+// monitor's reference is dropped, unless the owner's exit has taken the monitor already.
+void remove_resource_monitor(Process* self, Term owner, MagicHandle* h);
+
 // Runs a garbage collection on [p] so that [need_words] words are free between htop and stop:
 // a minor one (young data, promoting what survived before) or, every fullsweep_after minor
 // ones, when the old heap is full, or when [major] is set, a major one over everything.

@@ -867,6 +867,17 @@ private:
         }
     }
 
+    // The waiting recv gets {ok, Data} with the Data [build] makes (in [words] words); its
+    // timeout goes with it.
+    template <class Build>
+    void answer_recv(Port& port, Word words, Build build) {
+        auto it = find_op(AsyncOp::Kind::Recv);
+        AsyncOp op = *it;
+        m_ops.erase(it);
+        if (op.deadline >= 0) arm_timer();
+        async_message(port, op, words, build);
+    }
+
     // One HTTP line: {http, S, HttpPacket} when active, {ok, HttpPacket} for a recv; a start
     // line takes the connection into its headers, http_eoh out of them.
     void deliver_http(Port& port, std::string_view line, bool in_headers) {
@@ -885,11 +896,7 @@ private:
             return http_term(heap, line, in_headers, &kind);
         };
         if (m_active == PASSIVE) {
-            auto it = find_op(AsyncOp::Kind::Recv);
-            AsyncOp op = *it;
-            m_ops.erase(it);
-            if (op.deadline >= 0) arm_timer();
-            async_message(port, op, words, build);
+            answer_recv(port, words, build);
         } else {
             Outgoing m(words + 8);
             Term packet = build(m);
@@ -913,14 +920,7 @@ private:
             return m.tuple({am_ssl_tls, port.id, make_small(r.content_type),
                             m.tuple({make_small(r.major), make_small(r.minor)}), m.binary(body)});
         };
-        if (m_active == PASSIVE) {
-            auto it = find_op(AsyncOp::Kind::Recv);
-            AsyncOp op = *it;
-            m_ops.erase(it);
-            if (op.deadline >= 0) arm_timer();
-            async_message(port, op, words, build);
-            return;
-        }
+        if (m_active == PASSIVE) return answer_recv(port, words, build);
         Outgoing m(words);
         m.send_to_owner(port, build(m));
         after_active_delivery(port, atom("tcp_passive"));
@@ -937,14 +937,8 @@ private:
     void deliver_packet(Port& port, std::string_view bytes) {
         ++m_recv_cnt;
         m_recv_max = std::max<std::uint64_t>(m_recv_max, bytes.size());
-        if (m_active == PASSIVE) {
-            auto it = std::find_if(m_ops.begin(), m_ops.end(), [](const AsyncOp& op) { return op.kind == AsyncOp::Kind::Recv; });
-            AsyncOp op = *it;
-            m_ops.erase(it);
-            if (op.deadline >= 0) arm_timer();
-            async_message(port, op, data_words(bytes.size()), [&](Outgoing& m) { return data_term(m, bytes); });
-            return;
-        }
+        if (m_active == PASSIVE)
+            return answer_recv(port, data_words(bytes.size()), [&](Outgoing& m) { return data_term(m, bytes); });
         static const Term am_tcp = atom("tcp");
         Outgoing m(data_words(bytes.size()) + 8);
         Term data = data_term(m, bytes);

@@ -14,8 +14,8 @@ main() ->
              "Loop = fun Loop() -> case gen_tcp:recv(S, 0, 10000) of "
              "  {ok, D} -> ok = gen_tcp:send(S, D), Loop(); _ -> ok end end, "
              "Loop(), halt().",
-    Erl = open_erl(Server),
-    Port = list_to_integer(read_line(Erl)),
+    Erl = e2e_erl_peer:open(Server),
+    Port = list_to_integer(e2e_erl_peer:read_line(Erl)),
     {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
     ok = gen_tcp:send(C, <<"hello erl">>),
     io:format("raw echo: ~p~n", [recv_exactly(C, 9)]),
@@ -26,7 +26,7 @@ main() ->
     ok = gen_tcp:send(C, <<"a line\n">>),
     receive {tcp, C, Line} -> io:format("line echo: ~p~n", [Line]) after 5000 -> io:format("timeout~n") end,
     ok = gen_tcp:close(C),
-    wait_exit(Erl),
+    e2e_erl_peer:wait_exit(Erl),
 
     %% ---- erl is the client ----
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {packet, 4}, {ip, {127,0,0,1}}, {exit_on_close, false}]),
@@ -36,27 +36,15 @@ main() ->
                "ok = gen_tcp:send(C, binary:copy(<<\"0123456789\">>, 100000)), "
                "ok = gen_tcp:shutdown(C, write), "
                "{ok, R} = gen_tcp:recv(C, 0, 10000), io:format(\"~~s~~n\", [R]), halt().", [MyPort])),
-    Erl2 = open_erl(Client),
+    Erl2 = e2e_erl_peer:open(Client),
     {ok, S} = gen_tcp:accept(L, 10000),
     {ok, Payload} = gen_tcp:recv(S, 0, 10000),
     io:format("received ~p bytes, intact: ~p~n", [byte_size(Payload), Payload =:= binary:copy(<<"0123456789">>, 100000)]),
     io:format("after the peer's half close: ~p~n", [gen_tcp:recv(S, 0, 10000)]),
     ok = gen_tcp:send(S, <<"got it">>),
-    io:format("erl printed: ~s~n", [read_line(Erl2)]),
-    wait_exit(Erl2),
+    io:format("erl printed: ~s~n", [e2e_erl_peer:read_line(Erl2)]),
+    e2e_erl_peer:wait_exit(Erl2),
     gen_tcp:close(S),
     gen_tcp:close(L).
-
-open_erl(Expr) ->
-    open_port({spawn_executable, os:find_executable("erl")},
-              [{args, ["-noshell", "-eval", Expr]}, {line, 200}, exit_status, binary]).
-
-read_line(Port) ->
-    receive {Port, {data, {eol, Line}}} -> binary_to_list(Line)
-    after 20000 -> error(no_line_from_erl)
-    end.
-
-wait_exit(Port) ->
-    receive {Port, {exit_status, _}} -> ok after 20000 -> error(erl_did_not_exit) end.
 
 recv_exactly(S, N) -> gen_tcp:recv(S, N, 10000).

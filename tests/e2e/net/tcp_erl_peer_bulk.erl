@@ -21,8 +21,8 @@ main() ->
              "             Loop(M, erlang:crc32(Crc, D)); "
              "  {error, closed} -> io:format(\"~p ~p~n\", [N, Crc]) end end, "
              "Loop(0, 0), halt().",
-    Erl = open_erl(Server),
-    Port = list_to_integer(read_line(Erl)),
+    Erl = e2e_erl_peer:open(Server),
+    Port = list_to_integer(e2e_erl_peer:read_line(Erl)),
     Self = self(),
     {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
     Sender = spawn_link(fun() ->
@@ -38,10 +38,10 @@ main() ->
     receive {busy, Seen} -> io:format("the port was busy while the sender waited: ~p~n", [Seen]) end,
     Sender ! close,
     receive closed -> ok end,
-    [Count, Crc] = string:split(read_line(Erl), " "),
+    [Count, Crc] = string:split(e2e_erl_peer:read_line(Erl), " "),
     io:format("erl received ~s bytes, intact: ~p~n",
               [Count, list_to_integer(Crc) =:= expected_crc(Chunk)]),
-    wait_exit(Erl),
+    e2e_erl_peer:wait_exit(Erl),
     %% ---- from erl, read slowly here ----
     {ok, L} = gen_tcp:listen(0, [binary, {active, false}, {ip, {127,0,0,1}}]),
     {ok, MyPort} = inet:port(L),
@@ -50,11 +50,11 @@ main() ->
                "Chunk = << <<(I rem 251)>> || I <- lists:seq(1, ~p) >>, "
                "[ok = gen_tcp:send(C, Chunk) || _ <- lists:seq(1, ~p)], "
                "ok = gen_tcp:close(C), halt().", [MyPort, ?CHUNK, ?CHUNKS])),
-    Erl2 = open_erl(Client),
+    Erl2 = e2e_erl_peer:open(Client),
     {ok, S} = gen_tcp:accept(L, 20000),
     {N, Crc2} = read_slowly(S, 0, 0),
     io:format("received ~p bytes from erl, intact: ~p~n", [N, Crc2 =:= expected_crc(Chunk)]),
-    wait_exit(Erl2),
+    e2e_erl_peer:wait_exit(Erl2),
     gen_tcp:close(S),
     %% ---- four senders on one socket ----
     {ok, C4} = gen_tcp:connect({127,0,0,1}, MyPort, [binary, {active, false}]),
@@ -98,15 +98,3 @@ probe(S, Seen) ->
 
 flush_replies() ->
     receive {inet_reply, _, _} -> flush_replies() after 0 -> ok end.
-
-open_erl(Expr) ->
-    open_port({spawn_executable, os:find_executable("erl")},
-              [{args, ["-noshell", "-eval", Expr]}, {line, 200}, exit_status, binary]).
-
-read_line(Port) ->
-    receive {Port, {data, {eol, Line}}} -> binary_to_list(Line)
-    after 60000 -> error(no_line_from_erl)
-    end.
-
-wait_exit(Port) ->
-    receive {Port, {exit_status, _}} -> ok after 60000 -> error(erl_did_not_exit) end.
