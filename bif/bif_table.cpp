@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "dist/distribution.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 
@@ -16,6 +17,7 @@ void register_bifs(Vm& vm) {
 #undef BEAMLET_BIF
     install_ets(vm);
     install_persistent_terms(vm);
+    vm.services.dist = std::make_unique<dist::Distribution>(vm);
 }
 
 bool list_to_bytes(Term t, std::string* out) {

@@ -81,7 +81,25 @@ Term bif_link(Process* p, Term* a) {
             p->vm.send_exit(pid, p->id, atoms::noproc, false);
             return atoms::true_;
         }
-        p->vm.send_exit(pid, p->id, atoms::noconnection, false);
+        Term remote = stable_external(pid);
+        bool already;
+        {
+            std::lock_guard guard(p->lock);
+            already = std::find(p->links.begin(), p->links.end(), remote) != p->links.end();
+            if (!already) p->links.push_back(remote);
+        }
+        if (!already) {
+            if (!p->vm.services.dist || !p->vm.services.dist->link(p, remote)) {
+                // No connection can be made: the link breaks at once with noconnection.
+                {
+                    std::lock_guard guard(p->lock);
+                    std::erase(p->links, remote);
+                }
+                p->vm.send_exit(remote, p->id, atoms::noconnection, false);
+                return atoms::true_;
+            }
+        }
+        trace_own_link_event(p, atoms::link, pid);
         return atoms::true_;
     }
     if (!is_pid(pid)) return p->badarg();
@@ -134,7 +152,17 @@ Term bif_unlink(Process* p, Term* a) {
         trace_own_link_event(p, atoms::unlink, pid);
         return atoms::true_;
     }
-    if (is_external_pid(pid)) return atoms::true_;  // never linked (see link/1)
+    if (is_external_pid(pid)) {
+        Term remote = stable_external(pid);
+        bool had_link;
+        {
+            std::lock_guard guard(p->lock);
+            had_link = std::erase(p->links, remote) != 0;
+        }
+        if (had_link && p->vm.services.dist) p->vm.services.dist->unlink(p, remote);
+        trace_own_link_event(p, atoms::unlink, pid);
+        return atoms::true_;
+    }
     if (!is_pid(pid)) return p->badarg();
     bool had_link = false;
     {
@@ -164,7 +192,10 @@ Term bif_exit2(Process* p, Term* a) {
         p->vm.send_exit(p->id, pid, reason, false);
         return atoms::true_;
     }
-    if (is_external_pid(pid)) return atoms::true_;  // no connection: the signal is lost, as OTP's
+    if (is_external_pid(pid)) {  // over the connection (none can be made: the signal is lost)
+        p->vm.send_exit(p->id, pid, reason, false);
+        return atoms::true_;
+    }
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->id) {
         // To oneself: kill is final at once; a trapped signal becomes a message; otherwise the

@@ -87,8 +87,18 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     // incarnation of this node (its name, another creation) is gone: noproc. Another node's
     // name is badarg below, as OTP's on a node that is not alive.
     Term down_reason = atoms::noproc;
+    Term remote_node = 0;  // a process on another node, by pid or name: the distribution's
     if (is_external_pid(target)) {
-        if (external_node(target) != this_node().name) down_reason = atoms::noconnection;
+        if (external_node(target) != this_node().name) {
+            down_reason = atoms::noconnection;
+            remote_node = external_node(target);
+        }
+    } else if (is_tuple(target) && tuple_arity(target) == 2 && is_atom(tuple_element(target, 0)) &&
+               is_atom(tuple_element(target, 1)) && tuple_element(target, 1) != this_node().name &&
+               this_node().name != atoms::nonode_at_nohost) {
+        name = tuple_element(target, 0);
+        remote_node = tuple_element(target, 1);
+        down_reason = atoms::noconnection;
     } else if (is_pid(target)) {
         other = p->vm.lookup_process(target);
     } else if (is_atom(target)) {
@@ -110,6 +120,19 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     }
     Term ref = make_ref_term(p, id);
     if (other.get() == p) return ref;  // monitoring oneself: the monitor can never fire
+    if (remote_node && p->vm.services.dist) {
+        std::shared_ptr<HeapFragment> tag_heap;
+        Term kept_tag = keep_monitor_tag(tag, &tag_heap);
+        MonitorEntry m{{id[0], id[1], id[2]}, name ? 0 : stable_external(target), name, kept_tag, tag_heap};
+        m.node = remote_node;
+        {
+            std::lock_guard guard(p->lock);
+            p->monitors.add(m);
+        }
+        if (p->vm.services.dist->monitor(p, m)) return ref;
+        std::lock_guard guard(p->lock);
+        p->monitors.take(id);
+    }
     bool added = false;
     if (other) {
         std::shared_ptr<HeapFragment> tag_heap;
@@ -131,7 +154,7 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
         std::lock_guard guard(p->lock);
         p->monitors.take(id);
     }
-    Term item = name ? make_tuple_on(p, {name, this_node().name}) : target;
+    Term item = name ? make_tuple_on(p, {name, remote_node ? remote_node : this_node().name}) : target;
     Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atoms::process, item, down_reason});
     p->vm.send_message(p, p->id, msg);
     return ref;
@@ -232,6 +255,10 @@ bool remove_monitor(Process* p, const Word id[3], bool* held = nullptr) {
     }
     if (held) *held = have;
     if (!have) return false;
+    if (found.node) {  // on another node
+        if (p->vm.services.dist) p->vm.services.dist->demonitor(p->id, found);
+        return true;
+    }
     if (is_port(found.other)) {
         std::shared_ptr<Port> port = p->vm.port_table->lookup(found.other);
         return port && port->remove_monitor(id);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bif/bifs.hpp"
+#include "dist/distribution.hpp"
 #include "bif/process_bifs.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
@@ -237,10 +238,18 @@ Term bif_group_leader(Process* p, Term*) {
 
 // group_leader(Leader, Pid): Pid's I/O goes to Leader from now on.
 Term bif_group_leader2(Process* p, Term* a) {
-    if (!is_pid(a[0]) || !is_pid(a[1])) return p->badarg();
+    if (!is_any_pid(a[0]) || !is_any_pid(a[1])) return p->badarg();
+    // Another node's leader is held as a stable copy (vm/node.hpp); another node's process
+    // gets its leader over the connection.
+    Term leader = is_external_pid(a[0]) ? stable_external(a[0]) : a[0];
+    if (is_external_pid(a[1])) {
+        if (!p->vm.services.dist || external_node(a[1]) == this_node().name) return p->badarg();
+        p->vm.services.dist->group_leader(p->id, leader, a[1]);
+        return atoms::true_;
+    }
     auto target = p->vm.lookup_process(a[1]);
     if (!target) return p->badarg();
-    target->group_leader.store(a[0], std::memory_order_relaxed);
+    target->group_leader.store(leader, std::memory_order_relaxed);
     return atoms::true_;
 }
 
@@ -255,12 +264,17 @@ Term bif_send3(Process* p, Term* a) {
         else return p->badarg();
     }
     if (!is_nil(l)) return p->badarg();
-    // Another node's process, alias or name needs a connection, which this node cannot make
-    // until it is distributed: with noconnect OTP answers noconnect instead of sending.
+    // Another node's process, alias or name needs a connection: with noconnect, one that is
+    // not there (up or being set up) is not made, and the answer is noconnect.
     bool remote = is_external_pid(a[0]) || is_external_ref(a[0]) ||
                   (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && is_atom(tuple_element(a[0], 0)) &&
                    is_atom(tuple_element(a[0], 1)) && tuple_element(a[0], 1) != this_node().name);
-    if (remote && noconnect) return am_noconnect;
+    if (remote && noconnect) {
+        Term node = is_tuple(a[0]) ? tuple_element(a[0], 1) : external_node(a[0]);
+        dist::Distribution* d = dist::of(p->vm);
+        // A connection being set up takes the message (OTP queues it there).
+        if (!d || d->connection_id(node) < 0) return am_noconnect;
+    }
     switch (p->vm.send(p, a[0], a[1], nosuspend)) {
     case Vm::SendResult::Badarg: return p->badarg();
     case Vm::SendResult::NoSuspend: return am_nosuspend;

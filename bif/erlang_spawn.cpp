@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "bif/bifs.hpp"
+#include "dist/distribution.hpp"
+#include "vm/node.hpp"
 #include "bif/process_bifs.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
@@ -209,12 +211,18 @@ Term spawn_opt(Process* p, Term fun, Term m, Term f, Term args, Term opts) {
 Term spawn_request(Process* p, Term node, Term m, Term f, Term args, Term opts) {
     if (!is_atom(node) || !is_mfa_call(m, f, args)) return p->badarg();
     if (!is_proper_list(opts)) return p->badarg(atom("badopt"));
+    if (node != this_node().name && this_node().name != atoms::nonode_at_nohost) {
+        if (dist::Distribution* d = dist::of(p->vm)) {
+            Term req = d->spawn_request(p, node, m, f, args, opts, false);
+            return req == atoms::badarg ? p->badarg() : req;
+        }
+    }
     Vm::SpawnOptions o;
     RequestOptions r;
     std::optional<AliasMode> alias;
     Term error = 0;
     if (parse_spawn_opts(opts, &o, &alias, &r) != OptsError::None) error = atom("badopt");
-    else if (node != atoms::nonode_at_nohost) error = atoms::noconnection;
+    else if (node != this_node().name) error = atoms::noconnection;
     // The request id is the monitor's reference: with {alias, Mode}, an alias as well.
     Word id[3];
     if (alias && !error) new_alias_ref_id(p, *alias, id);

@@ -369,17 +369,6 @@ Term bif_system_flag(Process* p, Term* a) {
     return p->badarg();
 }
 
-Term bif_nodes0(Process*, Term*) { return NIL; }
-Term bif_nodes1(Process* p, Term* a) {
-    if (!is_atom(a[0]) && !is_list(a[0])) return p->badarg();
-    return NIL;
-}
-// nodes(Arg, Options): no connected nodes (beamlet is not distributed yet).
-Term bif_nodes2(Process* p, Term* a) {
-    if ((!is_atom(a[0]) && !is_list(a[0])) || !is_map(a[1])) return p->badarg();
-    return NIL;
-}
-Term bif_is_alive(Process*, Term*) { return atoms::false_; }
 
 // The dynamic-trace tag BIFs (DTrace/SystemTap tags): beamlet has no dynamic tracing, so
 // there is never a tag, as on an OTP built without it.

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -434,7 +435,31 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     return argv;
 }
 
+namespace {
+// As erlexec: a node named on the command line (-sname, -name) needs epmd, started as
+// `epmd -daemon` (which returns once the daemon runs; one already running makes it a no-op),
+// unless -start_epmd false says it is someone else's to start.
+void start_epmd_for(const std::vector<std::string>& flags) {
+    bool named = false, start = true;
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        if (flags[i] == "-sname" || flags[i] == "-name") named = true;
+        if (flags[i] == "-start_epmd" && i + 1 < flags.size() && flags[i + 1] == "false") start = false;
+    }
+    if (!named || !start) return;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::execlp("epmd", "epmd", "-daemon", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    if (pid > 0) {
+        int status;
+        ::waitpid(pid, &status, 0);
+    }
+}
+}  // namespace
+
 int Runtime::run_main(Term module) {
+    start_epmd_for(m_options.init_flags);
     // The module is read here only to say at once what is wrong with it (missing, malformed,
     // no main/0); OTP's code server loads it when main/0 is first called, as erl's does for
     // `-s MOD main` (so code:is_loaded/1, which/1 and all_loaded/0 know it).

@@ -64,8 +64,10 @@ std::vector<std::string> env_words(const char* name) {
 
 // How many values follow an erl flag beamlet takes; -1 when [flag] is not one of them.
 int erl_flag_values(const std::string& flag) {
-    for (const char* f : {"-boot", "-config", "-mode", "-shutdown_time", "-args_file"})
+    for (const char* f : {"-boot", "-config", "-mode", "-shutdown_time", "-args_file", "-name", "-sname", "-setcookie",
+                          "-connect_all"})
         if (flag == f) return 1;
+    if (flag == "-hidden") return 0;
     if (flag == "-boot_var" || flag == "-env") return 2;
     // -App Par Val: a lower-case word (beamlet's own short options are one letter).
     if (flag.size() < 3 || flag[0] != '-' || flag[1] < 'a' || flag[1] > 'z') return -1;
@@ -74,11 +76,11 @@ int erl_flag_values(const std::string& flag) {
     return 2;
 }
 
-// erl's flags with no place in `beamlet run MOD` (MOD:main() is the program; distribution
-// and the shell are not yet beamlet's).
+// erl's flags with no place in `beamlet run MOD` (MOD:main() is the program; the shell is
+// not yet beamlet's).
 bool is_unsupported_erl_flag(const std::string& flag) {
-    for (const char* f : {"-s", "-run", "-eval", "-extra", "-name", "-sname", "-setcookie", "-detached", "-heart",
-                          "-hidden", "-remsh", "-connect_all", "-make", "-man", "-compile", "-version"})
+    for (const char* f : {"-s", "-run", "-eval", "-extra", "-detached", "-heart", "-remsh", "-make", "-man",
+                          "-compile", "-version"})
         if (flag == f) return true;
     return false;
 }

@@ -753,8 +753,9 @@ private:
         }
     }
 
-    // A pid: this node's, or (unless [local_only]) another node's.
-    void pid_body(std::uint32_t tag, Term* dest, bool local_only = false) {
+    // A pid: this node's, or another node's (with [creator], a fun's creator: held outside
+    // the words the collector scans, so another node's is a stable copy, vm/node.hpp).
+    void pid_body(std::uint32_t tag, Term* dest, bool creator = false) {
         if (tag != NEW_PID_EXT && tag != PID_EXT) { m_r.fail(); return; }
         Term name = atom_now();
         std::uint32_t number = m_r.u32();
@@ -763,7 +764,11 @@ private:
         if (!m_r.ok() || m_unsafe) return;
         if (!is_atom(name) || (tag == PID_EXT && creation > 3)) { m_r.fail(); return; }
         if (!is_this_node(name, creation)) {
-            if (local_only) { m_r.fail(); return; }
+            if (creator) {
+                Term pid_words[EXTERNAL_PID_WORDS];
+                if (building()) *dest = stable_external(make_external_pid_on(pid_words, name, creation, number, serial));
+                return;
+            }
             Term* hp = words(EXTERNAL_PID_WORDS);
             if (building()) *dest = make_external_pid_on(hp, name, creation, number, serial);
             return;
@@ -831,7 +836,6 @@ private:
         if (fe && (fe->user_arity() != arity || fe->num_free != num_free)) fe = nullptr;
         // A module that is not loaded (or lacks the fun): a stand-in entry, as OTP's.
         if (!fe) fe = m_target.vm()->lambda_stub(module, index, Word(std::uint32_t(old_uniq)), arity, num_free, md5);
-        // The creator is this node's (a fun holds it outside the words the collector scans).
         Term creator = NIL;
         pid_body(m_r.u8(), &creator, true);
         if (!m_r.ok()) return;

@@ -2,6 +2,12 @@
 #include "vm/node.hpp"
 
 #include <atomic>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
 
 #include "vm/atom_table.hpp"
 
@@ -28,6 +34,22 @@ void set_this_node(NodeId node) {
 NodeId node_of(Term t) {
     if (is_external(t)) return {external_node(t), external_creation(t)};
     return this_node();
+}
+
+Term stable_external(Term t) {
+    static std::mutex lock;
+    static std::unordered_map<std::string_view, Term> table;
+    static std::deque<std::unique_ptr<Term[]>> blocks;
+    const Term* obj = boxed_ptr(t);
+    Word words = header_arity(obj[0]) + 1;
+    std::string_view key(reinterpret_cast<const char*>(obj), words * sizeof(Term));
+    std::lock_guard guard(lock);
+    if (auto it = table.find(key); it != table.end()) return it->second;
+    auto& copy = blocks.emplace_back(std::make_unique<Term[]>(words));
+    std::memcpy(copy.get(), obj, words * sizeof(Term));
+    Term stable = make_boxed(copy.get());
+    table.emplace(std::string_view(reinterpret_cast<const char*>(copy.get()), words * sizeof(Term)), stable);
+    return stable;
 }
 
 }  // namespace beamlet::vm

@@ -28,4 +28,12 @@ inline bool is_this_node(Term name, std::uint32_t creation) {
 // The node of a pid, port or reference, local or external, with its creation.
 NodeId node_of(Term t);
 
+// A copy of another node's pid, port or reference [t] that lives as long as the VM, the same
+// word for equal things: what links, monitors and group leaders held outside any heap point at
+// (a remote process linked to a local one, a remote group leader). Heaps may point at it too:
+// the collector leaves memory outside the heap where it is, as it does literals. Interned
+// for good (OTP counts node entries' references instead): a connection's remote processes
+// are few next to its messages, and their entries are five words each.
+Term stable_external(Term t);
+
 }  // namespace beamlet::vm

@@ -541,11 +541,13 @@ void Port::terminate(Term reason, Term trace_reason, bool tell_links) {
     std::vector<MonitorEntry> monitors;
     std::vector<Term> waiters;
     std::vector<PortSignal> dropped;
+    std::shared_ptr<DistChannel> channel;
     Term name;
     {
         std::lock_guard guard(lock);
         if (state != PortState::Open) return;
         state = PortState::Closing;
+        channel.swap(dist);
         linked.swap(links);
         monitors.swap(monitored_by);
         waiters.swap(busy_waiters);
@@ -559,6 +561,8 @@ void Port::terminate(Term reason, Term trace_reason, bool tell_links) {
     if (!lingering) finish_closing();
     if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
     if (name) vm.unregister_port(name, this);
+    // A distribution port: its connection is down before its links hear of the close.
+    if (channel && vm.services.dist) vm.services.dist->channel_closed(channel);
     for (Term pid : linked) {
         if (tell_links) {
             vm.send_exit(id, pid, reason, true);

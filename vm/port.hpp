@@ -126,6 +126,10 @@ struct Port {
         output_bytes.fetch_add(n, std::memory_order_relaxed);
         all_output_bytes.fetch_add(n, std::memory_order_relaxed);
     }
+    // A distribution port's connection (erlang:setnode/3), under [lock]; [distribution] says
+    // so without it: the driver then hands its input packets to VmServices::dist.
+    std::shared_ptr<DistChannel> dist;
+    std::atomic<bool> distribution{false};
     // port_set_data/2's term, in its own fragment (under [lock]).
     Term data = 0;
     HeapFragment* data_fragment = nullptr;

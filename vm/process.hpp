@@ -107,6 +107,12 @@ struct MonitorEntry {
     // Made after an exit signal with reason kill reached the process (Process::kill_pending):
     // the monitor comes after that signal, so its 'DOWN' says noproc, as OTP's.
     bool after_kill = false;
+    // A monitor on another node's process (its watcher's half): that node. The 'DOWN' of a
+    // monitor by name says {Name, Node}.
+    Term node = 0;
+    // A monitor another node's process holds (the target's half, [other] the remote watcher):
+    // its reference (stable_external), which the 'DOWN' goes back with.
+    Term remote_ref = 0;
 };
 
 // The monitors a process holds, found by reference at once (a process may hold a hundred

@@ -17,6 +17,8 @@ namespace beamlet::vm {
 class CodeEngine;
 class TraceHooks;
 struct CodeInfo;
+struct MonitorEntry;
+struct Port;
 struct Process;
 struct Vm;
 
@@ -68,6 +70,48 @@ public:
     virtual bool poll_now() { return false; }
 };
 
+// A distribution channel as its port knows it: set on the port by erlang:setnode/3, which
+// makes the port's input packets the distribution's (DistServices::input).
+class DistChannel {
+public:
+    virtual ~DistChannel() = default;
+};
+
+// The distribution layer (dist/): what reaches another node. Every signal a local process
+// sends to a remote one goes through here: the VM and the BIFs call it where the target is
+// another node's pid, name or alias; it turns them into control messages on the connection,
+// setting one up first if there is none (OTP's auto-connect), and turns what arrives into the
+// signals local processes get.
+class DistServices {
+public:
+    virtual ~DistServices() = default;
+    // [msg] from [sender] (null: the runtime) to another node's pid or alias [to], or to the
+    // name [to] registered on [node] (0 for a pid or alias). [token]: the seq_trace token the
+    // message carries (0 or NIL: none).
+    virtual void send(Process* sender, Term to, Term node, Term msg, Term token) = 0;
+    // An exit signal from local [from] to another node's pid [to]: a link's ([linked], the
+    // sender exited) or exit/2's.
+    virtual void exit_signal(Term from, Term to, Term reason, bool linked, Term token) = 0;
+    // link/1 from [p] to another node's pid [to] (stable_external): false when the node cannot
+    // be reached (the caller then gets noconnection, as OTP's).
+    virtual bool link(Process* p, Term to) = 0;
+    // unlink/1 from [p] of another node's pid [to].
+    virtual void unlink(Process* p, Term to) = 0;
+    // A monitor [m] (as [p] holds it: m.node the target's node, m.other the target pid or 0
+    // for a name) on another node: false when the node cannot be reached.
+    virtual bool monitor(Process* p, const MonitorEntry& m) = 0;
+    // [p] drops its monitor [m] on another node (demonitor, or [p]'s exit).
+    virtual void demonitor(Term watcher, const MonitorEntry& m) = 0;
+    // Local [who] is gone (with [reason]): the monitor [m] a remote process held on it fires.
+    virtual void monitor_exit(const MonitorEntry& m, Term who, Term reason) = 0;
+    // group_leader(Leader, Pid) for another node's pid [pid], from [from].
+    virtual void group_leader(Term from, Term leader, Term pid) = 0;
+    // A packet read from a distribution port (setnode/3 set its channel), in the port's turn.
+    virtual void input(Port& port, std::string_view packet) = 0;
+    // The port of [channel] closed: its connection is down.
+    virtual void channel_closed(const std::shared_ptr<DistChannel>& channel) = 0;
+};
+
 struct VmServices {
     // tracing/: breakpoints reached by running code, process, port and seq_trace events
     // (vm/trace_hooks.hpp). Null: nothing is traced.
@@ -90,6 +134,9 @@ struct VmServices {
     // io/: standard input and output, the poller and the drivers' shared state. Null: output
     // goes straight to the descriptors, unbuffered, and no port can be opened.
     std::unique_ptr<IoServices> io;
+    // dist/: other nodes. Null: this node cannot be distributed (signals to other nodes are
+    // lost, as OTP's when no connection can be made).
+    std::unique_ptr<DistServices> dist;
 
     // [t] printed by print_term, or "?" when no printer is wired.
     std::string show(Term t, int column = 0) const { return print_term ? print_term(t, column) : std::string("?"); }

@@ -391,6 +391,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         Term reply[5] = {make_arityval(4), opts.reply_tag, ref_on(ref_words, opts.request_ref), atoms::ok, c->id};
         send_message(nullptr, parent->id, make_boxed(reply));  // the runtime's, as in OTP: no send event
     }
+    if (opts.prepare) opts.prepare(c);
     c->state = ProcessState::Runnable;
     add_process(child);
     schedulers->enqueue(c);
@@ -473,6 +474,7 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     Term port = 0;
     bool exists = true;             // false: a pid that names no process
     bool badarg = false;
+    bool remote = false;            // another node's: the distribution delivers it
     if (is_pid(dest)) {
         to = find_process(dest);
         exists = to != nullptr;
@@ -488,13 +490,17 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
         }
     } else if (is_tuple(dest) && tuple_arity(dest) == 2 && is_atom(tuple_element(dest, 0)) &&
                is_atom(tuple_element(dest, 1))) {
-        // {Name, Node}. Remote destinations go here, once this node can be distributed; until
-        // then no other node is connected and the message is dropped, untraced (as OTP
-        // without distribution). On this node an unregistered name drops it silently.
-        if (tuple_element(dest, 1) != this_node().name) return SendResult::Sent;
-        held = whereis(tuple_element(dest, 0));
-        to = held.get();
-        if (!to) {
+        // {Name, Node}: another node's name goes to the distribution (below); one on a node
+        // that is not distributed is dropped, untraced (OTP). On this node an unregistered
+        // name drops it silently.
+        if (tuple_element(dest, 1) != this_node().name) {
+            if (!services.dist || this_node().name == atoms::nonode_at_nohost) return SendResult::Sent;
+            remote = true;
+        } else {
+            held = whereis(tuple_element(dest, 0));
+            to = held.get();
+        }
+        if (!to && !remote) {
             port = whereis_id(tuple_element(dest, 0));
             port_mode = PortCommandMode::Force;
             if (!is_port(port)) port = 0;
@@ -503,7 +509,11 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
         held = alias_target(dest);
         to = held.get();
     } else if (is_external_pid(dest) || is_external_ref(dest)) {
-        return SendResult::Sent;  // another node's process or alias: as {Name, Node} above
+        // Another node's process or alias: as {Name, Node} above. One of an earlier
+        // incarnation of this node is gone: the message is lost.
+        if (!services.dist || this_node().name == atoms::nonode_at_nohost || external_node(dest) == this_node().name)
+            return SendResult::Sent;
+        remote = true;
     } else {
         return SendResult::Badarg;  // not a destination: nothing is traced
     }
@@ -519,6 +529,11 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     // event names a registered name's process, but an alias as the alias (OTP).
     Term seq_to = to && !is_ref(dest) ? to->id : dest;
     Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, seq_to, msg) : NIL) : 0;
+    if (remote) {
+        if (is_tuple(dest)) services.dist->send(sender, tuple_element(dest, 0), tuple_element(dest, 1), msg, token);
+        else services.dist->send(sender, dest, 0, msg, token);
+        return SendResult::Sent;
+    }
     if (!to) return SendResult::Sent;  // sending to a dead process succeeds silently
     Message m;
     // Between processes (a scheduler thread, so that a literal release's thread-progress step
@@ -528,6 +543,18 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     m.from = sender ? sender->id : 0;
     send_signal(to, m);
     return SendResult::Sent;
+}
+
+void Vm::deliver_from_node(Term dest, Message m) {
+    std::shared_ptr<Process> to;
+    if (is_pid(dest)) to = lookup_process(dest);
+    else if (is_atom(dest)) to = whereis(dest);
+    else if (is_ref(dest)) to = alias_target(dest);
+    if (!to) {
+        free_fragment(m.fragment);
+        return;
+    }
+    send_signal(to.get(), m);
 }
 
 void Vm::send_link_event(Term from, Process* to, bool linked) {
@@ -582,6 +609,10 @@ void Vm::send_exit(Term from, Term to_pid, Term reason, bool linked, Term seq_to
     if (is_port(to_pid)) {
         // A port acts on the signal at once, in this thread (vm/port.hpp).
         if (std::shared_ptr<Port> port = port_table->lookup(to_pid)) port->exit_signal(from, reason, linked);
+        return;
+    }
+    if (is_external_pid(to_pid)) {
+        if (services.dist) services.dist->exit_signal(from, to_pid, reason, linked, seq_token);
         return;
     }
     std::shared_ptr<Process> to = lookup_process(to_pid);
@@ -1035,12 +1066,16 @@ void Vm::monitor_schedule(Process* p, std::uint64_t ms, Term in, Term out) {
 }
 
 void Vm::send_down(const MonitorEntry& m, Term type, Term who, Term reason) {
+    if (m.remote_ref) {  // a remote process's monitor: the 'DOWN' goes back over the wire
+        if (services.dist) services.dist->monitor_exit(m, who, reason);
+        return;
+    }
     std::shared_ptr<Process> watcher = lookup_process(m.other);
     if (!watcher) return;
     Term ref_words[REF_WORDS];
     Term ref = ref_on(ref_words, m.ref_id);
     Term from = who;
-    Term name_tuple[3] = {make_arityval(2), m.name, atoms::nonode_at_nohost};
+    Term name_tuple[3] = {make_arityval(2), m.name, m.node ? m.node : this_node().name};
     if (m.name) who = make_boxed(name_tuple);
     Message msg;
     msg.fragment = make_tuple_fragment({m.tag ? m.tag : atoms::DOWN, ref, type, who, reason}, &msg.term);
@@ -1149,6 +1184,10 @@ void Vm::do_exit(Process* p, Term reason) {
         send_down(m, atoms::process, p->id, m.after_kill ? atoms::noproc : reason);
     // Monitors this process held are dropped from their targets.
     for (const MonitorEntry& m : monitors) {
+        if (m.node) {  // on another node: the monitor is dropped there
+            if (services.dist) services.dist->demonitor(p->id, m);
+            continue;
+        }
         if (is_port(m.other)) {
             if (std::shared_ptr<Port> port = port_table->lookup(m.other)) port->remove_monitor(m.ref_id, true);
             continue;

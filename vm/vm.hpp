@@ -150,6 +150,9 @@ struct Vm {
         Priority priority = Priority::Normal;  // {priority, P}
         std::optional<MaxHeapSize> max_heap;  // {max_heap_size, _}; else the system default
         bool off_heap_messages = false;       // {message_queue_data, off_heap}
+        // Runs on the new process before it can run (a spawn request from another node: its
+        // links, monitor and group leader are the remote parent's).
+        std::function<void(Process*)> prepare;
     };
     // Creates a process that will call [entry] with [args] (copied into its heap), or the fun
     // [fun] with [args] when [entry] is null; links/monitors it to [parent] as asked. The new
@@ -189,6 +192,10 @@ struct Vm {
     // The port half of send: [msg] to the port [port_id] (no send event); a command to a busy
     // port is handled as [mode] says (vm/port.hpp).
     SendResult send_to_port(Process* sender, Term port_id, Term msg, PortCommandMode mode);
+    // A message from another node (the distribution's, built in [m]'s fragment) to the
+    // process [dest] names here: a pid, a registered name or an alias. Lost, its fragment
+    // freed, when there is none. No send event: the sender is not on this node.
+    void deliver_from_node(Term dest, Message m);
     // "Bad value on output port 'Name'" to the logger, from [p]'s heap.
     void report_bad_output(Process* p, Port* port);
     // Enqueues [signal] on [to] and makes it runnable if it waits; false if [to] has exited

@@ -937,6 +937,9 @@ private:
     void deliver_packet(Port& port, std::string_view bytes) {
         ++m_recv_cnt;
         m_recv_max = std::max<std::uint64_t>(m_recv_max, bytes.size());
+        // A distribution port's packets are the distribution's (OTP's erts_net_message).
+        if (port.distribution.load(std::memory_order_acquire) && port.vm.services.dist)
+            return port.vm.services.dist->input(port, bytes);
         if (m_active == PASSIVE)
             return answer_recv(port, data_words(bytes.size()), [&](Outgoing& m) { return data_term(m, bytes); });
         static const Term am_tcp = atom("tcp");

@@ -1,0 +1,1004 @@
+// dist/distribution.cpp — connections to other nodes: control messages out and in, and the
+// links, monitors and spawn requests that live on a connection (dist/distribution.hpp).
+#include "dist/distribution.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "vm/atom_table.hpp"
+#include "vm/copy.hpp"
+#include "vm/external_term.hpp"
+#include "vm/heap.hpp"
+#include "vm/magic.hpp"
+#include "vm/node.hpp"
+#include "vm/port.hpp"
+#include "vm/port_table.hpp"
+#include "vm/vm.hpp"
+
+namespace beamlet::dist {
+
+using namespace vm;
+
+namespace {
+
+// The control messages' operations (OTP's DOP_*, erts/emulator/beam/dist.h).
+enum Op : SWord {
+    LINK = 1,
+    SEND = 2,
+    EXIT = 3,
+    UNLINK = 4,
+    REG_SEND = 6,
+    GROUP_LEADER = 7,
+    EXIT2 = 8,
+    SEND_TT = 12,
+    EXIT_TT = 13,
+    REG_SEND_TT = 16,
+    EXIT2_TT = 18,
+    MONITOR_P = 19,
+    DEMONITOR_P = 20,
+    MONITOR_P_EXIT = 21,
+    SEND_SENDER = 22,
+    SEND_SENDER_TT = 23,
+    PAYLOAD_EXIT = 24,
+    PAYLOAD_EXIT_TT = 25,
+    PAYLOAD_EXIT2 = 26,
+    PAYLOAD_EXIT2_TT = 27,
+    PAYLOAD_MONITOR_P_EXIT = 28,
+    SPAWN_REQUEST = 29,
+    SPAWN_REQUEST_TT = 30,
+    SPAWN_REPLY = 31,
+    SPAWN_REPLY_TT = 32,
+    ALIAS_SEND = 33,
+    ALIAS_SEND_TT = 34,
+    UNLINK_ID = 35,
+    UNLINK_ID_ACK = 36,
+};
+
+constexpr char PASS_THROUGH = 'p';
+
+// SPAWN_REPLY's flags: the link and the monitor were made.
+constexpr SWord SPAWN_FLAG_LINK = 1, SPAWN_FLAG_MONITOR = 2;
+
+// A tuple of a few elements in words of its own (the control messages are built on the stack).
+template <std::size_t N>
+struct Tuple {
+    Term words[N + 1];
+    template <typename... Ts>
+    explicit Tuple(Ts... elements) : words{make_arityval(sizeof...(Ts)), Term(elements)...} {
+        static_assert(sizeof...(Ts) == N);
+    }
+    Term term() { return make_boxed(words); }
+};
+template <typename... Ts>
+Tuple(Ts...) -> Tuple<sizeof...(Ts)>;
+
+bool is_token(Term t) { return t != 0 && t != NIL; }
+
+// A tuple of [elements] written at [hp] (arity + 1 words).
+Term tuple_on(Term* hp, std::initializer_list<Term> elements) {
+    hp[0] = make_arityval(elements.size());
+    std::copy(elements.begin(), elements.end(), hp + 1);
+    return make_boxed(hp);
+}
+
+bool has_op(Term control, SWord* op) {
+    if (!is_tuple(control) || tuple_arity(control) < 1 || !is_small(tuple_element(control, 0))) return false;
+    *op = small_value(tuple_element(control, 0));
+    return true;
+}
+
+RefKey key_of(Term ref) {
+    const Term* obj = boxed_ptr(ref);
+    return {obj[1], obj[2], obj[3]};
+}
+
+Term ref_term_on(Term* hp, const Word id[3]) {
+    hp[0] = make_header(REF_WORDS - 1, Subtag::Ref);
+    hp[1] = id[0];
+    hp[2] = id[1];
+    hp[3] = id[2];
+    return make_boxed(hp);
+}
+
+void fresh_ref_id(Vm& vm, Word id[3]) {
+    Word n = vm.next_ref.fetch_add(1, std::memory_order_relaxed) + 1;
+    id[0] = n & 0x3FFFF;
+    id[1] = n >> 18;
+    id[2] = 0;
+}
+
+// A handle's magic: the connection it names (a weak reference: a handle kept in a variable
+// does not keep a connection alive).
+struct HandleData {
+    std::weak_ptr<Connection> connection;
+    Word id;
+};
+void destroy_handle(MagicHandle* h) { delete static_cast<HandleData*>(h->data); }
+
+// A handle's reference numbers: its connection id, with a bit no counter-made reference has
+// for a long time, so that handles of one connection are equal and no other reference is.
+void handle_ref_id(Word conn_id, Word id[3]) {
+    id[0] = conn_id & 0x3FFFF;
+    id[1] = (conn_id >> 18) | 0x80000000u;
+    id[2] = 0;
+}
+
+const HandleData* handle_data(Term t) {
+    if (!is_magic_ref(t)) return nullptr;
+    MagicHandle* h = magic_handle(t);
+    return h->destructor == destroy_handle ? static_cast<const HandleData*>(h->data) : nullptr;
+}
+
+// A message term and a token from different fragments, copied into one (a traced message).
+HeapFragment* message_with_token(Term msg, Term token, Term* msg_out, Term* token_out) {
+    Word words = term_size_words(msg) + term_size_words(token);
+    HeapFragment* frag = HeapFragment::create(words);
+    Term* hp = frag->data;
+    *msg_out = copy_term(msg, &hp, &frag->off_heap_first);
+    *token_out = copy_term(token, &hp, &frag->off_heap_first);
+    frag->used_words = words;
+    return frag;
+}
+
+}  // namespace
+
+Distribution* of(Vm& vm) { return static_cast<Distribution*>(vm.services.dist.get()); }
+
+Distribution::Distribution(Vm& vm) : m_vm(vm) {}
+Distribution::~Distribution() {
+    // A connection and its port hold each other: what is still up when the VM ends lets go.
+    for (auto& [node, c] : m_connections) {
+        std::lock_guard guard(c->lock);
+        c->port.reset();
+    }
+}
+
+bool Distribution::is_handle(Term t) { return handle_data(t) != nullptr; }
+
+// ---- the connection table ----
+
+std::shared_ptr<Connection> Distribution::find(Term node, bool connect) {
+    std::shared_ptr<Connection> c;
+    {
+        std::lock_guard guard(m_lock);
+        if (auto it = m_connections.find(node); it != m_connections.end()) return it->second;
+        NodeId self = this_node();
+        if (!connect || self.name == atoms::nonode_at_nohost || node == self.name) return nullptr;
+        c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed));
+        m_connections.emplace(node, c);
+    }
+    // {auto_connect, Node, Handle} to net_kernel, which sets the connection up or aborts it.
+    std::shared_ptr<Process> kernel = m_vm.whereis(atoms::net_kernel);
+    if (!kernel) {
+        abort_pending_connection(node, 0);
+        return nullptr;
+    }
+    Message m;
+    m.fragment = HeapFragment::create(MAGIC_REF_WORDS + 4);
+    Term* hp = m.fragment->alloc(MAGIC_REF_WORDS + 4);
+    Term handle = make_handle(hp, &m.fragment->off_heap_first, c);
+    m.term = tuple_on(hp + MAGIC_REF_WORDS, {atom("auto_connect"), node, handle});
+    m_vm.send_signal(kernel.get(), m);
+    return c;
+}
+
+std::shared_ptr<Connection> Distribution::of_port(Port& port) {
+    std::lock_guard guard(port.lock);
+    return std::static_pointer_cast<Connection>(port.dist);
+}
+
+Term Distribution::make_handle(Term* hp, Term** off_heap, const std::shared_ptr<Connection>& c) {
+    auto* h = new MagicHandle();
+    h->destructor = destroy_handle;
+    h->data = new HandleData{c, c->id};
+    Word id[3];
+    handle_ref_id(c->id, id);
+    hp[0] = make_header(MAGIC_REF_WORDS - 1, Subtag::Ref);
+    hp[1] = id[0];
+    hp[2] = id[1];
+    hp[3] = id[2];
+    hp[4] = reinterpret_cast<Word>(*off_heap);
+    hp[5] = reinterpret_cast<Word>(h);
+    *off_heap = hp;
+    return make_boxed(hp);
+}
+
+Term Distribution::new_connection(Process* p, Term node) {
+    std::shared_ptr<Connection> c;
+    {
+        std::lock_guard guard(m_lock);
+        if (auto it = m_connections.find(node); it != m_connections.end()) {
+            c = it->second;
+        } else {
+            c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed));
+            m_connections.emplace(node, c);
+        }
+    }
+    Term* hp = p->alloc(MAGIC_REF_WORDS);
+    return make_handle(hp, &p->off_heap_first, c);
+}
+
+bool Distribution::abort_pending_connection(Term node, Term handle) {
+    std::shared_ptr<Connection> c;
+    {
+        std::lock_guard guard(m_lock);
+        auto it = m_connections.find(node);
+        if (it == m_connections.end()) return false;
+        const HandleData* h = handle ? handle_data(handle) : nullptr;
+        if (handle && (!h || h->id != it->second->id)) return false;
+        std::lock_guard conn_guard(it->second->lock);
+        if (it->second->state != Connection::State::Pending) return false;
+        c = it->second;
+        m_connections.erase(it);
+    }
+    connection_down(c);
+    return true;
+}
+
+Term Distribution::create_channel(Process* p, Term node, Term port_id, std::uint64_t flags, std::uint32_t creation) {
+    std::shared_ptr<Port> port = is_port(port_id) ? m_vm.port_table->lookup(port_id) : nullptr;
+    if (!port || !is_atom(node) || node == this_node().name) return atoms::badarg;
+    std::shared_ptr<Connection> c;
+    {
+        std::lock_guard guard(m_lock);
+        auto it = m_connections.find(node);
+        if (it != m_connections.end()) {
+            std::lock_guard conn_guard(it->second->lock);
+            if (it->second->state == Connection::State::Up) return atoms::badarg;  // connected already
+            c = it->second;
+        } else {
+            c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed));
+            m_connections.emplace(node, c);
+        }
+    }
+    {
+        std::lock_guard guard(port->lock);
+        if (port->state != PortState::Open || port->dist) return atoms::badarg;
+        port->dist = c;
+        port->distribution.store(true, std::memory_order_release);
+    }
+    {
+        std::lock_guard guard(c->lock);
+        c->flags = flags;
+        c->creation = creation;
+        c->port = port;
+        c->state = Connection::State::Up;
+    }
+    write_out(c);  // what waited for the connection
+    Term* hp = p->alloc(MAGIC_REF_WORDS);
+    return make_handle(hp, &p->off_heap_first, c);
+}
+
+Term Distribution::get_stat(Process* p, Term handle) {
+    const HandleData* h = handle_data(handle);
+    std::shared_ptr<Connection> c = h ? h->connection.lock() : nullptr;
+    if (!c) return 0;
+    std::uint64_t in, out;
+    bool pending;
+    {
+        std::lock_guard guard(c->lock);
+        in = c->packets_in;
+        out = c->packets_out;
+        pending = !c->out.empty();
+    }
+    Term* hp = p->alloc(5);
+    return tuple_on(hp, {atoms::ok, make_small(SWord(in)), make_small(SWord(out)), make_bool(pending)});
+}
+
+std::vector<Term> Distribution::nodes(bool visible, bool hidden) {
+    std::vector<std::pair<Word, Term>> up;
+    std::lock_guard guard(m_lock);
+    for (auto& [node, c] : m_connections) {
+        std::lock_guard conn_guard(c->lock);
+        if (c->state != Connection::State::Up) continue;
+        bool published = c->flags & dflag::PUBLISHED;
+        if (published ? visible : hidden) up.emplace_back(c->id, node);
+    }
+    // Newest first, as OTP lists them.
+    std::sort(up.begin(), up.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    std::vector<Term> out;
+    for (auto& [id, node] : up) out.push_back(node);
+    return out;
+}
+
+bool Distribution::is_up(Term node) {
+    std::shared_ptr<Connection> c = find(node, false);
+    if (!c) return false;
+    std::lock_guard guard(c->lock);
+    return c->state == Connection::State::Up;
+}
+
+std::int64_t Distribution::connection_id(Term node) {
+    std::lock_guard guard(m_lock);
+    auto it = m_connections.find(node);
+    return it == m_connections.end() ? -1 : std::int64_t(it->second->id);
+}
+
+bool Distribution::monitor_node(Process* p, Term node, bool on) {
+    if (!is_atom(node)) return false;
+    if (!on) {
+        if (std::shared_ptr<Connection> c = find(node, false)) {
+            std::lock_guard guard(c->lock);
+            auto it = std::find(c->node_monitors.begin(), c->node_monitors.end(), p->id);
+            if (it != c->node_monitors.end()) c->node_monitors.erase(it);
+        }
+        return true;
+    }
+    if (node == this_node().name) return true;
+    std::shared_ptr<Connection> c = find(node, true);
+    if (c) {
+        std::lock_guard guard(c->lock);
+        c->node_monitors.push_back(p->id);
+        return true;
+    }
+    Term msg[3] = {make_arityval(2), atom("nodedown"), node};
+    m_vm.send_message(nullptr, p->id, make_boxed(msg));
+    return true;
+}
+
+// ---- output ----
+
+void Distribution::post_locked(Connection& c, Term control, Term payload) {
+    std::string packet(1, PASS_THROUGH);
+    encode_external(control, EncodeOptions{}, &packet);
+    if (payload != THE_NON_VALUE) encode_external(payload, EncodeOptions{}, &packet);
+    enqueue_locked(c, std::move(packet));
+}
+
+void Distribution::enqueue_locked(Connection& c, std::string packet) {
+    c.out.push_back(std::move(packet));
+}
+
+void Distribution::post(const std::shared_ptr<Connection>& c, Term control, Term payload) {
+    {
+        std::lock_guard guard(c->lock);
+        post_locked(*c, control, payload);
+    }
+    write_out(c);
+}
+
+void Distribution::write_out(const std::shared_ptr<Connection>& c) {
+    std::unique_lock guard(c->lock);
+    if (c->writing || c->state != Connection::State::Up) return;
+    c->writing = true;
+    while (!c->out.empty()) {
+        std::vector<std::string> batch;
+        batch.swap(c->out);
+        std::shared_ptr<Port> port = c->port;
+        c->packets_out += batch.size();
+        guard.unlock();
+        // Each packet is one command: the driver frames it ({packet, 4}).
+        for (const std::string& packet : batch) port->command(0, packet, PortCommandMode::Force);
+        guard.lock();
+    }
+    c->writing = false;
+}
+
+void Distribution::send(Process* sender, Term to, Term node, Term msg, Term token) {
+    Term target_node = node ? node : external_node(to);
+    std::shared_ptr<Connection> c = find(target_node, true);
+    if (!c) return;
+    Term from = sender ? sender->id : make_pid(0);
+    bool traced = is_token(token);
+    if (node) {  // {Name, Node}
+        if (traced) {
+            Tuple control(make_small(REG_SEND_TT), from, atom(""), to, token);
+            return post(c, control.term(), msg);
+        }
+        Tuple control(make_small(REG_SEND), from, atom(""), to);
+        return post(c, control.term(), msg);
+    }
+    if (is_external_ref(to)) {  // an alias
+        if (traced) {
+            Tuple control(make_small(ALIAS_SEND_TT), from, to, token);
+            return post(c, control.term(), msg);
+        }
+        Tuple control(make_small(ALIAS_SEND), from, to);
+        return post(c, control.term(), msg);
+    }
+    if (traced) {
+        Tuple control(make_small(SEND_SENDER_TT), from, to, token);
+        return post(c, control.term(), msg);
+    }
+    Tuple control(make_small(SEND_SENDER), from, to);
+    post(c, control.term(), msg);
+}
+
+void Distribution::exit_signal(Term from, Term to, Term reason, bool linked, Term token) {
+    std::shared_ptr<Connection> c = find(external_node(to), !linked);
+    if (!c) return;
+    {
+        std::lock_guard guard(c->lock);
+        if (linked) {
+            // A link's signal: only for a link the connection still has.
+            auto it = std::find(c->links.begin(), c->links.end(), std::pair{from, stable_external(to)});
+            if (it == c->links.end()) return;
+            c->links.erase(it);
+        }
+        bool traced = is_token(token);
+        SWord op = linked ? (traced ? PAYLOAD_EXIT_TT : PAYLOAD_EXIT) : (traced ? PAYLOAD_EXIT2_TT : PAYLOAD_EXIT2);
+        if (traced) {
+            Tuple control(make_small(op), from, to, token);
+            post_locked(*c, control.term(), reason);
+        } else {
+            Tuple control(make_small(op), from, to);
+            post_locked(*c, control.term(), reason);
+        }
+    }
+    write_out(c);
+}
+
+bool Distribution::link(Process* p, Term to) {
+    std::shared_ptr<Connection> c = find(external_node(to), true);
+    if (!c) return false;
+    {
+        std::lock_guard guard(c->lock);
+        std::pair link{p->id, to};
+        if (std::find(c->links.begin(), c->links.end(), link) == c->links.end()) c->links.push_back(link);
+        Tuple control(make_small(LINK), p->id, to);
+        post_locked(*c, control.term(), THE_NON_VALUE);
+    }
+    write_out(c);
+    return true;
+}
+
+void Distribution::unlink(Process* p, Term to) {
+    std::shared_ptr<Connection> c = find(external_node(to), false);
+    if (!c) return;
+    {
+        std::lock_guard guard(c->lock);
+        auto it = std::find(c->links.begin(), c->links.end(), std::pair{p->id, stable_external(to)});
+        if (it == c->links.end()) return;
+        c->links.erase(it);
+        Word id[3];
+        fresh_ref_id(m_vm, id);
+        Tuple control(make_small(UNLINK_ID), make_small(SWord(id[0] | id[1] << 18)), p->id, to);
+        post_locked(*c, control.term(), THE_NON_VALUE);
+    }
+    write_out(c);
+}
+
+bool Distribution::monitor(Process* p, const MonitorEntry& m) {
+    std::shared_ptr<Connection> c = find(m.node, true);
+    if (!c) return false;
+    {
+        std::lock_guard guard(c->lock);
+        MonitorEntry held = m;
+        held.other = p->id;
+        c->monitors[{m.ref_id[0], m.ref_id[1], m.ref_id[2]}] = Connection::Monitor{m.name ? m.name : m.other, held};
+        Term ref_words[REF_WORDS];
+        Tuple control(make_small(MONITOR_P), p->id, m.name ? m.name : m.other, ref_term_on(ref_words, m.ref_id));
+        post_locked(*c, control.term(), THE_NON_VALUE);
+    }
+    write_out(c);
+    return true;
+}
+
+void Distribution::demonitor(Term watcher, const MonitorEntry& m) {
+    std::shared_ptr<Connection> c = find(m.node, false);
+    if (!c) return;
+    {
+        std::lock_guard guard(c->lock);
+        if (!c->monitors.erase({m.ref_id[0], m.ref_id[1], m.ref_id[2]})) return;
+        if (!m.name && !m.other) return;  // a spawn request's monitor, before its reply
+        Term ref_words[REF_WORDS];
+        Tuple control(make_small(DEMONITOR_P), watcher, m.name ? m.name : m.other, ref_term_on(ref_words, m.ref_id));
+        post_locked(*c, control.term(), THE_NON_VALUE);
+    }
+    write_out(c);
+}
+
+void Distribution::monitor_exit(const MonitorEntry& m, Term who, Term reason) {
+    std::shared_ptr<Connection> c = find(external_node(m.other), false);
+    if (!c) return;
+    {
+        std::lock_guard guard(c->lock);
+        auto it = std::find_if(c->watched.begin(), c->watched.end(),
+                               [&](auto& w) { return w.second.remote_ref == m.remote_ref; });
+        if (it == c->watched.end()) return;
+        c->watched.erase(it);
+        Tuple control(make_small(PAYLOAD_MONITOR_P_EXIT), m.name ? m.name : who, m.other, m.remote_ref);
+        post_locked(*c, control.term(), reason);
+    }
+    write_out(c);
+}
+
+void Distribution::group_leader(Term from, Term leader, Term pid) {
+    std::shared_ptr<Connection> c = find(external_node(pid), true);
+    if (!c) return;
+    (void)from;
+    Tuple control(make_small(GROUP_LEADER), leader, pid);
+    post(c, control.term(), THE_NON_VALUE);
+}
+
+// ---- input ----
+
+void Distribution::input(Port& port, std::string_view packet) {
+    std::shared_ptr<Connection> c = of_port(port);
+    if (!c) return;
+    {
+        std::lock_guard guard(c->lock);
+        ++c->packets_in;
+    }
+    if (packet.empty()) return;  // a tick
+    auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(packet.data()), packet.size());
+    DecodeResult control;
+    if (bytes[0] == std::uint8_t(PASS_THROUGH)) control = decode_external(DecodeTarget::fragment(m_vm), bytes.subspan(1), false);
+    SWord op;
+    if (control.status != DecodeStatus::Ok || !has_op(control.term, &op)) {
+        free_fragment(control.fragment);
+        // Garbage on an established connection: the connection goes, nothing else (OTP
+        // closes the port).
+        port.terminate(atom("invalid_distribution_data"));
+        return;
+    }
+    std::size_t used = 1 + control.used;
+    DecodeResult payload;
+    payload.term = THE_NON_VALUE;
+    if (used < bytes.size()) {
+        payload = decode_external(DecodeTarget::fragment(m_vm), bytes.subspan(used), false);
+        if (payload.status != DecodeStatus::Ok) {
+            free_fragment(control.fragment);
+            free_fragment(payload.fragment);
+            port.terminate(atom("invalid_distribution_data"));
+            return;
+        }
+    }
+    dispatch(c, control.term, payload.term, payload.fragment, {});
+    free_fragment(control.fragment);
+}
+
+namespace {
+
+// Delivers [msg] (in [frag], handed over) to [dest] here, with [token] (in another fragment).
+void deliver(Vm& vm, Term dest, Term msg, HeapFragment* frag, Term token) {
+    Message m;
+    if (is_token(token)) {
+        m.fragment = message_with_token(msg, token, &m.term, &m.seq_token);
+        m.seq_epoch = vm.seq_epoch.load(std::memory_order_relaxed);
+        free_fragment(frag);
+    } else {
+        m.term = msg;
+        m.fragment = frag;
+        m.seq_token = NIL;  // a message from a process without a token: the receiver's goes
+    }
+    vm.deliver_from_node(dest, m);
+}
+
+Term stable(Term t) { return is_external(t) ? stable_external(t) : t; }
+
+}  // namespace
+
+void Distribution::dispatch(const std::shared_ptr<Connection>& c, Term control, Term payload,
+                            HeapFragment* payload_frag, std::string_view) {
+    SWord op = small_value(tuple_element(control, 0));
+    Word arity = tuple_arity(control);
+    auto at = [&](Word i) { return i < arity ? tuple_element(control, i) : THE_NON_VALUE; };
+    bool handed_over = false;
+    switch (op) {
+    case SEND:
+    case SEND_SENDER:
+        if (arity == 3 && payload != THE_NON_VALUE) deliver(m_vm, at(2), payload, payload_frag, 0), handed_over = true;
+        break;
+    case SEND_TT:
+    case SEND_SENDER_TT:
+        if (arity == 4 && payload != THE_NON_VALUE) deliver(m_vm, at(2), payload, payload_frag, at(3)), handed_over = true;
+        break;
+    case REG_SEND:
+        if (arity == 4 && payload != THE_NON_VALUE && is_atom(at(3)))
+            deliver(m_vm, at(3), payload, payload_frag, 0), handed_over = true;
+        break;
+    case REG_SEND_TT:
+        if (arity == 5 && payload != THE_NON_VALUE && is_atom(at(3)))
+            deliver(m_vm, at(3), payload, payload_frag, at(4)), handed_over = true;
+        break;
+    case ALIAS_SEND:
+        if (arity == 3 && payload != THE_NON_VALUE && is_ref(at(2)))
+            deliver(m_vm, at(2), payload, payload_frag, 0), handed_over = true;
+        break;
+    case ALIAS_SEND_TT:
+        if (arity == 4 && payload != THE_NON_VALUE && is_ref(at(2)))
+            deliver(m_vm, at(2), payload, payload_frag, at(3)), handed_over = true;
+        break;
+    case LINK: {
+        Term from = at(1), to = at(2);
+        if (arity != 3 || !is_external_pid(from) || !is_pid(to)) break;
+        from = stable_external(from);
+        bool linked = false;
+        if (std::shared_ptr<Process> target = m_vm.lookup_process(to)) {
+            std::lock_guard guard(target->lock);
+            if (!target->exiting) {
+                if (std::find(target->links.begin(), target->links.end(), from) == target->links.end())
+                    target->links.push_back(from);
+                linked = true;
+            }
+        }
+        std::lock_guard guard(c->lock);
+        if (linked) {
+            if (std::find(c->links.begin(), c->links.end(), std::pair{to, from}) == c->links.end())
+                c->links.emplace_back(to, from);
+        } else {
+            Tuple reply(make_small(PAYLOAD_EXIT), to, from);
+            post_locked(*c, reply.term(), atoms::noproc);
+        }
+        break;
+    }
+    case UNLINK:
+    case UNLINK_ID: {
+        Term from = op == UNLINK ? at(1) : at(2), to = op == UNLINK ? at(2) : at(3);
+        if (!is_external_pid(from) || !is_pid(to)) break;
+        from = stable_external(from);
+        if (std::shared_ptr<Process> target = m_vm.lookup_process(to)) {
+            std::lock_guard guard(target->lock);
+            std::erase(target->links, from);
+        }
+        std::lock_guard guard(c->lock);
+        std::erase(c->links, std::pair{to, from});
+        if (op == UNLINK_ID) {
+            Tuple ack(make_small(UNLINK_ID_ACK), at(1), to, from);
+            post_locked(*c, ack.term(), THE_NON_VALUE);
+        }
+        break;
+    }
+    case UNLINK_ID_ACK:
+        break;
+    case EXIT:
+    case EXIT_TT:
+    case PAYLOAD_EXIT:
+    case PAYLOAD_EXIT_TT:
+    case EXIT2:
+    case EXIT2_TT:
+    case PAYLOAD_EXIT2:
+    case PAYLOAD_EXIT2_TT: {
+        bool linked = op == EXIT || op == EXIT_TT || op == PAYLOAD_EXIT || op == PAYLOAD_EXIT_TT;
+        bool traced = op == EXIT_TT || op == PAYLOAD_EXIT_TT || op == EXIT2_TT || op == PAYLOAD_EXIT2_TT;
+        bool in_payload = op == PAYLOAD_EXIT || op == PAYLOAD_EXIT_TT || op == PAYLOAD_EXIT2 || op == PAYLOAD_EXIT2_TT;
+        Term from = at(1), to = at(2), token = traced ? at(3) : 0;
+        Term reason = in_payload ? payload : at(traced ? 4 : 3);
+        if (!is_external_pid(from) || !is_pid(to) || reason == THE_NON_VALUE) break;
+        from = stable_external(from);
+        if (linked) {
+            std::lock_guard guard(c->lock);
+            auto it = std::find(c->links.begin(), c->links.end(), std::pair{to, from});
+            if (it == c->links.end()) break;  // no such link (any more): the signal is void
+            c->links.erase(it);
+        }
+        m_vm.send_exit(from, to, reason, linked, token, m_vm.seq_epoch.load(std::memory_order_relaxed));
+        break;
+    }
+    case GROUP_LEADER: {
+        Term leader = at(1), to = at(2);
+        if (arity != 3 || !is_any_pid(leader) || !is_pid(to)) break;
+        if (std::shared_ptr<Process> target = m_vm.lookup_process(to))
+            target->group_leader.store(stable(leader), std::memory_order_relaxed);
+        break;
+    }
+    case MONITOR_P: {
+        Term from = at(1), target_id = at(2), ref = at(3);
+        if (arity != 4 || !is_external_pid(from) || !is_external_ref(ref)) break;
+        std::shared_ptr<Process> target = is_pid(target_id)    ? m_vm.lookup_process(target_id)
+                                          : is_atom(target_id) ? m_vm.whereis(target_id)
+                                                               : nullptr;
+        MonitorEntry e{};
+        fresh_ref_id(m_vm, e.ref_id);
+        e.other = stable_external(from);
+        e.name = is_atom(target_id) ? target_id : 0;
+        e.remote_ref = stable_external(ref);
+        bool added = false;
+        std::lock_guard guard(c->lock);
+        if (target) {
+            std::lock_guard target_guard(target->lock);
+            if (!target->exiting) {
+                e.after_kill = target->kill_pending;
+                target->monitored_by.push_back(e);
+                added = true;
+            }
+        }
+        if (added) {
+            c->watched.emplace_back(target->id, e);
+        } else {
+            Tuple reply(make_small(PAYLOAD_MONITOR_P_EXIT), target_id, from, ref);
+            post_locked(*c, reply.term(), atoms::noproc);
+        }
+        break;
+    }
+    case DEMONITOR_P: {
+        Term ref = at(3);
+        if (arity != 4 || !is_external_ref(ref)) break;
+        ref = stable_external(ref);
+        Term target = 0;
+        Word id[3] = {};
+        {
+            std::lock_guard guard(c->lock);
+            auto it = std::find_if(c->watched.begin(), c->watched.end(),
+                                   [&](auto& w) { return w.second.remote_ref == ref; });
+            if (it == c->watched.end()) break;
+            target = it->first;
+            std::copy(it->second.ref_id, it->second.ref_id + 3, id);
+            c->watched.erase(it);
+        }
+        if (std::shared_ptr<Process> p = m_vm.lookup_process(target)) {
+            std::lock_guard guard(p->lock);
+            std::erase_if(p->monitored_by, [&](const MonitorEntry& m) { return std::equal(m.ref_id, m.ref_id + 3, id); });
+        }
+        break;
+    }
+    case MONITOR_P_EXIT:
+    case PAYLOAD_MONITOR_P_EXIT: {
+        Term who = at(1), ref = at(3);
+        Term reason = op == MONITOR_P_EXIT ? at(4) : payload;
+        if (!is_ref(ref) || reason == THE_NON_VALUE) break;
+        MonitorEntry entry;
+        {
+            std::lock_guard guard(c->lock);
+            auto it = c->monitors.find(key_of(ref));
+            if (it == c->monitors.end()) break;
+            entry = it->second.entry;
+            c->monitors.erase(it);
+        }
+        m_vm.send_down(entry, atoms::process, who, reason);
+        break;
+    }
+    case SPAWN_REQUEST:
+    case SPAWN_REQUEST_TT:
+        if (payload != THE_NON_VALUE) spawn_for(c, control, payload, op == SPAWN_REQUEST_TT ? at(6) : 0);
+        break;
+    case SPAWN_REPLY:
+    case SPAWN_REPLY_TT:
+        spawn_reply(c, control);
+        break;
+    default:
+        break;
+    }
+    if (!handed_over) free_fragment(payload_frag);
+    write_out(c);
+}
+
+// ---- spawn requests ----
+
+void Distribution::spawn_for(const std::shared_ptr<Connection>& c, Term control, Term args, Term) {
+    Term req = tuple_element(control, 1), parent = tuple_element(control, 2), leader = tuple_element(control, 3);
+    Term mfa = tuple_element(control, 4), opts = tuple_element(control, 5);
+    if (!is_external_ref(req) || !is_external_pid(parent)) return;
+    bool link = false, monitor = false, valid = is_tuple(mfa) && tuple_arity(mfa) == 3 &&
+                                                is_atom(tuple_element(mfa, 0)) && is_atom(tuple_element(mfa, 1)) &&
+                                                is_small(tuple_element(mfa, 2));
+    Word n = 0;
+    for (Term l = args; is_list(l); l = cdr(l)) ++n;
+    Term l = opts;
+    for (; is_list(l); l = cdr(l)) {
+        if (car(l) == atom("link")) link = true;
+        else if (car(l) == atom("monitor")) monitor = true;
+    }
+    valid = valid && is_nil(l) && SWord(n) == small_value(tuple_element(mfa, 2));
+    parent = stable_external(parent);
+    leader = stable(leader);
+    std::lock_guard guard(c->lock);
+    if (!valid) {
+        Tuple reply(make_small(SPAWN_REPLY), req, parent, make_small(0), atoms::badarg);
+        post_locked(*c, reply.term(), THE_NON_VALUE);
+        return;
+    }
+    Vm::SpawnOptions o;
+    o.prepare = [&](Process* child) {
+        // The reply goes first: nothing the child sends can overtake it (the connection's lock
+        // is held until the child is runnable and the reply queued).
+        child->group_leader.store(leader, std::memory_order_relaxed);
+        SWord flags = 0;
+        if (link) {
+            child->links.push_back(parent);
+            c->links.emplace_back(child->id, parent);
+            flags |= SPAWN_FLAG_LINK;
+        }
+        if (monitor) {
+            MonitorEntry e{};
+            fresh_ref_id(m_vm, e.ref_id);
+            e.other = parent;
+            e.remote_ref = stable_external(req);
+            child->monitored_by.push_back(e);
+            c->watched.emplace_back(child->id, e);
+            flags |= SPAWN_FLAG_MONITOR;
+        }
+        Tuple reply(make_small(SPAWN_REPLY), req, parent, make_small(flags), child->id);
+        post_locked(*c, reply.term(), THE_NON_VALUE);
+    };
+    const Export* entry = m_vm.exports.get(tuple_element(mfa, 0), tuple_element(mfa, 1), n);
+    m_vm.spawn(nullptr, entry, NIL, args, o);
+}
+
+void Distribution::spawn_reply(const std::shared_ptr<Connection>& c, Term control) {
+    if (tuple_arity(control) < 5 || !is_ref(tuple_element(control, 1))) return;
+    Term ref = tuple_element(control, 1), result = tuple_element(control, 4);
+    SWord flags = is_small(tuple_element(control, 3)) ? small_value(tuple_element(control, 3)) : 0;
+    RefKey key = key_of(ref);
+    Connection::SpawnRequest req;
+    {
+        std::lock_guard guard(c->lock);
+        auto it = std::find_if(c->spawns.begin(), c->spawns.end(), [&](auto& s) { return s.ref == key; });
+        if (it == c->spawns.end()) return;
+        req = *it;
+        c->spawns.erase(it);
+    }
+    std::shared_ptr<Process> parent = m_vm.lookup_process(req.parent);
+    bool ok = is_external_pid(result);
+    Term child = ok ? stable_external(result) : result;
+    {
+        std::lock_guard guard(c->lock);
+        if (ok && (flags & SPAWN_FLAG_LINK)) {
+            bool linked = false;
+            if (parent) {
+                std::lock_guard parent_guard(parent->lock);
+                if (!parent->exiting) {
+                    parent->links.push_back(child);
+                    linked = true;
+                }
+            }
+            if (linked) {
+                c->links.emplace_back(req.parent, child);
+            } else {  // the parent is gone: so is the link
+                Tuple exit(make_small(PAYLOAD_EXIT), req.parent, child);
+                post_locked(*c, exit.term(), atoms::noproc);
+            }
+        }
+        if (req.monitor) {
+            auto it = c->monitors.find(req.ref);
+            if (ok && it != c->monitors.end()) {
+                it->second.target = child;
+                if (parent) {
+                    std::lock_guard parent_guard(parent->lock);
+                    MonitorEntry held;
+                    if (parent->monitors.take(req.ref.data(), &held)) {
+                        held.other = child;
+                        parent->monitors.add(held);
+                    }
+                }
+            } else {
+                if (it != c->monitors.end()) c->monitors.erase(it);
+                if (parent) {
+                    std::lock_guard parent_guard(parent->lock);
+                    parent->monitors.take(req.ref.data());
+                }
+            }
+        }
+    }
+    if (!parent) return;
+    if (ok ? !req.reply_ok : !req.reply_error) return;
+    Term ref_words[REF_WORDS];
+    Tuple msg(req.reply_tag, ref_term_on(ref_words, req.ref.data()), ok ? atoms::ok : atoms::error, result);
+    m_vm.send_message(nullptr, req.parent, msg.term());
+}
+
+Term Distribution::spawn_request(Process* p, Term node, Term module, Term function, Term args, Term opts,
+                                 bool spawn_opt) {
+    if (!is_atom(node) || !is_atom(module) || !is_atom(function)) return atoms::badarg;
+    Word n = 0;
+    Term l = args;
+    for (; is_list(l); l = cdr(l)) ++n;
+    if (!is_nil(l)) return atoms::badarg;
+    bool link = false, monitor = false, reply_ok = true, reply_error = true;
+    Term tag = atoms::spawn_reply;
+    // The options the other node acts on; the reply options are this node's.
+    std::vector<Term> remote_opts;
+    for (l = opts; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (o == atom("link")) {
+            link = true;
+            remote_opts.push_back(o);
+        } else if (o == atom("monitor") || (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("monitor"))) {
+            monitor = true;
+            remote_opts.push_back(atom("monitor"));
+        } else if (!spawn_opt && is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("reply")) {
+            Term r = tuple_element(o, 1);
+            if (r == atom("yes")) reply_ok = reply_error = true;
+            else if (r == atom("no")) reply_ok = reply_error = false;
+            else if (r == atom("error_only")) reply_ok = false, reply_error = true;
+            else if (r == atom("success_only")) reply_ok = true, reply_error = false;
+            else return atoms::badarg;
+        } else if (!spawn_opt && is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("reply_tag")) {
+            tag = tuple_element(o, 1);
+        } else {
+            remote_opts.push_back(o);
+        }
+    }
+    if (!is_nil(l)) return atoms::badarg;
+    Word id[3];
+    fresh_ref_id(m_vm, id);
+    Term req = ref_term_on(p->alloc(REF_WORDS), id);
+    std::shared_ptr<Connection> c = find(node, true);
+    if (!c) {
+        if (reply_error) {
+            Term ref_words[REF_WORDS];
+            Tuple msg(tag, ref_term_on(ref_words, id), atoms::error, atoms::noconnection);
+            m_vm.send_message(nullptr, p->id, msg.term());
+        }
+    } else {
+        // The reply tag is kept for the reply: copied if it is not an immediate.
+        Term kept_tag = tag;
+        std::shared_ptr<HeapFragment> tag_heap;
+        if (!is_immediate(tag)) kept_tag = keep_monitor_tag(tag, &tag_heap);
+        {
+            std::lock_guard guard(c->lock);
+            RefKey key{id[0], id[1], id[2]};
+            c->spawns.push_back({p->id, key, kept_tag, reply_ok, reply_error, link, monitor});
+            if (monitor) {
+                MonitorEntry held{};
+                std::copy(id, id + 3, held.ref_id);
+                held.other = 0;
+                held.node = node;
+                {
+                    std::lock_guard p_guard(p->lock);
+                    p->monitors.add(held);
+                }
+                held.other = p->id;
+                c->monitors[key] = Connection::Monitor{0, held};
+            }
+            Term list = NIL;
+            Term* cells = p->alloc(2 * remote_opts.size());
+            for (std::size_t i = remote_opts.size(); i-- > 0;) list = make_cons_on(cells + 2 * i, remote_opts[i], list);
+            Tuple mfa(module, function, make_small(SWord(n)));
+            Tuple control(make_small(SPAWN_REQUEST), req, p->id, p->group_leader.load(std::memory_order_relaxed),
+                          mfa.term(), list);
+            post_locked(*c, control.term(), args);
+        }
+        write_out(c);
+    }
+    if (!spawn_opt) return req;
+    return tuple_on(p->alloc(3), {req, make_bool(monitor)});
+}
+
+// ---- connections going down ----
+
+void Distribution::channel_closed(const std::shared_ptr<DistChannel>& channel) {
+    auto c = std::static_pointer_cast<Connection>(channel);
+    {
+        std::lock_guard guard(m_lock);
+        auto it = m_connections.find(c->node);
+        if (it != m_connections.end() && it->second == c) m_connections.erase(it);
+    }
+    connection_down(c);
+}
+
+void Distribution::connection_down(const std::shared_ptr<Connection>& c) {
+    std::vector<std::pair<Term, Term>> links;
+    std::map<RefKey, Connection::Monitor> monitors;
+    std::vector<std::pair<Term, MonitorEntry>> watched;
+    std::vector<Connection::SpawnRequest> spawns;
+    std::vector<Term> node_monitors;
+    {
+        std::lock_guard guard(c->lock);
+        links.swap(c->links);
+        monitors.swap(c->monitors);
+        watched.swap(c->watched);
+        spawns.swap(c->spawns);
+        node_monitors.swap(c->node_monitors);
+        c->out.clear();
+        c->port.reset();
+        c->state = Connection::State::Pending;
+    }
+    for (auto& [local, remote] : links) m_vm.send_exit(remote, local, atoms::noconnection, true);
+    for (auto& [key, m] : monitors)
+        if (m.target) m_vm.send_down(m.entry, atoms::process, m.target, atoms::noconnection);
+    for (auto& [target, e] : watched) {
+        if (std::shared_ptr<Process> p = m_vm.lookup_process(target)) {
+            std::lock_guard guard(p->lock);
+            std::erase_if(p->monitored_by,
+                          [&](const MonitorEntry& m) { return std::equal(m.ref_id, m.ref_id + 3, e.ref_id); });
+        }
+    }
+    for (const Connection::SpawnRequest& req : spawns) {
+        std::shared_ptr<Process> parent = m_vm.lookup_process(req.parent);
+        if (!parent) continue;
+        if (req.monitor) {
+            std::lock_guard guard(parent->lock);
+            parent->monitors.take(req.ref.data());
+        }
+        if (!req.reply_error) continue;
+        Term ref_words[REF_WORDS];
+        Tuple msg(req.reply_tag, ref_term_on(ref_words, req.ref.data()), atoms::error, atoms::noconnection);
+        m_vm.send_message(nullptr, req.parent, msg.term());
+    }
+    Tuple nodedown(atom("nodedown"), c->node);
+    for (Term pid : node_monitors) m_vm.send_message(nullptr, pid, nodedown.term());
+}
+
+}  // namespace beamlet::dist

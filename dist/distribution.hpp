@@ -1,0 +1,211 @@
+// dist/distribution.hpp — Erlang distribution: this node's connections to other nodes (OTP's
+// dist entries, erts/emulator/beam/dist.c).
+//
+// OTP's own net_kernel, erl_epmd, dist_util and inet_tcp_dist do everything up to the
+// handshake, in Erlang. Then dist_util calls erlang:setnode/3 with the socket's port: from
+// there the port's packets are this layer's. Each packet is one control message — a term
+// after the pass-through byte 'p' (this node does not offer the atom cache) — and, for a
+// message or an exit reason, a payload term after it. Incoming control messages become the
+// signals local processes get (messages, links, exits, monitors, spawn requests, group
+// leaders), seq_trace tokens included; signals local processes send to other nodes' processes
+// come here (vm::DistServices) and leave as control messages, in order: one output queue per
+// connection, written by whoever finds it not being written.
+//
+// A signal for a node with no connection makes a pending one and asks net_kernel to set it up
+// ({auto_connect, Node, Handle}, OTP's auto-connect); what is sent meanwhile waits in the
+// output queue. net_kernel gives up with abort_pending_connection: the queue is dropped and
+// links and monitors that waited on it fire noconnection. A connection goes down when its port
+// closes (the connection process exits, the peer hangs up, net_kernel disconnects): local
+// processes linked to the node's get exit signals with noconnection, monitors fire 'DOWN'
+// with noconnection, monitor_node/2 holders get {nodedown, Node}.
+//
+// Locks: the table's, then a connection's, then processes'; never the other way. A port's
+// execution lock is never taken with a connection's held (the port's turn takes the
+// connection's lock when a packet arrives).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "vm/process.hpp"
+#include "vm/services.hpp"
+#include "vm/term.hpp"
+
+namespace beamlet::vm {
+struct Port;
+struct Vm;
+}  // namespace beamlet::vm
+
+namespace beamlet::dist {
+
+using vm::Process;
+using vm::Term;
+using vm::Word;
+
+// The capability flags (OTP's DFLAG_*, kernel/include/dist.hrl) beamlet offers.
+namespace dflag {
+inline constexpr std::uint64_t PUBLISHED = 0x1;
+inline constexpr std::uint64_t EXTENDED_REFERENCES = 0x4;
+inline constexpr std::uint64_t DIST_MONITOR = 0x8;
+inline constexpr std::uint64_t FUN_TAGS = 0x10;
+inline constexpr std::uint64_t DIST_MONITOR_NAME = 0x20;
+inline constexpr std::uint64_t NEW_FUN_TAGS = 0x80;
+inline constexpr std::uint64_t EXTENDED_PIDS_PORTS = 0x100;
+inline constexpr std::uint64_t EXPORT_PTR_TAG = 0x200;
+inline constexpr std::uint64_t BIT_BINARIES = 0x400;
+inline constexpr std::uint64_t NEW_FLOATS = 0x800;
+inline constexpr std::uint64_t UNICODE_IO = 0x1000;
+inline constexpr std::uint64_t DIST_HDR_ATOM_CACHE = 0x2000;
+inline constexpr std::uint64_t SMALL_ATOM_TAGS = 0x4000;
+inline constexpr std::uint64_t UTF8_ATOMS = 0x10000;
+inline constexpr std::uint64_t MAP_TAG = 0x20000;
+inline constexpr std::uint64_t BIG_CREATION = 0x40000;
+inline constexpr std::uint64_t SEND_SENDER = 0x80000;
+inline constexpr std::uint64_t BIG_SEQTRACE_LABELS = 0x100000;
+inline constexpr std::uint64_t EXIT_PAYLOAD = 0x400000;
+inline constexpr std::uint64_t FRAGMENTS = 0x800000;
+inline constexpr std::uint64_t HANDSHAKE_23 = 0x1000000;
+inline constexpr std::uint64_t UNLINK_ID = 0x2000000;
+inline constexpr std::uint64_t MANDATORY_25_DIGEST = 0x4000000;
+inline constexpr std::uint64_t SPAWN = std::uint64_t(1) << 32;
+inline constexpr std::uint64_t ALIAS = std::uint64_t(8) << 32;
+
+// What OTP 25 requires of every peer.
+inline constexpr std::uint64_t MANDATORY = EXTENDED_REFERENCES | FUN_TAGS | EXTENDED_PIDS_PORTS | NEW_FUN_TAGS |
+                                           EXPORT_PTR_TAG | BIT_BINARIES | NEW_FLOATS | UTF8_ATOMS | MAP_TAG |
+                                           BIG_CREATION | HANDSHAKE_23;
+// What beamlet offers: OTP 25's defaults without the atom cache and fragments.
+inline constexpr std::uint64_t DEFAULT = MANDATORY | DIST_MONITOR | DIST_MONITOR_NAME | UNICODE_IO |
+                                         SMALL_ATOM_TAGS | SEND_SENDER | BIG_SEQTRACE_LABELS | EXIT_PAYLOAD |
+                                         UNLINK_ID | MANDATORY_25_DIGEST | SPAWN | ALIAS;
+// What a distribution module may turn off.
+inline constexpr std::uint64_t REJECTABLE = DIST_HDR_ATOM_CACHE | FRAGMENTS;
+}  // namespace dflag
+
+using RefKey = std::array<Word, 3>;
+
+// One connection to another node (OTP's DistEntry with its connection).
+struct Connection : vm::DistChannel {
+    enum class State : std::uint8_t { Pending, Up };
+
+    Connection(Term node, Word id) : node(node), id(id) {}
+
+    const Term node;  // its name
+    const Word id;    // the connection id its handles carry
+
+    std::mutex lock;  // everything below
+    State state = State::Pending;
+    std::uint64_t flags = 0;
+    std::uint32_t creation = 0;
+    std::shared_ptr<vm::Port> port;
+    // Packets waiting to be written, oldest first; [writing]: a thread is writing them.
+    std::vector<std::string> out;
+    bool writing = false;
+    std::uint64_t packets_in = 0, packets_out = 0;
+
+    // Links between a local process and one of the node's (local pid, stable remote pid).
+    std::vector<std::pair<Term, Term>> links;
+    // Monitors local processes hold on the node's processes, by reference: the target (a
+    // stable pid, a name, or 0 for a spawn request's until its reply) and the entry as the
+    // 'DOWN' needs it (other: the watcher).
+    struct Monitor {
+        Term target;
+        vm::MonitorEntry entry;
+    };
+    std::map<RefKey, Monitor> monitors;
+    // Monitors the node's processes hold on local ones: the local target and the entry it
+    // holds (other: the remote watcher; remote_ref: its reference).
+    std::vector<std::pair<Term, vm::MonitorEntry>> watched;
+    // Spawn requests sent to the node and not answered yet.
+    struct SpawnRequest {
+        Term parent;
+        RefKey ref;
+        Term reply_tag;
+        bool reply_ok, reply_error, link, monitor;
+    };
+    std::vector<SpawnRequest> spawns;
+    // monitor_node/2 holders, once per call.
+    std::vector<Term> node_monitors;
+};
+
+class Distribution final : public vm::DistServices {
+public:
+    explicit Distribution(vm::Vm& vm);
+    ~Distribution() override;
+
+    // ---- vm::DistServices ----
+    void send(Process* sender, Term to, Term node, Term msg, Term token) override;
+    void exit_signal(Term from, Term to, Term reason, bool linked, Term token) override;
+    bool link(Process* p, Term to) override;
+    void unlink(Process* p, Term to) override;
+    bool monitor(Process* p, const vm::MonitorEntry& m) override;
+    void demonitor(Term watcher, const vm::MonitorEntry& m) override;
+    void monitor_exit(const vm::MonitorEntry& m, Term who, Term reason) override;
+    void group_leader(Term from, Term leader, Term pid) override;
+    void input(vm::Port& port, std::string_view packet) override;
+    void channel_closed(const std::shared_ptr<vm::DistChannel>& channel) override;
+
+    // ---- for the BIFs ----
+    // erts_internal:new_connection/1: the handle of [node]'s connection, a new pending one if
+    // there is none.
+    Term new_connection(Process* p, Term node);
+    // erts_internal:abort_pending_connection/2: drops the pending connection [handle] names;
+    // false if it is not pending (up, or gone).
+    bool abort_pending_connection(Term node, Term handle);
+    // erlang:setnode/3 (erts_internal:create_dist_channel/3): [port] becomes the connection to
+    // [node]; its handle, or an error atom (badarg, system_limit).
+    Term create_channel(Process* p, Term node, Term port, std::uint64_t flags, std::uint32_t creation);
+    // erlang:dist_get_stat/1: {ok, Read, Written, Pending} or badarg (0).
+    Term get_stat(Process* p, Term handle);
+    // The names of the connected nodes: visible and/or hidden ones.
+    std::vector<Term> nodes(bool visible, bool hidden);
+    // Whether [node] is connected.
+    bool is_up(Term node);
+    // The connection id of [node]'s connection, or -1.
+    std::int64_t connection_id(Term node);
+    // monitor_node/2: [on] adds a node monitor for [p] (an immediate {nodedown, Node} when
+    // the node cannot be reached); off removes one. False: badarg.
+    bool monitor_node(Process* p, Term node, bool on);
+    // spawn_request/5 and spawn_opt/5 on another node (erts_internal:dist_spawn_request/4):
+    // the request id (with [spawn_opt]: {ReqId, Monitored}), or the atom badarg.
+    Term spawn_request(Process* p, Term node, Term module, Term function, Term args, Term opts, bool spawn_opt);
+    // Whether [t] is a connection handle.
+    static bool is_handle(Term t);
+
+private:
+    // [node]'s connection; with [connect], a pending one is made and net_kernel asked to set
+    // it up. Null when there is none (and this node is not alive or [node] is this one).
+    std::shared_ptr<Connection> find(Term node, bool connect);
+    std::shared_ptr<Connection> of_port(vm::Port& port);
+    // Queues [packet] (under the connection's lock) and writes the queue if it is up.
+    void enqueue_locked(Connection& c, std::string packet);
+    void write_out(const std::shared_ptr<Connection>& c);
+    // Sends the control tuple [control] with [payload] (THE_NON_VALUE: none) to [c].
+    void post(const std::shared_ptr<Connection>& c, Term control, Term payload);
+    void post_locked(Connection& c, Term control, Term payload);
+    // The connection is gone: everything waiting on it fires.
+    void connection_down(const std::shared_ptr<Connection>& c);
+    void dispatch(const std::shared_ptr<Connection>& c, Term control, Term payload, vm::HeapFragment* payload_frag,
+                  std::string_view rest);
+    void spawn_for(const std::shared_ptr<Connection>& c, Term control, Term args, Term token);
+    void spawn_reply(const std::shared_ptr<Connection>& c, Term control);
+    Term make_handle(Term* hp, Term** off_heap, const std::shared_ptr<Connection>& c);
+
+    vm::Vm& m_vm;
+    std::mutex m_lock;
+    std::unordered_map<Term, std::shared_ptr<Connection>> m_connections;
+    std::atomic<Word> m_next_id{1};
+};
+
+// The Vm's distribution (its services' dist member), or null.
+Distribution* of(vm::Vm& vm);
+
+}  // namespace beamlet::dist
