@@ -876,7 +876,7 @@ Term Distribution::spawn_request(Process* p, Term node, Term module, Term functi
     for (; is_list(l); l = cdr(l)) ++n;
     if (!is_nil(l)) return atoms::badarg;
     bool link = false, monitor = false, reply_ok = true, reply_error = true;
-    Term tag = atoms::spawn_reply;
+    Term tag = atoms::spawn_reply, monitor_tag = 0;
     // The options the other node acts on; the reply options are this node's.
     std::vector<Term> remote_opts;
     for (l = opts; is_list(l); l = cdr(l)) {
@@ -887,6 +887,11 @@ Term Distribution::spawn_request(Process* p, Term node, Term module, Term functi
         } else if (o == atom("monitor") || (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("monitor"))) {
             monitor = true;
             remote_opts.push_back(atom("monitor"));
+            // {monitor, [{tag, Tag}]}: the 'DOWN' message's first element.
+            if (is_tuple(o))
+                for (Term m = tuple_element(o, 1); is_list(m); m = cdr(m))
+                    if (is_tuple(car(m)) && tuple_arity(car(m)) == 2 && tuple_element(car(m), 0) == atom("tag"))
+                        monitor_tag = tuple_element(car(m), 1);
         } else if (!spawn_opt && is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("reply")) {
             Term r = tuple_element(o, 1);
             if (r == atom("yes")) reply_ok = reply_error = true;
@@ -919,12 +924,13 @@ Term Distribution::spawn_request(Process* p, Term node, Term module, Term functi
         {
             std::lock_guard guard(c->lock);
             RefKey key{id[0], id[1], id[2]};
-            c->spawns.push_back({p->id, key, kept_tag, reply_ok, reply_error, link, monitor});
+            c->spawns.push_back({p->id, key, kept_tag, tag_heap, reply_ok, reply_error, link, monitor});
             if (monitor) {
                 MonitorEntry held{};
                 std::copy(id, id + 3, held.ref_id);
                 held.other = 0;
                 held.node = node;
+                if (monitor_tag) held.tag = keep_monitor_tag(monitor_tag, &held.tag_heap);
                 {
                     std::lock_guard p_guard(p->lock);
                     p->monitors.add(held);

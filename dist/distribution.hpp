@@ -129,6 +129,7 @@ struct Connection : vm::DistChannel {
         Term parent;
         RefKey ref;
         Term reply_tag;
+        std::shared_ptr<vm::HeapFragment> tag_heap;  // where a boxed reply tag lives
         bool reply_ok, reply_error, link, monitor;
     };
     std::vector<SpawnRequest> spawns;
