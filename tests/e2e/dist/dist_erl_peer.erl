@@ -3,14 +3,17 @@
 %% rpc and erpc, remote spawn, registered names, links, monitors, exit signals, group leaders,
 %% large messages, message order, and the peer's death (kill -9): nodedown, noconnection.
 -module(dist_erl_peer).
--export([main/0, echo/0, collector/2, watch/2]).
+-export([main/0, run/2, echo/0, collector/2, watch/2]).
 
-main() ->
+main() -> run("dist_erl_peer", erl).
+
+%% Also dist_same_peer's, with a peer of the VM that runs it (beamlet with beamlet).
+run(Tag, PeerKind) ->
     process_flag(trap_exit, true),
     io:format("alive before: ~p~n", [is_alive()]),
-    ok = e2e_dist:start("dist_erl_peer"),
+    ok = e2e_dist:start(Tag),
     io:format("alive: ~p, nodes: ~p~n", [is_alive(), nodes()]),
-    {_, N} = Peer = e2e_dist:peer("dist_erl_peer_erl"),
+    {_, N} = Peer = e2e_dist:peer(Tag ++ "_peer", PeerKind),
     io:format("connected: ~p ~p~n", [nodes() =:= [N], nodes(hidden)]),
 
     %% ---- rpc and erpc ----

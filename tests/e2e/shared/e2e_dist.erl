@@ -3,7 +3,7 @@
 %% erl this is erl with erl, under beamlet beamlet with erl). Names carry the OS pid, so that
 %% runs in parallel never meet; every node shares one cookie. Not a test itself.
 -module(e2e_dist).
--export([start/1, peer/1, stop_peer/1, kill_peer/1, wait_exit/1]).
+-export([start/1, peer/1, peer/2, stop_peer/1, kill_peer/1, wait_exit/1, main/0]).
 
 -define(COOKIE, e2e_dist_cookie).
 
@@ -15,16 +15,44 @@ start(Tag) ->
     true = erlang:set_cookie(node(), ?COOKIE),
     ok.
 
-%% An erl node Tag_OsPid@localhost with this program's code path, up and connected: {Port, Node}.
-peer(Tag) ->
-    Dirs = [filename:dirname(code:which(?MODULE)), filename:dirname(code:which(e2e_dist_peer_code()))],
-    Args = ["-sname", name(Tag) ++ "@localhost", "-setcookie", atom_to_list(?COOKIE), "-noshell",
-            "-pa" | lists:usort(Dirs)] ++ ["-eval", "io:format(\"ready~n\"), receive after infinity -> ok end"],
-    Port = open_port({spawn_executable, os:find_executable("erl")}, [{args, Args}, {line, 200}, exit_status, binary]),
+%% A node Tag_OsPid@localhost with this program's code path, up and connected: {Port, Node}.
+%% It connects to this node itself (the accepting side is this one's). Kind: erl, a real erl;
+%% same, a node of the VM running this program (beamlet's own executable under beamlet, erl
+%% under erl).
+peer(Tag) -> peer(Tag, erl).
+peer(Tag, Kind) ->
+    Dirs = lists:usort([filename:dirname(code:which(?MODULE)), filename:dirname(code:which(e2e_dist_peer_code()))]),
+    Name = name(Tag) ++ "@localhost",
+    Eval = lists:flatten(io_lib:format("pong = net_adm:ping('~s'), io:format(\"ready~~n\"), "
+                                       "receive after infinity -> ok end", [node()])),
+    {Exe, Args} =
+        case {Kind, beamlet()} of
+            {same, {ok, Beamlet}} ->
+                {Beamlet, ["run", "-sname", Name, "-setcookie", atom_to_list(?COOKIE),
+                           "-env", "E2E_DIST_PARENT", atom_to_list(node())]
+                          ++ lists:append([["-pa", D] || D <- Dirs]) ++ ["e2e_dist"]};
+            _ ->
+                {os:find_executable("erl"), ["-sname", Name, "-setcookie", atom_to_list(?COOKIE), "-noshell",
+                                             "-pa" | Dirs] ++ ["-eval", Eval]}
+        end,
+    Port = open_port({spawn_executable, Exe}, [{args, Args}, {line, 200}, exit_status, binary]),
     receive {Port, {data, {eol, <<"ready">>}}} -> ok after 60000 -> error(peer_did_not_start) end,
-    Node = list_to_atom(name(Tag) ++ "@localhost"),
-    pong = net_adm:ping(Node),
+    Node = list_to_atom(Name),
+    true = lists:member(Node, nodes()),
     {Port, Node}.
+
+%% A beamlet peer's program (beamlet run has no -eval yet): connect to the parent, say so, wait.
+main() ->
+    pong = net_adm:ping(list_to_atom(os:getenv("E2E_DIST_PARENT"))),
+    io:format("ready~n"),
+    receive after infinity -> ok end.
+
+%% beamlet's executable when this program runs on beamlet.
+beamlet() ->
+    case file:read_link("/proc/self/exe") of
+        {ok, Exe} -> case filename:basename(Exe) of "beamlet" -> {ok, Exe}; _ -> no end;
+        _ -> no
+    end.
 
 %% The module whose directory the peer gets: the program's own (the caller of peer/1).
 e2e_dist_peer_code() ->
