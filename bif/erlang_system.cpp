@@ -383,7 +383,6 @@ Term bif_file_native_name_encoding(Process*, Term*) { return atom("utf8"); }
 
 // io:printable_range/0: the +pc setting, latin1 by default as on OTP.
 Term bif_io_printable_range(Process*, Term*) { return atom("latin1"); }
-Term bif_get_cookie(Process*, Term*) { return atom("nocookie"); }
 
 // ---- os ----
 

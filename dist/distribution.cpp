@@ -223,6 +223,7 @@ bool Distribution::abort_pending_connection(Term node, Term handle) {
     {
         std::lock_guard guard(m_lock);
         auto it = m_connections.find(node);
+
         if (it == m_connections.end()) return false;
         const HandleData* h = handle ? handle_data(handle) : nullptr;
         if (handle && (!h || h->id != it->second->id)) return false;

@@ -548,6 +548,9 @@ void Port::terminate(Term reason, Term trace_reason, bool tell_links) {
         if (state != PortState::Open) return;
         state = PortState::Closing;
         channel.swap(dist);
+        // A distribution port's links (net_kernel, the connection's process) always hear of
+        // its end: net_kernel takes the controller's exit for the node going down.
+        if (channel) tell_links = true;
         linked.swap(links);
         monitors.swap(monitored_by);
         waiters.swap(busy_waiters);
