@@ -32,9 +32,12 @@ bool is_node_name(Term name) {
 bool dynamic_name = false;
 
 // When the process that named this node (net_kernel) exits, the node is no longer alive:
-// its connections go down and it is nonode@nohost again (OTP's net_kernel exit handling).
-void net_kernel_down(MagicHandle*, Term) {
+// its connections go down and it is nonode@nohost again (OTP's net_kernel exit handling);
+// nodes monitors get {nodedown, OldName}.
+void net_kernel_down(MagicHandle* h, Term) {
+    Term old = this_node().name;
     set_this_node({atoms::nonode_at_nohost, 0});
+    if (auto* d = static_cast<dist::Distribution*>(h->data)) d->this_node_changed(old, false);
 }
 
 }  // namespace
@@ -47,8 +50,10 @@ Term bif_setnode2(Process* p, Term* a) {
         return p->badarg();
     if (alive()) return p->badarg();
     set_this_node({a[0], std::uint32_t(creation)});
+    distribution(p)->this_node_changed(a[0], true);
     auto* h = new MagicHandle();
     h->down = net_kernel_down;
+    h->data = distribution(p);
     add_resource_monitor(p, h);
     h->release();
     return atoms::true_;

@@ -79,21 +79,18 @@ Term bif_process_flag(Process* p, Term* a) {
         // scheduler binding (0: unbound): every scheduler runs any process here.
         {"scheduler", "0", [](Term v) { return is_small(v) && small_value(v) >= 0 && small_value(v) <= 1024; }},
     };
-    // monitor_nodes (and {monitor_nodes, Options}): a subscription count per process, the
-    // previous count returned. Without distribution no nodeup/nodedown ever comes.
+    // monitor_nodes (and {monitor_nodes, Options}): the distribution's subscriptions
+    // (net_kernel:monitor_nodes/1,2), the count before the change returned.
     static const Term am_monitor_nodes = atom("monitor_nodes");
     if (a[0] == am_monitor_nodes || (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == am_monitor_nodes &&
                                      (is_map(tuple_element(a[0], 1)) || is_list(tuple_element(a[0], 1))))) {
         if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
-        for (auto& [f, v] : p->kept_flags)
-            if (f == am_monitor_nodes) {
-                Term old = v;
-                if (a[1] == atoms::true_) v = make_small(small_value(v) + 1);
-                else if (small_value(v) > 0) v = make_small(small_value(v) - 1);
-                return old;
-            }
-        p->kept_flags.emplace_back(am_monitor_nodes, make_small(a[1] == atoms::true_ ? 1 : 0));
-        return make_small(0);
+        dist::Distribution* d = dist::of(p->vm);
+        if (!d) return make_small(0);
+        Term options = is_tuple(a[0]) ? tuple_element(a[0], 1) : 0;
+        if (options && is_list(options)) return p->badarg();  // net_kernel passes a map
+        std::int64_t count = d->monitor_nodes(p, options, a[1] == atoms::true_);
+        return count < 0 ? p->badarg() : make_small(count);
     }
     if (is_atom(a[0])) {
         const std::string& name = atom_text(a[0]);

@@ -10,9 +10,11 @@
 #include "vm/external_term.hpp"
 #include "vm/heap.hpp"
 #include "vm/magic.hpp"
+#include "vm/map.hpp"
 #include "vm/node.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
+#include "vm/term_order.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::dist {
@@ -129,6 +131,25 @@ const HandleData* handle_data(Term t) {
     return h->destructor == destroy_handle ? static_cast<const HandleData*>(h->data) : nullptr;
 }
 
+// A map of a few [pairs] (keys sorted, as maps keep them) written at [hp] (map_words words).
+Term small_map_on(Term* hp, const std::vector<std::pair<Term, Term>>& pairs) {
+    Word n = pairs.size();
+    hp[0] = make_header(MAP_HEADER_WORDS - 1 + n, Subtag::Map);
+    hp[1] = n;
+    if (n == 0) {
+        hp[2] = NIL;
+        return make_boxed(hp);
+    }
+    Term* keys = hp + MAP_HEADER_WORDS + n;
+    keys[0] = make_arityval(n);
+    hp[2] = make_boxed(keys);
+    for (Word i = 0; i < n; ++i) {
+        keys[1 + i] = pairs[i].first;
+        hp[MAP_HEADER_WORDS + i] = pairs[i].second;
+    }
+    return make_boxed(hp);
+}
+
 // A message term and a token from different fragments, copied into one (a traced message).
 HeapFragment* message_with_token(Term msg, Term token, Term* msg_out, Term* token_out) {
     Word words = term_size_words(msg) + term_size_words(token);
@@ -232,7 +253,7 @@ bool Distribution::abort_pending_connection(Term node, Term handle) {
         c = it->second;
         m_connections.erase(it);
     }
-    connection_down(c);
+    connection_down(c, atom("connection_closed"));
     return true;
 }
 
@@ -266,6 +287,7 @@ Term Distribution::create_channel(Process* p, Term node, Term port_id, std::uint
         c->state = Connection::State::Up;
     }
     write_out(c);  // what waited for the connection
+    tell_nodes_monitors(node, true, flags & dflag::PUBLISHED, std::int64_t(c->id), 0);
     Term* hp = p->alloc(MAGIC_REF_WORDS);
     return make_handle(hp, &p->off_heap_first, c);
 }
@@ -335,6 +357,85 @@ bool Distribution::monitor_node(Process* p, Term node, bool on) {
     Term msg[3] = {make_arityval(2), atom("nodedown"), node};
     m_vm.send_message(nullptr, p->id, make_boxed(msg));
     return true;
+}
+
+// ---- nodes monitors (net_kernel:monitor_nodes/1,2) ----
+
+std::int64_t Distribution::monitor_nodes(Process* p, Term options, bool on) {
+    NodesMonitor m;
+    m.pid = p->id;
+    if (options) {
+        if (!is_map(options)) return -1;
+        m.options = true;
+        bool bad = false;
+        map_for_each(options, [&](Term key, Term value) {
+            bool flag = value == atoms::true_;
+            if (key == atom("connection_id") && (flag || value == atoms::false_)) m.connection_id = flag;
+            else if (key == atom("nodedown_reason") && (flag || value == atoms::false_)) m.nodedown_reason = flag;
+            else if (key == atom("list") && (flag || value == atoms::false_)) m.list = flag;
+            else if (key == atom("node_type") && value == atom("visible")) m.node_type = true, m.types = 1;
+            else if (key == atom("node_type") && value == atom("hidden")) m.node_type = true, m.types = 2;
+            else if (key == atom("node_type") && value == atom("all")) m.node_type = true, m.types = 3;
+            else bad = true;
+        });
+        if (bad) return -1;
+        // Without any option asked for, OTP still sends the three-element form.
+    }
+    std::lock_guard guard(m_monitors_lock);
+    std::int64_t count = std::count(m_nodes_monitors.begin(), m_nodes_monitors.end(), m);
+    if (on) {
+        m_nodes_monitors.push_back(m);
+    } else if (auto it = std::find(m_nodes_monitors.begin(), m_nodes_monitors.end(), m); it != m_nodes_monitors.end()) {
+        m_nodes_monitors.erase(it);
+    }
+    return count;
+}
+
+void Distribution::this_node_changed(Term node, bool up) {
+    tell_nodes_monitors(node, up, true, -1, atom("net_kernel_terminated"));
+}
+
+void Distribution::tell_nodes_monitors(Term node, bool up, bool visible, std::int64_t connection_id, Term reason) {
+    std::vector<NodesMonitor> monitors;
+    {
+        std::lock_guard guard(m_monitors_lock);
+        // Those of processes that are gone go first.
+        std::erase_if(m_nodes_monitors, [&](const NodesMonitor& m) { return !m_vm.lookup_process(m.pid); });
+        monitors = m_nodes_monitors;
+    }
+    Term tag = up ? atom("nodeup") : atom("nodedown");
+    for (const NodesMonitor& m : monitors) {
+        if (!(m.types & (visible ? 1 : 2))) continue;
+        if (!m.options) {
+            Tuple msg(tag, node);
+            m_vm.send_message(nullptr, m.pid, msg.term());
+            continue;
+        }
+        std::vector<std::pair<Term, Term>> info;
+        // In OTP's order for the list form: nodedown_reason, node_type, connection_id.
+        if (m.nodedown_reason && !up) info.emplace_back(atom("nodedown_reason"), reason);
+        if (m.node_type) info.emplace_back(atom("node_type"), visible ? atom("visible") : atom("hidden"));
+        if (m.connection_id) info.emplace_back(atom("connection_id"), connection_id < 0 ? atoms::undefined : make_small(connection_id));
+        // Built on a small scratch heap: a map or a list of pairs, then the message.
+        Term words[64];
+        Term* hp = words;
+        Term value;
+        if (m.list) {
+            value = NIL;
+            for (std::size_t i = info.size(); i-- > 0;) {
+                Term pair = tuple_on(hp, {info[i].first, info[i].second});
+                hp += 3;
+                value = make_cons_on(hp, pair, value);
+                hp += 2;
+            }
+        } else {
+            std::sort(info.begin(), info.end(), [](auto& a, auto& b) { return compare_terms(a.first, b.first) < 0; });
+            value = small_map_on(hp, info);
+            hp += map_words(info.size());
+        }
+        Term msg = tuple_on(hp, {tag, node, value});
+        m_vm.send_message(nullptr, m.pid, msg);
+    }
 }
 
 // ---- output ----
@@ -955,24 +1056,29 @@ Term Distribution::spawn_request(Process* p, Term node, Term module, Term functi
 
 // ---- connections going down ----
 
-void Distribution::channel_closed(const std::shared_ptr<DistChannel>& channel) {
+void Distribution::channel_closed(const std::shared_ptr<DistChannel>& channel, Term reason) {
     auto c = std::static_pointer_cast<Connection>(channel);
     {
         std::lock_guard guard(m_lock);
         auto it = m_connections.find(c->node);
         if (it != m_connections.end() && it->second == c) m_connections.erase(it);
     }
-    connection_down(c);
+    // The port's exit reason (net_kernel's disconnect is exit(Port, disconnect)); a socket
+    // the peer closed ends normally: connection_closed.
+    connection_down(c, reason == atoms::normal ? atom("connection_closed") : reason);
 }
 
-void Distribution::connection_down(const std::shared_ptr<Connection>& c) {
+void Distribution::connection_down(const std::shared_ptr<Connection>& c, Term reason) {
     std::vector<std::pair<Term, Term>> links;
     std::map<RefKey, Connection::Monitor> monitors;
     std::vector<std::pair<Term, MonitorEntry>> watched;
     std::vector<Connection::SpawnRequest> spawns;
     std::vector<Term> node_monitors;
+    bool was_up, visible;
     {
         std::lock_guard guard(c->lock);
+        was_up = c->state == Connection::State::Up;
+        visible = c->flags & dflag::PUBLISHED;
         links.swap(c->links);
         monitors.swap(c->monitors);
         watched.swap(c->watched);
@@ -1006,6 +1112,7 @@ void Distribution::connection_down(const std::shared_ptr<Connection>& c) {
     }
     Tuple nodedown(atom("nodedown"), c->node);
     for (Term pid : node_monitors) m_vm.send_message(nullptr, pid, nodedown.term());
+    if (was_up) tell_nodes_monitors(c->node, false, visible, std::int64_t(c->id), reason);
 }
 
 }  // namespace beamlet::dist

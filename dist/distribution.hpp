@@ -152,7 +152,7 @@ public:
     void monitor_exit(const vm::MonitorEntry& m, Term who, Term reason) override;
     void group_leader(Term from, Term leader, Term pid) override;
     void input(vm::Port& port, std::string_view packet) override;
-    void channel_closed(const std::shared_ptr<vm::DistChannel>& channel) override;
+    void channel_closed(const std::shared_ptr<vm::DistChannel>& channel, Term reason) override;
 
     // ---- for the BIFs ----
     // erts_internal:new_connection/1: the handle of [node]'s connection, a new pending one if
@@ -180,8 +180,27 @@ public:
     Term spawn_request(Process* p, Term node, Term module, Term function, Term args, Term opts, bool spawn_opt);
     // Whether [t] is a connection handle.
     static bool is_handle(Term t);
+    // process_flag(monitor_nodes, [on]) ([options] 0) and process_flag({monitor_nodes,
+    // Options}, [on]) (a map; net_kernel:monitor_nodes/2 adds list => true for its list
+    // form): [p]'s subscriptions with those options, before the change; -1 for bad options.
+    std::int64_t monitor_nodes(Process* p, Term options, bool on);
+    // This node became [node] (erlang:setnode/2: up) or stopped being it (down): the
+    // subscribers hear of it as of any node.
+    void this_node_changed(Term node, bool up);
 
 private:
+    // A nodes monitor: process_flag(monitor_nodes, true) and its options.
+    struct NodesMonitor {
+        Term pid;
+        bool options = false;    // {nodeup, Node, Info} rather than {nodeup, Node}
+        bool list = false;       // Info as a list of pairs rather than a map
+        bool connection_id = false, node_type = false, nodedown_reason = false;
+        int types = 1;           // bit 0: visible nodes, bit 1: hidden ones
+        bool operator==(const NodesMonitor&) const = default;
+    };
+    // {nodeup | nodedown, [node], ...} to the subscribers that want it.
+    void tell_nodes_monitors(Term node, bool up, bool visible, std::int64_t connection_id, Term reason);
+
     // [node]'s connection; with [connect], a pending one is made and net_kernel asked to set
     // it up. Null when there is none (and this node is not alive or [node] is this one).
     std::shared_ptr<Connection> find(Term node, bool connect);
@@ -192,8 +211,9 @@ private:
     // Sends the control tuple [control] with [payload] (THE_NON_VALUE: none) to [c].
     void post(const std::shared_ptr<Connection>& c, Term control, Term payload);
     void post_locked(Connection& c, Term control, Term payload);
-    // The connection is gone: everything waiting on it fires.
-    void connection_down(const std::shared_ptr<Connection>& c);
+    // The connection is gone ([reason]: the nodedown reason nodes monitors get): everything
+    // waiting on it fires.
+    void connection_down(const std::shared_ptr<Connection>& c, Term reason);
     void dispatch(const std::shared_ptr<Connection>& c, Term control, Term payload, vm::HeapFragment* payload_frag,
                   std::string_view rest);
     void spawn_for(const std::shared_ptr<Connection>& c, Term control, Term args, Term token);
@@ -204,6 +224,8 @@ private:
     std::mutex m_lock;
     std::unordered_map<Term, std::shared_ptr<Connection>> m_connections;
     std::atomic<Word> m_next_id{1};
+    std::mutex m_monitors_lock;
+    std::vector<NodesMonitor> m_nodes_monitors;
 };
 
 // The Vm's distribution (its services' dist member), or null.

@@ -565,7 +565,7 @@ void Port::terminate(Term reason, Term trace_reason, bool tell_links) {
     if (traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atom("closed"), trace_reason ? trace_reason : reason);
     if (name) vm.unregister_port(name, this);
     // A distribution port: its connection is down before its links hear of the close.
-    if (channel && vm.services.dist) vm.services.dist->channel_closed(channel);
+    if (channel && vm.services.dist) vm.services.dist->channel_closed(channel, reason);
     for (Term pid : linked) {
         if (tell_links) {
             vm.send_exit(id, pid, reason, true);

@@ -108,8 +108,8 @@ public:
     virtual void group_leader(Term from, Term leader, Term pid) = 0;
     // A packet read from a distribution port (setnode/3 set its channel), in the port's turn.
     virtual void input(Port& port, std::string_view packet) = 0;
-    // The port of [channel] closed: its connection is down.
-    virtual void channel_closed(const std::shared_ptr<DistChannel>& channel) = 0;
+    // The port of [channel] closed with [reason]: its connection is down.
+    virtual void channel_closed(const std::shared_ptr<DistChannel>& channel, Term reason) = 0;
 };
 
 struct VmServices {

@@ -32,7 +32,11 @@ main() ->
     %% Nobody there.
     io:format("no such node: ~p~n", [net_adm:ping(list_to_atom("nobody_" ++ os:getpid() ++ "@localhost"))]),
     io:format("rpc to nobody: ~p~n", [rpc:call(list_to_atom("nobody_" ++ os:getpid() ++ "@localhost"), erlang, node, [])]),
-    %% disconnect_node/1: nodedown for monitor_node/2, noconnection for links.
+    %% disconnect_node/1: nodedown for monitor_node/2 and nodes monitors, noconnection for
+    %% links.
+    ok = net_kernel:monitor_nodes(true),
+    ok = net_kernel:monitor_nodes(true, #{node_type => all, nodedown_reason => true}),
+    ok = net_kernel:monitor_nodes(true, [{node_type, visible}, nodedown_reason]),
     monitor_node(N, true),
     process_flag(trap_exit, true),
     L = spawn_link(N, fun() -> receive after infinity -> ok end end),
@@ -40,8 +44,16 @@ main() ->
     io:format("nodedown: ~p~n", [receive {nodedown, N} -> yes after 5000 -> timeout end]),
     io:format("link: ~p~n", [receive {'EXIT', L, R} -> R after 5000 -> timeout end]),
     io:format("disconnect again: ~p~n", [erlang:disconnect_node(N)]),
+    io:format("nodes monitors: ~p~n", [lists:sort(node_events(N))]),
+    pong = net_adm:ping(N),
+    io:format("nodes monitors on reconnection: ~p~n", [lists:sort(node_events(N))]),
+    ok = net_kernel:monitor_nodes(false),
+    ok = net_kernel:monitor_nodes(false, #{node_type => all, nodedown_reason => true}),
+    ok = net_kernel:monitor_nodes(false, [{node_type, visible}, nodedown_reason]),
     %% net_kernel stopped: not alive, no nodes; a name another node holds cannot be taken.
-    io:format("stop: ~p ~p ~p ~p~n", [net_kernel:stop(), node(), is_alive(), nodes()]),
+    io:format("stop: ~p~n", [net_kernel:stop()]),
+    wait_until(fun() -> not is_alive() end),
+    io:format("stopped: ~p ~p~n", [node(), nodes()]),
     %% (net_kernel's start-up failure makes reports, whose pids and sizes are each VM's own.)
     logger:set_primary_config(level, none),
     {error, _} = net_kernel:start([N, shortnames]),
@@ -51,6 +63,14 @@ main() ->
     io:format("started again: ~p ~p~n", [is_alive(), net_adm:ping(N)]),
     e2e_dist:stop_peer(Peer),
     io:format("after the peer halted: ~p~n", [nodes()]).
+
+%% The nodeup/nodedown messages about N so far, N named peer.
+node_events(N) ->
+    receive
+        E when element(1, E) =:= nodeup; element(1, E) =:= nodedown ->
+            [setelement(2, E, case element(2, E) of N -> peer; Other -> Other end) | node_events(N)]
+    after 500 -> []
+    end.
 
 wait_until(F) ->
     case F() of
