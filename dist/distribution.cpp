@@ -615,6 +615,10 @@ void Distribution::group_leader(Term from, Term leader, Term pid) {
 
 // ---- input ----
 
+namespace {
+bool well_formed(SWord op, Term control, Term payload);
+}  // namespace
+
 void Distribution::input(Port& port, std::string_view packet) {
     std::shared_ptr<Connection> c = of_port(port);
     if (!c) return;
@@ -646,11 +650,65 @@ void Distribution::input(Port& port, std::string_view packet) {
             return;
         }
     }
+    if (!well_formed(op, control.term, payload.term)) {
+        free_fragment(control.fragment);
+        free_fragment(payload.fragment);
+        port.terminate(atom("invalid_distribution_data"));
+        return;
+    }
     dispatch(c, control.term, payload.term, payload.fragment, {});
     free_fragment(control.fragment);
 }
 
 namespace {
+
+// Whether [control] (with [payload], THE_NON_VALUE when none) has the shape of a control
+// message of operation [op] (OTP's table of DOP_* tuples): anything else is invalid data, and
+// the connection goes, as OTP drops it.
+bool well_formed(SWord op, Term control, Term payload) {
+    Word arity = tuple_arity(control);
+    auto el = [&](Word i) { return tuple_element(control, i); };
+    bool has_payload = payload != THE_NON_VALUE;
+    auto pids = [&](Word from, Word to) { return is_any_pid(el(from)) && is_any_pid(el(to)); };
+    switch (op) {
+    case LINK:
+    case UNLINK:
+    case GROUP_LEADER: return arity == 3 && pids(1, 2);
+    case SEND: return arity == 3 && has_payload && is_any_pid(el(2));
+    case SEND_TT: return arity == 4 && has_payload && is_any_pid(el(2));
+    case SEND_SENDER:
+    case PAYLOAD_EXIT:
+    case PAYLOAD_EXIT2: return arity == 3 && has_payload && pids(1, 2);
+    case SEND_SENDER_TT:
+    case PAYLOAD_EXIT_TT:
+    case PAYLOAD_EXIT2_TT: return arity == 4 && has_payload && pids(1, 2);
+    case EXIT:
+    case EXIT2: return arity == 4 && pids(1, 2);
+    case EXIT_TT:
+    case EXIT2_TT: return arity == 5 && pids(1, 2);
+    case REG_SEND: return arity == 4 && has_payload && is_any_pid(el(1)) && is_atom(el(3));
+    case REG_SEND_TT: return arity == 5 && has_payload && is_any_pid(el(1)) && is_atom(el(3));
+    case MONITOR_P:
+    case DEMONITOR_P:
+        return arity == 4 && is_any_pid(el(1)) && (is_any_pid(el(2)) || is_atom(el(2))) && is_any_ref(el(3));
+    case MONITOR_P_EXIT:
+        return arity == 5 && (is_any_pid(el(1)) || is_atom(el(1))) && is_any_pid(el(2)) && is_any_ref(el(3));
+    case PAYLOAD_MONITOR_P_EXIT:
+        return arity == 4 && has_payload && (is_any_pid(el(1)) || is_atom(el(1))) && is_any_pid(el(2)) &&
+               is_any_ref(el(3));
+    case SPAWN_REQUEST:
+    case SPAWN_REQUEST_TT:
+        return arity == (op == SPAWN_REQUEST ? 6u : 7u) && has_payload && is_any_ref(el(1)) && is_any_pid(el(2)) &&
+               is_any_pid(el(3)) && is_tuple(el(4)) && tuple_arity(el(4)) == 3;
+    case SPAWN_REPLY: return arity == 5 && is_any_ref(el(1)) && is_any_pid(el(2)) && is_small(el(3));
+    case SPAWN_REPLY_TT: return arity == 6 && is_any_ref(el(1)) && is_any_pid(el(2)) && is_small(el(3));
+    case ALIAS_SEND: return arity == 3 && has_payload && is_any_pid(el(1)) && is_any_ref(el(2));
+    case ALIAS_SEND_TT: return arity == 4 && has_payload && is_any_pid(el(1)) && is_any_ref(el(2));
+    case UNLINK_ID:
+    case UNLINK_ID_ACK: return arity == 4 && pids(2, 3);
+    default: return false;
+    }
+}
 
 // Delivers [msg] (in [frag], handed over) to [dest] here, with [token] (in another fragment).
 void deliver(Vm& vm, Term dest, Term msg, HeapFragment* frag, Term token) {
