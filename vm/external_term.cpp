@@ -64,31 +64,44 @@ enum Tag : std::uint8_t {
 
 class Encoder {
 public:
-    Encoder(const EncodeOptions& options, std::string* out) : m_opt(options), m_out(*out) {}
+    Encoder(const EncodeOptions& options, std::string* out) : m_opt(options), m_out(*out), m_len(out->size()) {}
 
     void run(Term root) {
-        m_out.push_back(char(VERSION));
+        u8(VERSION);
         m_work.push_back({root, 0});
         while (!m_work.empty()) {
             Work w = m_work.back();
             m_work.pop_back();
             if (w.patch_at) {
-                put_u32_at(w.patch_at, std::uint32_t(m_out.size() - w.patch_at));
+                put_u32_at(w.patch_at, std::uint32_t(m_len - w.patch_at));
                 continue;
             }
-            term(w.term);
+            if (w.list_rest) list_rest(w.term);
+            else term(w.term);
         }
+        m_out.resize(m_len);
     }
 
 private:
     // A term still to encode, or (patch_at != 0) the NEW_FUN_EXT whose size field at that
     // offset is known once its free variables are out.
+    // [list_rest]: [term] is a list cell whose car is next, its cdr after (a long list
+    // costs no stack of work).
     struct Work {
         Term term;
         std::size_t patch_at;
+        bool list_rest = false;
     };
 
-    void u8(unsigned v) { m_out.push_back(char(v)); }
+    // [n] more bytes at the end of the output: written in place (the string grows ahead of
+    // them, and is cut to what was written when the term is out).
+    char* room(std::size_t n) {
+        if (m_len + n > m_out.size()) m_out.resize(std::max(2 * m_out.size(), m_len + n + 256));
+        char* at = m_out.data() + m_len;
+        m_len += n;
+        return at;
+    }
+    void u8(unsigned v) { *room(1) = char(v); }
     void u16(unsigned v) {
         u8(v >> 8);
         u8(v & 0xFF);
@@ -99,7 +112,9 @@ private:
     void put_u32_at(std::size_t at, std::uint32_t v) {
         for (int i = 0; i < 4; ++i) m_out[at + i] = char((v >> (24 - 8 * i)) & 0xFF);
     }
-    void bytes(const void* data, std::size_t n) { m_out.append(static_cast<const char*>(data), n); }
+    void bytes(const void* data, std::size_t n) {
+        if (n) std::memcpy(room(n), data, n);
+    }
 
     void atom_ext(Term a) {
         const std::string& text = atom_text(a);
@@ -183,29 +198,40 @@ private:
 
     // A proper list of bytes shorter than 65536 elements goes out as STRING_EXT.
     bool string_ext(Term list) {
-        std::string s;
+        Word n = 0;
         Term l = list;
         for (; is_list(l); l = cdr(l)) {
             Term c = car(l);
-            if (!is_small(c) || small_value(c) < 0 || small_value(c) > 255 || s.size() >= 0xFFFF) return false;
-            s.push_back(char(small_value(c)));
+            if (!is_small(c) || small_value(c) < 0 || small_value(c) > 255 || ++n >= 0x10000) return false;
         }
         if (!is_nil(l)) return false;
         u8(STRING_EXT);
-        u16(unsigned(s.size()));
-        bytes(s.data(), s.size());
+        u16(unsigned(n));
+        char* at = room(n);
+        for (l = list; is_list(l); l = cdr(l)) *at++ = char(small_value(car(l)));
         return true;
     }
 
     void list(Term t) {
         if (string_ext(t)) return;
-        std::vector<Term> elements;
-        Term l = t;
-        for (; is_list(l); l = cdr(l)) elements.push_back(car(l));
+        Word n = 0;
+        for (Term l = t; is_list(l); l = cdr(l)) ++n;
         u8(LIST_EXT);
-        u32(std::uint32_t(elements.size()));
-        m_work.push_back({l, 0});  // the tail, last
-        for (std::size_t i = elements.size(); i-- > 0;) m_work.push_back({elements[i], 0});
+        u32(std::uint32_t(n));
+        m_work.push_back({t, 0, true});  // its elements one at a time, then the tail
+    }
+
+    // The next elements of a list being written: immediates in a row, then a composite one
+    // with the rest waiting under its work (or the tail).
+    void list_rest(Term l) {
+        for (; is_list(l) && is_immediate(car(l)); l = cdr(l)) term(car(l));
+        if (!is_list(l)) {
+            term(l);  // the tail
+            return;
+        }
+        Term rest = cdr(l);
+        m_work.push_back({rest, 0, is_list(rest)});
+        term(car(l));
     }
 
     void pid_ext(NodeId node, Word number, Word serial) {
@@ -288,7 +314,7 @@ private:
             const FunEntry* fe = reinterpret_cast<const FunEntry*>(obj[1]);
             Word num_free = header_arity(obj[0]) - 2;
             u8(NEW_FUN_EXT);
-            std::size_t size_at = m_out.size();
+            std::size_t size_at = m_len;
             u32(0);
             u8(unsigned(fe->user_arity()));
             const std::uint8_t* md5 = fe->module ? fe->module->md5 : fe->stub_md5;
@@ -305,6 +331,12 @@ private:
         }
         default: {
             BitView v = bit_view(t);
+            if (v.is_aligned() && v.is_binary()) {  // bytes as they are: one copy
+                u8(BINARY_EXT);
+                u32(std::uint32_t(v.size_bytes()));
+                bytes(v.aligned_bytes(), v.size_bytes());
+                return;
+            }
             std::string data(v.size_bytes() + (v.bit_size % 8 ? 1 : 0), '\0');
             copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(data.data()), 0, v.bit_size);
             if (v.bit_size % 8 == 0) {
@@ -323,6 +355,7 @@ private:
 
     const EncodeOptions& m_opt;
     std::string& m_out;
+    std::size_t m_len;  // the bytes of m_out written so far
     std::vector<Work> m_work;
 };
 
@@ -357,6 +390,8 @@ public:
         const std::uint8_t* p = take(4);
         return p ? (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3] : 0;
     }
+    // The next byte without taking it (-1 at the end).
+    int peek() const { return m_ok && m_pos < m_in.size() ? m_in[m_pos] : -1; }
 
 private:
     std::span<const std::uint8_t> m_in;
@@ -414,8 +449,26 @@ public:
         while (!m_slots.empty() && m_r.ok() && !m_unsafe) {
             Slot s = m_slots.back();
             m_slots.pop_back();
-            if (s.kind == Slot::FinishMap) finish_map(s);
-            else one(s.dest);
+            if (s.kind == Slot::FinishMap) {
+                finish_map(s);
+            } else if (s.kind == Slot::Elements) {
+                // A run of elements: those that are leaves (no elements of their own) are
+                // decoded here in a row; at the first composite one the rest waits under its
+                // slots.
+                while (s.count > 0 && m_r.ok()) {
+                    Term* dest = s.dest;
+                    --s.count;
+                    if (s.dest) s.dest += s.stride;
+                    if (!is_leaf_tag(m_r.peek())) {
+                        if (s.count > 0) m_slots.push_back(s);
+                        one(dest);
+                        break;
+                    }
+                    one(dest);
+                }
+            } else {
+                one(s.dest);
+            }
         }
         if (m_unsafe) return DecodeStatus::Unsafe;
         if (!m_r.ok()) return DecodeStatus::BadFormat;
@@ -427,14 +480,40 @@ public:
 
 private:
     // Where the next term goes (null while sizing), or a map to build once its pairs are in.
+    // Elements: [count] terms in a row, at [dest], [dest] + [stride], ... (a tuple's, a
+    // list's cars): one slot for them all, so a long list or tuple costs no stack of slots.
     struct Slot {
-        enum Kind : std::uint8_t { Term, FinishMap };
+        enum Kind : std::uint8_t { Term, FinishMap, Elements };
         vm::Term* dest;
         Kind kind;
+        std::uint8_t stride = 1;    // Elements: words between two destinations
         vm::Term* pairs = nullptr;  // FinishMap: the scratch tuple of decoded keys and values
-        Word count = 0;
+        Word count = 0;             // FinishMap: pairs; Elements: terms left
         Slot(vm::Term* d, Kind k) : dest(d), kind(k) {}
     };
+    // Tags of terms that push no slots of their own.
+    static bool is_leaf_tag(int tag) {
+        switch (tag) {
+        case SMALL_INTEGER_EXT:
+        case INTEGER_EXT:
+        case NIL_EXT:
+        case ATOM_EXT:
+        case SMALL_ATOM_EXT:
+        case ATOM_UTF8_EXT:
+        case SMALL_ATOM_UTF8_EXT:
+        case NEW_FLOAT_EXT:
+        case STRING_EXT:
+        case BINARY_EXT: return true;
+        default: return false;
+        }
+    }
+    // The slot of [n] elements (n > 0) at [dest], [stride] words apart.
+    static Slot elements(vm::Term* dest, Word n, std::uint8_t stride) {
+        Slot s(dest, Slot::Elements);
+        s.count = n;
+        s.stride = stride;
+        return s;
+    }
 
     bool building() const { return m_build; }
     bool literal() const { return m_target.kind() == DecodeTarget::Kind::Literals; }
@@ -626,7 +705,7 @@ private:
                 *dest = make_list(hp);
             }
             m_slots.push_back({building() ? hp + 2 * (n - 1) + 1 : nullptr, Slot::Term});  // tail
-            for (std::uint32_t i = n; i-- > 0;) m_slots.push_back({building() ? hp + 2 * i : nullptr, Slot::Term});
+            m_slots.push_back(elements(building() ? hp : nullptr, n, 2));
             return;
         }
         case BINARY_EXT: {
@@ -679,7 +758,7 @@ private:
                 scratch[0] = make_arityval(2 * n);
                 for (Word i = 1; i <= 2 * Word(n); ++i) scratch[i] = NIL;
             }
-            for (Word i = 2 * Word(n); i-- > 0;) m_slots.push_back({building() ? scratch + 1 + i : nullptr, Slot::Term});
+            if (n) m_slots.push_back(elements(building() ? scratch + 1 : nullptr, 2 * Word(n), 1));
             return;
         }
         case NEW_PID_EXT:
@@ -808,7 +887,7 @@ private:
             for (std::uint32_t i = 1; i <= n; ++i) hp[i] = NIL;
             *dest = make_boxed(hp);
         }
-        for (std::uint32_t i = n; i-- > 0;) m_slots.push_back({building() ? hp + 1 + i : nullptr, Slot::Term});
+        if (n) m_slots.push_back(elements(building() ? hp + 1 : nullptr, n, 1));
     }
 
     void local_fun(Term* dest) {
@@ -847,7 +926,7 @@ private:
             for (std::uint32_t i = 0; i < num_free; ++i) hp[3 + i] = NIL;
             *dest = make_boxed(hp);
         }
-        for (std::uint32_t i = num_free; i-- > 0;) m_slots.push_back({building() ? hp + 3 + i : nullptr, Slot::Term});
+        if (num_free) m_slots.push_back(elements(building() ? hp + 3 : nullptr, num_free, 1));
     }
 
     void finish_map(const Slot& s) {

@@ -378,8 +378,16 @@ public:
         ++m_send_cnt;
         m_send_max = std::max<std::uint64_t>(m_send_max, bytes.size());
         m_send_oct += bytes.size() + header_bytes;
-        enqueue(std::string_view(header, header_bytes));
-        enqueue(bytes);
+        // Nothing queued: the data goes to the socket from where it is, and only what the
+        // socket does not take now is copied into the queue.
+        std::size_t sent = 0;
+        if (!m_queued && m_fd >= 0 && !send_direct(std::string_view(header, header_bytes), bytes, &sent)) {
+            drop_output();
+            inet_reply(port, caller, atom(m_show_econnreset && m_send_error == ECONNRESET ? "econnreset" : "closed"));
+            return send_failed(port);
+        }
+        if (sent < header_bytes) enqueue(std::string_view(header + sent, header_bytes - sent));
+        enqueue(bytes.substr(sent > header_bytes ? sent - header_bytes : 0));
         if (!flush(port)) {
             inet_reply(port, caller, atom(m_show_econnreset && m_send_error == ECONNRESET ? "econnreset" : "closed"));
             return send_failed(port);
@@ -807,10 +815,20 @@ private:
         deliver_input(port);
         for (int i = 0; i < READS_PER_TURN; ++i) {
             if (m_fd < 0 || !m_connected || m_read_closed || !port.is_open() || !wants_input()) return;
-            // Read into this thread's buffer: an idle connection keeps no 64 KB of its own.
-            static thread_local std::unique_ptr<char[]> chunk(new char[READ_CHUNK_BYTES]);
-            ssize_t n = ::recv(m_fd, chunk.get(), READ_CHUNK_BYTES, 0);
-            if (n > 0) m_in.append(chunk.get(), std::size_t(n));
+            ssize_t n;
+            if (std::size_t missing = packet_missing(); missing > READ_CHUNK_BYTES) {
+                // Most of a large packet still to come, its length known: read straight into
+                // the input buffer, grown once to the packet's size.
+                std::size_t had = m_in.size();
+                m_in.resize(had + missing);
+                n = ::recv(m_fd, m_in.data() + had, missing, 0);
+                m_in.resize(had + std::size_t(std::max<ssize_t>(n, 0)));
+            } else {
+                // Read into this thread's buffer: an idle connection keeps no 64 KB of its own.
+                static thread_local std::unique_ptr<char[]> chunk(new char[READ_CHUNK_BYTES]);
+                n = ::recv(m_fd, chunk.get(), READ_CHUNK_BYTES, 0);
+                if (n > 0) m_in.append(chunk.get(), std::size_t(n));
+            }
             if (n < 0) {
                 if (errno == EINTR) continue;
                 if (errno == EAGAIN || errno == EWOULDBLOCK) return;
@@ -824,6 +842,17 @@ private:
         // A fast sender: others run, then this socket reads on.
         port.io_events.fetch_or(IO_READ, std::memory_order_release);
         port.reschedule();
+    }
+
+    // The bytes still missing from the packet m_in starts with, when a length header says
+    // how long it is ({packet, 1 | 2 | 4}); 0 otherwise.
+    std::size_t packet_missing() const {
+        std::size_t header = m_packet == PacketType::One ? 1 : m_packet == PacketType::Two ? 2 : m_packet == PacketType::Four ? 4 : 0;
+        if (!header || m_in.size() < header) return 0;
+        std::size_t length = 0;
+        for (std::size_t i = 0; i < header; ++i) length = length << 8 | std::uint8_t(m_in[i]);
+        if (m_packet_size && length > std::size_t(m_packet_size)) return 0;  // refused by deliver_input
+        return header + length > m_in.size() ? header + length - m_in.size() : 0;
     }
 
     // Hands out what m_in holds, packet by packet, while someone wants it.
@@ -1125,6 +1154,27 @@ private:
         Outgoing m(8);
         Term status = error ? m.tuple({atoms::error, error}) : atoms::ok;
         m.send(port, caller, m.tuple({am_inet_reply, port.id, status}));
+    }
+
+    // Writes [header] and [body] with one sendmsg, as much as the socket takes ([*sent]);
+    // false on an error (m_send_error says which).
+    bool send_direct(std::string_view header, std::string_view body, std::size_t* sent) {
+        iovec parts[2] = {{const_cast<char*>(header.data()), header.size()},
+                          {const_cast<char*>(body.data()), body.size()}};
+        msghdr msg{};
+        msg.msg_iov = header.empty() ? parts + 1 : parts;
+        msg.msg_iovlen = header.empty() ? 1 : 2;
+        for (;;) {
+            ssize_t n = ::sendmsg(m_fd, &msg, MSG_NOSIGNAL);
+            if (n >= 0) {
+                *sent = std::size_t(n);
+                return true;
+            }
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+            m_send_error = errno;
+            return false;
+        }
     }
 
     void enqueue(std::string_view bytes) {
