@@ -13,6 +13,7 @@
 #include "vm/map.hpp"
 #include "vm/node.hpp"
 #include "vm/port.hpp"
+#include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
 #include "vm/term_order.hpp"
 #include "vm/vm.hpp"
@@ -448,62 +449,92 @@ void Distribution::post_locked(Connection& c, Term control, Term payload) {
 }
 
 void Distribution::enqueue_locked(Connection& c, std::string packet) {
+    c.out_bytes += packet.size();
     c.out.push_back(std::move(packet));
 }
 
-void Distribution::post(const std::shared_ptr<Connection>& c, Term control, Term payload) {
+bool Distribution::post(const std::shared_ptr<Connection>& c, Term control, Term payload, Process* waiter) {
+    bool wait = false;
     {
         std::lock_guard guard(c->lock);
         post_locked(*c, control, payload);
+        // Busy: a megabyte waits (in this queue, or in the port's driver). A connection being
+        // set up queues what is sent meanwhile without making anyone wait (OTP).
+        if (waiter && c->state == Connection::State::Up && (c->port_busy || c->out_bytes >= RUNTIME_BUSY_BYTES)) {
+            c->waiters.push_back(waiter->id);
+            wait = true;
+        }
     }
     write_out(c);
+    return wait;
 }
 
 void Distribution::write_out(const std::shared_ptr<Connection>& c) {
-    std::unique_lock guard(c->lock);
-    if (c->writing || c->state != Connection::State::Up) return;
-    c->writing = true;
-    while (!c->out.empty()) {
-        std::vector<std::string> batch;
-        batch.swap(c->out);
-        std::shared_ptr<Port> port = c->port;
-        c->packets_out += batch.size();
-        guard.unlock();
-        // Each packet is one command: the driver frames it ({packet, 4}).
-        for (const std::string& packet : batch) port->command(0, packet, PortCommandMode::Force);
-        guard.lock();
+    // As OTP's dist command task: the queue is written in the port's own turn, so that what
+    // senders queue meanwhile goes out in one write.
+    std::shared_ptr<Port> port;
+    {
+        std::lock_guard guard(c->lock);
+        if (c->scheduled || c->out.empty() || c->state != Connection::State::Up) return;
+        c->scheduled = true;
+        port = c->port;
     }
-    c->writing = false;
+    port->post(PortSignal{PortOp::DistOutput, 0, {}});
 }
 
-void Distribution::send(Process* sender, Term to, Term node, Term msg, Term token) {
+void Distribution::output(Port& port) {
+    std::shared_ptr<Connection> c = of_port(port);
+    if (!c) return;
+    std::vector<std::string> batch;
+    {
+        std::lock_guard guard(c->lock);
+        c->scheduled = false;
+        batch.swap(c->out);
+        c->out_bytes = 0;
+        c->packets_out += batch.size();
+    }
+    std::size_t queued = batch.empty() ? 0 : port.write_in_turn(batch);
+    // Not busy any more: the senders that waited go on. (Still busy: the driver posts this
+    // operation again once its queue is down; new packets schedule it anyway.)
+    std::vector<Term> resume;
+    {
+        std::lock_guard guard(c->lock);
+        c->port_busy = queued >= RUNTIME_BUSY_BYTES;
+        if (!c->port_busy && c->out_bytes < RUNTIME_BUSY_BYTES) resume.swap(c->waiters);
+    }
+    for (Term pid : resume)
+        if (std::shared_ptr<Process> p = m_vm.lookup_process(pid)) m_vm.resume_suspended(p.get());
+}
+
+bool Distribution::send(Process* sender, Term to, Term node, Term msg, Term token, bool may_wait) {
     Term target_node = node ? node : external_node(to);
     std::shared_ptr<Connection> c = find(target_node, true);
-    if (!c) return;
+    if (!c) return false;
     Term from = sender ? sender->id : make_pid(0);
+    Process* waiter = may_wait ? sender : nullptr;
     bool traced = is_token(token);
     if (node) {  // {Name, Node}
         if (traced) {
             Tuple control(make_small(REG_SEND_TT), from, atom(""), to, token);
-            return post(c, control.term(), msg);
+            return post(c, control.term(), msg, waiter);
         }
         Tuple control(make_small(REG_SEND), from, atom(""), to);
-        return post(c, control.term(), msg);
+        return post(c, control.term(), msg, waiter);
     }
     if (is_external_ref(to)) {  // an alias
         if (traced) {
             Tuple control(make_small(ALIAS_SEND_TT), from, to, token);
-            return post(c, control.term(), msg);
+            return post(c, control.term(), msg, waiter);
         }
         Tuple control(make_small(ALIAS_SEND), from, to);
-        return post(c, control.term(), msg);
+        return post(c, control.term(), msg, waiter);
     }
     if (traced) {
         Tuple control(make_small(SEND_SENDER_TT), from, to, token);
-        return post(c, control.term(), msg);
+        return post(c, control.term(), msg, waiter);
     }
     Tuple control(make_small(SEND_SENDER), from, to);
-    post(c, control.term(), msg);
+    return post(c, control.term(), msg, waiter);
 }
 
 void Distribution::exit_signal(Term from, Term to, Term reason, bool linked, Term token) {
@@ -1131,7 +1162,7 @@ void Distribution::connection_down(const std::shared_ptr<Connection>& c, Term re
     std::map<RefKey, Connection::Monitor> monitors;
     std::vector<std::pair<Term, MonitorEntry>> watched;
     std::vector<Connection::SpawnRequest> spawns;
-    std::vector<Term> node_monitors;
+    std::vector<Term> node_monitors, waiters;
     bool was_up, visible;
     {
         std::lock_guard guard(c->lock);
@@ -1143,9 +1174,14 @@ void Distribution::connection_down(const std::shared_ptr<Connection>& c, Term re
         spawns.swap(c->spawns);
         node_monitors.swap(c->node_monitors);
         c->out.clear();
+        c->out_bytes = 0;
+        c->port_busy = false;
+        waiters.swap(c->waiters);
         c->port.reset();
         c->state = Connection::State::Pending;
     }
+    for (Term pid : waiters)
+        if (std::shared_ptr<Process> p = m_vm.lookup_process(pid)) m_vm.resume_suspended(p.get());
     for (auto& [local, remote] : links) m_vm.send_exit(remote, local, atoms::noconnection, true);
     for (auto& [key, m] : monitors)
         if (m.target) m_vm.send_down(m.entry, atoms::process, m.target, atoms::noconnection);

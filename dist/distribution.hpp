@@ -106,9 +106,15 @@ struct Connection : vm::DistChannel {
     std::uint64_t flags = 0;
     std::uint32_t creation = 0;
     std::shared_ptr<vm::Port> port;
-    // Packets waiting to be written, oldest first; [writing]: a thread is writing them.
+    // Packets waiting to be written, oldest first; [scheduled]: the port's DistOutput
+    // operation is queued and will write them.
     std::vector<std::string> out;
-    bool writing = false;
+    std::size_t out_bytes = 0;
+    bool scheduled = false;
+    // The port's driver still queues a megabyte or more: the connection is busy.
+    bool port_busy = false;
+    // Senders waiting for the connection to be not busy (OTP's busy_dist_port).
+    std::vector<Term> waiters;
     std::uint64_t packets_in = 0, packets_out = 0;
 
     // Links between a local process and one of the node's (local pid, stable remote pid).
@@ -143,7 +149,7 @@ public:
     ~Distribution() override;
 
     // ---- vm::DistServices ----
-    void send(Process* sender, Term to, Term node, Term msg, Term token) override;
+    bool send(Process* sender, Term to, Term node, Term msg, Term token, bool may_wait) override;
     void exit_signal(Term from, Term to, Term reason, bool linked, Term token) override;
     bool link(Process* p, Term to) override;
     void unlink(Process* p, Term to) override;
@@ -151,6 +157,7 @@ public:
     void demonitor(Term watcher, const vm::MonitorEntry& m) override;
     void monitor_exit(const vm::MonitorEntry& m, Term who, Term reason) override;
     void group_leader(Term from, Term leader, Term pid) override;
+    void output(vm::Port& port) override;
     void input(vm::Port& port, std::string_view packet) override;
     void channel_closed(const std::shared_ptr<vm::DistChannel>& channel, Term reason) override;
 
@@ -208,8 +215,9 @@ private:
     // Queues [packet] (under the connection's lock) and writes the queue if it is up.
     void enqueue_locked(Connection& c, std::string packet);
     void write_out(const std::shared_ptr<Connection>& c);
-    // Sends the control tuple [control] with [payload] (THE_NON_VALUE: none) to [c].
-    void post(const std::shared_ptr<Connection>& c, Term control, Term payload);
+    // Sends the control tuple [control] with [payload] (THE_NON_VALUE: none) to [c]; with a
+    // [waiter] (a sender that may wait), true when it is to wait: the connection is busy.
+    bool post(const std::shared_ptr<Connection>& c, Term control, Term payload, Process* waiter = nullptr);
     void post_locked(Connection& c, Term control, Term payload);
     // The connection is gone ([reason]: the nodedown reason nodes monitors get): everything
     // waiting on it fires.

@@ -54,7 +54,8 @@ Term port_op_name(PortOp op) {
     case PortOp::Monitor: return atom("monitor");
     case PortOp::Demonitor: return atom("demonitor");
     case PortOp::Exit:
-    case PortOp::Io: return make_small(0);
+    case PortOp::Io:
+    case PortOp::DistOutput: return make_small(0);
     }
     return make_small(0);
 }
@@ -187,6 +188,9 @@ void Port::trace_received_command(Term caller, std::string_view bytes) {
 
 void Port::perform(PortSignal& s) {
     switch (s.op) {
+    case PortOp::DistOutput:
+        if (vm.services.dist) vm.services.dist->output(*this);
+        break;
     case PortOp::Command:
         trace_in(PortOp::Command);
         if (s.from) trace_received_command(s.from, s.data);
@@ -273,6 +277,14 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
         return PortOpResult::Suspend;
     }
     return result;
+}
+
+std::size_t Port::write_in_turn(const std::vector<std::string>& packets) {
+    std::size_t bytes = 0;
+    for (const std::string& packet : packets) bytes += packet.size();
+    count_output(bytes);
+    driver->output_all(*this, packets);
+    return driver->queue_size();
 }
 
 namespace {

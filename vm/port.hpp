@@ -40,7 +40,8 @@ class PortDriver;
 // What a port is asked to do (OTP's proc-to-port signals). The running_ports events name it
 // (in/out Command): Io is an I/O readiness run, named 0 as in OTP.
 enum class PortOp : std::uint8_t {
-    Open, Command, Close, Connect, Link, Unlink, Exit, Info, Control, Call, Monitor, Demonitor, Io
+    Open, Command, Close, Connect, Link, Unlink, Exit, Info, Control, Call, Monitor, Demonitor, Io,
+    DistOutput,  // a distribution port's output queue has packets (OTP's dist command task)
 };
 
 // I/O readiness, bits of Port::io_events set by the poller.
@@ -161,6 +162,11 @@ struct Port {
     // is busy when it comes is treated as [mode] says; in Normal mode [waiter] (if not 0) is
     // registered to be resumed when the port stops being busy, and the answer is Suspend.
     PortOpResult command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter = 0);
+    // [packets] from the runtime, each one command as if by command(0, ...), in the port's
+    // turn (the holder of [exec]): the distribution's output queue, written by its
+    // DistOutput operation.
+    // Answers the bytes the driver still queues.
+    std::size_t write_in_turn(const std::vector<std::string>& packets);
     // port_close/1, Port ! {Pid, close} ([bang]: the owner only; {Port, closed} goes back).
     PortOpResult close(Term caller, bool bang);
     // port_connect/2 ([bang]: Port ! {Pid, {connect, New}}, owner only, {Port, connected}).

@@ -8,12 +8,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
 
 struct Port;
+
+// Bytes of a runtime batch (output_all) a driver may queue before the port counts as busy for
+// its senders: OTP's dist_buf_busy_limit default, 1 MB.
+inline constexpr std::size_t RUNTIME_BUSY_BYTES = 1024 * 1024;
 
 class PortDriver {
 public:
@@ -24,6 +29,13 @@ public:
     // [bytes] from a command by [caller]: written to the program, or queued when it cannot
     // take them now (the port turns busy past the high watermark).
     virtual void output(Port& port, Term caller, std::string_view bytes) = 0;
+    // Several commands from the runtime in a row ([packets], each as one output() from no
+    // caller): the distribution's control messages. A driver may write them at once; one
+    // that queues RUNTIME_BUSY_BYTES or more of them posts a DistOutput operation to its port
+    // once its queue is down to half of that again (the distribution's senders wait for it).
+    virtual void output_all(Port& port, const std::vector<std::string>& packets) {
+        for (const std::string& packet : packets) output(port, 0, packet);
+    }
     // port_control/3 from [caller]: the reply's bytes, or nullopt (badarg) for a driver without
     // control operations or an operation it does not know.
     virtual std::optional<std::string> control(Port& /*port*/, Term /*caller*/, unsigned /*operation*/,

@@ -87,8 +87,10 @@ public:
     virtual ~DistServices() = default;
     // [msg] from [sender] (null: the runtime) to another node's pid or alias [to], or to the
     // name [to] registered on [node] (0 for a pid or alias). [token]: the seq_trace token the
-    // message carries (0 or NIL: none).
-    virtual void send(Process* sender, Term to, Term node, Term msg, Term token) = 0;
+    // message carries (0 or NIL: none). True when the connection is busy (its queue past
+    // OTP's dist_buf_busy_limit) and [sender], with [may_wait], is to wait until it is not:
+    // the message went, and the sender is resumed (Vm::resume_suspended) later.
+    virtual bool send(Process* sender, Term to, Term node, Term msg, Term token, bool may_wait) = 0;
     // An exit signal from local [from] to another node's pid [to]: a link's ([linked], the
     // sender exited) or exit/2's.
     virtual void exit_signal(Term from, Term to, Term reason, bool linked, Term token) = 0;
@@ -106,6 +108,8 @@ public:
     virtual void monitor_exit(const MonitorEntry& m, Term who, Term reason) = 0;
     // group_leader(Leader, Pid) for another node's pid [pid], from [from].
     virtual void group_leader(Term from, Term leader, Term pid) = 0;
+    // The turn of a distribution port whose output queue has packets: they are written.
+    virtual void output(Port& port) = 0;
     // A packet read from a distribution port (setnode/3 set its channel), in the port's turn.
     virtual void input(Port& port, std::string_view packet) = 0;
     // The port of [channel] closed with [reason]: its connection is down.

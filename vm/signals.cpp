@@ -530,9 +530,11 @@ Vm::SendResult Vm::route(Process* sender, Term dest, Term msg, PortCommandMode p
     Term seq_to = to && !is_ref(dest) ? to->id : dest;
     Term token = sender ? (sender->seq_token != NIL ? seq_trace_send(sender, seq_to, msg) : NIL) : 0;
     if (remote) {
-        if (is_tuple(dest)) services.dist->send(sender, tuple_element(dest, 0), tuple_element(dest, 1), msg, token);
-        else services.dist->send(sender, dest, 0, msg, token);
-        return SendResult::Sent;
+        // A busy connection makes its sender wait, as a busy port does (OTP's busy_dist_port).
+        bool may_wait = sender && port_mode == PortCommandMode::Normal;
+        bool wait = is_tuple(dest) ? services.dist->send(sender, tuple_element(dest, 0), tuple_element(dest, 1), msg, token, may_wait)
+                                   : services.dist->send(sender, dest, 0, msg, token, may_wait);
+        return wait ? SendResult::Suspend : SendResult::Sent;
     }
     if (!to) return SendResult::Sent;  // sending to a dead process succeeds silently
     Message m;

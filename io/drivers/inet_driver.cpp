@@ -407,6 +407,58 @@ public:
         }
     }
 
+    void output_all(Port& port, const std::vector<std::string>& packets) override {
+        std::size_t header_bytes = m_packet == PacketType::One ? 1 : m_packet == PacketType::Two ? 2
+                                 : m_packet == PacketType::Four ? 4 : 0;
+        if (m_protocol == Protocol::Udp || !m_connected || packets.size() < 2) {
+            PortDriver::output_all(port, packets);
+            if (m_queued >= RUNTIME_BUSY_BYTES) m_runtime_busy = true;
+            return;
+        }
+        // Headers for all, then one sendmsg over header and body pairs (up to IOV_MAX parts
+        // at a time); what the socket does not take is queued, in order.
+        std::vector<std::array<char, 4>> headers(packets.size());
+        std::vector<iovec> parts;
+        parts.reserve(2 * packets.size());
+        for (std::size_t i = 0; i < packets.size(); ++i) {
+            std::size_t n = packets[i].size();
+            for (std::size_t k = header_bytes; k-- > 0; n >>= 8) headers[i][k] = char(n & 0xFF);
+            if (header_bytes) parts.push_back({headers[i].data(), header_bytes});
+            if (!packets[i].empty()) parts.push_back({const_cast<char*>(packets[i].data()), packets[i].size()});
+            ++m_send_cnt;
+            m_send_max = std::max<std::uint64_t>(m_send_max, packets[i].size());
+            m_send_oct += packets[i].size() + header_bytes;
+        }
+        std::size_t next = 0;  // the first part not (wholly) written
+        if (!m_queued && m_fd >= 0) {
+            while (next < parts.size()) {
+                msghdr msg{};
+                msg.msg_iov = parts.data() + next;
+                msg.msg_iovlen = std::min<std::size_t>(parts.size() - next, IOV_MAX);
+                std::size_t asked = 0;
+                for (std::size_t i = 0; i < msg.msg_iovlen; ++i) asked += msg.msg_iov[i].iov_len;
+                ssize_t n = ::sendmsg(m_fd, &msg, MSG_NOSIGNAL);
+                if (n < 0) {
+                    if (errno == EINTR) continue;
+                    if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+                    m_send_error = errno;
+                    drop_output();
+                    return send_failed(port);
+                }
+                std::size_t left = std::size_t(n);
+                while (next < parts.size() && left >= parts[next].iov_len) left -= parts[next++].iov_len;
+                if (left) {
+                    parts[next].iov_base = static_cast<char*>(parts[next].iov_base) + left;
+                    parts[next].iov_len -= left;
+                }
+                if (std::size_t(n) < asked) break;  // the socket is full
+            }
+        }
+        for (; next < parts.size(); ++next) enqueue(std::string_view(static_cast<char*>(parts[next].iov_base), parts[next].iov_len));
+        if (!flush(port)) return send_failed(port);
+        if (m_queued >= RUNTIME_BUSY_BYTES) m_runtime_busy = true;
+    }
+
     std::optional<std::string> control(Port& port, Term caller, unsigned operation, std::string_view data) override {
         if (operation < CONTROL_MAGIC) return std::nullopt;
         m_port_id = port.id;
@@ -1214,6 +1266,11 @@ private:
             m_out_offset = 0;
         }
         if (m_queued < m_low_watermark && m_busy_caller && port.is_open()) end_busy(port, 0);
+        if (m_runtime_busy && m_queued < RUNTIME_BUSY_BYTES / 2) {
+            // The runtime's batch is mostly out: its waiting senders go on (PortDriver::output_all).
+            m_runtime_busy = false;
+            port.post(PortSignal{PortOp::DistOutput, 0, {}});
+        }
         if (!m_queued) notify_empty_queue(port);
         return true;
     }
@@ -1737,6 +1794,7 @@ private:
     std::uint32_t m_packet_size = 0;
     std::size_t m_buffer_bytes = 1460;
     bool m_exit_on_close = true;
+    bool m_runtime_busy = false;  // output_all queued RUNTIME_BUSY_BYTES or more
     std::size_t m_high_watermark = 8192, m_low_watermark = 4096;
     std::int32_t m_msgq_high = 8192, m_msgq_low = 4096;
     std::int32_t m_send_timeout = -1;
