@@ -14,6 +14,7 @@
 #include "io/drivers/fd_driver.hpp"
 #include "io/drivers/inet_driver.hpp"
 #include "io/drivers/spawn_driver.hpp"
+#include "io/drivers/trace_file_driver.hpp"
 
 namespace beamlet::bif {
 
@@ -339,6 +340,13 @@ Term bif_open_port(Process* p, Term* a) {
     if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
     if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
     int error = 0;
+    // A command naming a driver beamlet has runs that driver, as erts runs a loaded driver:
+    // dbg's trace file port.
+    if (!s.executable && (s.command == "trace_file_drv" || s.command.starts_with("trace_file_drv "))) {
+        std::unique_ptr<PortDriver> driver = io::trace_file_driver(s.command, &error);
+        if (!driver) return error == EINVAL ? p->badarg() : raise_port_error(p, posix_atom(error));
+        return open_port_with(p, std::move(driver), "trace_file_drv", s.parallelism);
+    }
     std::unique_ptr<PortDriver> driver = io::spawn_program(s, &error);
     if (!driver) return raise_port_error(p, posix_atom(error));
     return open_port_with(p, std::move(driver), s.command, s.parallelism);
