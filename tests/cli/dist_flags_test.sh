@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tests/cli/dist_flags_test.sh BEAMLET — a node named on the command line, as erl names one:
+# `beamlet run -sname N -setcookie C` and with -hidden, next to `erl -noshell` with the same
+# flags, against a real erl node the test starts (epmd is started by whichever VM comes first,
+# as erlexec does): the same standard output and exit status. A name that another node holds
+# fails on both with erl's message.
+set -u
+beamlet=$1
+work=$(mktemp -d)
+peer=distflags_peer_$$
+cleanup() {
+  erl -sname "distflags_stop_$$@localhost" -setcookie distflags -noshell \
+    -eval "rpc:call('$peer@localhost', erlang, halt, []), halt()." >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ulimit -c 0
+export ERL_CRASH_DUMP_SECONDS=0
+failures=0 checks=0
+cd "$work" || exit 1
+cat >named.erl <<'ERL'
+-module(named).
+-export([main/0]).
+main() ->
+    [Name, Host] = string:split(atom_to_list(node()), "@"),
+    io:format("alive ~p, host ~s, name prefix ~s~n", [is_alive(), Host, lists:sublist(Name, 8)]),
+    io:format("cookie ~p~n", [erlang:get_cookie()]),
+    Peer = list_to_atom(os:getenv("DISTFLAGS_PEER")),
+    io:format("ping ~p~n", [net_adm:ping(Peer)]),
+    io:format("visible ~p, hidden ~p~n", [nodes() =:= [Peer], nodes(hidden) =:= [Peer]]),
+    io:format("peer sees us ~p~n", [lists:member(node(), rpc:call(Peer, erlang, nodes, [connected]))]).
+ERL
+erlc named.erl || exit 1
+erl -sname "$peer@localhost" -setcookie distflags -noshell -eval 'receive after 120000 -> halt() end.' &
+for _ in $(seq 1 100); do
+  epmd -names 2>/dev/null | grep -q "name $peer " && break
+  sleep 0.1
+done
+export DISTFLAGS_PEER="$peer@localhost"
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# same_as_erl NAME ARGS... — beamlet run ARGS named and erl -noshell ARGS -s named main -s init
+# stop, each as its own node (a "_b" or "_e" appended to an -sname's value).
+same_as_erl() {
+  local name=$1
+  shift
+  checks=$((checks + 1))
+  timeout 30 erl -noshell $(printf '%s\n' "$@" | sed "s/^\(distflags_[a-z]*\)_$$/\1_e$$/") -pa . -s named main -s init stop >erl.out 2>erl.err
+  local erl_status=$?
+  timeout 30 "$beamlet" run $(printf '%s\n' "$@" | sed "s/^\(distflags_[a-z]*\)_$$/\1_b$$/") -pa . named >beamlet.out 2>beamlet.err
+  local status=$?
+  if [ $status -ge 124 ]; then
+    fail "$name: beamlet timed out or was killed (status $status): $(cat beamlet.err)"
+  elif [ $status -ne $erl_status ]; then
+    fail "$name: exit status $status, erl's $erl_status: $(cat beamlet.err)"
+  elif ! diff -u erl.out beamlet.out; then
+    fail "$name: standard output differs from erl's"
+  fi
+}
+
+same_as_erl "-sname" -sname "distflags_a_$$" -setcookie distflags
+same_as_erl "-sname Name@Host" -sname "distflags_b_$$@localhost" -setcookie distflags
+same_as_erl "-hidden" -sname "distflags_c_$$" -setcookie distflags -hidden
+
+# A name the peer holds: erl's message on standard output or error, a failed start.
+checks=$((checks + 1))
+timeout 30 erl -noshell -sname "$peer@localhost" -setcookie distflags -pa . -s named main -s init stop >erl.out 2>&1
+erl_status=$?
+timeout 30 "$beamlet" run -sname "$peer@localhost" -setcookie distflags -pa . named >beamlet.out 2>&1
+status=$?
+if [ $status -ge 124 ]; then
+  fail "taken name: beamlet timed out (status $status)"
+elif [ $status -ne $erl_status ]; then
+  fail "taken name: exit status $status, erl's $erl_status: $(cat beamlet.out)"
+elif ! grep -q "seems to be in use by another Erlang node" beamlet.out; then
+  fail "taken name: no 'in use' message: $(cat beamlet.out)"
+fi
+
+echo "$checks checks, $failures failures"
+[ $failures -eq 0 ]
