@@ -15,6 +15,7 @@
 #include "io/drivers/inet_driver.hpp"
 #include "io/drivers/spawn_driver.hpp"
 #include "io/drivers/trace_file_driver.hpp"
+#include "io/drivers/trace_ip_driver.hpp"
 
 namespace beamlet::bif {
 
@@ -341,11 +342,13 @@ Term bif_open_port(Process* p, Term* a) {
     if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
     int error = 0;
     // A command naming a driver beamlet has runs that driver, as erts runs a loaded driver:
-    // dbg's trace file port.
-    if (!s.executable && (s.command == "trace_file_drv" || s.command.starts_with("trace_file_drv "))) {
-        std::unique_ptr<PortDriver> driver = io::trace_file_driver(s.command, &error);
+    // dbg's trace ports.
+    for (auto [name, make] : {std::pair{"trace_file_drv", &io::trace_file_driver}, std::pair{"trace_ip_drv", &io::trace_ip_driver}}) {
+        std::string_view word(name);
+        if (s.executable || !(s.command == word || (s.command.starts_with(word) && s.command[word.size()] == ' '))) continue;
+        std::unique_ptr<PortDriver> driver = make(s.command, &error);
         if (!driver) return error == EINVAL ? p->badarg() : raise_port_error(p, posix_atom(error));
-        return open_port_with(p, std::move(driver), "trace_file_drv", s.parallelism);
+        return open_port_with(p, std::move(driver), name, s.parallelism);
     }
     std::unique_ptr<PortDriver> driver = io::spawn_program(s, &error);
     if (!driver) return raise_port_error(p, posix_atom(error));
@@ -549,8 +552,10 @@ Term bif_port_control(Process* p, Term* a) {
     std::shared_ptr<Port> port = port_arg(p, a[0]);
     std::string bytes;
     if (!port || !is_small(a[1]) || !iolist_to_bytes(a[2], &bytes)) return p->badarg();
-    std::optional<std::string> reply = port->control(p->id, a[1], bytes);
+    bool binary = false;
+    std::optional<std::string> reply = port->control(p->id, a[1], bytes, &binary);
     if (!reply) return p->badarg();
+    if (binary) return make_binary(p, reinterpret_cast<const std::uint8_t*>(reply->data()), reply->size());
     Term* cells = p->alloc(2 * reply->size());
     Term list = NIL;
     for (std::size_t i = reply->size(); i-- > 0;)

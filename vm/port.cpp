@@ -447,9 +447,10 @@ bool Port::remove_monitor(const Word ref_id[3], bool quiet) {
     return execute(PortOp::Demonitor, remove) == PortOpResult::Done;
 }
 
-std::optional<std::string> Port::control(Term caller, Term op, std::string_view bytes) {
+std::optional<std::string> Port::control(Term caller, Term op, std::string_view bytes, bool* binary) {
     std::optional<std::string> reply;
     execute(PortOp::Control, [&] {
+        if (binary) *binary = driver->binary_control();
         if (traced(this, TRACE_RECEIVE)) {
             // {Caller, {control, {Op, Bytes}}}, as OTP traces it before the driver answers.
             HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 9);

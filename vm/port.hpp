@@ -185,7 +185,7 @@ struct Port {
     bool remove_monitor(const Word ref_id[3], bool quiet = false);
     // port_control/3 from [caller] with [op] and [data] (traced as received): the driver's
     // reply, or nullopt (badarg: a closed port, or no such operation).
-    std::optional<std::string> control(Term caller, Term op, std::string_view data);
+    std::optional<std::string> control(Term caller, Term op, std::string_view data, bool* binary = nullptr);
     // port_call/3: likewise.
     PortOpResult call(Term caller);
     // port_set_data/2 and port_get_data/1: a term kept with the port (copied).

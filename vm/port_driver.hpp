@@ -42,6 +42,9 @@ public:
                                                std::string_view /*data*/) {
         return std::nullopt;
     }
+    // Whether port_control/3 answers a binary rather than a list (OTP's
+    // PORT_CONTROL_FLAG_BINARY).
+    virtual bool binary_control() const { return false; }
     // The poller reported [events] (IoEvent bits): read, write what is queued, reap.
     virtual void ready(Port& port, std::uint32_t events) = 0;
     // The port closes: stop watching, close the descriptors; the program is left to end on
