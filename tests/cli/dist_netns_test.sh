@@ -52,8 +52,11 @@ erlc idle.erl || exit 1
 for ns in $ns1 $ns2; do ip netns exec $ns epmd -daemon; done
 # The peers: an erl node on each host, a beamlet node on the second.
 ip netns exec $ns1 erl -name e1@$ip1 "${flags[@]}" -noshell -pa . >e1.log 2>&1 &
+disown
 ip netns exec $ns2 erl -name e2@$ip2 "${flags[@]}" -noshell -pa . >e2.log 2>&1 &
+disown
 ip netns exec $ns2 "$beamlet" run -name b2@$ip2 "${flags[@]}" -pa . idle >b2.log 2>&1 &
+disown
 for _ in $(seq 1 100); do
   n1=$(ip netns exec $ns1 epmd -names 2>/dev/null | grep -c '^name')
   n2=$(ip netns exec $ns2 epmd -names 2>/dev/null | grep -c '^name')
