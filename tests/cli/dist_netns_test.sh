@@ -4,7 +4,7 @@
 # with its own epmd, an erl node and a beamlet node, all with long names (-name N@IP) on
 # addresses that exist only inside the namespaces. The program tests/cli/netns/netns_driver
 # runs on one host's beamlet node and then, as a reference, on an erl node beside it: pings,
-# dbg:n/1 on all of them, the host's link cut (nodedown, noconnection) and restored (the
+# one seq_trace chain through every node, dbg:n/1 on all of them, the host's link cut (nodedown, noconnection) and restored (the
 # nodes connect again). Both runs must print the same (global's reports aside). Everything
 # made is removed. Needs root (ip netns); skipped (77) without it.
 set -u
