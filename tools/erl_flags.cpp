@@ -150,6 +150,11 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
         std::size_t values = 0;
         while (values < std::size_t(n) && i + 1 + values < words.size() && words[i + 1 + values][0] != '-')
             ++values;
+        // -App Par Val Par2 Val2 ...: more pairs, as long as both words of one are there (a
+        // word alone at the end is beamlet run's target).
+        auto plain = [&](std::size_t k) { return k < words.size() && words[k][0] != '-'; };
+        if (w != "-boot_var" && w != "-env" && n == 2 && values == 2)
+            while (plain(i + 1 + values) && plain(i + 2 + values)) values += 2;
         if (w == "-args_file" || w == "-env") {  // erlexec's own: all values or nothing
             if (values < std::size_t(n)) {
                 *error = w + " wants " + (n == 1 ? "a value" : "two values");

@@ -31,6 +31,17 @@ main() ->
     io:format("peer sees us ~p~n", [lists:member(node(), rpc:call(Peer, erlang, nodes, [connected]))]).
 ERL
 erlc named.erl || exit 1
+cat >port_range.erl <<'ERL'
+-module(port_range).
+-export([main/0]).
+main() ->
+    [Name, Host] = string:split(atom_to_list(node()), "@"),
+    {port, Port, _} = erl_epmd:port_please(Name, Host),
+    {ok, Min} = application:get_env(kernel, inet_dist_listen_min),
+    {ok, Max} = application:get_env(kernel, inet_dist_listen_max),
+    io:format("listening within ~p..~p: ~p~n", [Min, Max, Port >= Min andalso Port =< Max]).
+ERL
+erlc port_range.erl || exit 1
 erl -sname "$peer@localhost" -setcookie distflags -noshell -eval 'receive after 120000 -> halt() end.' &
 for _ in $(seq 1 100); do
   epmd -names 2>/dev/null | grep -q "name $peer " && break
@@ -65,6 +76,16 @@ same_as_erl() {
 same_as_erl "-sname" -sname "distflags_a_$$" -setcookie distflags
 same_as_erl "-sname Name@Host" -sname "distflags_b_$$@localhost" -setcookie distflags
 same_as_erl "-hidden" -sname "distflags_c_$$" -setcookie distflags -hidden
+
+# -kernel with two parameters: the port range a firewall would open.
+checks=$((checks + 1))
+low=$((20000 + $$ % 20000))
+range=(-kernel inet_dist_listen_min $low inet_dist_listen_max $((low + 20)))
+timeout 30 erl -noshell -sname "distflags_r_e$$" -setcookie distflags "${range[@]}" -pa . -s port_range main -s init stop >erl.out 2>erl.err
+timeout 30 "$beamlet" run -sname "distflags_r_b$$" -setcookie distflags "${range[@]}" -pa . port_range >beamlet.out 2>beamlet.err
+if ! diff -u erl.out beamlet.out; then
+  fail "-kernel inet_dist_listen_min/max: output differs from erl's: $(cat beamlet.err)"
+fi
 
 # A name the peer holds: erl's message on standard output or error, a failed start.
 checks=$((checks + 1))
