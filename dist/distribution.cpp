@@ -15,6 +15,7 @@
 #include "vm/port.hpp"
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/term_order.hpp"
 #include "vm/vm.hpp"
 
@@ -947,7 +948,7 @@ void Distribution::dispatch(const std::shared_ptr<Connection>& c, Term control, 
 
 // ---- spawn requests ----
 
-void Distribution::spawn_for(const std::shared_ptr<Connection>& c, Term control, Term args, Term) {
+void Distribution::spawn_for(const std::shared_ptr<Connection>& c, Term control, Term args, Term token) {
     Term req = tuple_element(control, 1), parent = tuple_element(control, 2), leader = tuple_element(control, 3);
     Term mfa = tuple_element(control, 4), opts = tuple_element(control, 5);
     if (!is_external_ref(req) || !is_external_pid(parent)) return;
@@ -989,6 +990,17 @@ void Distribution::spawn_for(const std::shared_ptr<Connection>& c, Term control,
             child->monitored_by.push_back(e);
             c->watched.emplace_back(child->id, e);
             flags |= SPAWN_FLAG_MONITOR;
+        }
+        if (is_token(token)) {
+            // The child starts with the request's token; its reply is a traced send
+            // (SPAWN_REPLY_TT), as OTP's.
+            Tuple request(atom("spawn_request"), req, parent, leader, mfa, opts, atoms::spawn_reply, args);
+            seq_trace_adopt_spawn(child, token, parent, request.term());
+            Tuple answer(atoms::spawn_reply, req, atoms::ok, child->id);
+            Term reply_token = seq_trace_send(child, parent, answer.term());
+            Tuple reply(make_small(SPAWN_REPLY_TT), req, parent, make_small(flags), child->id, reply_token);
+            post_locked(*c, reply.term(), THE_NON_VALUE);
+            return;
         }
         Tuple reply(make_small(SPAWN_REPLY), req, parent, make_small(flags), child->id);
         post_locked(*c, reply.term(), THE_NON_VALUE);
@@ -1133,9 +1145,22 @@ Term Distribution::spawn_request(Process* p, Term node, Term module, Term functi
             Term* cells = p->alloc(2 * remote_opts.size());
             for (std::size_t i = remote_opts.size(); i-- > 0;) list = make_cons_on(cells + 2 * i, remote_opts[i], list);
             Tuple mfa(module, function, make_small(SWord(n)));
-            Tuple control(make_small(SPAWN_REQUEST), req, p->id, p->group_leader.load(std::memory_order_relaxed),
-                          mfa.term(), list);
-            post_locked(*c, control.term(), args);
+            Term leader = p->group_leader.load(std::memory_order_relaxed);
+            // A parent with a seq_trace token sends it with the request (SPAWN_REQUEST_TT):
+            // the send is traced as {spawn_request, ReqId, Parent, GroupLeader, MFA, Opts,
+            // ReplyTag, Args}, as OTP reports it.
+            Term token = p->seq_token != NIL ? current_seq_token(p) : NIL;
+            if (token != NIL) {
+                Tuple request(atom("spawn_request"), req, p->id, leader, mfa.term(), list, tag, args);
+                token = seq_trace_send(p, node, request.term());
+            }
+            if (token != NIL) {
+                Tuple control(make_small(SPAWN_REQUEST_TT), req, p->id, leader, mfa.term(), list, token);
+                post_locked(*c, control.term(), args);
+            } else {
+                Tuple control(make_small(SPAWN_REQUEST), req, p->id, leader, mfa.term(), list);
+                post_locked(*c, control.term(), args);
+            }
         }
         write_out(c);
     }

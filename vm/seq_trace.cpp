@@ -178,6 +178,11 @@ void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply) 
     if (seq_flags(answer) & SEQ_RECEIVE) emit(parent, answer, atoms::receive, child->id, parent->id, reply);
 }
 
+void seq_trace_adopt_spawn(Process* child, Term token, Term from, Term request) {
+    child->seq_epoch = child->vm.seq_epoch.load(std::memory_order_acquire);
+    adopt(child, copy_token_to(child, token), from, request);
+}
+
 void seq_trace_inherit(Process* parent, Process* child) {
     Term token = current_seq_token(parent);
     if (token == NIL) return;

@@ -62,6 +62,11 @@ Term seq_trace_set(Process* p, Term type, Term value);
 // the token.
 void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply);
 
+// [child], not running yet, was spawned by another node's process [from] with [token] (in a
+// fragment of the caller's; copied): it starts with the token, the spawn request [request]
+// reported as received (OTP's SPAWN_REQUEST_TT).
+void seq_trace_adopt_spawn(Process* child, Term token, Term from, Term request);
+
 // [child], not running yet, starts with a copy of [parent]'s token, no message exchanged (the
 // main process that init starts for `beamlet trace -e seq_trace`).
 void seq_trace_inherit(Process* parent, Process* child);

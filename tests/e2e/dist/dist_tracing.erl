@@ -1,7 +1,7 @@
 %% Tracing across nodes, with a real erl peer: a seq_trace token travels with messages both
 %% ways (one chain, serials as OTP counts them, each node's system tracer seeing its own
-%% events), and dbg traces the other node (dbg:n/1): this node tracing the peer's calls, and
-%% the peer tracing this node's.
+%% events) and with spawn requests (erpc), and dbg traces the other node (dbg:n/1): this node
+%% tracing the peer's calls, and the peer tracing this node's.
 -module(dist_tracing).
 -export([main/0, bouncer/0, collector/1]).
 
@@ -31,6 +31,22 @@ main() ->
     [io:format("  ~p~n", [E]) || E <- events(Here)],
     io:format("events there:~n"),
     [io:format("  ~p~n", [E]) || E <- events(There)],
+
+    %% ---- the token goes with a spawn request: erpc:call/4 runs there with it ----
+    _ = erpc:call(N, seq_trace, get_token, []),
+    seq_trace:set_token(label, 9),
+    ThereLabel = erpc:call(N, seq_trace, get_token, [label]),
+    seq_trace:set_token([]),
+    io:format("the label there, in an erpc call: ~p~n", [ThereLabel]),
+    Home = node(),
+    _ = seq_trace:get_token(),
+    HereLabel = erpc:call(N, fun() ->
+                                     seq_trace:set_token(label, 11),
+                                     L = erpc:call(Home, seq_trace, get_token, [label]),
+                                     seq_trace:set_token([]),
+                                     L
+                             end),
+    io:format("the label here, in an erpc call from there: ~p~n", [HereLabel]),
 
     %% ---- dbg on both nodes, from here ----
     Calls = spawn(?MODULE, collector, [[]]),
