@@ -145,7 +145,7 @@ Term bif_nodes1(Process* p, Term* a) {
     if (!node_types(a[0], &visible, &hidden, &self)) return p->badarg();
     dist::Distribution* d = distribution(p);
     std::vector<Term> nodes;
-    if (self && (alive() || a[0] == atom("this") || a[0] == atom("known"))) nodes.push_back(this_node().name);
+    if (self) nodes.push_back(this_node().name);
     if (d && (visible || hidden)) {
         std::vector<Term> connected = d->nodes(visible, hidden);
         nodes.insert(nodes.end(), connected.begin(), connected.end());
@@ -164,8 +164,7 @@ Term bif_nodes2(Process* p, Term* a) {
     if (const Term* v = map_lookup(a[1], atom("node_type"))) want_type = *v == atoms::true_;
     dist::Distribution* d = distribution(p);
     std::vector<std::pair<Term, Term>> nodes;  // node, type
-    if (self && (alive() || a[0] == atom("this") || a[0] == atom("known")))
-        nodes.emplace_back(this_node().name, atom("this"));
+    if (self) nodes.emplace_back(this_node().name, atom("this"));
     if (d) {
         if (visible)
             for (Term n : d->nodes(true, false)) nodes.emplace_back(n, atom("visible"));
@@ -189,17 +188,16 @@ Term bif_nodes2(Process* p, Term* a) {
 Term bif_is_alive(Process*, Term*) { return make_bool(alive()); }
 
 // monitor_node(Node, Flag): {nodedown, Node} when the connection goes (at once if none can be
-// made); a node that is not alive only monitors itself.
+// made). This node is never down; another node needs this one alive (notalive, OTP's error,
+// before the flag is looked at).
 Term bif_monitor_node2(Process* p, Term* a) {
-    if (!is_atom(a[0]) || (a[1] != atoms::true_ && a[1] != atoms::false_)) return p->badarg();
-    bool on = a[1] == atoms::true_;
+    bool flag = a[1] == atoms::true_ || a[1] == atoms::false_;
+    if (!is_atom(a[0])) return p->badarg();
+    if (a[0] == this_node().name) return flag ? atoms::true_ : p->badarg();
     dist::Distribution* d = distribution(p);
-    if (!alive() || !d) {
-        if (on && a[0] != this_node().name)
-            p->vm.send_message(nullptr, p->id, make_tuple_on(p, {atom("nodedown"), a[0]}));
-        return atoms::true_;
-    }
-    d->monitor_node(p, a[0], on);
+    if (!alive() || !d) return p->error(atom("notalive"));
+    if (!flag) return p->badarg();
+    d->monitor_node(p, a[0], a[1] == atoms::true_);
     return atoms::true_;
 }
 

@@ -221,8 +221,11 @@ Term spawn_request(Process* p, Term node, Term m, Term f, Term args, Term opts) 
     RequestOptions r;
     std::optional<AliasMode> alias;
     Term error = 0;
-    if (parse_spawn_opts(opts, &o, &alias, &r) != OptsError::None) error = atom("badopt");
-    else if (node != this_node().name) error = atoms::noconnection;
+    // Another node (none reachable here) would judge the options itself: noconnection first
+    // (the reply options are still this node's).
+    bool bad_opts = parse_spawn_opts(opts, &o, &alias, &r) != OptsError::None;
+    if (node != this_node().name) error = atoms::noconnection;
+    else if (bad_opts) error = atom("badopt");
     // The request id is the monitor's reference: with {alias, Mode}, an alias as well.
     Word id[3];
     if (alias && !error) new_alias_ref_id(p, *alias, id);
