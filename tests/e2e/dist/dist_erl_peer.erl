@@ -49,10 +49,14 @@ run(Tag, PeerKind) ->
     spawn(N, fun() -> io:format("printed by a process on the peer~n") end),
     timer:sleep(200),
 
-    %% ---- message order: 10 senders here, 1000 messages each, one collector there ----
+    %% ---- message order: 10 senders here, 1000 messages each, one collector there; then
+    %% 10,000 senders, 10 messages each ----
     Collector = spawn(N, ?MODULE, collector, [self(), 10 * 1000]),
     [spawn(fun() -> [Collector ! {I, S} || S <- lists:seq(1, 1000)] end) || I <- lists:seq(1, 10)],
     io:format("order kept per sender: ~p~n", [receive {collected, Res} -> Res after 30000 -> timeout end]),
+    Collector2 = spawn(N, ?MODULE, collector, [self(), 10000 * 10]),
+    [spawn(fun() -> [Collector2 ! {I, S} || S <- lists:seq(1, 10)] end) || I <- lists:seq(1, 10000)],
+    io:format("order kept for 10,000 senders: ~p~n", [receive {collected, Res2} -> Res2 after 60000 -> timeout end]),
 
     %% ---- links and exit signals ----
     P1 = spawn_link(N, fun() -> receive X -> exit(X) end end),
@@ -62,7 +66,13 @@ run(Tag, PeerKind) ->
     link(P2),
     exit(P2, kill),
     io:format("killed through exit/2: ~p~n", [receive {'EXIT', P2, R2} -> R2 after 5000 -> timeout end]),
-    P3 = spawn(N, fun() -> process_flag(trap_exit, true), receive {'EXIT', F, Why} -> exit({got, node(F) =:= Home, Why}) end end),
+    Main = self(),
+    P3 = spawn(N, fun() ->
+                          process_flag(trap_exit, true),
+                          Main ! trapping,
+                          receive {'EXIT', F, Why} -> exit({got, node(F) =:= Home, Why}) end
+                  end),
+    receive trapping -> ok end,
     link(P3),
     exit(P3, from_here),
     io:format("a trapping process there: ~p~n", [receive {'EXIT', P3, R3} -> R3 after 5000 -> timeout end]),
@@ -129,7 +139,7 @@ echo() ->
 
 %% Takes Count {Sender, Seq} messages and checks that each sender's come in order.
 collector(Parent, Count) -> collect(Parent, Count, #{}).
-collect(Parent, 0, Seen) -> Parent ! {collected, {maps:size(Seen), lists:usort(maps:values(Seen))}};
+collect(Parent, 0, Seen) -> Parent ! {collected, {maps:size(Seen), [integer_to_list(V) || V <- lists:usort(maps:values(Seen))]}};
 collect(Parent, Left, Seen) ->
     receive
         {I, S} ->
