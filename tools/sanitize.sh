@@ -14,11 +14,11 @@ case "$kind" in
     tsan) dir=$ROOT/build-tsan; sanitizer=thread ;;
     *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
-full='^(unit_vm|unit_tracing|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events|net|dist)_.*)$'
+full='^(unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events|net|dist)_.*)$'
 # What CI affords in its hour: every fault and stress program on two schedulers under ASan;
 # under TSan the chaos, reload, message-tracing and tracer-module programs; unit tests under both.
-ci_asan='^(unit_vm|unit_tracing|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
-ci_tsan='^(unit_vm|unit_tracing|fault_jit_S2_(trace_chaos|reload)|stress_jit_S2_(message_tracing|tracer_modules)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
+ci_asan='^(unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
+ci_tsan='^(unit_vm|unit_tracing|unit_dist|fault_jit_S2_(trace_chaos|reload)|stress_jit_S2_(message_tracing|tracer_modules)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
 case "${2:-}" in
     "") regex=$full ;;
     ci) if [ "$kind" = asan ]; then regex=$ci_asan; else regex=$ci_tsan; fi ;;
@@ -30,7 +30,7 @@ cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMLET_
 nifs=$(ninja -C "$dir" -t targets all | sed -n 's/^\(e2e_nif_[A-Za-z0-9_]*\): .*/\1/p' | sort -u)
 # shellcheck disable=SC2086
 ninja -C "$dir" beamlet beamlet_jit_library beamlet_stdlib e2e_programs stress_programs fault_programs \
-    unit_vm unit_tracing replay_loader replay_binary_to_term replay_match_spec replay_trace_pattern $nifs
+    unit_vm unit_tracing unit_dist replay_loader replay_binary_to_term replay_match_spec replay_trace_pattern $nifs
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
