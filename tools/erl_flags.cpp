@@ -65,7 +65,7 @@ std::vector<std::string> env_words(const char* name) {
 // How many values follow an erl flag beamlet takes; -1 when [flag] is not one of them.
 int erl_flag_values(const std::string& flag) {
     for (const char* f : {"-boot", "-config", "-mode", "-shutdown_time", "-args_file", "-name", "-sname", "-setcookie",
-                          "-connect_all"})
+                          "-connect_all", "-start_epmd", "-epmd_port", "-proto_dist", "-epmd_module"})
         if (flag == f) return 1;
     if (flag == "-hidden") return 0;
     if (flag == "-boot_var" || flag == "-env") return 2;
@@ -125,6 +125,9 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
         words.insert(words.end(), more.begin(), more.end());
     }
     std::vector<std::string> rest(args.begin(), args.begin() + 2);
+    // As erlexec: ERL_EPMD_PORT names the port of epmd for OTP's erl_epmd (-epmd_port).
+    if (const char* port = std::getenv("ERL_EPMD_PORT"); port && *port)
+        out->init_flags.insert(out->init_flags.end(), {"-epmd_port", port});
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string& w = words[i];
         if (w == "--") {  // beamlet's own: everything after it is beamlet's

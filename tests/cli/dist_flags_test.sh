@@ -87,6 +87,36 @@ if ! diff -u erl.out beamlet.out; then
   fail "-kernel inet_dist_listen_min/max: output differs from erl's: $(cat beamlet.err)"
 fi
 
+# No epmd where ERL_EPMD_PORT says, and -start_epmd false: erl's failure, its status.
+checks=$((checks + 1))
+no_epmd=$((40000 + $$ % 20000))
+ERL_EPMD_PORT=$no_epmd timeout 30 erl -noshell -sname "distflags_n_e$$" -start_epmd false -pa . -s named main -s init stop >erl.out 2>&1
+erl_status=$?
+ERL_EPMD_PORT=$no_epmd timeout 30 "$beamlet" run -sname "distflags_n_b$$" -start_epmd false -pa . named >beamlet.out 2>&1
+status=$?
+if [ $status -ne $erl_status ]; then
+  fail "no epmd: exit status $status, erl's $erl_status: $(cat beamlet.out)"
+elif ! grep -qxF -- "$(head -n 1 erl.out)" beamlet.out; then
+  fail "no epmd: erl's '$(head -n 1 erl.out)' is not in beamlet's output: $(cat beamlet.out)"
+fi
+
+# ERL_EPMD_PORT with epmd started by the VM, as erlexec starts it: the node registers there.
+checks=$((checks + 1))
+cat >registered.erl <<'ERL'
+-module(registered).
+-export([main/0]).
+main() ->
+    [Name, Host] = string:split(atom_to_list(node()), "@"),
+    io:format("registered with that epmd: ~p~n", [element(1, erl_epmd:port_please(Name, Host)) =:= port]).
+ERL
+erlc registered.erl || exit 1
+own_epmd=$((no_epmd + 1))
+ERL_EPMD_PORT=$own_epmd timeout 30 "$beamlet" run -sname "distflags_p_b$$" -pa . registered >beamlet.out 2>&1
+if ! grep -qx "registered with that epmd: true" beamlet.out || ! ERL_EPMD_PORT=$own_epmd epmd -names >/dev/null 2>&1; then
+  fail "ERL_EPMD_PORT: $(cat beamlet.out)"
+fi
+ERL_EPMD_PORT=$own_epmd epmd -kill >/dev/null 2>&1
+
 # A name the peer holds: erl's message on standard output or error, a failed start.
 checks=$((checks + 1))
 timeout 30 erl -noshell -sname "$peer@localhost" -setcookie distflags -pa . -s named main -s init stop >erl.out 2>&1
