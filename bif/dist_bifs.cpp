@@ -80,7 +80,8 @@ Term bif_create_dist_channel(Process* p, Term* a) {
 Term bif_get_dflags(Process* p, Term*) {
     return make_tuple_on(p, {atom("erts_dflags"), make_integer_u64(p, dist::dflag::DEFAULT),
                              make_integer_u64(p, dist::dflag::MANDATORY), make_integer_u64(p, dist::dflag::DEFAULT),
-                             make_integer_u64(p, dist::dflag::REJECTABLE), make_small(0)});
+                             make_integer_u64(p, dist::dflag::REJECTABLE),
+                             make_integer_u64(p, dist::dflag::STRICT_ORDER)});
 }
 
 Term bif_get_creation(Process* p, Term*) { return make_integer_u64(p, this_node().creation); }

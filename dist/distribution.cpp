@@ -25,41 +25,6 @@ using namespace vm;
 
 namespace {
 
-// The control messages' operations (OTP's DOP_*, erts/emulator/beam/dist.h).
-enum Op : SWord {
-    LINK = 1,
-    SEND = 2,
-    EXIT = 3,
-    UNLINK = 4,
-    REG_SEND = 6,
-    GROUP_LEADER = 7,
-    EXIT2 = 8,
-    SEND_TT = 12,
-    EXIT_TT = 13,
-    REG_SEND_TT = 16,
-    EXIT2_TT = 18,
-    MONITOR_P = 19,
-    DEMONITOR_P = 20,
-    MONITOR_P_EXIT = 21,
-    SEND_SENDER = 22,
-    SEND_SENDER_TT = 23,
-    PAYLOAD_EXIT = 24,
-    PAYLOAD_EXIT_TT = 25,
-    PAYLOAD_EXIT2 = 26,
-    PAYLOAD_EXIT2_TT = 27,
-    PAYLOAD_MONITOR_P_EXIT = 28,
-    SPAWN_REQUEST = 29,
-    SPAWN_REQUEST_TT = 30,
-    SPAWN_REPLY = 31,
-    SPAWN_REPLY_TT = 32,
-    ALIAS_SEND = 33,
-    ALIAS_SEND_TT = 34,
-    UNLINK_ID = 35,
-    UNLINK_ID_ACK = 36,
-};
-
-constexpr char PASS_THROUGH = 'p';
-
 // SPAWN_REPLY's flags: the link and the monitor were made.
 constexpr SWord SPAWN_FLAG_LINK = 1, SPAWN_FLAG_MONITOR = 2;
 
@@ -83,12 +48,6 @@ Term tuple_on(Term* hp, std::initializer_list<Term> elements) {
     hp[0] = make_arityval(elements.size());
     std::copy(elements.begin(), elements.end(), hp + 1);
     return make_boxed(hp);
-}
-
-bool has_op(Term control, SWord* op) {
-    if (!is_tuple(control) || tuple_arity(control) < 1 || !is_small(tuple_element(control, 0))) return false;
-    *op = small_value(tuple_element(control, 0));
-    return true;
 }
 
 RefKey key_of(Term ref) {
@@ -187,7 +146,7 @@ std::shared_ptr<Connection> Distribution::find(Term node, bool connect) {
         if (auto it = m_connections.find(node); it != m_connections.end()) return it->second;
         NodeId self = this_node();
         if (!connect || self.name == atoms::nonode_at_nohost || node == self.name) return nullptr;
-        c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed));
+        c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed), m_vm);
         m_connections.emplace(node, c);
     }
     // {auto_connect, Node, Handle} to net_kernel, which sets the connection up or aborts it.
@@ -233,7 +192,7 @@ Term Distribution::new_connection(Process* p, Term node) {
         if (auto it = m_connections.find(node); it != m_connections.end()) {
             c = it->second;
         } else {
-            c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed));
+            c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed), m_vm);
             m_connections.emplace(node, c);
         }
     }
@@ -271,7 +230,7 @@ Term Distribution::create_channel(Process* p, Term node, Term port_id, std::uint
             if (it->second->state == Connection::State::Up) return atoms::badarg;  // connected already
             c = it->second;
         } else {
-            c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed));
+            c = std::make_shared<Connection>(node, m_next_id.fetch_add(1, std::memory_order_relaxed), m_vm);
             m_connections.emplace(node, c);
         }
     }
@@ -281,14 +240,18 @@ Term Distribution::create_channel(Process* p, Term node, Term port_id, std::uint
         port->dist = c;
         port->distribution.store(true, std::memory_order_release);
     }
+    c->reader.start(flags);  // (no packet reaches the reader before the port is the connection's)
     {
         std::lock_guard guard(c->lock);
         c->flags = flags;
         c->creation = creation;
         c->port = port;
         c->state = Connection::State::Up;
+        std::size_t before = c->out.size();
+        c->writer.start(flags, &c->out);  // what waited for the connection, with its headers now
+        for (std::size_t i = before; i < c->out.size(); ++i) c->out_bytes += c->out[i].size();
     }
-    write_out(c);  // what waited for the connection
+    write_out(c);
     tell_nodes_monitors(node, true, flags & dflag::PUBLISHED, std::int64_t(c->id), 0);
     Term* hp = p->alloc(MAGIC_REF_WORDS);
     return make_handle(hp, &p->off_heap_first, c);
@@ -304,7 +267,7 @@ Term Distribution::get_stat(Process* p, Term handle) {
         std::lock_guard guard(c->lock);
         in = c->packets_in;
         out = c->packets_out;
-        pending = !c->out.empty();
+        pending = !c->out.empty() || c->writer.waiting();
     }
     Term* hp = p->alloc(5);
     return tuple_on(hp, {atoms::ok, make_small(SWord(in)), make_small(SWord(out)), make_bool(pending)});
@@ -443,15 +406,9 @@ void Distribution::tell_nodes_monitors(Term node, bool up, bool visible, std::in
 // ---- output ----
 
 void Distribution::post_locked(Connection& c, Term control, Term payload) {
-    std::string packet(1, PASS_THROUGH);
-    encode_external(control, EncodeOptions{}, &packet);
-    if (payload != THE_NON_VALUE) encode_external(payload, EncodeOptions{}, &packet);
-    enqueue_locked(c, std::move(packet));
-}
-
-void Distribution::enqueue_locked(Connection& c, std::string packet) {
-    c.out_bytes += packet.size();
-    c.out.push_back(std::move(packet));
+    std::size_t before = c.out.size();
+    c.writer.write(control, payload, &c.out);
+    for (std::size_t i = before; i < c.out.size(); ++i) c.out_bytes += c.out[i].size();
 }
 
 bool Distribution::post(const std::shared_ptr<Connection>& c, Term control, Term payload, Process* waiter) {
@@ -486,7 +443,7 @@ void Distribution::write_out(const std::shared_ptr<Connection>& c) {
 void Distribution::output(Port& port) {
     std::shared_ptr<Connection> c = of_port(port);
     if (!c) return;
-    std::vector<std::string> batch;
+    std::vector<RuntimePacket> batch;
     {
         std::lock_guard guard(c->lock);
         c->scheduled = false;
@@ -647,10 +604,6 @@ void Distribution::group_leader(Term from, Term leader, Term pid) {
 
 // ---- input ----
 
-namespace {
-bool well_formed(SWord op, Term control, Term payload);
-}  // namespace
-
 void Distribution::input(Port& port, std::string_view packet) {
     std::shared_ptr<Connection> c = of_port(port);
     if (!c) return;
@@ -659,88 +612,22 @@ void Distribution::input(Port& port, std::string_view packet) {
         ++c->packets_in;
     }
     if (packet.empty()) return;  // a tick
-    auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(packet.data()), packet.size());
-    DecodeResult control;
-    if (bytes[0] == std::uint8_t(PASS_THROUGH)) control = decode_external(DecodeTarget::fragment(m_vm), bytes.subspan(1), false);
-    SWord op;
-    if (control.status != DecodeStatus::Ok || !has_op(control.term, &op)) {
-        free_fragment(control.fragment);
+    PacketReader::Message m;
+    std::string why;
+    switch (c->reader.read(std::span(reinterpret_cast<const std::uint8_t*>(packet.data()), packet.size()), &m, &why)) {
+    case PacketReader::Result::Partial: return;
+    case PacketReader::Result::Bad:
         // Garbage on an established connection: the connection goes, nothing else (OTP
         // closes the port).
         port.terminate(atom("invalid_distribution_data"));
         return;
+    case PacketReader::Result::Message: break;
     }
-    std::size_t used = 1 + control.used;
-    DecodeResult payload;
-    payload.term = THE_NON_VALUE;
-    if (used < bytes.size()) {
-        payload = decode_external(DecodeTarget::fragment(m_vm), bytes.subspan(used), false);
-        if (payload.status != DecodeStatus::Ok) {
-            free_fragment(control.fragment);
-            free_fragment(payload.fragment);
-            port.terminate(atom("invalid_distribution_data"));
-            return;
-        }
-    }
-    if (!well_formed(op, control.term, payload.term)) {
-        free_fragment(control.fragment);
-        free_fragment(payload.fragment);
-        port.terminate(atom("invalid_distribution_data"));
-        return;
-    }
-    dispatch(c, control.term, payload.term, payload.fragment, {});
-    free_fragment(control.fragment);
+    dispatch(c, m.control, m.payload, m.payload_heap, {});
+    free_fragment(m.control_heap);
 }
 
 namespace {
-
-// Whether [control] (with [payload], THE_NON_VALUE when none) has the shape of a control
-// message of operation [op] (OTP's table of DOP_* tuples): anything else is invalid data, and
-// the connection goes, as OTP drops it.
-bool well_formed(SWord op, Term control, Term payload) {
-    Word arity = tuple_arity(control);
-    auto el = [&](Word i) { return tuple_element(control, i); };
-    bool has_payload = payload != THE_NON_VALUE;
-    auto pids = [&](Word from, Word to) { return is_any_pid(el(from)) && is_any_pid(el(to)); };
-    switch (op) {
-    case LINK:
-    case UNLINK:
-    case GROUP_LEADER: return arity == 3 && pids(1, 2);
-    case SEND: return arity == 3 && has_payload && is_any_pid(el(2));
-    case SEND_TT: return arity == 4 && has_payload && is_any_pid(el(2));
-    case SEND_SENDER:
-    case PAYLOAD_EXIT:
-    case PAYLOAD_EXIT2: return arity == 3 && has_payload && pids(1, 2);
-    case SEND_SENDER_TT:
-    case PAYLOAD_EXIT_TT:
-    case PAYLOAD_EXIT2_TT: return arity == 4 && has_payload && pids(1, 2);
-    case EXIT:
-    case EXIT2: return arity == 4 && pids(1, 2);
-    case EXIT_TT:
-    case EXIT2_TT: return arity == 5 && pids(1, 2);
-    case REG_SEND: return arity == 4 && has_payload && is_any_pid(el(1)) && is_atom(el(3));
-    case REG_SEND_TT: return arity == 5 && has_payload && is_any_pid(el(1)) && is_atom(el(3));
-    case MONITOR_P:
-    case DEMONITOR_P:
-        return arity == 4 && is_any_pid(el(1)) && (is_any_pid(el(2)) || is_atom(el(2))) && is_any_ref(el(3));
-    case MONITOR_P_EXIT:
-        return arity == 5 && (is_any_pid(el(1)) || is_atom(el(1))) && is_any_pid(el(2)) && is_any_ref(el(3));
-    case PAYLOAD_MONITOR_P_EXIT:
-        return arity == 4 && has_payload && (is_any_pid(el(1)) || is_atom(el(1))) && is_any_pid(el(2)) &&
-               is_any_ref(el(3));
-    case SPAWN_REQUEST:
-    case SPAWN_REQUEST_TT:
-        return arity == (op == SPAWN_REQUEST ? 6u : 7u) && has_payload && is_any_ref(el(1)) && is_any_pid(el(2)) &&
-               is_any_pid(el(3)) && is_tuple(el(4)) && tuple_arity(el(4)) == 3;
-    case SPAWN_REPLY: return arity == 5 && is_any_ref(el(1)) && is_any_pid(el(2)) && is_small(el(3));
-    case SPAWN_REPLY_TT: return arity == 6 && is_any_ref(el(1)) && is_any_pid(el(2)) && is_small(el(3));
-    case ALIAS_SEND: return arity == 3 && has_payload && is_any_pid(el(1)) && is_any_ref(el(2));
-    case ALIAS_SEND_TT: return arity == 4 && has_payload && is_any_pid(el(1)) && is_any_ref(el(2));
-    case UNLINK_ID:
-    case UNLINK_ID_ACK: return arity == 4 && pids(2, 3);
-    default: return false;
-    }
-}
 
 // Delivers [msg] (in [frag], handed over) to [dest] here, with [token] (in another fragment).
 void deliver(Vm& vm, Term dest, Term msg, HeapFragment* frag, Term token) {

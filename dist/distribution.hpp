@@ -3,9 +3,9 @@
 //
 // OTP's own net_kernel, erl_epmd, dist_util and inet_tcp_dist do everything up to the
 // handshake, in Erlang. Then dist_util calls erlang:setnode/3 with the socket's port: from
-// there the port's packets are this layer's. Each packet is one control message — a term
-// after the pass-through byte 'p' (this node does not offer the atom cache) — and, for a
-// message or an exit reason, a payload term after it. Incoming control messages become the
+// there the port's packets are this layer's. Each packet is one control message and, for a
+// message or an exit reason, a payload term after it, with a distribution header (the atom
+// cache, fragments) or after the pass-through byte, as the peer agreed (dist/packet.hpp). Incoming control messages become the
 // signals local processes get (messages, links, exits, monitors, spawn requests, group
 // leaders), seq_trace tokens included; signals local processes send to other nodes' processes
 // come here (vm::DistServices) and leave as control messages, in order: one output queue per
@@ -35,6 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dist/packet.hpp"
 #include "vm/process.hpp"
 #include "vm/services.hpp"
 #include "vm/term.hpp"
@@ -82,12 +83,15 @@ inline constexpr std::uint64_t ALIAS = std::uint64_t(8) << 32;
 inline constexpr std::uint64_t MANDATORY = EXTENDED_REFERENCES | FUN_TAGS | EXTENDED_PIDS_PORTS | NEW_FUN_TAGS |
                                            EXPORT_PTR_TAG | BIT_BINARIES | NEW_FLOATS | UTF8_ATOMS | MAP_TAG |
                                            BIG_CREATION | HANDSHAKE_23;
-// What beamlet offers: OTP 25's defaults without the atom cache and fragments.
+// What beamlet offers: OTP 25's defaults.
 inline constexpr std::uint64_t DEFAULT = MANDATORY | DIST_MONITOR | DIST_MONITOR_NAME | UNICODE_IO |
-                                         SMALL_ATOM_TAGS | SEND_SENDER | BIG_SEQTRACE_LABELS | EXIT_PAYLOAD |
-                                         UNLINK_ID | MANDATORY_25_DIGEST | SPAWN | ALIAS;
+                                         DIST_HDR_ATOM_CACHE | SMALL_ATOM_TAGS | SEND_SENDER |
+                                         BIG_SEQTRACE_LABELS | EXIT_PAYLOAD | FRAGMENTS | UNLINK_ID |
+                                         MANDATORY_25_DIGEST | SPAWN | ALIAS;
 // What a distribution module may turn off.
 inline constexpr std::uint64_t REJECTABLE = DIST_HDR_ATOM_CACHE | FRAGMENTS;
+// What needs a carrier that keeps packets in order (the atom cache).
+inline constexpr std::uint64_t STRICT_ORDER = DIST_HDR_ATOM_CACHE;
 }  // namespace dflag
 
 using RefKey = std::array<Word, 3>;
@@ -96,7 +100,7 @@ using RefKey = std::array<Word, 3>;
 struct Connection : vm::DistChannel {
     enum class State : std::uint8_t { Pending, Up };
 
-    Connection(Term node, Word id) : node(node), id(id) {}
+    Connection(Term node, Word id, vm::Vm& vm) : node(node), id(id), reader(vm) {}
 
     const Term node;  // its name
     const Word id;    // the connection id its handles carry
@@ -106,9 +110,11 @@ struct Connection : vm::DistChannel {
     std::uint64_t flags = 0;
     std::uint32_t creation = 0;
     std::shared_ptr<vm::Port> port;
+    // Turns control messages into packets (those sent while pending wait in it).
+    PacketWriter writer;
     // Packets waiting to be written, oldest first; [scheduled]: the port's DistOutput
     // operation is queued and will write them.
-    std::vector<std::string> out;
+    std::vector<vm::RuntimePacket> out;
     std::size_t out_bytes = 0;
     bool scheduled = false;
     // The port's driver still queues a megabyte or more: the connection is busy.
@@ -141,6 +147,9 @@ struct Connection : vm::DistChannel {
     std::vector<SpawnRequest> spawns;
     // monitor_node/2 holders, once per call.
     std::vector<Term> node_monitors;
+
+    // Reads what arrives (in the port's turn only: not under [lock]).
+    PacketReader reader;
 };
 
 class Distribution final : public vm::DistServices {
@@ -212,8 +221,6 @@ private:
     // it up. Null when there is none (and this node is not alive or [node] is this one).
     std::shared_ptr<Connection> find(Term node, bool connect);
     std::shared_ptr<Connection> of_port(vm::Port& port);
-    // Queues [packet] (under the connection's lock) and writes the queue if it is up.
-    void enqueue_locked(Connection& c, std::string packet);
     void write_out(const std::shared_ptr<Connection>& c);
     // Sends the control tuple [control] with [payload] (THE_NON_VALUE: none) to [c]; with a
     // [waiter] (a sender that may wait), true when it is to wait: the connection is busy.

@@ -32,6 +32,7 @@ enum Tag : std::uint8_t {
     COMPRESSED = 80,
     NEW_FLOAT_EXT = 70,
     BIT_BINARY_EXT = 77,
+    ATOM_CACHE_REF = 82,
     NEW_PID_EXT = 88,
     NEW_PORT_EXT = 89,
     NEWER_REFERENCE_EXT = 90,
@@ -67,7 +68,7 @@ public:
     Encoder(const EncodeOptions& options, std::string* out) : m_opt(options), m_out(*out), m_len(out->size()) {}
 
     void run(Term root) {
-        u8(VERSION);
+        if (m_opt.version_byte) u8(VERSION);
         m_work.push_back({root, 0});
         while (!m_work.empty()) {
             Work w = m_work.back();
@@ -117,6 +118,13 @@ private:
     }
 
     void atom_ext(Term a) {
+        if (m_opt.atom_refs) {
+            if (int ref = m_opt.atom_refs->ref(a); ref >= 0) {
+                u8(ATOM_CACHE_REF);
+                u8(unsigned(ref));
+                return;
+            }
+        }
         const std::string& text = atom_text(a);
         // Minor version 1 writes latin-1 atoms as ATOM_EXT and the others as UTF-8.
         std::string latin1;
@@ -437,8 +445,9 @@ Term build_integer(Term* hp, const std::uint8_t* digits, std::size_t n, bool neg
 class Decoder {
 public:
     Decoder(const DecodeTarget& target, std::span<const std::uint8_t> in, bool safe, bool build, Term* hp,
-            Term** off_heap = nullptr)
-        : m_target(target), m_r(in), m_safe(safe), m_build(build), m_hp(hp), m_off_heap(off_heap) {}
+            Term** off_heap, std::span<const Term> atom_refs)
+        : m_target(target), m_r(in), m_safe(safe), m_build(build), m_hp(hp), m_off_heap(off_heap),
+          m_atom_refs(atom_refs) {}
 
     // Why the input was refused (after run() answered BadFormat).
     std::string error() const { return m_error.empty() ? "truncated" : m_error; }
@@ -501,6 +510,7 @@ private:
         case SMALL_ATOM_EXT:
         case ATOM_UTF8_EXT:
         case SMALL_ATOM_UTF8_EXT:
+        case ATOM_CACHE_REF:
         case NEW_FLOAT_EXT:
         case STRING_EXT:
         case BINARY_EXT: return true;
@@ -598,6 +608,14 @@ private:
         case SMALL_ATOM_EXT: n = m_r.u8(); return atom_from(m_r.take(n), n, false, dest);
         case ATOM_UTF8_EXT: n = m_r.u16(); return atom_from(m_r.take(n), n, true, dest);
         case SMALL_ATOM_UTF8_EXT: n = m_r.u8(); return atom_from(m_r.take(n), n, true, dest);
+        case ATOM_CACHE_REF: {  // only after a distribution header that named it
+            std::uint32_t i = m_r.u8();
+            if (i >= m_atom_refs.size()) {
+                bad("atom cache reference " + std::to_string(i) + " not in the header");
+                return;
+            }
+            return set(dest, m_atom_refs[i]);
+        }
         default: m_r.fail(); return;
         }
     }
@@ -674,7 +692,8 @@ private:
         case ATOM_EXT:
         case SMALL_ATOM_EXT:
         case ATOM_UTF8_EXT:
-        case SMALL_ATOM_UTF8_EXT: return atom_body(tag, dest);
+        case SMALL_ATOM_UTF8_EXT:
+        case ATOM_CACHE_REF: return atom_body(tag, dest);
         case NIL_EXT: return set(dest, NIL);
         case SMALL_TUPLE_EXT: return tuple(m_r.u8(), dest);
         case LARGE_TUPLE_EXT: return tuple(m_r.u32(), dest);
@@ -971,6 +990,7 @@ private:
     bool m_build;
     Term* m_hp;
     Term** m_off_heap;
+    std::span<const Term> m_atom_refs;  // after a distribution header: what ATOM_CACHE_REF N means
     std::string m_error;
     Word m_words = 0;
     bool m_unsafe = false;
@@ -1012,6 +1032,50 @@ DecodeTarget DecodeTarget::literals(ExportTable& exports, Term** off_heap) {
     return {Kind::Literals, nullptr, nullptr, &exports, off_heap};
 }
 
+namespace {
+
+// Decodes [body] (the term's bytes after its version byte, or after a distribution header)
+// into [target]; [result]'s used counts the bytes of [body] the term took.
+void decode_body(const DecodeTarget& target, std::span<const std::uint8_t> body, bool safe,
+                 std::span<const Term> atom_refs, DecodeResult& result) {
+    Term term = NIL;
+    Word words = 0;
+    std::size_t used = 0;
+    Decoder sizing(target, body, safe, false, nullptr, nullptr, atom_refs);
+    result.status = sizing.run(&term, &words, &used);
+    if (result.status != DecodeStatus::Ok) {
+        if (result.status == DecodeStatus::BadFormat) result.error = sizing.error();
+        return;
+    }
+    // One block for the whole term; the second pass fails only where the first cannot see
+    // (map keys are compared once they are built).
+    Term* hp = nullptr;
+    Term** off_heap = nullptr;
+    if (words) {
+        switch (target.kind()) {
+        case DecodeTarget::Kind::ProcessHeap: hp = target.process()->alloc(words); break;
+        case DecodeTarget::Kind::Fragment:
+            result.fragment = HeapFragment::create(words);
+            hp = result.fragment->alloc(words);
+            off_heap = &result.fragment->off_heap_first;
+            break;
+        case DecodeTarget::Kind::Literals: hp = literal_alloc(words); break;
+        }
+    }
+    Decoder builder(target, body, safe, true, hp, off_heap, atom_refs);
+    result.status = builder.run(&term, &words, &used);
+    if (result.status != DecodeStatus::Ok) {  // only a map with a key twice is found this late
+        result.error = builder.error();
+        free_fragment(result.fragment);
+        result.fragment = nullptr;
+        return;
+    }
+    result.term = term;
+    result.used = used;
+}
+
+}  // namespace
+
 DecodeResult decode_external(const DecodeTarget& target, std::span<const std::uint8_t> bytes, bool safe) {
     DecodeResult result;
     if (bytes.size() < 2 || bytes[0] != VERSION) {
@@ -1043,40 +1107,20 @@ DecodeResult decode_external(const DecodeTarget& target, std::span<const std::ui
         body = inflated;
         consumed_prefix = 6 + used_in;
     }
-    Term term = NIL;
-    Word words = 0;
-    std::size_t used = 0;
-    Decoder sizing(target, body, safe, false, nullptr);
-    result.status = sizing.run(&term, &words, &used);
-    if (result.status != DecodeStatus::Ok) {
-        if (result.status == DecodeStatus::BadFormat) result.error = sizing.error();
+    decode_body(target, body, safe, {}, result);
+    if (result.status == DecodeStatus::Ok) result.used = inflated.empty() ? consumed_prefix + result.used : consumed_prefix;
+    return result;
+}
+
+DecodeResult decode_dist_term(const DecodeTarget& target, std::span<const std::uint8_t> bytes,
+                              std::span<const Term> atom_refs) {
+    DecodeResult result;
+    // A version byte here is a sender that got the format wrong (OTP refuses it too).
+    if (bytes.empty() || bytes[0] == VERSION) {
+        result.error = bytes.empty() ? "truncated" : "a version byte after a distribution header";
         return result;
     }
-    // One block for the whole term; the second pass fails only where the first cannot see
-    // (map keys are compared once they are built).
-    Term* hp = nullptr;
-    Term** off_heap = nullptr;
-    if (words) {
-        switch (target.kind()) {
-        case DecodeTarget::Kind::ProcessHeap: hp = target.process()->alloc(words); break;
-        case DecodeTarget::Kind::Fragment:
-            result.fragment = HeapFragment::create(words);
-            hp = result.fragment->alloc(words);
-            off_heap = &result.fragment->off_heap_first;
-            break;
-        case DecodeTarget::Kind::Literals: hp = literal_alloc(words); break;
-        }
-    }
-    Decoder builder(target, body, safe, true, hp, off_heap);
-    result.status = builder.run(&term, &words, &used);
-    if (result.status != DecodeStatus::Ok) {  // only a map with a key twice is found this late
-        result.error = builder.error();
-        free_fragment(result.fragment);
-        result.fragment = nullptr;
-        return result;
-    }
-    result.term = term;
-    result.used = inflated.empty() ? consumed_prefix + used : consumed_prefix;
+    decode_body(target, bytes, false, atom_refs, result);
     return result;
 }
 

@@ -6,7 +6,8 @@
 // latin-1 atoms as ATOM_EXT, STRING_EXT for byte lists, NEW_PID_EXT / NEWER_REFERENCE_EXT with
 // creation 0 for the local node nonode@nohost). Decoding accepts every tag OTP 25 writes, plus
 // the older float, atom, pid, port and reference tags; both work without recursion, so a term
-// may nest as deep as its bytes allow. Decoding checks the whole input first and counts the
+// may nest as deep as its bytes allow. For distribution, terms after a distribution header
+// (no version byte, atoms as references to the header's atom cache) both ways. Decoding checks the whole input first and counts the
 // words the term needs, then builds it in one block taken from its target (a process heap, a
 // heap fragment, the literal area): building never fails half-way.
 #pragma once
@@ -24,9 +25,24 @@ struct HeapFragment;
 struct Process;
 struct Vm;
 
+// The atom cache of a distribution header (erl_ext_dist's ATOM_CACHE_REF): the encoder asks
+// it for each atom it writes.
+class AtomCacheRefs {
+public:
+    // The index (0..254) [atom] has among the message's atom cache references, taking one if
+    // there is room; -1: write the atom itself.
+    virtual int ref(Term atom) = 0;
+
+protected:
+    ~AtomCacheRefs() = default;
+};
+
 struct EncodeOptions {
     int minor_version = 1;  // 0: floats as FLOAT_EXT text; 2: every atom as UTF-8
     int compression = 0;    // zlib level 1..9, 0 = none
+    // False after a distribution header, where terms have no version byte of their own.
+    bool version_byte = true;
+    AtomCacheRefs* atom_refs = nullptr;  // a distribution header's atom cache, or none
 };
 
 // Appends the external format of [t] (the 131 version byte first) to [out].
@@ -80,5 +96,9 @@ struct DecodeResult {
 DecodeResult decode_external(const DecodeTarget& target, std::span<const std::uint8_t> bytes, bool safe);
 // binary_to_term: onto [p]'s heap.
 DecodeResult decode_external(Process* p, std::span<const std::uint8_t> bytes, bool safe);
+// A term after a distribution header (erl_ext_dist): no version byte, and ATOM_CACHE_REF N
+// stands for [atom_refs][N], the atoms the header named.
+DecodeResult decode_dist_term(const DecodeTarget& target, std::span<const std::uint8_t> bytes,
+                              std::span<const Term> atom_refs);
 
 }  // namespace beamlet::vm

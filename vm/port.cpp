@@ -279,9 +279,9 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
     return result;
 }
 
-std::size_t Port::write_in_turn(const std::vector<std::string>& packets) {
+std::size_t Port::write_in_turn(const std::vector<RuntimePacket>& packets) {
     std::size_t bytes = 0;
-    for (const std::string& packet : packets) bytes += packet.size();
+    for (const RuntimePacket& packet : packets) bytes += packet.size();
     count_output(bytes);
     driver->output_all(*this, packets);
     return driver->queue_size();

@@ -36,6 +36,7 @@ namespace beamlet::vm {
 
 struct Vm;
 class PortDriver;
+struct RuntimePacket;
 
 // What a port is asked to do (OTP's proc-to-port signals). The running_ports events name it
 // (in/out Command): Io is an I/O readiness run, named 0 as in OTP.
@@ -166,7 +167,7 @@ struct Port {
     // turn (the holder of [exec]): the distribution's output queue, written by its
     // DistOutput operation.
     // Answers the bytes the driver still queues.
-    std::size_t write_in_turn(const std::vector<std::string>& packets);
+    std::size_t write_in_turn(const std::vector<RuntimePacket>& packets);
     // port_close/1, Port ! {Pid, close} ([bang]: the owner only; {Port, closed} goes back).
     PortOpResult close(Term caller, bool bang);
     // port_connect/2 ([bang]: Port ! {Pid, {connect, New}}, owner only, {Port, connected}).

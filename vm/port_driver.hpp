@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,17 @@ struct Port;
 // its senders: OTP's dist_buf_busy_limit default, 1 MB.
 inline constexpr std::size_t RUNTIME_BUSY_BYTES = 1024 * 1024;
 
+// A packet the runtime writes through a port (the distribution's): [head], then [body]'s
+// bytes [from, to). The fragments of one large message share its body.
+struct RuntimePacket {
+    std::string head;
+    std::shared_ptr<const std::string> body;
+    std::size_t from = 0, to = 0;
+
+    std::size_t size() const { return head.size() + (to - from); }
+    std::string_view body_bytes() const { return body ? std::string_view(*body).substr(from, to - from) : std::string_view(); }
+};
+
 class PortDriver {
 public:
     virtual ~PortDriver() = default;
@@ -33,8 +45,13 @@ public:
     // caller): the distribution's control messages. A driver may write them at once; one
     // that queues RUNTIME_BUSY_BYTES or more of them posts a DistOutput operation to its port
     // once its queue is down to half of that again (the distribution's senders wait for it).
-    virtual void output_all(Port& port, const std::vector<std::string>& packets) {
-        for (const std::string& packet : packets) output(port, 0, packet);
+    virtual void output_all(Port& port, const std::vector<RuntimePacket>& packets) {
+        std::string bytes;
+        for (const RuntimePacket& packet : packets) {
+            bytes.assign(packet.head);
+            bytes.append(packet.body_bytes());
+            output(port, 0, bytes);
+        }
     }
     // port_control/3 from [caller]: the reply's bytes, or nullopt (badarg) for a driver without
     // control operations or an operation it does not know.

@@ -407,24 +407,27 @@ public:
         }
     }
 
-    void output_all(Port& port, const std::vector<std::string>& packets) override {
+    void output_all(Port& port, const std::vector<RuntimePacket>& packets) override {
         std::size_t header_bytes = m_packet == PacketType::One ? 1 : m_packet == PacketType::Two ? 2
                                  : m_packet == PacketType::Four ? 4 : 0;
-        if (m_protocol == Protocol::Udp || !m_connected || packets.size() < 2) {
+        if (m_protocol == Protocol::Udp || !m_connected) {
             PortDriver::output_all(port, packets);
             if (m_queued >= RUNTIME_BUSY_BYTES) m_runtime_busy = true;
             return;
         }
-        // Headers for all, then one sendmsg over header and body pairs (up to IOV_MAX parts
-        // at a time); what the socket does not take is queued, in order.
+        // Lengths for all, then one sendmsg over the length, head and body of each (up to
+        // IOV_MAX parts at a time); what the socket does not take is queued, in order.
         std::vector<std::array<char, 4>> headers(packets.size());
         std::vector<iovec> parts;
-        parts.reserve(2 * packets.size());
+        parts.reserve(3 * packets.size());
         for (std::size_t i = 0; i < packets.size(); ++i) {
             std::size_t n = packets[i].size();
             for (std::size_t k = header_bytes; k-- > 0; n >>= 8) headers[i][k] = char(n & 0xFF);
             if (header_bytes) parts.push_back({headers[i].data(), header_bytes});
-            if (!packets[i].empty()) parts.push_back({const_cast<char*>(packets[i].data()), packets[i].size()});
+            const std::string& head = packets[i].head;
+            if (!head.empty()) parts.push_back({const_cast<char*>(head.data()), head.size()});
+            std::string_view body = packets[i].body_bytes();
+            if (!body.empty()) parts.push_back({const_cast<char*>(body.data()), body.size()});
             ++m_send_cnt;
             m_send_max = std::max<std::uint64_t>(m_send_max, packets[i].size());
             m_send_oct += packets[i].size() + header_bytes;
