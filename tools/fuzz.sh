@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/fuzz.sh — libFuzzer on beamlet's input readers (tests/fuzz): the .beam loader,
-# binary_to_term, the match-spec compiler, the command-line trace-pattern parser.
+# binary_to_term, the match-spec compiler, the command-line trace-pattern parser, a
+# distribution connection's packets.
 #
 #   tools/fuzz.sh build                       configure and build build-fuzz (clang-19, ASan+UBSan)
 #   tools/fuzz.sh run [SECONDS] [TARGET...]   fuzz each target SECONDS (default 600) in turn,
@@ -13,7 +14,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build-fuzz}
-TARGETS="loader binary_to_term match_spec trace_pattern"
+TARGETS="loader binary_to_term match_spec trace_pattern dist_packet"
 
 setup() {
     "$ROOT/tools/setup.sh"
