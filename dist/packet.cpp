@@ -268,13 +268,19 @@ bool PacketReader::atom_cache_refs(std::span<const std::uint8_t> packet, std::si
     return true;
 }
 
+PacketReader::~PacketReader() {
+    for (auto& [sequence, p] : m_partial) free_fragment(p.control.fragment);
+}
+
 PacketReader::Result PacketReader::read(std::span<const std::uint8_t> packet, Message* message, std::string* why) {
+    DecodeResult control;
     if (!m_headers) {
         if (packet.empty() || packet[0] != std::uint8_t(PASS_THROUGH)) {
             *why = "no pass-through byte";
             return Result::Bad;
         }
-        return decode(packet.subspan(1), {}, message, why);
+        if (!this->control(packet.subspan(1), {}, &control, why)) return Result::Bad;
+        return this->message(control, packet.subspan(1 + control.used), {}, message, why);
     }
     if (packet.size() < 2 || packet[0] != VERSION) {
         *why = "no distribution header";
@@ -282,13 +288,14 @@ PacketReader::Result PacketReader::read(std::span<const std::uint8_t> packet, Me
     }
     std::uint8_t kind = packet[1];
     std::size_t at = 2;
+    std::vector<Term> refs;
     if (kind == DIST_HEADER) {
-        std::vector<Term> refs;
         if (!atom_cache_refs(packet, &at, &refs)) {
             *why = "a corrupted distribution header";
             return Result::Bad;
         }
-        return decode(packet.subspan(at), refs, message, why);
+        if (!this->control(packet.subspan(at), refs, &control, why)) return Result::Bad;
+        return this->message(control, packet.subspan(at + control.used), refs, message, why);
     }
     if ((kind != DIST_FRAG_HEADER && kind != DIST_FRAG_CONT) || !m_fragments || packet.size() < 18) {
         *why = "a corrupted distribution header";
@@ -301,15 +308,17 @@ PacketReader::Result PacketReader::read(std::span<const std::uint8_t> packet, Me
         return Result::Bad;
     }
     if (kind == DIST_FRAG_HEADER) {
-        std::vector<Term> refs;
         if (m_partial.contains(sequence) || !atom_cache_refs(packet, &at, &refs)) {
             *why = "a corrupted distribution header";
             return Result::Bad;
         }
-        if (fragment == 1) return decode(packet.subspan(at), refs, message, why);
+        if (!this->control(packet.subspan(at), refs, &control, why)) return Result::Bad;
+        std::span<const std::uint8_t> rest = packet.subspan(at + control.used);
+        if (fragment == 1) return this->message(control, rest, refs, message, why);
         Partial& p = m_partial[sequence];
         p.refs = std::move(refs);
-        p.bytes.assign(reinterpret_cast<const char*>(packet.data() + at), packet.size() - at);
+        p.control = std::move(control);
+        p.payload.assign(reinterpret_cast<const char*>(rest.data()), rest.size());
         p.left = fragment;
         return Result::Partial;
     }
@@ -319,33 +328,35 @@ PacketReader::Result PacketReader::read(std::span<const std::uint8_t> packet, Me
         return Result::Bad;
     }
     Partial& p = it->second;
-    p.bytes.append(reinterpret_cast<const char*>(packet.data() + at), packet.size() - at);
+    p.payload.append(reinterpret_cast<const char*>(packet.data() + at), packet.size() - at);
     p.left = fragment;
     if (fragment > 1) return Result::Partial;
     Partial whole = std::move(p);
     m_partial.erase(it);
-    return decode(std::span(reinterpret_cast<const std::uint8_t*>(whole.bytes.data()), whole.bytes.size()), whole.refs,
-                  message, why);
+    return this->message(whole.control, std::span(reinterpret_cast<const std::uint8_t*>(whole.payload.data()), whole.payload.size()),
+                         whole.refs, message, why);
 }
 
-PacketReader::Result PacketReader::decode(std::span<const std::uint8_t> bytes, std::span<const Term> refs,
-                                          Message* message, std::string* why) {
-    auto term_at = [&](std::span<const std::uint8_t> at) {
-        return m_headers ? decode_dist_term(DecodeTarget::fragment(m_vm), at, refs)
-                         : decode_external(DecodeTarget::fragment(m_vm), at, false);
-    };
-    DecodeResult control = term_at(bytes);
-    SWord op = 0;
-    if (control.status != DecodeStatus::Ok || !operation_of(control.term, &op)) {
-        free_fragment(control.fragment);
-        *why = control.status != DecodeStatus::Ok ? "a corrupted control message: " + control.error
-                                                  : "a control message that is not one";
-        return Result::Bad;
-    }
+bool PacketReader::control(std::span<const std::uint8_t> bytes, std::span<const Term> refs, DecodeResult* control,
+                           std::string* why) {
+    *control = m_headers ? decode_dist_term(DecodeTarget::fragment(m_vm), bytes, refs)
+                         : decode_external(DecodeTarget::fragment(m_vm), bytes, false);
+    SWord op;
+    if (control->status == DecodeStatus::Ok && operation_of(control->term, &op)) return true;
+    *why = control->status != DecodeStatus::Ok ? "a corrupted control message: " + control->error
+                                               : "a control message that is not one";
+    free_fragment(control->fragment);
+    control->fragment = nullptr;
+    return false;
+}
+
+PacketReader::Result PacketReader::message(DecodeResult& control, std::span<const std::uint8_t> rest,
+                                           std::span<const Term> refs, Message* message, std::string* why) {
     DecodeResult payload;
     payload.term = THE_NON_VALUE;
-    if (control.used < bytes.size()) {
-        payload = term_at(bytes.subspan(control.used));
+    if (!rest.empty()) {
+        payload = m_headers ? decode_dist_term(DecodeTarget::fragment(m_vm), rest, refs)
+                            : decode_external(DecodeTarget::fragment(m_vm), rest, false);
         if (payload.status != DecodeStatus::Ok) {
             free_fragment(control.fragment);
             free_fragment(payload.fragment);
@@ -353,6 +364,8 @@ PacketReader::Result PacketReader::decode(std::span<const std::uint8_t> bytes, s
             return Result::Bad;
         }
     }
+    SWord op = 0;
+    operation_of(control.term, &op);
     if (!well_formed(op, control.term, payload.term)) {
         free_fragment(control.fragment);
         free_fragment(payload.fragment);

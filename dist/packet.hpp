@@ -131,6 +131,7 @@ private:
 class PacketReader {
 public:
     explicit PacketReader(vm::Vm& vm) : m_vm(vm) {}
+    ~PacketReader();
     PacketReader(const PacketReader&) = delete;
     PacketReader& operator=(const PacketReader&) = delete;
 
@@ -159,12 +160,19 @@ private:
     // The atom cache part of a header at [at]: its references into [refs], the cache
     // updated. False: it is not one.
     bool atom_cache_refs(std::span<const std::uint8_t> packet, std::size_t* at, std::vector<Term>* refs);
-    // A whole message's bytes after its header.
-    Result decode(std::span<const std::uint8_t> bytes, std::span<const Term> refs, Message* message, std::string* why);
+    // The control message at the start of [bytes] (a message's after its header, or its
+    // first fragment's: OTP's nodes read the control message from there).
+    bool control(std::span<const std::uint8_t> bytes, std::span<const Term> refs, vm::DecodeResult* control,
+                 std::string* why);
+    // The message of [control] with the payload in [rest] (none if it is empty).
+    Result message(vm::DecodeResult& control, std::span<const std::uint8_t> rest, std::span<const Term> refs,
+                   Message* message, std::string* why);
 
+    // A fragmented message: its control message, and its payload's bytes so far.
     struct Partial {
         std::vector<Term> refs;
-        std::string bytes;
+        vm::DecodeResult control;
+        std::string payload;
         std::uint64_t left;  // the id of the last fragment in (the next one is left - 1)
     };
 

@@ -482,7 +482,7 @@ inline void charge_work(Process* p, std::size_t work, std::size_t per_reduction)
 // what the BIF returns (THE_NON_VALUE: trapped).
 Term trap_yield(Process* p, const struct Export* shown_as, BifContinuation continuation, Word live = 0);
 
-class Module;
+struct Module;
 // Whether [p] (not running) executes code of [m]: its current instruction, continuation, or a
 // return address or catch on its stack. False for a null [m].
 bool runs_code_of(const Process* p, const Module* m);

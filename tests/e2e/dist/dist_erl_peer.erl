@@ -42,6 +42,16 @@ run(Tag, PeerKind) ->
     Echo ! {self(), {Big, List, #{key => [a, {b, 1.5}, <<"c">>]}}},
     io:format("10 MB and a list back intact: ~p~n",
               [receive {echo, {B, L, Map}} -> {B =:= Big, L =:= List, Map} after 20000 -> timeout end]),
+    %% 100 MB: fragments both ways (OTP's nodes and beamlet cut messages into 64 KB pieces).
+    Huge = binary:copy(<<"0123456789">>, 10000000),
+    Echo ! {self(), {huge, Huge}},
+    io:format("100 MB back intact: ~p~n", [receive {echo, {huge, H}} -> H =:= Huge after 60000 -> timeout end]),
+    %% More atoms than the atom cache holds (2048) and than one header names (255), twice.
+    Atoms = [list_to_atom("dist_cache_atom_" ++ integer_to_list(I)) || I <- lists:seq(1, 3000)],
+    [begin Echo ! {self(), {atoms, Atoms}},
+           io:format("3000 atoms back intact: ~p~n",
+                     [receive {echo, {atoms, As}} -> As =:= Atoms after 10000 -> timeout end])
+     end || _ <- [1, 2]],
     Ref = make_ref(),
     Echo ! {self(), {Ref, self(), Echo}},
     io:format("refs and pids keep their identity: ~p~n",
