@@ -29,6 +29,7 @@
 #include "vm/copy.hpp"
 #include "vm/heap.hpp"
 #include "vm/map.hpp"
+#include "vm/node.hpp"
 #include "vm/process.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/vm.hpp"
@@ -103,8 +104,9 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         const_cast<Impl*>(this)->capture(tag, tracee, term, extra);
     }
 
-    // On the event's thread: the limits, then a copy of the event for the writer.
-    void capture(Term tag, Term tracee, Term term, Term extra) {
+    // On the event's thread: the limits, then a copy of the event for the writer. [names]:
+    // {Pid, Name} pairs for pids of other nodes (--node), which this VM cannot look up.
+    void capture(Term tag, Term tracee, Term term, Term extra, Term names = NIL) {
         if (stopped.load(std::memory_order_relaxed)) {
             dropped.fetch_add(1, std::memory_order_relaxed);
             return;
@@ -126,8 +128,14 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         r.ns = t - start_ns;
         r.tag = tag;
         r.scheduler = Schedulers::current_index() + 1;
-        // The tracee is a pid or a port, or seq_trace's label (any term).
-        Word sizes[3] = {term_size_words(tracee), term_size_words(term), extra ? term_size_words(extra) : 0};
+        // The tracee is a pid or a port, or seq_trace's label (any term). Other nodes' pids
+        // (--node) are their stable copies, one word for each pid as a local pid is: the
+        // writers compare them and keep them past the record.
+        tracee = stable_pid(tracee);
+        term = stable_pid(term);
+        extra = stable_pid(extra);
+        auto words_of = [](Term t) { return !t || is_external_pid(t) ? Word(0) : term_size_words(t); };
+        Word sizes[3] = {words_of(tracee), words_of(term), words_of(extra)};
         Word size = sizes[0] + sizes[1] + sizes[2];
         r.fragment = size ? HeapFragment::create(size, /*pooled=*/true) : nullptr;  // freed by the writer thread
         Term* hp = size ? r.fragment->data : nullptr;
@@ -141,6 +149,12 @@ struct CliTrace::Impl final : tracing::NativeTracer {
         r.term = copy(term, sizes[1]);
         r.extra = copy(extra, sizes[2]);
         if (r.fragment) r.fragment->used_words = size;
+        bool seq = is_tuple(r.term) && tuple_arity(r.term) == 5 && !is_pid(tracee) && !is_port(tracee);
+        if (seq) {  // seq_trace's {Kind, Serial, From, To, Message}: From and To (in our copy) too
+            Term* info = boxed_ptr(r.term) + 1;
+            info[2] = stable_pid(info[2]);
+            info[3] = stable_pid(info[3]);
+        }
         // Names of pids met for the first time, while their processes still live: the
         // tracee, a pid that is the event (spawn, link), a send's receiver (or the holder of
         // the name it was sent to), seq_trace's sender and receiver ({Kind, Serial, From, To,
@@ -154,13 +168,19 @@ struct CliTrace::Impl final : tracing::NativeTracer {
             named.trace = this;
             named.pids.clear();
         }
-        bool seq = is_tuple(term) && tuple_arity(term) == 5 && !is_pid(tracee) && !is_port(tracee);
         for (Term pid : {tracee, term, extra, r.to_pid, seq ? tuple_element(term, 2) : 0, seq ? tuple_element(term, 3) : 0})
             if (pid && is_pid(pid) && !named.pids.count(pid))
                 if (std::optional<std::string> name = process_name(vm, pid)) {  // not a process being born
                     named.pids.insert(pid);
                     r.names.emplace_back(pid, std::move(*name));
                 }
+        for (; is_list(names); names = cdr(names)) {
+            Term pair = car(names);
+            std::string name;
+            if (is_tuple(pair) && tuple_arity(pair) == 2 && is_external_pid(tuple_element(pair, 0)) &&
+                bif::iolist_to_bytes(tuple_element(pair, 1), &name))
+                r.names.emplace_back(stable_pid(tuple_element(pair, 0)), std::move(name));
+        }
         if (finishing.load(std::memory_order_acquire)) {  // the writer has gone
             free_fragment(r.fragment);
             dropped.fetch_add(1, std::memory_order_relaxed);
@@ -172,6 +192,8 @@ struct CliTrace::Impl final : tracing::NativeTracer {
             q->next = head;
         } while (!pending.compare_exchange_weak(head, q, std::memory_order_release, std::memory_order_relaxed));
     }
+
+    static Term stable_pid(Term t) { return t && is_external_pid(t) ? stable_external(t) : t; }
 
     bool over_rate(std::int64_t t) {
         std::int64_t window = std::int64_t(options.rate_ms) * 1000000;
@@ -303,7 +325,10 @@ Term bif_cli_trace_spec(Process* p, Term*) {
     for (auto it = o.events.rbegin(); it != o.events.rend(); ++it) events = make_cons_on(p->alloc(2), atom(*it), events);
     // Calls need their returns for slices (chrome) and stacks (flame).
     bool returns = o.format == TraceFormat::Chrome || o.format == TraceFormat::Flame;
+    Term nodes = NIL;
+    for (auto it = o.nodes.rbegin(); it != o.nodes.rend(); ++it) nodes = make_cons_on(p->alloc(2), atom(*it), nodes);
     return map_from_pairs(p, {{atom("kind"), atom(o.profile ? "profile" : "trace")},
+                              {atom("nodes"), nodes},
                               {atom("patterns"), patterns},
                               {atom("procs"), bif::utf8_to_list(p, o.procs)},
                               {atom("events"), events},
@@ -348,6 +373,28 @@ Term bif_cli_tracer_enabled(Process* p, Term* a) {
 Term bif_cli_tracer_trace(Process* p, Term* a) { return g_cli ? tracing::call_native_trace(*g_cli, a) : p->badarg(); }
 
 // beamlet:cli_trace_finish(Reason): the session is over and every event delivered.
+// beamlet:cli_trace_event(TraceMessage, Names): a trace message from another node (--node:
+// dbg's relay there sends them to this node's dbg) as an event of this trace: {trace, Tracee,
+// Tag, Term[, Extra]}, the same with trace_ts and a time stamp last, or {seq_trace, Label,
+// Info[, TimeStamp]}. Names: [{Pid, Name}] for the pids it shows for the first time.
+Term bif_cli_trace_event(Process* p, Term* a) {
+    if (!g_cli || !is_tuple(a[0]) || !(is_list(a[1]) || is_nil(a[1]))) return p->badarg();
+    static const Term am_trace = atom("trace"), am_trace_ts = atom("trace_ts"), am_seq_trace = atom("seq_trace");
+    Term m = a[0];
+    Word n = tuple_arity(m);
+    auto el = [&](Word i) { return tuple_element(m, i); };
+    Term kind = el(0);
+    if (kind == am_trace_ts) --n;  // without its time stamp
+    if ((kind == am_trace || kind == am_trace_ts) && (n == 4 || n == 5)) {
+        g_cli->capture(el(2), el(1), el(3), n == 5 ? el(4) : 0, a[1]);
+    } else if (kind == am_seq_trace && (n == 3 || n == 4)) {
+        g_cli->capture(am_seq_trace, el(1), el(2), 0, a[1]);
+    } else {
+        return p->badarg();
+    }
+    return atoms::ok;
+}
+
 Term bif_cli_trace_finish(Process* p, Term* a) {
     if (!g_cli) return p->badarg();
     std::string why = is_atom(a[0]) && a[0] != atom("main_exited") ? atom_text(a[0]) : "";
@@ -379,6 +426,7 @@ void CliTrace::install() {
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_note"), 1, bif_cli_trace_note);
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_write"), 1, bif_cli_trace_write);
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_finish"), 1, bif_cli_trace_finish);
+    m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_event"), 2, bif_cli_trace_event);
     m_impl->vm.register_bif(atom("beamlet"), atom("cli_trace_calls_return"), 1, bif_cli_trace_calls_return);
     m_impl->vm.register_bif(atom("beamlet_cli_tracer"), atom("enabled"), 3, bif_cli_tracer_enabled);
     m_impl->vm.register_bif(atom("beamlet_cli_tracer"), atom("trace"), 5, bif_cli_tracer_trace);

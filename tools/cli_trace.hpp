@@ -2,6 +2,10 @@
 // command line in a trace session of its own, so that it never disturbs a program that traces
 // itself.
 //
+// With --node, the traced processes are another node's (beamlet or erl): this VM becomes a
+// hidden node, and OTP's dbg traces the nodes, its relay on each sending the trace messages
+// here (cli_trace_event/1), where they are written as the VM's own events would be.
+//
 // The Erlang half (bif/lib/beamlet_cli_trace.erl) runs inside the VM: it compiles the call
 // patterns to match specs, creates the session with this file's native tracer module
 // `beamlet_cli_tracer` as its tracer, selects the processes, starts the program, and ends the
@@ -31,6 +35,7 @@ struct CliTraceOptions {
     bool profile = false;               // beamlet profile: call_count/call_time/call_memory tables
     std::vector<std::string> patterns;  // call patterns ('m:f/2', 'm:f(X) when X > 1 -> return')
     std::string procs = "main";         // main (and what it spawns), all, new, or a registered name
+    std::vector<std::string> nodes;     // --node: trace these running nodes instead of a program
     std::vector<std::string> events;    // send, receive, procs, running, gc, seq_trace, ports
     bool global = false;                // global call patterns (remote calls only) instead of local
     TraceFormat format = TraceFormat::Text;

@@ -291,6 +291,7 @@ public:
 
 private:
     Printer m_print;
+    // By pid (local ones, and other nodes' stable copies: tools/cli_trace.cpp), port or name.
     std::unordered_map<Term, std::string> m_names;
 };
 
@@ -749,7 +750,8 @@ public:
         if ((r.tag == t.send || r.tag == t.send_dead) && m_messages.size() < MAX_MESSAGES) {
             std::string msg = m_print.show(r.term);
             Term to = r.to_pid ? r.to_pid : r.extra;  // a name's lane is its process's
-            m_messages.push_back({us, -1, r.tracee, to, msg});
+            m_messages.push_back(message(us, r.tracee, to, msg));
+            if (!m_messages.back().to_text.empty()) return;  // {Name, Node}: its receive is not matched
             m_waiting[{to, msg}].push_back(m_messages.size() - 1);
         } else if (r.tag == t.receive) {
             auto it = m_waiting.find({r.tracee, m_print.show(r.term)});
@@ -761,10 +763,18 @@ public:
             // Matched by serial: a send's receive has the same one.
             std::string key = m_print.show(i.serial);
             if (i.kind == t.send && m_messages.size() < MAX_MESSAGES) {
-                m_messages.push_back({us, -1, i.from, i.to, m_print.show(i.message)});
+                m_messages.push_back(message(us, i.from, i.to, m_print.show(i.message)));
                 m_serials[key] = m_messages.size() - 1;
             } else if (i.kind == t.receive) {
-                if (auto it = m_serials.find(key); it != m_serials.end()) m_messages[it->second].received_us = us;
+                if (auto it = m_serials.find(key); it != m_serials.end()) {
+                    // The receiver's lane, also for a send to {Name, Node}.
+                    Message& m = m_messages[it->second];
+                    m.received_us = us;
+                    if (is_immediate(i.to) || is_external_pid(i.to)) {
+                        m.to = i.to;
+                        m.to_text.clear();
+                    }
+                }
             }
         }
     }
@@ -776,7 +786,8 @@ public:
         messages.reserve(m_messages.size());
         for (const Message& m : m_messages)
             messages.push_back({m.sent_us, m.received_us, latin1_to_utf8(m_names.label(m.from)),
-                                latin1_to_utf8(m_names.label(m.to)), latin1_to_utf8(m.text)});
+                                latin1_to_utf8(m.to_text.empty() ? m_names.label(m.to) : m.to_text),
+                                latin1_to_utf8(m.text)});
         std::string title = "beamlet trace: " + std::to_string(messages.size()) + " messages";
         if (!write_file(m_path, sequence_diagram_svg(messages, {}, title))) return "cannot write " + m_path;
         return "sequence diagram written to " + m_path;
@@ -785,9 +796,19 @@ public:
 private:
     struct Message {
         double sent_us, received_us;  // -1: not seen received
-        Term from, to;                // pids (or names and ports), immediate
+        Term from, to;                // pids (other nodes' stable copies), names and ports
         std::string text;
+        std::string to_text;          // a receiver that is none of those ({Name, Node}), as printed
     };
+    // The terms of a record go with it: a receiver kept past it is one that lives on, or text.
+    Message message(double us, Term from, Term to, std::string text) {
+        Message m{us, -1, from, to, std::move(text), {}};
+        if (!is_immediate(to) && !is_external_pid(to)) {
+            m.to_text = m_print.show(to);
+            m.to = 0;
+        }
+        return m;
+    }
     std::vector<Message> m_messages;
     std::map<std::pair<Term, std::string>, std::deque<std::size_t>> m_waiting;
     std::map<std::string, std::size_t> m_serials;

@@ -5,11 +5,17 @@
 %% `beamlet profile`: call_count, call_time and call_memory on the patterns, read back into
 %% tables at the end.
 %%
+%% With --node, the nodes' processes are traced instead of a program's (redbug-style): this VM
+%% is a hidden node, OTP's dbg puts its relay on each node as the tracer there (erlang:trace/3
+%% and trace_pattern/3 are called on the node itself), and its tracer here hands each trace
+%% message to the writer (beamlet:cli_trace_event/1). The run ends at a limit, or when a node
+%% goes down; the nodes are left as they were.
+%%
 %% Pattern syntax (as redbug's): Module, Module:Function, Module:*, Module:Function/Arity,
 %% Module:Function(ArgPatterns) [when Guards] — each optionally followed by
 %% "-> Action; Action" with the actions return, exception, caller and stack.
 -module(beamlet_cli_trace).
--export([start/2, main_exited/0, compile_pattern/1]).
+-export([start/2, main_exited/0, compile_pattern/1, main/0]).
 
 -define(SERVER, beamlet_cli_trace).
 
@@ -38,10 +44,20 @@ main_exited() ->
             end
     end.
 
+%% The program of `beamlet trace --node`: nothing runs here; the trace is the nodes'.
+main() ->
+    receive after infinity -> ok end.
+
 %% ---- the server: owns the session ----
 
 server(Spec, StartMain, Parent) ->
     register(?SERVER, self()),
+    case maps:get(nodes, Spec) of
+        [] -> local(Spec, StartMain, Parent);
+        Nodes -> remote(Nodes, Spec, StartMain, Parent)
+    end.
+
+local(Spec, StartMain, Parent) ->
     Kind = maps:get(kind, Spec),
     Patterns = case {Kind, maps:get(patterns, Spec)} of
                    {profile, []} -> default_profile_patterns(maps:get(module, Spec));
@@ -208,6 +224,123 @@ watch_name(Session, Name, Flags, Server) ->
         Pid when is_pid(Pid) -> _ = trace:process(Session, Pid, true, Flags), unlink(Server);
         _ -> timer:sleep(2), watch_name(Session, Name, Flags, Server)
     end.
+
+%% ---- --node: other nodes traced through dbg ----
+
+remote(Nodes, Spec, StartMain, Parent) ->
+    Compiled = [compile_or_stop(P) || P <- maps:get(patterns, Spec)],
+    [connect_or_stop(N) || N <- Nodes],
+    %% Names are read once, before the trace starts: a call to a node later would be traced.
+    Known = maps:from_list(lists:append([registered_names(N) || N <- Nodes])),
+    {ok, _} = dbg:tracer(process, {fun event/2, {Known, #{}}}),
+    Relays = [{N, relay(N)} || N <- Nodes],
+    Returns = maps:get(returns, Spec),
+    Where = case maps:get(global, Spec) of true -> [global]; false -> [local] end,
+    Patterns = [{MFA, case Returns of
+                          true -> [{H, G, with_exception_trace(B)} || {H, G, B} <- MS];
+                          false -> MS
+                      end, Text} || {MFA, MS, Text} <- Compiled],
+    [remote_pattern(Nodes, P, Where) || P <- Patterns],
+    beamlet:cli_trace_calls_return(Compiled =/= [] andalso (Returns orelse lists:all(fun returns/1, Compiled))),
+    Flags = flags(Spec, Compiled),
+    SeqTrace = lists:member(seq_trace, maps:get(events, Spec)),
+    [begin
+         remote_processes(N, Relay, maps:get(procs, Spec), Flags),
+         SeqTrace andalso erpc:call(N, seq_trace, set_system_tracer, [Relay]),
+         monitor_node(N, true)
+     end || {N, Relay} <- Relays],
+    _ = StartMain(),
+    Parent ! {self(), started},
+    Stop = fun(Why) ->
+                   [catch remote_clear(N, Relay, Flags, Patterns, Where) || {N, Relay} <- Relays],
+                   _ = catch dbg:stop(),
+                   beamlet:cli_trace_finish(Why),
+                   erlang:halt(0)
+           end,
+    receive
+        {stop, limit} -> Stop(limit);
+        {nodedown, N} -> Stop(list_to_atom("stopped: " ++ atom_to_list(N) ++ " went down"))
+    after maps:get(time_limit, Spec) -> Stop(time_limit)
+    end.
+
+%% dbg's handler here: a trace message from a node to the writer, with the names known for
+%% the pids it shows first ([Seen]: those met so far).
+event(Msg, {Known, Seen}) when is_tuple(Msg) ->
+    New = lists:usort([P || P <- pids_of(Msg), is_pid(P), not is_map_key(P, Seen)]),
+    Names = [{P, Name} || P <- New, {ok, Name} <- [maps:find(P, Known)]],
+    _ = catch beamlet:cli_trace_event(Msg, Names),
+    {Known, maps:merge(Seen, maps:from_keys(New, true))};
+event(_, State) -> State.
+
+%% The pids an event names: its tracee and the term (a spawn's, a link's), a send's receiver,
+%% seq_trace's sender and receiver.
+pids_of({seq_trace, _, {_, _, From, To, _}}) -> [From, To];
+pids_of({seq_trace, _, {_, _, From, To, _}, _}) -> [From, To];
+pids_of(Msg) when tuple_size(Msg) >= 4 ->
+    [element(2, Msg), element(4, Msg) | [element(5, Msg) || tuple_size(Msg) >= 5]];
+pids_of(_) -> [].
+
+%% The registered processes of [Node]: [{Pid, Name}].
+registered_names(Node) ->
+    Names = erpc:call(Node, erlang, registered, []),
+    Pids = erpc:call(Node, lists, map, [fun erlang:whereis/1, Names]),
+    [{Pid, atom_to_list(Name)} || {Pid, Name} <- lists:zip(Pids, Names), is_pid(Pid)].
+
+connect_or_stop(Node) ->
+    case net_kernel:connect_node(Node) of
+        true -> ok;
+        _ ->
+            beamlet:cli_trace_note(io_lib:format("cannot connect to ~ts (is it running, with this cookie?)", [Node])),
+            erlang:halt(2)
+    end.
+
+%% dbg's relay on [Node]: the tracer there.
+relay(Node) ->
+    case dbg:n(Node) of
+        {ok, Node} -> ok;
+        Error ->
+            beamlet:cli_trace_note(io_lib:format("cannot trace ~ts: ~p", [Node, Error])),
+            erlang:halt(2)
+    end,
+    {ok, Relay} = dbg:get_tracer(Node),
+    Relay.
+
+remote_pattern(Nodes, {{M, _, _} = MFA, MS, Text}, Where) ->
+    Matched = [begin
+                   M =:= '_' orelse erpc:call(N, code, ensure_loaded, [M]),
+                   erpc:call(N, erlang, trace_pattern, [MFA, MS, Where])
+               end || N <- Nodes],
+    case lists:sum(Matched) of
+        0 -> beamlet:cli_trace_note(["pattern '", Text, "' matches no function"]);
+        _ -> ok
+    end.
+
+remote_processes(Node, Relay, Procs, Flags) ->
+    Which = case Procs of
+                "all" -> all;
+                "new" -> new;
+                Name ->
+                    case erpc:call(Node, erlang, whereis, [list_to_atom(Name)]) of
+                        undefined ->
+                            beamlet:cli_trace_note(io_lib:format("no process is named ~ts on ~ts", [Name, Node])),
+                            none;
+                        Pid -> Pid
+                    end
+            end,
+    Which =:= none orelse erpc:call(Node, erlang, trace, [Which, true, [{tracer, Relay} | Flags]]),
+    %% Not the relay itself: its sends are the trace's.
+    Which =:= all andalso erpc:call(Node, erlang, trace, [Relay, false, [all]]).
+
+%% The node as it was: no trace flags of this trace, no patterns, seq_trace's system tracer
+%% let go if it is still the relay.
+remote_clear(Node, Relay, Flags, Patterns, Where) ->
+    _ = erpc:call(Node, erlang, trace, [all, false, Flags]),
+    [_ = erpc:call(Node, erlang, trace_pattern, [MFA, false, Where]) || {MFA, _, _} <- Patterns],
+    case erpc:call(Node, seq_trace, get_system_tracer, []) of
+        Relay -> _ = erpc:call(Node, seq_trace, set_system_tracer, [false]);
+        _ -> ok
+    end,
+    ok.
 
 %% ---- patterns ----
 

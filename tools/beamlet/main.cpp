@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -136,7 +137,7 @@ int main(int argc, char** argv) {
         cmd->add_option("--engine", engine, "execution engine: jit (the default) or interp")
             ->check(CLI::IsMember({"jit", "interp"}));
         cmd->add_flag("--noinput", noinput, noinput_help);
-        cmd->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+        cmd->add_option("target", target, "MOD, FILE.erl or FILE.beam");
         cmd->add_option("patterns", trace_options.patterns,
                         "call patterns: 'm', 'm:f', 'm:*', 'm:f/2', 'm:f(X, _) when X > 1 -> return; stack'");
         cmd->add_option("--procs", trace_options.procs,
@@ -150,6 +151,10 @@ int main(int argc, char** argv) {
     trace->add_option("-e,--events", events, "events: send, receive, procs, running, gc, ports, seq_trace (comma-separated)")
         ->delimiter(',');
     trace->add_flag("--global", trace_options.global, "global call patterns (remote calls only) instead of local");
+    trace->add_option("--node", trace_options.nodes,
+                      "trace this running node (beamlet or erl; repeatable) instead of a program: the patterns "
+                      "follow the options, processes are --procs all, new or a name there")
+        ->allow_extra_args(false);
     trace->add_option("-f,--format", format, "text (the default), json (JSON lines), chrome (Trace Event format for "
                                              "Perfetto / chrome://tracing / speedscope), seq (sequence diagram, "
                                              "SVG), flame (flame graph, SVG and folded stacks)")
@@ -229,6 +234,25 @@ int main(int argc, char** argv) {
             trace_options.rate_max = n;
             trace_options.rate_ms = ms;
         }
+        if (!trace_options.nodes.empty()) {
+            // No program: what would be its name is the first pattern, and the VM becomes a
+            // hidden node (named after this process, unless -sname or -name says otherwise).
+            if (!target.empty()) trace_options.patterns.insert(trace_options.patterns.begin(), target);
+            target = "beamlet_cli_trace";  // its main/0 waits: the trace is the nodes'
+            if (trace_options.procs == "main") trace_options.procs = "all";
+            auto has = [&](const char* flag) {
+                return std::find(options.init_flags.begin(), options.init_flags.end(), flag) != options.init_flags.end();
+            };
+            if (!has("-sname") && !has("-name")) {
+                bool long_names = trace_options.nodes[0].find('.') != std::string::npos;
+                options.init_flags.insert(options.init_flags.end(),
+                                          {long_names ? "-name" : "-sname", "beamlet_trace_" + std::to_string(::getpid())});
+            }
+            if (!has("-hidden")) options.init_flags.push_back("-hidden");
+        } else if (target.empty()) {
+            std::fprintf(stderr, "beamlet trace: a program to run (MOD, FILE.erl or FILE.beam) or --node NODE\n");
+            return 2;
+        }
         if (!trace_options.profile && trace_options.patterns.empty() && events.empty()) {
             std::fprintf(stderr, "beamlet trace: nothing to trace: give call patterns or --events\n");
             return 2;
@@ -240,6 +264,10 @@ int main(int argc, char** argv) {
                              e.c_str());
                 return 2;
             }
+    }
+    if (target.empty()) {  // (profile)
+        std::fprintf(stderr, "beamlet: a program to run: MOD, FILE.erl or FILE.beam\n");
+        return 2;
     }
     vm::Term module;
     if (!resolve_target(target, options, &module)) return 1;
