@@ -79,6 +79,25 @@ main() ->
                           end),
     io:format("traced by the peer:~n"),
     [io:format("  ~p~n", [E]) || E <- Traced],
+
+    %% ---- a remote spawn's reply, received by a parent traced for 'receive' ----
+    Collector = spawn(?MODULE, collector, [[]]),
+    Self = self(),
+    Parent = spawn(fun() ->
+                           receive go -> ok end,
+                           Ref = spawn_request(N, erlang, node, [], []),
+                           receive {spawn_reply, Ref, ok, _} -> Self ! replied end
+                   end),
+    1 = erlang:trace(Parent, true, ['receive', {tracer, Collector}]),
+    Parent ! go,
+    receive replied -> ok after 5000 -> timeout end,
+    timer:sleep(100),
+    io:format("a remote spawn's reply, received: ~p~n",
+              [[case E of
+                    {trace, Who, 'receive', {spawn_reply, R, ok, Where}} when is_reference(R) ->
+                        {trace, Who, 'receive', {spawn_reply, ok, Where}};
+                    _ -> E
+                end || E <- events(Collector)]]),
     e2e_dist:stop_peer(Peer).
 
 %% Bounces {From, N} back as {bounced, N}, twice.
