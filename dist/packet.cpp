@@ -318,6 +318,9 @@ PacketReader::Result PacketReader::read(std::span<const std::uint8_t> packet, Me
         Partial& p = m_partial[sequence];
         p.refs = std::move(refs);
         p.control = std::move(control);
+        // Room for the fragments to come, at the size of this one (the usual case: one
+        // copy each, no growing; capped, as the count is the peer's word).
+        p.payload.reserve(std::min<std::uint64_t>(fragment, 1024) * (packet.size() - at));
         p.payload.assign(reinterpret_cast<const char*>(rest.data()), rest.size());
         p.left = fragment;
         return Result::Partial;
