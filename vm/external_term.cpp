@@ -204,6 +204,8 @@ private:
         for (int shift = 56; shift >= 0; shift -= 8) u8((bits >> shift) & 0xFF);
     }
 
+    static bool is_byte(Term t) { return is_small(t) && Word(small_value(t)) <= 255; }
+
     // A proper list of bytes shorter than 65536 elements goes out as STRING_EXT.
     bool string_ext(Term list) {
         Word n = 0;
@@ -232,7 +234,22 @@ private:
     // The next elements of a list being written: immediates in a row, then a composite one
     // with the rest waiting under its work (or the tail).
     void list_rest(Term l) {
-        for (; is_list(l) && is_immediate(car(l)); l = cdr(l)) term(car(l));
+        while (is_list(l) && is_immediate(car(l))) {
+            if (!is_byte(car(l))) {
+                term(car(l));
+                l = cdr(l);
+                continue;
+            }
+            // A run of byte-sized integers (a list of bytes too long for STRING_EXT): two
+            // bytes each, written after one reservation.
+            std::size_t k = 0;
+            for (Term r = l; is_list(r) && is_byte(car(r)); r = cdr(r)) ++k;
+            char* at = room(2 * k);
+            for (; k > 0; --k, l = cdr(l)) {
+                *at++ = char(SMALL_INTEGER_EXT);
+                *at++ = char(small_value(car(l)));
+            }
+        }
         if (!is_list(l)) {
             term(l);  // the tail
             return;
@@ -465,6 +482,12 @@ public:
                 // decoded here in a row; at the first composite one the rest waits under its
                 // slots.
                 while (s.count > 0 && m_r.ok()) {
+                    if (m_r.peek() == SMALL_INTEGER_EXT && m_r.remaining() >= 2) {  // the usual element
+                        set(s.dest, make_small(m_r.take(2)[1]));
+                        --s.count;
+                        if (s.dest) s.dest += s.stride;
+                        continue;
+                    }
                     Term* dest = s.dest;
                     --s.count;
                     if (s.dest) s.dest += s.stride;
