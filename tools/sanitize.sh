@@ -30,7 +30,8 @@ cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMLET_
 nifs=$(ninja -C "$dir" -t targets all | sed -n 's/^\(e2e_nif_[A-Za-z0-9_]*\): .*/\1/p' | sort -u)
 # shellcheck disable=SC2086
 ninja -C "$dir" beamlet beamlet_jit_library beamlet_stdlib e2e_programs stress_programs fault_programs \
-    unit_vm unit_tracing unit_dist replay_loader replay_binary_to_term replay_match_spec replay_trace_pattern $nifs
+    unit_vm unit_tracing unit_dist replay_loader replay_binary_to_term replay_match_spec replay_trace_pattern \
+    replay_dist_packet $nifs
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}

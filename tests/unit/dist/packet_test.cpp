@@ -191,6 +191,7 @@ TEST_F(PacketTest, FragmentsOfTwoMessagesInterleaved) {
     ASSERT_EQ(b.size(), 3u);
     std::vector<RuntimePacket> order = {a[0], b[0], a[1], b[1], b[2], a[2]};
     std::vector<Term> got;
+    std::vector<vm::HeapFragment*> heaps;
     std::string why;
     for (const RuntimePacket& packet : order) {
         PacketReader::Message m;
@@ -199,12 +200,16 @@ TEST_F(PacketTest, FragmentsOfTwoMessagesInterleaved) {
         ASSERT_NE(result, PacketReader::Result::Bad) << why;
         if (result == PacketReader::Result::Message) {
             got.push_back(m.payload);
+            heaps.push_back(m.payload_heap);
             vm::free_fragment(m.control_heap);
         }
     }
-    ASSERT_EQ(got.size(), 2u);
-    EXPECT_TRUE(vm::terms_exact_equal(got[0], two));
-    EXPECT_TRUE(vm::terms_exact_equal(got[1], one));
+    EXPECT_EQ(got.size(), 2u);
+    if (got.size() == 2) {
+        EXPECT_TRUE(vm::terms_exact_equal(got[0], two));
+        EXPECT_TRUE(vm::terms_exact_equal(got[1], one));
+    }
+    for (vm::HeapFragment* h : heaps) vm::free_fragment(h);
 }
 
 TEST_F(PacketTest, MessagesWrittenBeforeTheHandshakeGetTheirHeadersAtStart) {
