@@ -143,8 +143,10 @@ handshake(Socket) ->
         {Ref, From, {setopts, Opts}} -> From ! {Ref, inet:setopts(Socket, Opts)}, handshake(Socket);
         {Ref, From, peername} -> From ! {Ref, inet:peername(Socket)}, handshake(Socket);
         {Ref, From, {up, _Node, DHandle}} ->
+            ok = inet:setopts(Socket, [binary]),  % (dist_util's handshake reads lists)
             Input = spawn_link(?MODULE, input, [self(), Socket, DHandle]),
             ok = erlang:dist_ctrl_input_handler(DHandle, Input),
+            Input ! {self(), handler},  % (only the input handler may put data)
             From ! {Ref, ok},
             ok = erlang:dist_ctrl_get_data_notification(DHandle),
             output(Socket, DHandle);
@@ -172,10 +174,14 @@ write(Socket, DHandle) ->
 %% Packets in (an empty one is a tick), until the socket closes: then the controller, and
 %% with it the connection, goes too.
 input(Ctrl, Socket, DHandle) ->
+    receive {Ctrl, handler} -> ok end,
+    read(Socket, DHandle).
+
+read(Socket, DHandle) ->
     case gen_tcp:recv(Socket, 0) of
         {ok, Packet} ->
             ok = erlang:dist_ctrl_put_data(DHandle, Packet),
-            input(Ctrl, Socket, DHandle);
+            read(Socket, DHandle);
         {error, Reason} ->
             exit({input, Reason})
     end.
