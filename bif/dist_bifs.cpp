@@ -59,15 +59,14 @@ Term bif_setnode2(Process* p, Term* a) {
     return atoms::true_;
 }
 
-// erts_internal:create_dist_channel(Node, Port, {Flags, Creation}): {ok, Handle} or an error
-// atom that erlang:setnode/3 raises.
+// erts_internal:create_dist_channel(Node, Controller, {Flags, Creation}): {ok, Handle} or an
+// error atom that erlang:setnode/3 raises. The controller is a port or a local process.
 Term bif_create_dist_channel(Process* p, Term* a) {
     dist::Distribution* d = distribution(p);
     Term opts = a[2];
     if (!d || !is_tuple(opts) || tuple_arity(opts) != 2 || !is_small(tuple_element(opts, 0)) ||
-        !is_small(tuple_element(opts, 1)) || !is_node_name(a[0]) || !alive())
+        !is_small(tuple_element(opts, 1)) || !is_node_name(a[0]) || !alive() || !(is_port(a[1]) || is_pid(a[1])))
         return atoms::badarg;
-    if (!is_port(a[1])) return atom("notsup");  // a controller process (dist_ctrl_*): not yet
     Term handle = d->create_channel(p, a[0], a[1], std::uint64_t(small_value(tuple_element(opts, 0))),
                                     std::uint32_t(small_value(tuple_element(opts, 1))));
     if (is_atom(handle)) return handle;
@@ -103,6 +102,42 @@ Term bif_dynamic_node_name1(Process* p, Term* a) {
     if (a[0] != atoms::true_ && a[0] != atoms::false_) return p->badarg();
     dynamic_name = a[0] == atoms::true_;
     return atoms::ok;
+}
+
+// erlang:dist_ctrl_*: a connection controlled by a process (an alternative carrier).
+Term bif_dist_ctrl_get_data(Process* p, Term* a) {
+    dist::Distribution* d = distribution(p);
+    Term data = d ? d->ctrl_get_data(p, a[0]) : 0;
+    return data ? data : p->badarg();
+}
+
+Term bif_dist_ctrl_get_data_notification(Process* p, Term* a) {
+    dist::Distribution* d = distribution(p);
+    return d && d->ctrl_get_data_notification(p, a[0]) ? atoms::ok : p->badarg();
+}
+
+Term bif_dist_ctrl_put_data(Process* p, Term* a) {
+    dist::Distribution* d = distribution(p);
+    std::string packet;
+    if (!d || !iolist_to_bytes(a[1], &packet)) return p->badarg();
+    return d->ctrl_put_data(p, a[0], packet) ? atoms::ok : p->badarg();
+}
+
+Term bif_dist_ctrl_input_handler(Process* p, Term* a) {
+    dist::Distribution* d = distribution(p);
+    return d && d->ctrl_input_handler(p, a[0], a[1]) ? atoms::ok : p->badarg();
+}
+
+Term bif_dist_ctrl_get_opt(Process* p, Term* a) {
+    dist::Distribution* d = distribution(p);
+    Term value = d ? d->ctrl_opt(p, a[0], a[1], 0) : 0;
+    return value ? value : p->badarg();
+}
+
+Term bif_dist_ctrl_set_opt(Process* p, Term* a) {
+    dist::Distribution* d = distribution(p);
+    Term old = d && a[2] ? d->ctrl_opt(p, a[0], a[1], a[2]) : 0;
+    return old ? old : p->badarg();
 }
 
 Term bif_dist_get_stat(Process* p, Term* a) {

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/external_term.hpp"
 #include "vm/heap.hpp"
@@ -218,9 +219,27 @@ bool Distribution::abort_pending_connection(Term node, Term handle) {
     return true;
 }
 
-Term Distribution::create_channel(Process* p, Term node, Term port_id, std::uint64_t flags, std::uint32_t creation) {
-    std::shared_ptr<Port> port = is_port(port_id) ? m_vm.port_table->lookup(port_id) : nullptr;
-    if (!port || !is_atom(node) || node == this_node().name) return atoms::badarg;
+namespace {
+// The watch a process-controlled connection keeps on its controller (a resource monitor).
+struct ControllerWatch {
+    Distribution* distribution;
+    std::weak_ptr<Connection> connection;
+};
+}  // namespace
+
+void controller_exited(MagicHandle* h, Term) {
+    auto* w = static_cast<ControllerWatch*>(h->data);
+    if (std::shared_ptr<Connection> c = w->connection.lock()) w->distribution->controller_down(c);
+}
+
+namespace {
+void destroy_watch(MagicHandle* h) { delete static_cast<ControllerWatch*>(h->data); }
+}  // namespace
+
+Term Distribution::create_channel(Process* p, Term node, Term controller, std::uint64_t flags, std::uint32_t creation) {
+    std::shared_ptr<Port> port = is_port(controller) ? m_vm.port_table->lookup(controller) : nullptr;
+    std::shared_ptr<Process> process = is_pid(controller) ? m_vm.lookup_process(controller) : nullptr;
+    if ((!port && !process) || !is_atom(node) || node == this_node().name) return atoms::badarg;
     std::shared_ptr<Connection> c;
     {
         std::lock_guard guard(m_lock);
@@ -234,18 +253,29 @@ Term Distribution::create_channel(Process* p, Term node, Term port_id, std::uint
             m_connections.emplace(node, c);
         }
     }
-    {
+    if (port) {
         std::lock_guard guard(port->lock);
         if (port->state != PortState::Open || port->dist) return atoms::badarg;
         port->dist = c;
         port->distribution.store(true, std::memory_order_release);
+    } else {
+        // The connection goes when its controller does.
+        auto* h = new MagicHandle();
+        h->data = new ControllerWatch{this, c};
+        h->destructor = destroy_watch;
+        h->down = controller_exited;
+        bool watching = add_resource_monitor(process.get(), h);
+        h->release();
+        if (!watching) return atoms::badarg;  // the controller is exiting
     }
-    c->reader.start(flags);  // (no packet reaches the reader before the port is the connection's)
+    c->reader.start(flags);  // (no packet reaches the reader before the controller is the connection's)
     {
         std::lock_guard guard(c->lock);
         c->flags = flags;
         c->creation = creation;
         c->port = port;
+        c->controller = port ? 0 : controller;
+        c->input_handler = c->controller;
         c->state = Connection::State::Up;
         std::size_t before = c->out.size();
         c->writer.start(flags, &c->out);  // what waited for the connection, with its headers now
@@ -429,10 +459,17 @@ bool Distribution::post(const std::shared_ptr<Connection>& c, Term control, Term
 
 void Distribution::write_out(const std::shared_ptr<Connection>& c) {
     // As OTP's dist command task: the queue is written in the port's own turn, so that what
-    // senders queue meanwhile goes out in one write.
+    // senders queue meanwhile goes out in one write. A controller process takes it itself,
+    // told once that there is some.
     std::shared_ptr<Port> port;
     {
         std::lock_guard guard(c->lock);
+        if (c->controller) {
+            if (!c->notify || c->out.empty() || c->state != Connection::State::Up) return;
+            c->notify = false;
+            m_vm.send_message(nullptr, c->controller, atom("dist_data"));
+            return;
+        }
         if (c->scheduled || c->out.empty() || c->state != Connection::State::Up) return;
         c->scheduled = true;
         port = c->port;
@@ -611,20 +648,123 @@ void Distribution::input(Port& port, std::string_view packet) {
         std::lock_guard guard(c->lock);
         ++c->packets_in;
     }
-    if (packet.empty()) return;  // a tick
+    // Garbage on an established connection: the connection goes, nothing else (OTP closes
+    // the port).
+    if (!receive(c, packet)) port.terminate(atom("invalid_distribution_data"));
+}
+
+bool Distribution::receive(const std::shared_ptr<Connection>& c, std::string_view packet) {
+    if (packet.empty()) return true;  // a tick
     PacketReader::Message m;
     std::string why;
     switch (c->reader.read(std::span(reinterpret_cast<const std::uint8_t*>(packet.data()), packet.size()), &m, &why)) {
-    case PacketReader::Result::Partial: return;
-    case PacketReader::Result::Bad:
-        // Garbage on an established connection: the connection goes, nothing else (OTP
-        // closes the port).
-        port.terminate(atom("invalid_distribution_data"));
-        return;
+    case PacketReader::Result::Partial: return true;
+    case PacketReader::Result::Bad: return false;
     case PacketReader::Result::Message: break;
     }
     dispatch(c, m.control, m.payload, m.payload_heap, {});
     free_fragment(m.control_heap);
+    return true;
+}
+
+// ---- connections controlled by processes (erlang:dist_ctrl_*) ----
+
+std::shared_ptr<Connection> Distribution::controlled(Process* p, Term handle, bool input) {
+    const HandleData* h = handle_data(handle);
+    std::shared_ptr<Connection> c = h ? h->connection.lock() : nullptr;
+    if (!c || c->id != h->id) return nullptr;
+    std::lock_guard guard(c->lock);
+    if (!c->controller || c->state != Connection::State::Up) return nullptr;
+    return (input ? c->input_handler : c->controller) == p->id ? c : nullptr;
+}
+
+Term Distribution::ctrl_get_data(Process* p, Term handle) {
+    std::shared_ptr<Connection> c = controlled(p, handle);
+    if (!c) return 0;
+    RuntimePacket packet;
+    bool get_size;
+    std::vector<Term> resume;
+    {
+        std::lock_guard guard(c->lock);
+        if (c->out.empty()) return atom("none");
+        // Taken from the front without moving the rest: the queue empties as a whole.
+        packet = std::move(c->out[c->out_first++]);
+        if (c->out_first == c->out.size()) {
+            c->out.clear();
+            c->out_first = 0;
+        }
+        c->out_bytes -= packet.size();
+        ++c->packets_out;
+        get_size = c->get_size;
+        // Taken below the busy mark: the senders that waited go on.
+        if (c->out_bytes < RUNTIME_BUSY_BYTES) resume.swap(c->waiters);
+    }
+    for (Term pid : resume)
+        if (std::shared_ptr<Process> waiter = m_vm.lookup_process(pid)) m_vm.resume_suspended(waiter.get());
+    std::string bytes = packet.head;
+    bytes.append(packet.body_bytes());
+    Term data = make_binary(p, bytes);
+    if (!get_size) return data;
+    Term size = make_small(SWord(bytes.size()));
+    Term* hp = p->alloc(3);
+    return tuple_on(hp, {size, data});
+}
+
+bool Distribution::ctrl_get_data_notification(Process* p, Term handle) {
+    std::shared_ptr<Connection> c = controlled(p, handle);
+    if (!c) return false;
+    {
+        std::lock_guard guard(c->lock);
+        c->notify = true;
+    }
+    write_out(c);
+    return true;
+}
+
+bool Distribution::ctrl_put_data(Process* p, Term handle, std::string_view packet) {
+    std::shared_ptr<Connection> c = controlled(p, handle, true);
+    if (!c) return false;
+    {
+        std::lock_guard guard(c->lock);
+        ++c->packets_in;
+    }
+    if (!receive(c, packet)) {
+        // Garbage: the connection goes with its controller, as OTP kills it.
+        Term controller;
+        {
+            std::lock_guard guard(c->lock);
+            controller = c->controller;
+        }
+        m_vm.send_exit(controller, controller, atoms::kill, false);
+    }
+    return true;
+}
+
+bool Distribution::ctrl_input_handler(Process* p, Term handle, Term pid) {
+    std::shared_ptr<Connection> c = controlled(p, handle);
+    if (!c || !is_pid(pid)) return false;
+    std::lock_guard guard(c->lock);
+    c->input_handler = pid;
+    return true;
+}
+
+Term Distribution::ctrl_opt(Process* p, Term handle, Term option, Term value) {
+    std::shared_ptr<Connection> c = controlled(p, handle);
+    if (!c || option != atom("get_size") || (value && value != atoms::true_ && value != atoms::false_)) return 0;
+    std::lock_guard guard(c->lock);
+    Term old = make_bool(c->get_size);
+    if (value) c->get_size = value == atoms::true_;
+    return old;
+}
+
+void Distribution::controller_down(const std::shared_ptr<Connection>& c) {
+    {
+        std::lock_guard guard(m_lock);
+        auto it = m_connections.find(c->node);
+        if (it == m_connections.end() || it->second != c) return;
+        m_connections.erase(it);
+    }
+    connection_down(c, atom("connection_closed"));
 }
 
 namespace {
@@ -1086,6 +1226,7 @@ void Distribution::connection_down(const std::shared_ptr<Connection>& c, Term re
         spawns.swap(c->spawns);
         node_monitors.swap(c->node_monitors);
         c->out.clear();
+        c->out_first = 0;
         c->out_bytes = 0;
         c->port_busy = false;
         waiters.swap(c->waiters);

@@ -19,6 +19,10 @@
 // processes linked to the node's get exit signals with noconnection, monitors fire 'DOWN'
 // with noconnection, monitor_node/2 holders get {nodedown, Node}.
 //
+// A connection may also be controlled by a process rather than a port (erlang:dist_ctrl_*:
+// OTP's alternative carriers written in Erlang): the controller takes the packets to write
+// and hands over those it read; the connection goes when the controller exits.
+//
 // Locks: the table's, then a connection's, then processes'; never the other way. A port's
 // execution lock is never taken with a connection's held (the port's turn takes the
 // connection's lock when a packet arrives).
@@ -41,6 +45,7 @@
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
+struct MagicHandle;
 struct Port;
 struct Vm;
 }  // namespace beamlet::vm
@@ -148,7 +153,18 @@ struct Connection : vm::DistChannel {
     // monitor_node/2 holders, once per call.
     std::vector<Term> node_monitors;
 
-    // Reads what arrives (in the port's turn only: not under [lock]).
+    // A process that controls the connection instead of a port (erlang:dist_ctrl_*, OTP's
+    // alternative carriers): it takes what is to go out (dist_ctrl_get_data), told by a
+    // dist_data message when it asked for one ([notify]); the input handler (the controller
+    // unless it named another) gives what came in (dist_ctrl_put_data).
+    Term controller = 0;
+    Term input_handler = 0;
+    std::size_t out_first = 0;  // [out]'s first packet not taken yet (the rest is not moved)
+    bool notify = false;
+    bool get_size = false;  // dist_ctrl_get_data answers {Size, Data}
+
+    // Reads what arrives (in the port's turn, or the input handler's: one at a time, not
+    // under [lock]).
     PacketReader reader;
 };
 
@@ -177,11 +193,26 @@ public:
     // erts_internal:abort_pending_connection/2: drops the pending connection [handle] names;
     // false if it is not pending (up, or gone).
     bool abort_pending_connection(Term node, Term handle);
-    // erlang:setnode/3 (erts_internal:create_dist_channel/3): [port] becomes the connection to
-    // [node]; its handle, or an error atom (badarg, system_limit).
-    Term create_channel(Process* p, Term node, Term port, std::uint64_t flags, std::uint32_t creation);
+    // erlang:setnode/3 (erts_internal:create_dist_channel/3): [controller], a port or a
+    // local process, becomes the connection to [node]; its handle, or an error atom (badarg,
+    // system_limit).
+    Term create_channel(Process* p, Term node, Term controller, std::uint64_t flags, std::uint32_t creation);
     // erlang:dist_get_stat/1: {ok, Read, Written, Pending} or badarg (0).
     Term get_stat(Process* p, Term handle);
+    // erlang:dist_ctrl_get_data/1 by the controller [p]: the next packet (a binary, or
+    // {Size, Binary} with the get_size option), none, or 0: badarg.
+    Term ctrl_get_data(Process* p, Term handle);
+    // erlang:dist_ctrl_get_data_notification/1: dist_data to the controller [p] when there is
+    // data (at once if there is); false: badarg.
+    bool ctrl_get_data_notification(Process* p, Term handle);
+    // erlang:dist_ctrl_put_data/2 by the input handler [p]: [packet] came from the node;
+    // false: badarg.
+    bool ctrl_put_data(Process* p, Term handle, std::string_view packet);
+    // erlang:dist_ctrl_input_handler/2 by the controller [p]; false: badarg.
+    bool ctrl_input_handler(Process* p, Term handle, Term pid);
+    // erlang:dist_ctrl_get_opt/2 ([value] 0) and dist_ctrl_set_opt/3: the option's value
+    // (before the change), or 0: badarg.
+    Term ctrl_opt(Process* p, Term handle, Term option, Term value);
     // The names of the connected nodes: visible and/or hidden ones.
     std::vector<Term> nodes(bool visible, bool hidden);
     // Whether [node] is connected.
@@ -232,6 +263,15 @@ private:
     void dispatch(const std::shared_ptr<Connection>& c, Term control, Term payload, vm::HeapFragment* payload_frag,
                   std::string_view rest);
     void spawn_for(const std::shared_ptr<Connection>& c, Term control, Term args, Term token);
+    // A packet from the node: to the reader, then dispatched; false when it is bad (the
+    // connection is to go).
+    bool receive(const std::shared_ptr<Connection>& c, std::string_view packet);
+    // The process-controlled connection [handle] names, if [p] is its [controller] (or its
+    // input handler, with [input]).
+    std::shared_ptr<Connection> controlled(Process* p, Term handle, bool input = false);
+    // The controller of [c] exited: the connection goes.
+    void controller_down(const std::shared_ptr<Connection>& c);
+    friend void controller_exited(vm::MagicHandle*, Term);
     void spawn_reply(const std::shared_ptr<Connection>& c, Term control);
     Term make_handle(Term* hp, Term** off_heap, const std::shared_ptr<Connection>& c);
 

@@ -109,10 +109,12 @@ Process::~Process() {
     std::free(old_heap);
 }
 
-void add_resource_monitor(Process* p, MagicHandle* h) {
-    h->add_ref();
+bool add_resource_monitor(Process* p, MagicHandle* h) {
     std::lock_guard guard(p->lock);
+    if (p->exiting) return false;
+    h->add_ref();
     p->resource_monitors.push_back(h);
+    return true;
 }
 
 void remove_resource_monitor(Process* self, Term owner, MagicHandle* h) {

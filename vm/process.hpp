@@ -443,7 +443,8 @@ struct Process {
 };
 
 // [h] monitors [p] (a resource monitor: enif_monitor_process): it takes a reference to [h].
-void add_resource_monitor(Process* p, MagicHandle* h);
+// False, and nothing taken, when [p] is exiting already (its monitors have been told).
+bool add_resource_monitor(Process* p, MagicHandle* h);
 // [h] stops monitoring the process [owner] ([self], or one found through [self]'s VM): the
 // monitor's reference is dropped, unless the owner's exit has taken the monitor already.
 void remove_resource_monitor(Process* self, Term owner, MagicHandle* h);

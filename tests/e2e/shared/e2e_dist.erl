@@ -3,7 +3,7 @@
 %% erl this is erl with erl, under beamlet beamlet with erl). Names carry the OS pid, so that
 %% runs in parallel never meet; every node shares one cookie. Not a test itself.
 -module(e2e_dist).
--export([start/1, peer/1, peer/2, stop_peer/1, kill_peer/1, wait_exit/1, main/0]).
+-export([start/1, peer/1, peer/2, peer/3, stop_peer/1, kill_peer/1, wait_exit/1, main/0]).
 
 -define(COOKIE, e2e_dist_cookie).
 
@@ -19,8 +19,10 @@ start(Tag) ->
 %% It connects to this node itself (the accepting side is this one's). Kind: erl, a real erl;
 %% same, a node of the VM running this program (beamlet's own executable under beamlet, erl
 %% under erl).
+%% Flags: more of erl's flags for the peer (-proto_dist Mod, ...).
 peer(Tag) -> peer(Tag, erl).
-peer(Tag, Kind) ->
+peer(Tag, Kind) -> peer(Tag, Kind, []).
+peer(Tag, Kind, Flags) ->
     Dirs = lists:usort([filename:dirname(code:which(?MODULE)), filename:dirname(code:which(e2e_dist_peer_code()))]),
     Name = name(Tag) ++ "@localhost",
     Eval = lists:flatten(io_lib:format("pong = net_adm:ping('~s'), io:format(\"ready~~n\"), "
@@ -29,11 +31,11 @@ peer(Tag, Kind) ->
         case {Kind, beamlet()} of
             {same, {ok, Beamlet}} ->
                 {Beamlet, ["run", "-sname", Name, "-setcookie", atom_to_list(?COOKIE),
-                           "-env", "E2E_DIST_PARENT", atom_to_list(node())]
+                           "-env", "E2E_DIST_PARENT", atom_to_list(node())] ++ Flags
                           ++ lists:append([["-pa", D] || D <- Dirs]) ++ ["e2e_dist"]};
             _ ->
-                {os:find_executable("erl"), ["-sname", Name, "-setcookie", atom_to_list(?COOKIE), "-noshell",
-                                             "-pa" | Dirs] ++ ["-eval", Eval]}
+                {os:find_executable("erl"), ["-sname", Name, "-setcookie", atom_to_list(?COOKIE), "-noshell"]
+                                            ++ Flags ++ ["-pa" | Dirs] ++ ["-eval", Eval]}
         end,
     Port = open_port({spawn_executable, Exe}, [{args, Args}, {line, 200}, exit_status, binary]),
     receive {Port, {data, {eol, <<"ready">>}}} -> ok after 60000 -> error(peer_did_not_start) end,
