@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "bif/bifs.hpp"
+#include "dist/distribution.hpp"
 #include "bif/process_bifs.hpp"
 #include "bif/term_format.hpp"
 #include "matchspec/match_spec.hpp"
@@ -222,7 +223,13 @@ Term bif_system_info(Process* p, Term* a) {
     if (name == "start_time") return make_integer(p, p->vm.start_monotonic_ns);  // monotonic_time() at start
     if (name == "message_queue_data") return atom("on_heap");
     if (name == "modified_timing_level") return atoms::undefined;
-    if (name == "dist_ctrl") return NIL;
+    if (name == "dist_ctrl") {
+        Term list = NIL;
+        if (dist::Distribution* d = dist::of(p->vm))
+            for (auto& [node, controller] : d->controllers())
+                list = make_cons_on(p->alloc(2), make_tuple_on(p, {node, controller}), list);
+        return list;
+    }
     if (name == "dist_buf_busy_limit") return make_small(1048576);
     if (name == "outstanding_system_requests_limit") return make_small(outstanding_system_requests_limit.load());
     if (name == "system_logger") return system_logger();

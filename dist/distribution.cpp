@@ -319,6 +319,18 @@ std::vector<Term> Distribution::nodes(bool visible, bool hidden) {
     return out;
 }
 
+std::vector<std::pair<Term, Term>> Distribution::controllers() {
+    std::vector<std::pair<Term, Term>> out;
+    std::lock_guard guard(m_lock);
+    for (auto& [node, c] : m_connections) {
+        std::lock_guard conn_guard(c->lock);
+        if (c->state != Connection::State::Up) continue;
+        if (c->controller) out.emplace_back(node, c->controller);
+        else if (c->port) out.emplace_back(node, c->port->id);
+    }
+    return out;
+}
+
 bool Distribution::is_up(Term node) {
     std::shared_ptr<Connection> c = find(node, false);
     if (!c) return false;

@@ -215,6 +215,9 @@ public:
     Term ctrl_opt(Process* p, Term handle, Term option, Term value);
     // The names of the connected nodes: visible and/or hidden ones.
     std::vector<Term> nodes(bool visible, bool hidden);
+    // erlang:system_info(dist_ctrl): {node, its controller (a port or a pid)} for each
+    // connected node.
+    std::vector<std::pair<Term, Term>> controllers();
     // Whether [node] is connected.
     bool is_up(Term node);
     // The connection id of [node]'s connection, or -1.

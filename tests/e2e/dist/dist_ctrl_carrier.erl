@@ -15,6 +15,7 @@ run(Kind) ->
     Tag = "dist_ctrl_carrier_" ++ atom_to_list(Kind),
     {_, N} = Peer = e2e_dist:peer(Tag, Kind, ["-proto_dist", "e2e_pdist"]),
     say(Kind, "connected", lists:member(N, nodes())),
+    say(Kind, "controlled by a process", [is_pid(C) || {Node, C} <- erlang:system_info(dist_ctrl), Node =:= N]),
     say(Kind, "rpc", rpc:call(N, lists, seq, [1, 5])),
     say(Kind, "erpc error", try erpc:call(N, erlang, error, [oops]) catch error:{exception, R, _} -> R end),
     Echo = spawn(N, ?MODULE, echo, []),
