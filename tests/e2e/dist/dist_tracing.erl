@@ -88,6 +88,8 @@ main() ->
                            Ref = spawn_request(N, erlang, node, [], []),
                            receive {spawn_reply, Ref, ok, _} -> Self ! replied end
                    end),
+    %% (Not traced by the peer's dbg any more: its relay here may not have ended yet.)
+    1 = erlang:trace(Parent, false, [all]),
     1 = erlang:trace(Parent, true, ['receive', {tracer, Collector}]),
     Parent ! go,
     receive replied -> ok after 5000 -> timeout end,

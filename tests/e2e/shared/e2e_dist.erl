@@ -3,7 +3,7 @@
 %% erl this is erl with erl, under beamlet beamlet with erl). Names carry the OS pid, so that
 %% runs in parallel never meet; every node shares one cookie. Not a test itself.
 -module(e2e_dist).
--export([start/1, peer/1, peer/2, peer/3, stop_peer/1, kill_peer/1, wait_exit/1, main/0]).
+-export([start/1, peer/1, peer/2, peer/3, stop_peer/1, kill_peer/1, wait_exit/1, main/0, serve/1]).
 
 -define(COOKIE, e2e_dist_cookie).
 
@@ -25,8 +25,7 @@ peer(Tag, Kind) -> peer(Tag, Kind, []).
 peer(Tag, Kind, Flags) ->
     Dirs = lists:usort([filename:dirname(code:which(?MODULE)), filename:dirname(code:which(e2e_dist_peer_code()))]),
     Name = name(Tag) ++ "@localhost",
-    Eval = lists:flatten(io_lib:format("pong = net_adm:ping('~s'), io:format(\"ready~~n\"), "
-                                       "receive after infinity -> ok end", [node()])),
+    Eval = lists:flatten(io_lib:format("e2e_dist:serve('~s')", [node()])),
     {Exe, Args} =
         case {Kind, beamlet()} of
             {same, {ok, Beamlet}} ->
@@ -43,11 +42,27 @@ peer(Tag, Kind, Flags) ->
     true = lists:member(Node, nodes()),
     {Port, Node}.
 
-%% A beamlet peer's program (beamlet run has no -eval yet): connect to the parent, say so, wait.
-main() ->
-    pong = net_adm:ping(list_to_atom(os:getenv("E2E_DIST_PARENT"))),
+%% A beamlet peer's program (beamlet run has no -eval yet).
+main() -> serve(list_to_atom(os:getenv("E2E_DIST_PARENT"))).
+
+%% A peer's life: connected to its parent, it says so and waits. It halts once the parent
+%% node is gone for good — its name not at epmd for ten seconds in a row; a disconnect, or
+%% net_kernel stopped and started again, is not the end — so that a parent that failed
+%% leaves no node behind (holding its test's output open).
+serve(Parent) ->
+    pong = net_adm:ping(Parent),
     io:format("ready~n"),
-    receive after infinity -> ok end.
+    [Name, Host] = string:split(atom_to_list(Parent), "@"),
+    watch_parent(Name, Host, 10).
+
+watch_parent(_Name, _Host, 0) -> erlang:halt();
+watch_parent(Name, Host, Left) ->
+    timer:sleep(1000),
+    Registered = case erl_epmd:names(Host) of
+                     {ok, Names} -> lists:keymember(Name, 1, Names);
+                     _ -> false
+                 end,
+    watch_parent(Name, Host, case Registered of true -> 10; false -> Left - 1 end).
 
 %% beamlet's executable when this program runs on beamlet.
 beamlet() ->
