@@ -86,6 +86,23 @@ printf '\033' | dd of="$work/loader_sample.beam" bs=1 seek=$first_instruction co
 mkdir "$work/opcode" && mv "$work/loader_sample.beam" "$work/opcode/"
 printf -- '-module(broken).\n-export([main/0]).\nmain() -> ok(.\n' >"$work/broken.erl"
 
+# A wrong command line: one line and exit status 2, for every subcommand.
+expect_usage_error() {  # NAME PATTERN ARGS...
+  local name=$1
+  expect_clean_failure "$@"
+  checks=$((checks + 1))
+  [ $status -eq 2 ] || fail "$name: exit status $status, not 2"
+}
+expect_usage_error "no subcommand" "A subcommand is required" ""
+expect_usage_error "unknown subcommand" "A subcommand is required" frob
+expect_usage_error "run without a program" "target is required" run
+expect_usage_error "an unknown option" "--no-such-option" run --no-such-option x
+expect_usage_error "trace with a bad format" "--format" trace -f nope x x
+expect_usage_error "dis without a module" "target is required" dis
+expect_usage_error "compare without a module" "target is required" compare
+run_beamlet --help
+checks=$((checks + 1))
+[ $status -eq 0 ] && [[ $out == *"Usage"* ]] || fail "--help: status $status, output: $out"
 expect_clean_failure "missing module" "module no_such_module not found" run no_such_module
 expect_clean_failure "missing .beam" "no_such_file.beam: no such file" run no_such_file.beam
 expect_clean_failure "text .beam" "text.beam: not a BEAM file" run text.beam

@@ -210,7 +210,11 @@ int main(int argc, char** argv) {
     try {
         app.parse(int(cargs.size()), cargs.data());
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help prints and exits 0; a wrong command line is one line on stderr and status 2
+        // (README, "Exit status"), not CLI11's own codes.
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+        std::fprintf(stderr, "beamlet: %s (beamlet --help for usage)\n", e.what());
+        return 2;
     }
     spdlog::set_level(spdlog::level::from_str(log_level));
 
