@@ -9,8 +9,10 @@
 
 name(Tag) -> Tag ++ "_" ++ os:getpid().
 
-%% This node: Tag_OsPid@localhost.
+%% This node: Tag_OsPid@localhost. epmd is started first if none runs, as erlexec starts it
+%% for -sname (net_kernel:start/1 does not).
 start(Tag) ->
+    _ = os:cmd("epmd -daemon"),
     {ok, _} = net_kernel:start([list_to_atom(name(Tag) ++ "@localhost"), shortnames]),
     true = erlang:set_cookie(node(), ?COOKIE),
     ok.
