@@ -3,12 +3,15 @@
 #include "bif/bifs.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/code_permission.hpp"
+#include "vm/copy.hpp"
 #include "vm/binary.hpp"
 #include "vm/entry_code.hpp"
 #include "vm/interpreter.hpp"
 #include "vm/scheduler.hpp"
 #include "vm/seq_trace.hpp"
 #include "io/io_layer.hpp"
+
+#include <algorithm>
 
 namespace beamlet::bif {
 
@@ -44,15 +47,20 @@ Term bif_beamlet_release_code_permission(Process* p, Term*) {
     return atoms::true_;
 }
 
-// beamlet:start_main(Module): the process running Module:main(), in the caller's group, whose
-// exit ends the run (tools/boot.cpp reports how it ended). beamlet_run has had the code server
-// load Module; if it could not (its on_load function failed), main raises undef at once
-// rather than have the code server try again.
+// beamlet:start_main(Module, Args): the process running Module:main(Args) when the module
+// exports main/1 (Args: the program's arguments, strings, as escript passes them), else
+// Module:main(); in the caller's group, its exit ends the run (tools/boot.cpp reports how
+// it ended). beamlet_run has had the code server load Module; if it could not (its on_load
+// function failed), main raises undef at once rather than have the code server try again.
 Term bif_beamlet_start_main(Process* p, Term* a) {
     Vm& vm = p->vm;
-    if (!is_atom(a[0]) || vm.main_process) return p->badarg();
+    if (!is_atom(a[0]) || !(is_list(a[1]) || is_nil(a[1])) || vm.main_process) return p->badarg();
     bool loaded = vm.find_module(a[0]) != nullptr;
-    Export* entry = loaded ? vm.exports.get(a[0], atoms::main, 0) : vm.exports.get(atoms::erlang, atoms::error, 2);
+    Export* main1 = loaded ? vm.exports.find(a[0], atoms::main, 1) : nullptr;
+    bool with_args = main1 && main1->address() != main1->trampoline;
+    Export* entry = with_args ? main1
+                    : loaded  ? vm.exports.get(a[0], atoms::main, 0)
+                              : vm.exports.get(atoms::erlang, atoms::error, 2);
     auto main = std::make_shared<Process>(vm, vm.take_pid_number());
     main->is_main = true;
     // As erl's -eval/-s/-run process (init starts it trapping exits): a linked process or
@@ -60,9 +68,12 @@ Term bif_beamlet_start_main(Process* p, Term* a) {
     main->trap_exit = true;
     main->initial_call[0] = a[0];
     main->initial_call[1] = atoms::main;
-    main->initial_call[2] = make_small(0);
+    main->initial_call[2] = make_small(with_args ? 1 : 0);
     main->group_leader.store(p->group_leader.load());
-    if (loaded) prepare_call(main.get(), entry, {});
+    if (with_args) {
+        Term* hp = main->alloc(std::max<Word>(term_size_words(a[1]), 1));
+        prepare_call(main.get(), entry, {copy_term(a[1], &hp, &main->off_heap_first)});
+    } else if (loaded) prepare_call(main.get(), entry, {});
     else prepare_call(main.get(), entry, {atoms::undef, NIL});
     vm.main_process = main;
     seq_trace_inherit(p, main.get());  // beamlet trace -e seq_trace gives it a token

@@ -5,6 +5,8 @@
 // about; beamlet identifies itself as OTP 25 (erts 13.1.5) because the .beam files it runs and
 // the libraries it loads are OTP 25's.
 #include <gnu/libc-version.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -385,8 +387,19 @@ Term bif_dt_get_tag(Process*, Term*) { return atoms::undefined; }
 Term bif_dt_put_tag(Process*, Term*) { return atoms::undefined; }
 Term bif_dt_tag_data_identity(Process*, Term* a) { return a[0]; }
 
-// file:native_name_encoding/0: file names are UTF-8 here (OTP's default on Linux).
-Term bif_file_native_name_encoding(Process*, Term*) { return atom("utf8"); }
+// file:native_name_encoding/0: as erts's default (+fna) decides it, from the locale the VM
+// started in: utf8 when its character set is UTF-8, else latin1 (erl under LANG=C takes file
+// names and command-line arguments as bytes).
+Term bif_file_native_name_encoding(Process*, Term*) {
+    static const bool utf8 = [] {
+        locale_t locale = ::newlocale(LC_CTYPE_MASK, "", locale_t(0));
+        if (!locale) return false;
+        bool is_utf8 = std::strcmp(::nl_langinfo_l(CODESET, locale), "UTF-8") == 0;
+        ::freelocale(locale);
+        return is_utf8;
+    }();
+    return utf8 ? atom("utf8") : atom("latin1");
+}
 
 // io:printable_range/0: the +pc setting, latin1 by default as on OTP.
 Term bif_io_printable_range(Process*, Term*) { return atom("latin1"); }

@@ -16,6 +16,7 @@
 #include "io/drivers/spawn_driver.hpp"
 #include "io/drivers/trace_file_driver.hpp"
 #include "io/drivers/trace_ip_driver.hpp"
+#include "io/drivers/tty_driver.hpp"
 
 namespace beamlet::bif {
 
@@ -342,8 +343,9 @@ Term bif_open_port(Process* p, Term* a) {
     if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
     int error = 0;
     // A command naming a driver beamlet has runs that driver, as erts runs a loaded driver:
-    // dbg's trace ports.
-    for (auto [name, make] : {std::pair{"trace_file_drv", &io::trace_file_driver}, std::pair{"trace_ip_drv", &io::trace_ip_driver}}) {
+    // dbg's trace ports, the shell's terminal.
+    for (auto [name, make] : {std::pair{"trace_file_drv", &io::trace_file_driver}, std::pair{"trace_ip_drv", &io::trace_ip_driver},
+                              std::pair{"tty_sl", &io::tty_driver}}) {
         std::string_view word(name);
         if (s.executable || !(s.command == word || (s.command.starts_with(word) && s.command[word.size()] == ' '))) continue;
         std::unique_ptr<PortDriver> driver = make(s.command, &error);

@@ -1,6 +1,7 @@
 // tools/boot.cpp — wires Vm, loader, BIFs and scheduler; runs MOD:main().
 #include "tools/boot.hpp"
 
+#include "tools/break_menu.hpp"
 #include "tools/cli_trace.hpp"
 
 #include <csignal>
@@ -21,6 +22,7 @@
 
 #include "bif/bifs.hpp"
 #include "bif/term_format.hpp"
+#include "io/drivers/tty_driver.hpp"
 #include "io/io_layer.hpp"
 #include "loader/beam_loader.hpp"
 #include "nif/nif.hpp"
@@ -335,7 +337,8 @@ namespace {
 
 // SIGTERM and SIGINT, taken by one thread with sigwait (the other threads block them): SIGTERM
 // asks init to stop (init:stop/0: the logger's and the io servers' output is written, exit
-// status 0, as erl's signal handler does); SIGINT writes what is buffered and exits with 130.
+// status 0, as erl's signal handler does); SIGINT is the break menu when the shell has the
+// terminal, else it writes what is buffered and exits with 130.
 // [init] is the pid of init while the run lasts; 0 after it, when a signal just exits.
 std::atomic<Term> g_signal_init{0};
 // The command-line trace whose output a signal writes out before the VM exits.
@@ -360,6 +363,11 @@ void start_signal_thread(Vm& vm) {
                     vm.send_message(nullptr, init, make_boxed(stop));
                     continue;
                 }
+                if (sig == SIGINT && io::tty_active()) {
+                    break_menu(vm);
+                    continue;
+                }
+                io::tty_restore();
                 if (CliTrace* trace = g_signal_trace.load()) trace->flush();  // complete files
                 if (init) vm.flush_stdout();
                 std::fflush(stdout);
@@ -411,9 +419,12 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     fs::path erts = fs::path(m_preloaded_dir).parent_path();
     const char* home = std::getenv("HOME");
     std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
-                                     "-progname", "erl", "--", "-home", home ? home : "/", "--", "-noshell"};
+                                     "-progname", "erl", "--", "-home", home ? home : "/", "--"};
+    if (m_options.noshell) argv.push_back("-noshell");
     if (m_options.noinput) argv.push_back("-noinput");
-    argv.insert(argv.end(), m_options.init_flags.begin(), m_options.init_flags.end());
+    // The user's -extra words stay last, with the program's arguments after them.
+    auto extra = std::find(m_options.init_flags.begin(), m_options.init_flags.end(), "-extra");
+    argv.insert(argv.end(), m_options.init_flags.begin(), extra);
     std::vector<std::string> pa, pz;
     for (const std::string& dir : m_options.code_path) {
         if (dir == library_dir()) break;  // the -pa directories come first (Runtime::Runtime)
@@ -430,8 +441,15 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
             argv.push_back(flag);
             argv.insert(argv.end(), dirs->begin(), dirs->end());
         }
-    for (const char* a : {"-s", "beamlet_run", "start"}) argv.push_back(a);
-    argv.push_back(atom_text(module));
+    if (module) {
+        for (const char* a : {"-s", "beamlet_run", "start"}) argv.push_back(a);
+        argv.push_back(atom_text(module));
+    }
+    if (extra != m_options.init_flags.end() || !m_options.program_args.empty()) {
+        argv.push_back("-extra");
+        if (extra != m_options.init_flags.end()) argv.insert(argv.end(), extra + 1, m_options.init_flags.end());
+        argv.insert(argv.end(), m_options.program_args.begin(), m_options.program_args.end());
+    }
     return argv;
 }
 
@@ -458,48 +476,17 @@ void start_epmd_for(const std::vector<std::string>& flags) {
 }
 }  // namespace
 
-int Runtime::run_main(Term module) {
+bool Runtime::boot(Term module) {
     start_epmd_for(m_options.init_flags);
-    // The module is read here only to say at once what is wrong with it (missing, malformed,
-    // no main/0); OTP's code server loads it when main/0 is first called, as erl's does for
-    // `-s MOD main` (so code:is_loaded/1, which/1 and all_loaded/0 know it).
-    bool on_load = false;
-    if (!m_vm.find_module(module)) {
-        std::string path = module_file(module);
-        if (path.empty()) {
-            std::fprintf(stderr, "beamlet: module %s not found on the code path\n", atom_text(module).c_str());
-            return 1;
-        }
-        auto code = loader::load_beam_file(path, m_vm.exports);
-        if (!code) {
-            std::fprintf(stderr, "beamlet: %s\n", code.error().c_str());
-            return 1;
-        }
-        if (code->name != module) {
-            std::fprintf(stderr, "beamlet: %s: file contains module %s\n", path.c_str(), atom_text(code->name).c_str());
-            return 1;
-        }
-        auto is_main = [](const ExportEntry& e) { return e.function == atoms::main && e.arity == 0; };
-        if (std::none_of(code->exports.begin(), code->exports.end(), is_main)) {
-            std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
-            return 1;
-        }
-        on_load = code->on_load_function != 0;
-    } else {
-        Export* entry = m_vm.exports.find(module, atoms::main, 0);
-        if (!entry || entry->address() == entry->trampoline) {
-            std::fprintf(stderr, "beamlet: %s:main/0 is not exported\n", atom_text(module).c_str());
-            return 1;
-        }
-    }
     // The first process is init: erl_init:start(init, BootArgs), as on erl. OTP's init runs the
     // boot script (the kernel application: code server, file server, logger, ...), then
-    // `-s beamlet_run start MOD` starts the main process, whose exit ends the run.
+    // `-s beamlet_run start MOD` starts the main process, whose exit ends the run (or what
+    // the user's -s, -run and -eval start, or the shell, runs until something halts).
     std::string boot_error = preload_otp();
     Export* boot = m_vm.exports.find(atom("erl_init"), atom("start"), 2);
     if (!boot_error.empty() || !boot || boot->address() == boot->trampoline) {
         std::fprintf(stderr, "beamlet: cannot boot: %s\n", boot_error.empty() ? "erl_init:start/2 is missing" : boot_error.c_str());
-        return 1;
+        return false;
     }
     start_signal_thread(m_vm);
     g_signal_trace.store(m_cli_trace.get());
@@ -539,17 +526,71 @@ int Runtime::run_main(Term module) {
     m_vm.port_table->shutdown();
     g_signal_init.store(0);
     g_signal_trace.store(nullptr);
-    std::shared_ptr<Process> main = m_vm.main_process;
-    if (!main && m_vm.halt_status.load() >= 0) {
-        // halt/1 before the program started (beamlet trace: a bad pattern, said on stderr):
-        // the status is all there is to report, as on the default boot, which exits in halt/1.
-        m_vm.flush_stdout();
-        std::fflush(stdout);
-        std::_Exit(m_vm.halt_status.load());
+    m_init = init;
+    return true;
+}
+
+int Runtime::halted_status() {
+    if (m_vm.main_process || m_vm.halt_status.load() < 0) return -1;
+    // halt/1 before the program started (beamlet trace: a bad pattern, said on stderr), or
+    // with no program: the status is all there is to report, as on erl.
+    m_vm.flush_stdout();
+    std::fflush(stdout);
+    return m_vm.halt_status.load();
+}
+
+int Runtime::run_system() {
+    bool booted = boot(0);
+    io::tty_restore();  // the shell's terminal, as it was
+    if (!booted) return 1;
+    if (int halted = halted_status(); halted >= 0) return halted;
+    m_vm.flush_stdout();
+    std::fprintf(stderr, "beamlet: the system stopped: %s\n", bif::print_term(m_init->exit_reason, 34).c_str());
+    return 1;
+}
+
+int Runtime::run_main(Term module) {
+    // The module is read here only to say at once what is wrong with it (missing, malformed,
+    // no main/0); OTP's code server loads it when main/0 is first called, as erl's does for
+    // `-s MOD main` (so code:is_loaded/1, which/1 and all_loaded/0 know it).
+    bool on_load = false;
+    if (!m_vm.find_module(module)) {
+        std::string path = module_file(module);
+        if (path.empty()) {
+            std::fprintf(stderr, "beamlet: module %s not found on the code path\n", atom_text(module).c_str());
+            return 1;
+        }
+        auto code = loader::load_beam_file(path, m_vm.exports);
+        if (!code) {
+            std::fprintf(stderr, "beamlet: %s\n", code.error().c_str());
+            return 1;
+        }
+        if (code->name != module) {
+            std::fprintf(stderr, "beamlet: %s: file contains module %s\n", path.c_str(), atom_text(code->name).c_str());
+            return 1;
+        }
+        auto is_main = [](const ExportEntry& e) { return e.function == atoms::main && e.arity <= 1; };
+        if (std::none_of(code->exports.begin(), code->exports.end(), is_main)) {
+            std::fprintf(stderr, "beamlet: %s exports neither main/1 nor main/0\n", atom_text(module).c_str());
+            return 1;
+        }
+        on_load = code->on_load_function != 0;
+    } else {
+        auto exported = [&](Word arity) {
+            Export* entry = m_vm.exports.find(module, atoms::main, arity);
+            return entry && entry->address() != entry->trampoline;
+        };
+        if (!exported(0) && !exported(1)) {
+            std::fprintf(stderr, "beamlet: %s exports neither main/1 nor main/0\n", atom_text(module).c_str());
+            return 1;
+        }
     }
+    if (!boot(module)) return 1;
+    std::shared_ptr<Process> main = m_vm.main_process;
+    if (int halted = halted_status(); halted >= 0) std::_Exit(halted);
     if (!main) {
         m_vm.flush_stdout();
-        std::fprintf(stderr, "beamlet: the system did not start: %s\n", bif::print_term(init->exit_reason, 34).c_str());
+        std::fprintf(stderr, "beamlet: the system did not start: %s\n", bif::print_term(m_init->exit_reason, 34).c_str());
         return 1;
     }
     m_vm.flush_stdout();

@@ -30,6 +30,8 @@ struct BootOptions {
     bool jit_eager = false;              // compile each module as it loads (not when hot)
     bool noinput = false;                // erl's -noinput: OTP's user does not read standard input
     std::vector<std::string> init_flags;  // erl's flags for init: -config F, -kernel Par Val, ...
+    std::vector<std::string> program_args;  // the program's: init's plain arguments, main/1's
+    bool noshell = true;                  // erl's -noshell (beamlet shell: false)
 };
 
 // A ready-to-run VM: BIFs registered, modules loaded on demand from the code path.
@@ -54,13 +56,24 @@ public:
     // Runs [module]:main() to completion. Prints an uncaught exception to stderr as the
     // Erlang shell does and returns the process exit status (0 normal, 1 on an exception).
     int run_main(vm::Term module);
+    // Boots as erl does with the options' flags and no program of beamlet's: init runs what
+    // -s, -run and -eval say, or the shell starts (!noshell). Returns halt's status once
+    // something halts the system.
+    int run_system();
 
 private:
     std::string load_path(vm::Term module, const std::string& path);
     // OTP's boot: loads every preloaded module (and beamlet_internal); error text or empty.
     std::string preload_otp();
-    // The arguments erl_init:start/2 gets, as erl's emulator would for this run.
+    // The arguments erl_init:start/2 gets, as erl's emulator would for this run ([module]:
+    // `-s beamlet_run start MOD`, unless 0).
     std::vector<std::string> boot_arguments(vm::Term module) const;
+    // Starts init and erts's system processes and runs the schedulers until the system
+    // halts; false (with the error printed) if OTP's preloaded modules cannot be loaded.
+    bool boot(vm::Term module);
+    // After the run: the exit status of halt/1, when the system halted before any program
+    // ran (or without one), else -1.
+    int halted_status();
 
     BootOptions m_options;
     std::string m_preloaded_dir;  // erts's ebin: OTP's preloaded modules
@@ -70,6 +83,7 @@ private:
     std::unique_ptr<JitLoader> m_jit;
     std::unique_ptr<vm::NativeCompiler> m_native_compiler;
     std::unique_ptr<CliTrace> m_cli_trace;  // beamlet trace / profile
+    std::shared_ptr<vm::Process> m_init;     // init, once booted
 };
 
 // Compiles [erl_path] with erlc into a cache directory; returns the .beam path or an error.

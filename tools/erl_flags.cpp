@@ -4,6 +4,7 @@
 // flag; beamlet's target is a word too, so here each flag takes at most a fixed number of
 // values: -boot, -config, -mode, -shutdown_time and -args_file one, -boot_var and -env two,
 // and any other -App (kernel, stdlib, sasl, an application of the user's) a Par and a Val.
+// -s and -run take every word up to the next flag, as on erl, and -extra all that follows.
 #include "tools/erl_flags.hpp"
 
 #include <unistd.h>
@@ -76,12 +77,17 @@ int erl_flag_values(const std::string& flag) {
     return 2;
 }
 
-// erl's flags with no place in `beamlet run MOD` (MOD:main() is the program; the shell is
-// not yet beamlet's).
+// erl's flags beamlet has no place for (beamlet is not a daemon, a heart, or erl's make).
 bool is_unsupported_erl_flag(const std::string& flag) {
-    for (const char* f : {"-s", "-run", "-eval", "-extra", "-detached", "-heart", "-remsh", "-make", "-man",
-                          "-compile", "-version"})
+    for (const char* f : {"-detached", "-heart", "-make", "-man", "-compile", "-version"})
         if (flag == f) return true;
+    return false;
+}
+
+// beamlet's own options that take a value: their value is not `beamlet run`'s program.
+bool is_beamlet_option_with_value(const std::string& word) {
+    for (const char* o : {"-p", "-a", "--pa", "-pa", "--pz", "-pz", "-S", "--schedulers", "--engine", "--log-level"})
+        if (word == o) return true;
     return false;
 }
 
@@ -116,10 +122,13 @@ bool expand_args_file(const std::string& file, std::vector<std::string>* into, i
 bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::string* error) {
     if (args.size() < 2) return true;
     const std::string& sub = args[1];
-    if (sub != "run" && sub != "trace" && sub != "profile") return true;
-    // As erlexec orders them: ERL_AFLAGS, the command line, ERL_FLAGS, ERL_ZFLAGS.
+    bool run = sub == "run", shell = sub == "shell";
+    if (!run && !shell && sub != "trace" && sub != "profile") return true;
+    // As erlexec orders them: ERL_AFLAGS, the command line, ERL_FLAGS, ERL_ZFLAGS. The last
+    // two are flags only: [tail] is where they start (a program's arguments end there).
     std::vector<std::string> words = env_words("ERL_AFLAGS");
     words.insert(words.end(), args.begin() + 2, args.end());
+    std::size_t tail = words.size();
     for (const char* var : {"ERL_FLAGS", "ERL_ZFLAGS"}) {
         std::vector<std::string> more = env_words(var);
         words.insert(words.end(), more.begin(), more.end());
@@ -128,26 +137,59 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
     // As erlexec: ERL_EPMD_PORT names the port of epmd for OTP's erl_epmd (-epmd_port).
     if (const char* port = std::getenv("ERL_EPMD_PORT"); port && *port)
         out->init_flags.insert(out->init_flags.end(), {"-epmd_port", port});
+    auto plain = [&](std::size_t k) { return k < words.size() && !words[k].empty() && words[k][0] != '-'; };
+    auto to_init = [&](std::size_t from, std::size_t to) {
+        out->init_flags.insert(out->init_flags.end(), words.begin() + std::ptrdiff_t(from), words.begin() + std::ptrdiff_t(to));
+    };
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string& w = words[i];
         if (w == "--") {  // beamlet's own: everything after it is beamlet's
             rest.insert(rest.end(), words.begin() + std::ptrdiff_t(i), words.end());
             break;
         }
-        if (w == "-noshell") continue;  // beamlet run is erl -noshell
-        if (is_unsupported_erl_flag(w)) {
-            *error = "erl's " + w + " has no place in beamlet " + sub + ", which runs MOD:main()";
+        if (w.empty() || w[0] != '-') {
+            rest.push_back(w);
+            // beamlet run PROGRAM ARGS...: the rest of the command line is the program's.
+            if (run && i < tail) {
+                out->program_args.assign(words.begin() + std::ptrdiff_t(i + 1), words.begin() + std::ptrdiff_t(tail));
+                i = tail - 1;
+            }
+            continue;
+        }
+        if (is_beamlet_option_with_value(w)) {
+            rest.push_back(w);
+            if (i + 1 < words.size()) rest.push_back(words[++i]);
+            continue;
+        }
+        if (w == "-noshell" && run) continue;  // beamlet run is erl -noshell
+        if (is_unsupported_erl_flag(w) || ((w == "-s" || w == "-run" || w == "-eval" || w == "-extra") && !run && !shell) ||
+            (w == "-remsh" && !shell)) {
+            *error = "erl's " + w + " has no place in beamlet " + sub;
             return false;
         }
-        if (w == "-pa" || w == "-pz" || w == "-noinput") {
+        if (w == "-s" || w == "-run") {  // -s Mod [Func [Arg...]]: every word up to the next flag
+            std::size_t end = i + 1;
+            while (plain(end)) ++end;
+            to_init(i, end);
+            out->runs_functions = true;
+            i = end - 1;
+            continue;
+        }
+        if (w == "-extra") {  // the rest: init's plain arguments
+            to_init(i, words.size());
+            break;
+        }
+        if (w == "-noinput") {
             rest.push_back(w);
             continue;
         }
-        int n = erl_flag_values(w);
+        int n = w == "-eval" || w == "-remsh" ? 1 : w == "-noshell" ? 0 : erl_flag_values(w);
         if (n < 0) {
             rest.push_back(w);
             continue;
         }
+        if (w == "-eval") out->runs_functions = true;
+        if (w == "-remsh") out->remote_shell = true;
         // Its values: up to [n] words, fewer when a flag comes first (init then reports the
         // flag as erl's does: -boot_var alone is invalid_boot_var_argument).
         std::size_t values = 0;
@@ -155,7 +197,6 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
             ++values;
         // -App Par Val Par2 Val2 ...: more pairs, as long as both words of one are there (a
         // word alone at the end is beamlet run's target).
-        auto plain = [&](std::size_t k) { return k < words.size() && words[k][0] != '-'; };
         if (w != "-boot_var" && w != "-env" && n == 2 && values == 2)
             while (plain(i + 1 + values) && plain(i + 2 + values)) values += 2;
         if (w == "-args_file" || w == "-env") {  // erlexec's own: all values or nothing
@@ -169,15 +210,12 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
             if (!expand_args_file(words[i + 1], &expanded, 0, error)) return false;
             words.erase(words.begin() + std::ptrdiff_t(i), words.begin() + std::ptrdiff_t(i) + 2);
             words.insert(words.begin() + std::ptrdiff_t(i), expanded.begin(), expanded.end());
+            if (i < tail) tail = tail + expanded.size() - 2;
             --i;
             continue;
         }
-        if (w == "-env") {
-            out->env.emplace_back(words[i + 1], words[i + 2]);
-        } else {
-            out->init_flags.insert(out->init_flags.end(), words.begin() + std::ptrdiff_t(i),
-                                   words.begin() + std::ptrdiff_t(i + 1 + values));
-        }
+        if (w == "-env") out->env.emplace_back(words[i + 1], words[i + 2]);
+        else to_init(i, i + 1 + values);
         i += values;
     }
     args = std::move(rest);

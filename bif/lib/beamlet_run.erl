@@ -1,6 +1,7 @@
-%% bif/lib/beamlet_run.erl — `beamlet run MOD` on OTP's boot: init runs it
+%% bif/lib/beamlet_run.erl — `beamlet run MOD [ARGS]` on OTP's boot: init runs it
 %% as erl runs `-s beamlet_run start MOD`, once the system has started. It starts the main
-%% process (beamlet:start_main/1), traced from its start when `beamlet trace` or `beamlet
+%% process (beamlet:start_main/2: MOD:main(ARGS) when MOD exports main/1, ARGS being init's
+%% plain arguments, else MOD:main()), traced from its start when `beamlet trace` or `beamlet
 %% profile` asks, and waits for it in the boot process: when main exits (the VM tells the process registered as
 %% beamlet_run), the trace ends and the system stops as init:stop/0 stops it; tools/boot.cpp
 %% reports how main ended and exits with its status.
@@ -20,9 +21,10 @@ start([Module]) ->
     %% its start does not see its own loading. If it does not load (its on_load function
     %% failed, and OTP's warning says why), main fails with undef, as its call would.
     _ = code:ensure_loaded(Module),
+    Args = init:get_plain_arguments(),
     case beamlet:cli_trace_spec() of
-        undefined -> _ = beamlet:start_main(Module);
-        Spec -> beamlet_cli_trace:start(Spec#{module => Module}, fun() -> beamlet:start_main(Module) end)
+        undefined -> _ = beamlet:start_main(Module, Args);
+        Spec -> beamlet_cli_trace:start(Spec#{module => Module}, fun() -> beamlet:start_main(Module, Args) end)
     end,
     receive
         '$beamlet_main_exited' ->

@@ -1,5 +1,5 @@
-// tools/beamlet/main.cpp — the beamlet command line: `beamlet run`, `trace`, `profile`, `dis`
-// and `compare`.
+// tools/beamlet/main.cpp — the beamlet command line: `beamlet run`, `shell`, `escript`,
+// `trace`, `profile`, `dis` and `compare`.
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <exception>
 #include <filesystem>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "io/drivers/tty_driver.hpp"
 #include "loader/beam_loader.hpp"
 #include "tools/boot.hpp"
 #include "tools/cli_trace.hpp"
@@ -69,6 +71,32 @@ bool resolve_target(const std::string& target, tools::BootOptions& options, vm::
     return true;
 }
 
+// The emulator flags an escript gives on its `%%!` line (the second, or the third when the
+// second is an editor's `%% -*- ...` line), as OTP's escript launcher reads them. A file
+// that cannot be read has none: OTP's escript module reports it.
+std::vector<std::string> escript_flags(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string line;
+    std::vector<std::string> flags;
+    for (int n = 1; n <= 3 && std::getline(in, line); ++n) {
+        if (n == 1) continue;
+        if (line.starts_with("%%!")) {
+            std::string word;
+            for (char c : line.substr(3) + ' ') {
+                if (c == ' ' || c == '\t' || c == '\r') {
+                    if (!word.empty()) flags.push_back(std::move(word));
+                    word.clear();
+                } else {
+                    word.push_back(c);
+                }
+            }
+            break;
+        }
+        if (!(n == 2 && line.starts_with("%%") && line.find("-*-") != std::string::npos)) break;
+    }
+    return flags;
+}
+
 // Exit statuses (README, "Exit status"): 3 when memory runs out, 70 (EX_SOFTWARE) for an
 // internal error. Either ends the whole VM with one line on stderr, as OTP's does with a
 // message ("eheap_alloc: Cannot allocate ...") and a crash dump, never with a signal.
@@ -76,6 +104,7 @@ constexpr int EXIT_OUT_OF_MEMORY = 3;
 constexpr int EXIT_INTERNAL_ERROR = 70;
 
 [[noreturn]] void on_terminate() {
+    io::tty_restore();
     std::fflush(stdout);
     const char* what = "unknown exception";
     int status = EXIT_INTERNAL_ERROR;
@@ -104,6 +133,9 @@ int main(int argc, char** argv) {
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
     CLI::App app{"beamlet: a small BEAM-like VM with Erlang tracing built in"};
     app.require_subcommand(1);
+    // `beamlet` alone on a terminal is `beamlet shell`, as `erl` alone is Erlang's shell.
+    std::vector<std::string> args(argv, argv + argc);
+    if (argc == 1 && ::isatty(0) && ::isatty(1)) args.push_back("shell");
     std::string log_level = "warn";
     app.add_option("--log-level", log_level, "diagnostics level (trace, debug, info, warn, error)");
 
@@ -115,7 +147,8 @@ int main(int argc, char** argv) {
     const char* noinput_help = "standard input is not read by the system (erl's -noinput): the program may read fd 0 "
                                "itself";
 
-    CLI::App* run = app.add_subcommand("run", "run MOD:main() and exit when it returns");
+    CLI::App* run = app.add_subcommand("run", "run MOD:main(ARGS) (or main()) and exit when it returns; erl's flags "
+                                              "(-eval, -s, -run, -extra, ...) as on erl -noshell");
     run->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
     run->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
         ->allow_extra_args(false);
@@ -123,7 +156,24 @@ int main(int argc, char** argv) {
     run->add_option("--engine", engine, "execution engine: jit (LLVM ORC, the default) or interp")
         ->check(CLI::IsMember({"jit", "interp"}));
     run->add_flag("--noinput", noinput, noinput_help);
-    run->add_option("target", target, "MOD, FILE.erl or FILE.beam")->required();
+    run->add_option("target", target, "MOD, FILE.erl or FILE.beam (optional with -eval, -s, -run or a node name), then "
+                                      "its arguments");
+
+    CLI::App* shell = app.add_subcommand("shell", "OTP's Erlang shell, as erl starts it (erl's flags too: -sname, "
+                                                  "-remsh NODE, -eval, ...)");
+    shell->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+    shell->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
+        ->allow_extra_args(false);
+    shell->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
+    shell->add_option("--engine", engine, "execution engine: jit (the default) or interp")
+        ->check(CLI::IsMember({"jit", "interp"}));
+
+    CLI::App* escript = app.add_subcommand("escript", "run an escript as OTP's escript does: beamlet escript "
+                                                      "[--engine E] [-S N] FILE [ARGS...]");
+    escript->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
+    escript->add_option("--engine", engine, "execution engine: jit (the default) or interp")
+        ->check(CLI::IsMember({"jit", "interp"}));
+    escript->add_option("script", target, "the escript")->required();
 
     // beamlet trace / beamlet profile: the program traced from the command line.
     tools::CliTraceOptions trace_options;
@@ -194,7 +244,6 @@ int main(int argc, char** argv) {
 
     // erl's flags for init (-config, -kernel Par Val, ...) and erlexec (-env, -args_file,
     // ERL_FLAGS), then the rest as beamlet's options.
-    std::vector<std::string> args(argv, argv + argc);
     tools::ErlFlags erl_flags;
     std::string flags_error;
     if (!tools::extract_erl_flags(args, &erl_flags, &flags_error)) {
@@ -202,6 +251,21 @@ int main(int argc, char** argv) {
         return 1;
     }
     for (const auto& [var, value] : erl_flags.env) ::setenv(var.c_str(), value.c_str(), 1);
+    // beamlet escript [OPTIONS] FILE ARGS...: the words after the script are its own.
+    std::vector<std::string> script_args;
+    if (args.size() > 1 && args[1] == "escript") {
+        for (std::size_t i = 2; i < args.size(); ++i) {
+            if (args[i] == "-S" || args[i] == "--schedulers" || args[i] == "--engine") {
+                ++i;
+                continue;
+            }
+            if (!args[i].starts_with("-") || args[i] == "-") {
+                script_args.assign(args.begin() + std::ptrdiff_t(i + 1), args.end());
+                args.resize(i + 1);
+                break;
+            }
+        }
+    }
     // Erlang users write -pa DIR and -noinput; CLI11 wants --pa or -p. Accept the Erlang spelling.
     for (auto& a : args)
         if (a == "-pa" || a == "-pz" || a == "-noinput") a = "-" + a;
@@ -224,7 +288,46 @@ int main(int argc, char** argv) {
     options.schedulers = schedulers;
     options.noinput = noinput;
     options.init_flags = erl_flags.init_flags;
-    options.jit = run->parsed() || trace->parsed() || profile->parsed() ? engine == "jit" : dis_engine == "jit";
+    options.program_args = erl_flags.program_args;
+    options.jit = dis->parsed() ? dis_engine == "jit" : engine == "jit";
+    if (shell->parsed()) {
+        options.noshell = false;
+        tools::Runtime runtime(options);
+        return runtime.run_system();
+    }
+    if (escript->parsed()) {
+        // As OTP's escript launcher starts erl: `erl +B -boot no_dot_erlang -noshell
+        // [%%! flags] -run escript start -extra FILE ARGS`; OTP's escript module does the rest.
+        if (!std::ifstream(target)) {  // as the launcher says it (status 1, not the module's 127)
+            std::fprintf(stderr, "escript: Failed to open file: %s\n", target.c_str());
+            return 1;
+        }
+        options.init_flags = {"-boot", "no_dot_erlang"};
+        bool emulator_flag = false;  // +X [Value]: the emulator's (beamlet has its own options)
+        for (std::string& flag : escript_flags(target)) {
+            if (flag[0] == '+') emulator_flag = true;
+            else if (emulator_flag && flag[0] != '-') emulator_flag = false;
+            else options.init_flags.push_back(std::move(flag)), emulator_flag = false;
+        }
+        options.init_flags.insert(options.init_flags.end(), {"-run", "escript", "start"});
+        options.program_args = {target};
+        options.program_args.insert(options.program_args.end(), script_args.begin(), script_args.end());
+        tools::Runtime runtime(options);
+        return runtime.run_system();
+    }
+    if (run->parsed() && target.empty()) {
+        auto has = [&](const char* flag) {
+            return std::find(options.init_flags.begin(), options.init_flags.end(), flag) != options.init_flags.end();
+        };
+        // erl -noshell with nothing to run waits for ever: worth it for a node (others call it).
+        if (!erl_flags.runs_functions && !has("-sname") && !has("-name")) {
+            std::fprintf(stderr, "beamlet run: a program to run (MOD, FILE.erl or FILE.beam), erl's -eval, -s or -run, "
+                                 "or a node name (beamlet --help for usage)\n");
+            return 2;
+        }
+        tools::Runtime runtime(options);
+        return runtime.run_system();
+    }
     if (trace->parsed() || profile->parsed()) {
         trace_options.profile = profile->parsed();
         trace_options.events = events;
