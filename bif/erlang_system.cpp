@@ -147,6 +147,8 @@ Term bif_system_info(Process* p, Term* a) {
     const std::string name = is_atom(item) ? atom_text(item) : std::string();
     if (name == "otp_release") return string_term(p, "25");
     if (name == "version") return string_term(p, "13.1.5");
+    // The break menu is never turned off (erl's +Bi): Ctrl-G's q halts (user_drv asks).
+    if (name == "break_ignored") return atoms::false_;
     if (name == "system_version") {
         int n = scheduler_count(p);
         return string_term(p, "Erlang/OTP 25 [erts-13.1.5] [beamlet] [64-bit] [smp:" + std::to_string(n) + ":" +

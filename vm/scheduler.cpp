@@ -79,6 +79,10 @@ int Schedulers::current_index() { return t_scheduler_index; }
 void Schedulers::enqueue(Task task) {
     int index = t_scheduler_index;
     bool own = index >= 0;
+    // Processes this scheduler woke lazily (tracers) were woken first: they go ahead, as on
+    // erts, where they would be in the queue already (a shell's tracer prints its trace
+    // message before the shell prints the traced call's value).
+    if (own && !m_scheds[std::size_t(index)]->wake_later.empty()) wake_pending(*m_scheds[std::size_t(index)]);
     if (!own) index = int(m_round_robin.fetch_add(1, std::memory_order_relaxed) % m_scheds.size());
     Process* p = task.process();
     Priority prio = p ? p->run_priority() : Priority::Normal;
