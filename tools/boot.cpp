@@ -421,6 +421,7 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
                                      "-progname", "erl", "--", "-home", home ? home : "/", "--"};
     if (m_options.noshell) argv.push_back("-noshell");
+    else argv.insert(argv.end(), {"-user", "beamlet_shell"});  // user_drv, started a little faster
     if (m_options.noinput) argv.push_back("-noinput");
     // The user's -extra words stay last, with the program's arguments after them.
     auto extra = std::find(m_options.init_flags.begin(), m_options.init_flags.end(), "-extra");
