@@ -233,7 +233,12 @@ private:
             int ch = 0;
             while (pos < m_partial.size() && (ch = decode_utf8(m_partial, &pos)) >= 0) {}
             text = m_partial.substr(0, pos);
-            if (ch == -1) m_utf8 = false;  // not a UTF-8 terminal after all: Latin-1 from here
+            if (ch == -1) {
+                // Not a UTF-8 terminal after all: Latin-1 from here. What came before the bad
+                // byte in the same read is dropped, as erts's driver drops it.
+                m_utf8 = false;
+                text.clear();
+            }
         }
         if (!m_utf8) {
             for (; pos < m_partial.size(); ++pos) append_utf8(text, static_cast<unsigned char>(m_partial[pos]));

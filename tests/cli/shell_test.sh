@@ -442,7 +442,9 @@ sc_quit() {
   expect_status quit "status 0"
 }
 
-# An unterminated string, Ctrl-D (on an empty line and on a character), a 5000-character line.
+# An unterminated string, Ctrl-D (on an empty line and on a character), a 5000-character line,
+# then bytes that are not UTF-8 (the terminal is taken as Latin-1 from there; erts drops what
+# came before the bad byte in the same read, so the line lacks its start).
 sc_bad_input() {
   type_line '"abc'
   wait_for '^1> $' || return
@@ -459,6 +461,12 @@ sc_bad_input() {
   wait_for '^4> $' 10 || return
   checkpoint long_line
   expect long_line '^(<[0-9]+ spaces>)?3\)\.$' '^\[1,2,3\]$' '^4>$'
+  type_line "$(printf 'X = "a\xff\xfeb\xc3\xa9".')"
+  wait_for '^4> .*b.*"\.$' || return
+  type_line '".'
+  wait_for 'syntax error' || return
+  wait_for '^4> $' || return
+  checkpoint bad_utf8
 }
 
 # scenario NAME — a fresh VM, then sc_NAME; 1 if the VM gave no prompt.
