@@ -95,7 +95,7 @@ expect_usage_error() {  # NAME PATTERN ARGS...
 }
 expect_usage_error "no subcommand" "A subcommand is required" ""
 expect_usage_error "unknown subcommand" "A subcommand is required" frob
-expect_usage_error "run without a program" "target is required" run
+expect_usage_error "run without a program" "run wants a program" run
 expect_usage_error "an unknown option" "--no-such-option" run --no-such-option x
 expect_usage_error "trace with a bad format" "--format" trace -f nope x x
 expect_usage_error "dis without a module" "target is required" dis

@@ -73,7 +73,7 @@ same_as_erl "-boot_var without values" -boot_var
 same_as_erl "good flags" -kernel some_par some_val -mode interactive
 clean_failure "-args_file missing" 'Failed to open arguments file "no_such.args"' -args_file no_such.args
 clean_failure "-env without values" "-env wants two values" -env ONLY_NAME
-clean_failure "erl's -eval" "-eval has no place in beamlet run" -eval 'halt().'
+clean_failure "erl's -detached" "-detached has no place in beamlet run" -detached
 
 echo "$checks checks, $failures failures"
 [ $failures -eq 0 ]

@@ -147,32 +147,32 @@ int main(int argc, char** argv) {
     const char* noinput_help = "standard input is not read by the system (erl's -noinput): the program may read fd 0 "
                                "itself";
 
+    // The VM's options, on every subcommand that runs one ([paths]: and its code path's).
+    auto add_vm_options = [&](CLI::App* cmd, bool paths) {
+        if (paths) {
+            cmd->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
+            cmd->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
+                ->allow_extra_args(false);
+        }
+        cmd->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
+        cmd->add_option("--engine", engine, "execution engine: jit (LLVM ORC, the default) or interp")
+            ->check(CLI::IsMember({"jit", "interp"}));
+    };
+
     CLI::App* run = app.add_subcommand("run", "run MOD:main(ARGS) (or main()) and exit when it returns; erl's flags "
                                               "(-eval, -s, -run, -extra, ...) as on erl -noshell");
-    run->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
-    run->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
-        ->allow_extra_args(false);
-    run->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
-    run->add_option("--engine", engine, "execution engine: jit (LLVM ORC, the default) or interp")
-        ->check(CLI::IsMember({"jit", "interp"}));
+    add_vm_options(run, true);
     run->add_flag("--noinput", noinput, noinput_help);
     run->add_option("target", target, "MOD, FILE.erl or FILE.beam (optional with -eval, -s, -run or a node name), then "
                                       "its arguments");
 
     CLI::App* shell = app.add_subcommand("shell", "OTP's Erlang shell, as erl starts it (erl's flags too: -sname, "
                                                   "-remsh NODE, -eval, ...)");
-    shell->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
-    shell->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
-        ->allow_extra_args(false);
-    shell->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
-    shell->add_option("--engine", engine, "execution engine: jit (the default) or interp")
-        ->check(CLI::IsMember({"jit", "interp"}));
+    add_vm_options(shell, true);
 
     CLI::App* escript = app.add_subcommand("escript", "run an escript as OTP's escript does: beamlet escript "
                                                       "[--engine E] [-S N] FILE [ARGS...]");
-    escript->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
-    escript->add_option("--engine", engine, "execution engine: jit (the default) or interp")
-        ->check(CLI::IsMember({"jit", "interp"}));
+    add_vm_options(escript, false);
     escript->add_option("script", target, "the escript")->required();
 
     // beamlet trace / beamlet profile: the program traced from the command line.
@@ -180,12 +180,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> events;
     std::string format = "text", max_rate;
     auto add_run_options = [&](CLI::App* cmd) {
-        cmd->add_option("-p,-a,--pa", path_dirs, "add a directory to the code path")->allow_extra_args(false);
-        cmd->add_option("--pz", path_dirs_z, "add a directory at the end of the code path (erl's -pz)")
-            ->allow_extra_args(false);
-        cmd->add_option("-S,--schedulers", schedulers, "scheduler threads (default: cores)");
-        cmd->add_option("--engine", engine, "execution engine: jit (the default) or interp")
-            ->check(CLI::IsMember({"jit", "interp"}));
+        add_vm_options(cmd, true);
         cmd->add_flag("--noinput", noinput, noinput_help);
         cmd->add_option("target", target, "MOD, FILE.erl or FILE.beam");
         cmd->add_option("patterns", trace_options.patterns,
@@ -321,7 +316,7 @@ int main(int argc, char** argv) {
         };
         // erl -noshell with nothing to run waits for ever: worth it for a node (others call it).
         if (!erl_flags.runs_functions && !has("-sname") && !has("-name")) {
-            std::fprintf(stderr, "beamlet run: a program to run (MOD, FILE.erl or FILE.beam), erl's -eval, -s or -run, "
+            std::fprintf(stderr, "beamlet: run wants a program (MOD, FILE.erl or FILE.beam), erl's -eval, -s or -run, "
                                  "or a node name (beamlet --help for usage)\n");
             return 2;
         }
