@@ -48,16 +48,22 @@ Term bif_beamlet_release_code_permission(Process* p, Term*) {
 }
 
 // beamlet:start_main(Module, Args): the process running Module:main(Args) when the module
-// exports main/1 (Args: the program's arguments, strings, as escript passes them), else
-// Module:main(); in the caller's group, its exit ends the run (tools/boot.cpp reports how
+// exports main/1 (Args: the program's arguments, strings, as escript passes them) and Args
+// is not empty or there is no main/0, else Module:main(); in the caller's group, its exit ends the run (tools/boot.cpp reports how
 // it ended). beamlet_run has had the code server load Module; if it could not (its on_load
 // function failed), main raises undef at once rather than have the code server try again.
 Term bif_beamlet_start_main(Process* p, Term* a) {
     Vm& vm = p->vm;
     if (!is_atom(a[0]) || !(is_list(a[1]) || is_nil(a[1])) || vm.main_process) return p->badarg();
     bool loaded = vm.find_module(a[0]) != nullptr;
-    Export* main1 = loaded ? vm.exports.find(a[0], atoms::main, 1) : nullptr;
-    bool with_args = main1 && main1->address() != main1->trampoline;
+    auto exported = [&](Word arity) {
+        Export* e = loaded ? vm.exports.find(a[0], atoms::main, arity) : nullptr;
+        return e && e->address() != e->trampoline ? e : nullptr;
+    };
+    // main/1 when there are arguments or no main/0 (a module with both, run without
+    // arguments, runs main() as before main/1 was beamlet run's).
+    Export* main1 = exported(1);
+    bool with_args = main1 && (is_list(a[1]) || !exported(0));
     Export* entry = with_args ? main1
                     : loaded  ? vm.exports.get(a[0], atoms::main, 0)
                               : vm.exports.get(atoms::erlang, atoms::error, 2);

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -44,23 +45,10 @@ std::vector<std::string> split_words(std::string_view text, bool comments) {
     return words;
 }
 
-// An environment variable's words without its emulator flags (+S 2, +pc unicode, ...):
-// beamlet has its own options for what they set.
+// An environment variable's words (ERL_AFLAGS, ERL_FLAGS, ERL_ZFLAGS).
 std::vector<std::string> env_words(const char* name) {
     const char* value = std::getenv(name);
-    std::vector<std::string> words;
-    if (!value) return words;
-    bool skipping = false;
-    for (std::string& w : split_words(value, false)) {
-        if (w[0] == '+') {
-            skipping = true;
-            continue;
-        }
-        if (skipping && w[0] != '-') continue;  // the emulator flag's value
-        skipping = false;
-        words.push_back(std::move(w));
-    }
-    return words;
+    return value ? split_words(value, false) : std::vector<std::string>();
 }
 
 // How many values follow an erl flag beamlet takes; -1 when [flag] is not one of them.
@@ -146,6 +134,18 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
         if (w == "--") {  // beamlet's own: everything after it is beamlet's
             rest.insert(rest.end(), words.begin() + std::ptrdiff_t(i), words.end());
             break;
+        }
+        if (w.size() >= 2 && w[0] == '+') {
+            // erl's emulator flags: +S N[:M] sets the schedulers, as beamlet's -S; the others
+            // are the emulator's own (beamlet has its options for what they set) and are
+            // skipped with their value, as in ERL_FLAGS.
+            bool attached = w[1] == 'S' && w.size() > 2 && std::isdigit(static_cast<unsigned char>(w[2]));
+            bool no_value = attached || w == "+B" || w == "+Bc" || w == "+Bd" || w == "+Bi" || w == "+c" || w == "+d";
+            std::string value = attached ? w.substr(2) : "";
+            if (!no_value && plain(i + 1) && words[i + 1][0] != '+') value = words[++i];
+            if (w[1] == 'S' && (attached || w.size() == 2) && !value.empty())
+                rest.insert(rest.end(), {"-S", value.substr(0, value.find(':'))});
+            continue;
         }
         if (w.empty() || w[0] != '-') {
             rest.push_back(w);

@@ -47,13 +47,19 @@ cat >hello.erl <<'ERL'
 -export([main/0]).
 main() -> io:format("hello~n").
 ERL
+cat >both.erl <<'ERL'
+-module(both).
+-export([main/0, main/1]).
+main() -> io:format("main/0~n").
+main(Args) -> io:format("main/1 ~p~n", [Args]).
+ERL
 # hb: the module of the compiled escripts.
 cat >hb.erl <<'ERL'
 -module(hb).
 -export([main/1]).
 main(Args) -> io:format("hb ~p ~p~n", [Args, code:is_loaded(hb) =/= false]).
 ERL
-erlc m.erl prog.erl hello.erl hb.erl && erlc -o pz pz/zm.erl || exit 1
+erlc m.erl prog.erl hello.erl both.erl hb.erl && erlc -o pz pz/zm.erl || exit 1
 
 script() { # script FILE BODY — a source escript with erl's default #! line
   printf '#!/usr/bin/env escript\n%s\n' "$2" >"$1"
@@ -168,6 +174,9 @@ run_same "user flag -foo 1 2" -noinput -foo 1 2 -eval 'io:format("~p ~p~n", [ini
 run_same "init:get_arguments" -foo 1 2 -bar -foo 3 \
   -eval 'io:format("~p~n", [[A || {K, _} = A <- init:get_arguments(), lists:member(K, [foo, bar])]]), halt().'
 run_same "-pa/-pz code path" -pa pa -pz pz -s zm          # zm "pa" "pz"; zm.beam is only in pz/
+# emulator flags: +S N sets the schedulers; the others are skipped with their values.
+run_same "+S 1, +P, +B" +S 1 +P 500000 +B -eval 'io:format("~p~n", [erlang:system_info(schedulers)]), halt().'
+run_same "+S1:1" +S1:1 -eval 'io:format("~p~n", [erlang:system_info(schedulers_online)]), halt().'
 
 # --- failures: init prints {"init terminating in do_boot",Reason} on stdout, halts with a
 # slogan on stderr, status 1 ----------------------------------------------------------------
@@ -183,6 +192,9 @@ same "run FILE.erl args" -- erl -noshell -pa . -eval 'prog:main(["a","b"]), halt
 same "run MOD args" -- erl -noshell -pa . -eval 'prog:main(["a","b"]), halt().' -- "$beamlet" run -pa . prog a b
 same "run FILE.beam args" -- erl -noshell -pa . -eval 'prog:main([]), halt().' -- "$beamlet" run prog.beam
 same "run main/0" -- erl -noshell -pa . -eval 'hello:main(), halt().' -- "$beamlet" run hello.erl
+# main/0 and main/1 both: main/1 with arguments, main/0 without.
+same "run both, args" -- erl -noshell -pa . -eval 'both:main(["z"]), halt().' -- "$beamlet" run both.erl z
+same "run both, none" -- erl -noshell -pa . -eval 'both:main(), halt().' -- "$beamlet" run both.erl
 # flags before the program are erl's; everything after it (-y too) is the program's.
 same "run flags then program" \
   -- erl -noshell -foo bar -eval 'io:format("~p~n", [init:get_argument(foo)])' -pa . -eval 'prog:main(["x","-y"]), halt().' \

@@ -46,6 +46,10 @@ for tool in tmux erl stty; do
 done
 
 work=$(mktemp -d)
+# The erl_tracer seed's NIF tracer, built against beamlet's erl_nif.h (sc_msg_tracer_seed).
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cp "$root/samples/erl_msg_tracer/erl_msg_tracer.c" "$root/samples/erl_msg_tracer/erl_msg_tracer.erl" "$work/"
+gcc -I "$root/include" -fPIC -shared -o "$work/erl_msg_tracer.so" "$work/erl_msg_tracer.c" || exit 1
 sock=beamlet_shell_$$
 sess=shell_test
 pane=
@@ -310,6 +314,23 @@ sc_trace_seed() {
     '^6> trace:session_destroy' '^true$' '^7>$'
 }
 
+# The erl_tracer seed's session as it types it (beamlet only: erl 25 has no erl_nif.h here):
+# the seed's NIF tracer built as the documentation shows, c/1 compiling its module, the
+# tracer printing {trace, Sender, Recipient} for the sends of the processes made afterwards.
+sc_msg_tracer_seed() {
+  type_line 'c(erl_msg_tracer), erl_msg_tracer:load().'
+  wait_for '^2> $' 15 || return
+  type_line 'Tracer = spawn(fun F() -> receive M -> io:format("~p~n",[M]), F() end end).'
+  wait_for '^3> $' || return
+  type_line 'erlang:trace(new, true, [send,{tracer, erl_msg_tracer, Tracer}]).'
+  wait_for '^4> $' || return
+  type_line '{ok, D} = file:open("/tmp/tmp.data",[write]).'
+  wait_for '^\{ok,<' || return
+  checkpoint msg_tracer_seed
+  expect msg_tracer_seed '^1> c\(erl_msg_tracer\), erl_msg_tracer:load\(\)\.$' '^ok$' '^2> Tracer = spawn' '^<PID>$' \
+    '^3> erlang:trace\(new' '^0$' '^4> \{ok, D\} = file:open' '^\{trace,<PID>,<PID>\}$' '^\{ok,<PID>\}$'
+}
+
 # Line editing (Left, C-a, C-e, Backspace) and history (Up, twice).
 sc_editing() {
   type_text '1 + 2'
@@ -487,8 +508,8 @@ run_vm() {
   mkdir -p "$work/$vm"
   local t0=$SECONDS name
   if scenario trace; then
-    for name in trace_seed editing completion expressions ctrl_g break quit bad_input; do
-      [ $name = trace_seed ] && [ "$vm" != beamlet ] && continue
+    for name in trace_seed msg_tracer_seed editing completion expressions ctrl_g break quit bad_input; do
+      [[ $name == *_seed ]] && [ "$vm" != beamlet ] && continue
       scenario $name
     done
   else
