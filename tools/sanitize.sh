@@ -16,9 +16,10 @@ case "$kind" in
 esac
 full='^(unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events|net|dist)_.*)$'
 # What CI affords in its hour: every fault and stress program on two schedulers under ASan;
-# under TSan the chaos, reload, message-tracing and tracer-module programs; unit tests under both.
-ci_asan='^(unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
-ci_tsan='^(unit_vm|unit_tracing|unit_dist|fault_jit_S2_(trace_chaos|reload)|stress_jit_S2_(message_tracing|tracer_modules)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
+# under TSan the chaos, reload, message-tracing and tracer-module programs; unit tests, the
+# shell and remote shells (the terminal driver, the break menu's signal thread) under both.
+ci_asan='^(cli_shell_jit|cli_remsh_jit|cli_erl_cmdline|unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
+ci_tsan='^(cli_shell_jit|cli_remsh_jit|unit_vm|unit_tracing|unit_dist|fault_jit_S2_(trace_chaos|reload)|stress_jit_S2_(message_tracing|tracer_modules)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
 case "${2:-}" in
     "") regex=$full ;;
     ci) if [ "$kind" = asan ]; then regex=$ci_asan; else regex=$ci_tsan; fi ;;
