@@ -161,14 +161,22 @@ output(Socket, DHandle) ->
             ok = erlang:dist_ctrl_get_data_notification(DHandle),
             output(Socket, DHandle);
         tick ->
-            ok = gen_tcp:send(Socket, <<>>),
+            send(Socket, <<>>),
             output(Socket, DHandle)
     end.
 
 write(Socket, DHandle) ->
     case erlang:dist_ctrl_get_data(DHandle) of
         none -> ok;
-        Data -> ok = gen_tcp:send(Socket, Data), write(Socket, DHandle)
+        Data -> send(Socket, Data), write(Socket, DHandle)
+    end.
+
+%% A socket the other side closed ends the controller, and with it the connection, as the
+%% input process's end does (an exit, not an error: nothing for the logger).
+send(Socket, Data) ->
+    case gen_tcp:send(Socket, Data) of
+        ok -> ok;
+        {error, Reason} -> exit({output, Reason})
     end.
 
 %% Packets in (an empty one is a tick), until the socket closes: then the controller, and
