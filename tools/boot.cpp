@@ -338,7 +338,8 @@ namespace {
 // SIGTERM and SIGINT, taken by one thread with sigwait (the other threads block them): SIGTERM
 // asks init to stop (init:stop/0: the logger's and the io servers' output is written, exit
 // status 0, as erl's signal handler does); SIGINT is the break menu when the shell has the
-// terminal, else it writes what is buffered and exits with 130.
+// terminal, else it writes what is buffered and exits with 130; SIGCONT puts the shell's
+// terminal back in raw mode.
 // [init] is the pid of init while the run lasts; 0 after it, when a signal just exits.
 std::atomic<Term> g_signal_init{0};
 // The command-line trace whose output a signal writes out before the VM exits.
@@ -350,6 +351,7 @@ void start_signal_thread(Vm& vm) {
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGCONT);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);  // inherited by the schedulers started later
     std::call_once(once, [&vm, set] {
         std::thread([&vm, set] {
@@ -365,6 +367,10 @@ void start_signal_thread(Vm& vm) {
                 }
                 if (sig == SIGINT && io::tty_active()) {
                     break_menu(vm);
+                    continue;
+                }
+                if (sig == SIGCONT) {  // back from Ctrl-Z: the job control shell reset the terminal
+                    io::tty_continued();
                     continue;
                 }
                 io::tty_restore();
@@ -420,8 +426,14 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     const char* home = std::getenv("HOME");
     std::vector<std::string> argv = {"-root", root.string(), "-bindir", (root / erts.filename() / "bin").string(),
                                      "-progname", "erl", "--", "-home", home ? home : "/", "--"};
+    // The shell's user_drv, started a little faster (bif/lib/beamlet_shell.erl), unless the
+    // flags choose another user.
+    auto chosen = [&](const char* flag) {
+        return std::find(m_options.init_flags.begin(), m_options.init_flags.end(), flag) != m_options.init_flags.end();
+    };
     if (m_options.noshell) argv.push_back("-noshell");
-    else argv.insert(argv.end(), {"-user", "beamlet_shell"});  // user_drv, started a little faster
+    else if (!chosen("-user") && !chosen("-nouser") && !chosen("-oldshell") && !chosen("-noinput"))
+        argv.insert(argv.end(), {"-user", "beamlet_shell"});
     if (m_options.noinput) argv.push_back("-noinput");
     // The user's -extra words stay last, with the program's arguments after them.
     auto extra = std::find(m_options.init_flags.begin(), m_options.init_flags.end(), "-extra");

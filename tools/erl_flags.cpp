@@ -110,8 +110,8 @@ bool expand_args_file(const std::string& file, std::vector<std::string>* into, i
 bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::string* error) {
     if (args.size() < 2) return true;
     const std::string& sub = args[1];
-    bool run = sub == "run", shell = sub == "shell";
-    if (!run && !shell && sub != "trace" && sub != "profile") return true;
+    bool run = sub == "run", shell = sub == "shell", erl = sub == "erl";
+    if (!run && !shell && !erl && sub != "trace" && sub != "profile") return true;
     // As erlexec orders them: ERL_AFLAGS, the command line, ERL_FLAGS, ERL_ZFLAGS. The last
     // two are flags only: [tail] is where they start (a program's arguments end there).
     std::vector<std::string> words = env_words("ERL_AFLAGS");
@@ -131,7 +131,11 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
     };
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string& w = words[i];
-        if (w == "--") {  // beamlet's own: everything after it is beamlet's
+        if (erl && w == "-extra") {  // init's plain arguments, all of them as they are
+            to_init(i, words.size());
+            break;
+        }
+        if (w == "--" && !erl) {  // beamlet's own: everything after it is beamlet's
             rest.insert(rest.end(), words.begin() + std::ptrdiff_t(i), words.end());
             break;
         }
@@ -144,7 +148,14 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
             std::string value = attached ? w.substr(2) : "";
             if (!no_value && plain(i + 1) && words[i + 1][0] != '+') value = words[++i];
             if (w[1] == 'S' && (attached || w.size() == 2) && !value.empty())
-                rest.insert(rest.end(), {"-S", value.substr(0, value.find(':'))});
+                out->schedulers = std::atoi(value.substr(0, value.find(':')).c_str());
+            continue;
+        }
+        if (erl && w != "-env" && w != "-args_file" && !is_unsupported_erl_flag(w)) {
+            // erl's command line: init parses it (flags, their values, plain arguments).
+            if (w == "-noshell") out->noshell = true;
+            else out->init_flags.push_back(w);
+            if (w == "-s" || w == "-run" || w == "-eval") out->runs_functions = true;
             continue;
         }
         if (w.empty() || w[0] != '-') {

@@ -20,6 +20,10 @@ struct ErlFlags {
     bool runs_functions = false;
     // -remsh Node (beamlet shell): a shell on that node.
     bool remote_shell = false;
+    // erl's +S N[:M]: the schedulers (0: not given).
+    int schedulers = 0;
+    // beamlet erl: -noshell was given (it is not among init_flags: the boot puts it first).
+    bool noshell = false;
 };
 
 // Takes erl's flags out of [args] (argv: the program, the subcommand, then its arguments),
@@ -28,7 +32,9 @@ struct ErlFlags {
 // beamlet's own options and the target. For `beamlet run` the first word that is neither a
 // flag nor a flag's value is the program, and every word after it is the program's
 // (ErlFlags::program_args), as for escript. -s, -run, -eval and -extra go to init as on erl
-// (run, shell), -remsh too (shell). False, with [error] set, when -env or -args_file lacks
+// (run, shell), -remsh too (shell). `beamlet erl` (beamlet named erl) takes the whole command
+// line as erl does: every word goes to init, but for erlexec's own flags (-env, -args_file,
+// the emulator's +X). False, with [error] set, when -env or -args_file lacks
 // its values or an -args_file cannot be read; erl's flags a subcommand has no place for
 // (-eval on beamlet trace, -remsh on run, ...) are errors too, not silently dropped.
 bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::string* error);

@@ -269,6 +269,10 @@ void tty_restore() {
     ::tcsetattr(0, TCSANOW, &g_saved_mode);
 }
 
+void tty_continued() {
+    if (g_active.load() && !g_paused.load()) ::tcsetattr(0, TCSANOW, &g_raw_mode);
+}
+
 void tty_resume() {
     if (!g_active.load()) return;
     ::tcsetattr(0, TCSANOW, &g_raw_mode);

@@ -29,5 +29,8 @@ bool tty_active();
 void tty_restore();
 // Raw mode again, after the break menu; the driver reads what was typed meanwhile.
 void tty_resume();
+// Raw mode again after the process was stopped (Ctrl-Z) and continued: the job control shell
+// put the terminal back in its own mode meanwhile (erts's driver does this on SIGCONT).
+void tty_continued();
 
 }  // namespace beamlet::io

@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <exception>
 #include <filesystem>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/drivers/tty_driver.hpp"
@@ -133,9 +135,11 @@ int main(int argc, char** argv) {
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
     CLI::App app{"beamlet: a small BEAM-like VM with Erlang tracing built in"};
     app.require_subcommand(1);
-    // `beamlet` alone on a terminal is `beamlet shell`, as `erl` alone is Erlang's shell.
+    // `beamlet` alone on a terminal is `beamlet shell`, as `erl` alone is Erlang's shell; beamlet
+    // started as `erl` (a symlink) is `beamlet erl`.
     std::vector<std::string> args(argv, argv + argc);
-    if (argc == 1 && ::isatty(0) && ::isatty(1)) args.push_back("shell");
+    if (fs::path(args[0]).filename() == "erl") args.insert(args.begin() + 1, "erl");
+    else if (argc == 1 && ::isatty(0) && ::isatty(1)) args.push_back("shell");
     std::string log_level = "warn";
     app.add_option("--log-level", log_level, "diagnostics level (trace, debug, info, warn, error)");
 
@@ -169,6 +173,10 @@ int main(int argc, char** argv) {
     CLI::App* shell = app.add_subcommand("shell", "OTP's Erlang shell, as erl starts it (erl's flags too: -sname, "
                                                   "-remsh NODE, -eval, ...)");
     add_vm_options(shell, true);
+
+    CLI::App* erl = app.add_subcommand("erl", "erl's command line as erl takes it, on beamlet (also: beamlet "
+                                              "started as erl, through a symlink); +S N sets the schedulers, "
+                                              "BEAMLET_ENGINE=interp the engine");
 
     CLI::App* escript = app.add_subcommand("escript", "run an escript as OTP's escript does: beamlet escript "
                                                       "[--engine E] [-S N] FILE [ARGS...]");
@@ -280,11 +288,19 @@ int main(int argc, char** argv) {
     tools::BootOptions options;
     options.code_path = path_dirs;
     options.code_path_z = path_dirs_z;
-    options.schedulers = schedulers;
+    options.schedulers = schedulers ? schedulers : erl_flags.schedulers;
     options.noinput = noinput;
     options.init_flags = erl_flags.init_flags;
     options.program_args = erl_flags.program_args;
     options.jit = dis->parsed() ? dis_engine == "jit" : engine == "jit";
+    if (erl->parsed()) {
+        // As erl: a shell unless -noshell (or -detached, refused above), init's flags as given.
+        const char* engine_env = std::getenv("BEAMLET_ENGINE");
+        options.jit = !engine_env || std::string_view(engine_env) != "interp";
+        options.noshell = erl_flags.noshell;
+        tools::Runtime runtime(options);
+        return runtime.run_system();
+    }
     if (shell->parsed()) {
         options.noshell = false;
         tools::Runtime runtime(options);
