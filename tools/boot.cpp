@@ -431,8 +431,9 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     auto chosen = [&](const char* flag) {
         return std::find(m_options.init_flags.begin(), m_options.init_flags.end(), flag) != m_options.init_flags.end();
     };
-    if (m_options.noshell) argv.push_back("-noshell");
-    else if (!chosen("-user") && !chosen("-nouser") && !chosen("-oldshell") && !chosen("-noinput"))
+    // -noinput implies -noshell, as erlexec adds it.
+    if (m_options.noshell || m_options.noinput || chosen("-noinput")) argv.push_back("-noshell");
+    else if (!chosen("-user") && !chosen("-nouser") && !chosen("-oldshell"))
         argv.insert(argv.end(), {"-user", "beamlet_shell"});
     if (m_options.noinput) argv.push_back("-noinput");
     // The user's -extra words stay last, with the program's arguments after them.

@@ -47,6 +47,7 @@ start() -> io:format("hello ~p~n", [init:get_plain_arguments()]), halt().
 main(Args) -> io:format("main ~p~n", [Args]).
 ERL
 printf '1 + 1.\nX = [a, b], length(X).\nlists:seq(1, 3).\n' >session.txt
+printf 'hello:start().\n1 + 1.\n' >halt.txt
 : >empty.txt
 
 # erl's command line, as erl takes it.
@@ -57,7 +58,7 @@ same "+S 1 and a user flag" empty.txt \
 same "-eval raises" empty.txt -- erl -noshell -eval 'erlang:error(boom)'
 # The shell, reading a piped session (OTP's user, not a terminal).
 same "piped shell" session.txt -- erl
-same "piped shell -s" session.txt -- sh -c 'erl -pa . -s hello start'
+same "piped shell, halt in it" halt.txt -- sh -c 'erlc hello.erl && erl -pa .'
 
 # OTP's launchers with beamlet as their emulator.
 checks=$((checks + 1))
