@@ -57,7 +57,10 @@ vm=
 scenario=
 failures=0 checks=0
 
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
+# shellcheck source=tests/cli/tmux_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_lib.sh"
+context() { echo "[$vm] $scenario"; }
+WAIT_S=10 # a loaded machine (ctest -j2, sanitizers) is slow to draw
 
 cleanup() {
   stop_vm
@@ -75,43 +78,6 @@ unset LC_ALL LC_CTYPE LC_MESSAGES ERL_FLAGS ERL_AFLAGS ERL_ZFLAGS ERL_LIBS TMUX
 export ERL_CRASH_DUMP_SECONDS=0
 ulimit -c 0
 
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
-
-# strip_blank_tail — drops trailing blank lines.
-strip_blank_tail() { sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
-
-screen() { tm capture-pane -p -N -t "$pane"; }
-
-# poll COUNT PATTERN TIMEOUT_S — waits (every 50 ms) until COUNT lines of the screen match the
-# extended regex PATTERN; a dead VM or TIMEOUT_S seconds fail with the screen dumped.
-poll() {
-  local count=$1 pattern=$2 timeout=$3 deadline out scr dead
-  deadline=$(($(now_us) + timeout * 1000000))
-  while :; do
-    out=$(tm capture-pane -p -N -t "$pane" \; display -p -t "$pane" '#{pane_dead}')
-    scr=${out%$'\n'*} dead=${out##*$'\n'}
-    [ "$(grep -cE -- "$pattern" <<<"$scr")" -ge "$count" ] && return 0
-    if [ "$dead" = 1 ] || [ "$(now_us)" -ge $deadline ]; then
-      [ "$dead" = 1 ] && dead="the VM exited" || dead="${timeout} s passed"
-      fail "[$vm] $scenario: $dead before /$pattern/ was on the screen ($count times); the screen:
-$(strip_blank_tail <<<"$scr")"
-      return 1
-    fi
-    sleep 0.05
-  done
-}
-
-# wait_for PATTERN [TIMEOUT] — until a line of the screen matches PATTERN (5 s by default).
-wait_for() { poll 1 "$1" "${2:-5}"; }
-
-# wait_count N PATTERN [TIMEOUT] — until N lines match PATTERN.
-wait_count() { poll "$1" "$2" "${3:-5}"; }
-
 # wait_raw — until the VM has its terminal in raw mode again (after the break menu, which erl
 # reads in canonical mode: keys typed before would be echoed twice or read by the menu).
 wait_raw() {
@@ -123,50 +89,6 @@ wait_raw() {
   done
   fail "[$vm] $scenario: the terminal is still in canonical mode 5 s after the break menu: $(stty -F "$tty" 2>&1)"
   return 1
-}
-
-# wait_exit — until the VM has exited (10 s at most); sets $exit_status to
-# "status N" or "signal N".
-wait_exit() {
-  local timeout=10 deadline d
-  deadline=$(($(now_us) + timeout * 1000000))
-  while :; do
-    d=$(tm display -p -t "$pane" '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}')
-    case $d in
-      1:?*:*)
-        d=${d#1:}
-        exit_status="status ${d%%:*}"
-        return 0
-        ;;
-      1::?*)
-        exit_status="signal ${d##*:}"
-        return 0
-        ;;
-      1::) tm run-shell true ;; # dead but not reaped: another child's exit makes tmux waitpid
-    esac
-    if [ "$(now_us)" -ge $deadline ]; then
-      exit_status="still running"
-      fail "[$vm] $scenario: still running ${timeout} s later; the screen:
-$(screen | strip_blank_tail)"
-      return 1
-    fi
-    sleep 0.05
-  done
-}
-
-# keys KEY... — named keys (Enter, C-a, Left, Up, Tab, C-g, C-c, C-d, ...), in order.
-keys() { tm send-keys -t "$pane" "$@"; }
-
-# type_text TEXT — TEXT as typed, byte for byte (a final ";" escaped: tmux would split there).
-type_text() {
-  local text=$1
-  [[ $text == *';' ]] && text="${text%;}\\;"
-  tm send-keys -t "$pane" -l -- "$text"
-}
-
-type_line() {
-  type_text "$1"
-  keys Enter
 }
 
 vm_command() {
@@ -183,25 +105,6 @@ start_vm() {
   vm_pid=$(tm display -p -t "$pane" '#{pane_pid}')
 }
 
-# stop_vm — closes the window (SIGHUP); a VM that outlives it by 2 s is killed by its pid.
-stop_vm() {
-  [ -n "$pane" ] || return 0
-  vm_comm=$(cat "/proc/$vm_pid/comm" 2>/dev/null)
-  tm kill-pane -t "$pane" 2>/dev/null
-  pane=
-  local i
-  for i in $(seq 40); do
-    alive || return 0
-    sleep 0.05
-  done
-  alive && kill -KILL "$vm_pid" 2>/dev/null
-}
-
-alive() {
-  local state
-  state=$(sed 's/.*) //' "/proc/$vm_pid/stat" 2>/dev/null | cut -d' ' -f1) || return 1
-  [ -n "$state" ] && [ "$state" != Z ] && [ "$(cat "/proc/$vm_pid/comm" 2>/dev/null)" = "$vm_comm" ]
-}
 
 # launch — start_vm, then the first prompt; $banner is the screen's first line (wrapped lines
 # joined).
