@@ -200,7 +200,6 @@ bool extract_erl_flags(std::vector<std::string>& args, ErlFlags* out, std::strin
             continue;
         }
         if (w == "-eval") out->runs_functions = true;
-        if (w == "-remsh") out->remote_shell = true;
         // Its values: up to [n] words, fewer when a flag comes first (init then reports the
         // flag as erl's does: -boot_var alone is invalid_boot_var_argument).
         std::size_t values = 0;

@@ -18,8 +18,6 @@ struct ErlFlags {
     // arguments), and whether erl's -s, -run or -eval give init something to run.
     std::vector<std::string> program_args;
     bool runs_functions = false;
-    // -remsh Node (beamlet shell): a shell on that node.
-    bool remote_shell = false;
     // erl's +S N[:M]: the schedulers (0: not given).
     int schedulers = 0;
     // beamlet erl: -noshell was given (it is not among init_flags: the boot puts it first).

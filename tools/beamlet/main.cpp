@@ -313,14 +313,20 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "escript: Failed to open file: %s\n", target.c_str());
             return 1;
         }
-        options.init_flags = {"-boot", "no_dot_erlang"};
-        bool emulator_flag = false;  // +X [Value]: the emulator's (beamlet has its own options)
-        for (std::string& flag : escript_flags(target)) {
-            if (flag[0] == '+') emulator_flag = true;
-            else if (emulator_flag && flag[0] != '-') emulator_flag = false;
-            else options.init_flags.push_back(std::move(flag)), emulator_flag = false;
+        // The %%! flags as erl takes them (+S N included; ERL_FLAGS and the like too, as the
+        // launcher's erl does).
+        std::vector<std::string> script_flags = {args[0], "erl"};
+        for (std::string& flag : escript_flags(target)) script_flags.push_back(std::move(flag));
+        tools::ErlFlags emulator;
+        if (!tools::extract_erl_flags(script_flags, &emulator, &flags_error)) {
+            std::fprintf(stderr, "escript: %s\n", flags_error.c_str());
+            return 1;
         }
+        options.init_flags = {"-boot", "no_dot_erlang"};
+        options.init_flags.insert(options.init_flags.end(), emulator.init_flags.begin(), emulator.init_flags.end());
         options.init_flags.insert(options.init_flags.end(), {"-run", "escript", "start"});
+        if (!schedulers && emulator.schedulers) options.schedulers = emulator.schedulers;
+        for (const auto& [var, value] : emulator.env) ::setenv(var.c_str(), value.c_str(), 1);
         options.program_args = {target};
         options.program_args.insert(options.program_args.end(), script_args.begin(), script_args.end());
         tools::Runtime runtime(options);
