@@ -67,6 +67,8 @@ script() { # script FILE BODY — a source escript with erl's default #! line
 script args.escript 'main(Args) -> io:format("~p~n", [Args]).'
 script emu.escript '%%! -smp enable -foo bar
 main(_) -> io:format("~p ~p ~p~n", [init:get_argument(foo), escript:script_name(), code:is_loaded(?MODULE)]).'
+script sched.escript '%%! +S 1 -env BEAMLET_TEST_VAR set -foo x y
+main(_) -> io:format("~p ~p ~p~n", [erlang:system_info(schedulers), os:getenv("BEAMLET_TEST_VAR"), init:get_argument(foo)]).'
 script cmode.escript '-mode(compile).
 main(Args) ->
     io:format("~p ~p ~p~n", [lists:prefix("cmode_escript__escript__", atom_to_list(?MODULE)),
@@ -203,6 +205,7 @@ same "run flags then program" \
 # --- escripts -----------------------------------------------------------------------------
 escript_same "escript args" args.escript a b
 escript_same "escript %%! line" emu.escript                   # {ok,[["bar"]]} "emu.escript" false
+escript_same "escript %%! +S, -env" sched.escript              # 1 "set" {ok,[["x","y"]]}
 escript_same "escript -mode(compile)" cmode.escript a b
 escript_same "escript raises (127)" raise.escript             # escript: exception error: boom ...
 escript_same "escript throws a pid" throw.escript
