@@ -156,7 +156,7 @@ Term monitor(Process* p, Term* a, const AliasMode* alias, Term tag) {
     }
     Term item = name ? make_tuple_on(p, {name, remote_node ? remote_node : this_node().name}) : target;
     Term msg = make_tuple_on(p, {tag ? tag : atoms::DOWN, ref, atoms::process, item, down_reason});
-    p->vm.send_message(p, p->id, msg);
+    p->vm.send_message(nullptr, p->id, msg);
     return ref;
 }
 

@@ -358,7 +358,7 @@ Term bif_suspend_process2(Process* p, Term* a) {
     if (!is_pid(a[0]) || a[0] == p->id) return p->badarg();
     std::shared_ptr<Process> target = p->vm.lookup_process(a[0]);
     auto reply = [&](Term what) {
-        if (reply_tag) p->vm.send_message(p, p->id, make_tuple_on(p, {reply_tag, what}));
+        if (reply_tag) p->vm.send_message(nullptr, p->id, make_tuple_on(p, {reply_tag, what}));
     };
     if (!target) {
         if (!asynchronous) return p->badarg();

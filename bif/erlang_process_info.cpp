@@ -372,33 +372,33 @@ Term target_status(Process* p) {
 }
 }  // namespace
 
-// Answers an info request on the target's own thread ([p] null: the target is dead).
+// Answers an info request on the target's own thread ([p] null: the target is dead). The
+// reply is the runtime's, as OTP's: [p] is not traced as sending it.
 void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
     Term ref = tuple_element(request, 0), what = tuple_element(request, 1);
-    Term reply_words[3] = {make_arityval(2), ref, atoms::undefined};
+    Term answer = atoms::undefined;
     BEAMLET_CACHED_ATOM(am_check_process_code, "$check_process_code");
     BEAMLET_CACHED_ATOM(am_is_alive, "$is_alive");
     BEAMLET_CACHED_ATOM(am_all, "$all");
     if (what == am_is_alive) {
-        reply_words[2] = make_bool(p != nullptr);  // erlang:is_process_alive/1
+        answer = make_bool(p != nullptr);  // erlang:is_process_alive/1
     } else if (is_tuple(what) && tuple_element(what, 0) == atom("$save_calls")) {
         // erlang:process_flag(Pid, save_calls, N) (bif/erlang_process.cpp): the old value.
-        reply_words[2] = atoms::badarg;
+        answer = atoms::badarg;
         if (p) {
             Term args[2] = {atom("save_calls"), tuple_element(what, 1)};
-            reply_words[2] = bif_process_flag(p, args);
+            answer = bif_process_flag(p, args);
         }
     } else if (what == am_all && p) {
         // process_info/1 of another process.
         Process::AllocMark mark = p->alloc_mark();
-        reply_words[2] = info_all(p, target_status(p));
-        vm.send_message(p, from, make_boxed(reply_words));
+        vm.reply_to(from, ref, info_all(p, target_status(p)));
         p->release_to(mark);
         return;
     } else if (is_tuple(what) && tuple_element(what, 0) == am_check_process_code) {
         // erlang:check_process_code/2 (bif/code_bifs.cpp), answered on the target's thread.
         Module* old = vm.find_old_module(tuple_element(what, 1));
-        reply_words[2] = make_bool(p && runs_code_of(p, old));
+        answer = make_bool(p && runs_code_of(p, old));
     } else if (p) {
         bool bad;
         Term status = target_status(p);
@@ -406,12 +406,11 @@ void answer_info_request(Process* p, Term from, Term request, Vm& vm) {
         // (OTP builds it apart), and a hibernating process's heap stays its live size.
         Process::AllocMark mark = p->alloc_mark();
         Term value = info_answer(p, what, status, &bad);
-        if (!bad) reply_words[2] = value;
-        vm.send_message(p, from, make_boxed(reply_words));
+        vm.reply_to(from, ref, bad ? atoms::undefined : value);
         p->release_to(mark);
         return;
     }
-    vm.send_message(p, from, make_boxed(reply_words));
+    vm.reply_to(from, ref, answer);
 }
 
 // process_info about oneself first handles the signals that have arrived (as OTP does), so

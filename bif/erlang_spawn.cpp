@@ -232,7 +232,7 @@ Term spawn_request(Process* p, Term node, Term m, Term f, Term args, Term opts) 
     else new_ref_id(p, id);
     Term req = make_ref_term(p, id);
     if (error) {
-        if (r.reply_error) p->vm.send_message(p, p->id, make_tuple_on(p, {r.reply_tag, req, atoms::error, error}));
+        if (r.reply_error) p->vm.send_message(nullptr, p->id, make_tuple_on(p, {r.reply_tag, req, atoms::error, error}));
         return req;
     }
     o.request_ref = id;

@@ -109,7 +109,7 @@ Term bif_cancel_timer2(Process* p, Term* a) {
     }
     Term r = timer_result(p->vm.timers->cancel(id));
     if (async) {
-        if (info) p->vm.send_message(p, p->id, make_tuple_on(p, {atom("cancel_timer"), a[0], r}));
+        if (info) p->vm.send_message(nullptr, p->id, make_tuple_on(p, {atom("cancel_timer"), a[0], r}));
         return atoms::ok;
     }
     return info ? r : atoms::ok;
@@ -135,7 +135,7 @@ Term bif_read_timer2(Process* p, Term* a) {
     }
     Term r = timer_result(p->vm.timers->read(id));
     if (!async) return r;
-    p->vm.send_message(p, p->id, make_tuple_on(p, {atom("read_timer"), a[0], r}));
+    p->vm.send_message(nullptr, p->id, make_tuple_on(p, {atom("read_timer"), a[0], r}));
     return atoms::ok;
 }
 

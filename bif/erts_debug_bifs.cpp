@@ -61,7 +61,7 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
         Term cleaner = vm.trace_cleaner.load();
         if (!cleaner || !vm.find_process(cleaner)) return atoms::ok;
         Term ref = p->new_ref();
-        vm.send_message(p, cleaner, make_tuple_on(p, {atom("sync"), p->id, ref}));
+        vm.send_message(nullptr, cleaner, make_tuple_on(p, {atom("sync"), p->id, ref}));
         a[0] = ref;
         p->ip = vm.exports.get(atom("erts_internal"), atom("await_result"), 1)->address();
         p->exception = PendingException{};
