@@ -105,8 +105,10 @@ do(monitor_normal, _) ->
     {C, Ref} = spawn_monitor(fun() -> ok end),
     receive {'DOWN', Ref, process, C, Why} -> {down, Why} end;
 do(monitor_dead, _) ->
-    C = spawn(fun() -> ok end),
+    %% The child waits for go: monitored before it ends, its first DOWN says normal.
+    C = spawn(fun() -> receive go -> ok end end),
     Ref0 = monitor(process, C),
+    C ! go,
     receive {'DOWN', Ref0, process, C, _} -> ok end,
     Ref = monitor(process, C),
     receive {'DOWN', Ref, process, C, Why} -> {down, Why} end;
