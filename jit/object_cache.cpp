@@ -1,6 +1,7 @@
 // jit/object_cache.cpp — DiskObjectCache.
 #include "jit/object_cache.hpp"
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,12 +21,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// This binary's identity: its size and modification time (any rebuild changes the code the
-// compiler emits, so it invalidates the cache).
-std::string binary_identity() {
+// The identity of a file: its size and modification time.
+std::string file_identity(const char* path) {
     struct stat st {};
-    if (stat("/proc/self/exe", &st) != 0) return "unknown";
+    if (!path || stat(path, &st) != 0) return "unknown";
     return std::to_string(st.st_size) + "." + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+// This build's identity: the executable's (the runtime the code calls into) and the shared
+// object's that holds this compiler (libbeamlet_jit.so, rebuilt alone when only jit/ changes):
+// any rebuild changes the code the compiler emits, so it invalidates the cache.
+std::string binary_identity() {
+    Dl_info info {};
+    const char* compiler = dladdr(reinterpret_cast<void*>(&file_identity), &info) ? info.dli_fname : nullptr;
+    return file_identity("/proc/self/exe") + "|" + file_identity(compiler);
 }
 
 std::string default_directory() {
