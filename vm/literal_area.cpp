@@ -37,9 +37,10 @@ Arena& arena() {
     static Arena a;
     return a;
 }
-Term* const g_base = arena().base;
-Term* const g_end = arena().end;
 }  // namespace
+
+const Term* detail::g_literal_lo = arena().base;
+const Term* detail::g_literal_hi = arena().end;
 
 thread_local std::uint64_t t_own_allocations = 0;
 
@@ -75,8 +76,6 @@ void literal_rollback(const LiteralMark& mark) {
     if (a.allocations - mark.allocations != t_own_allocations - mark.own_allocations) return;
     a.top = mark.top;
 }
-
-bool is_literal_ptr(const Term* p) { return p >= g_base && p < g_end; }
 
 namespace {
 // The areas being released, and their count, which a copy reads first (no lock when none).

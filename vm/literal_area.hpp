@@ -26,8 +26,13 @@ struct LiteralMark {
 };
 LiteralMark literal_mark();
 void literal_rollback(const LiteralMark& mark);
-// True when [p] points into the literal arena.
-bool is_literal_ptr(const Term* p);
+// The arena's bounds (null until the runtime's static initialisation has reserved it).
+namespace detail {
+extern const Term* g_literal_lo;
+extern const Term* g_literal_hi;
+}  // namespace detail
+// True when [p] points into the literal arena (inline: every message copy asks per object).
+inline bool is_literal_ptr(const Term* p) { return p >= detail::g_literal_lo && p < detail::g_literal_hi; }
 
 // Literal memory being given up (an erased or replaced persistent term, OTP's literal area
 // release): every process copies what it still references of [lo, hi) into its own heap (a

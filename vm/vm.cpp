@@ -54,8 +54,9 @@ Export* ExportTable::find(Term module, Term function, Word arity) const {
 std::vector<Export*> ExportTable::of_module(Term module) const {
     std::lock_guard lock(m_mutex);
     std::vector<Export*> out;
-    for (auto& [key, e] : m_exports)
-        if (std::get<0>(key) == module) out.push_back(e.get());
+    // The keys are ordered by module first: its exports are one run of the map.
+    for (auto it = m_exports.lower_bound(Key{module, 0, 0}); it != m_exports.end() && std::get<0>(it->first) == module; ++it)
+        out.push_back(it->second.get());
     return out;
 }
 
