@@ -1,11 +1,15 @@
 // vm/atom_table.cpp — AtomTable implementation.
 #include "vm/atom_table.hpp"
 
+#include <functional>
+
 #include "vm/assert.hpp"
 
 namespace beamlet::vm {
 
 AtomTable::AtomTable() {
+    m_indexes.push_back(std::make_unique<Index>(INITIAL_INDEX_SIZE));
+    m_index.store(m_indexes.back().get(), std::memory_order_release);
     static constexpr const char* builtin[] = {
 #define BEAMLET_ATOM(id, text) text,
 #include "vm/atoms.def"
@@ -30,9 +34,38 @@ static std::size_t utf8_char_count(std::string_view s) {
     return n;
 }
 
+static std::size_t name_hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+static std::uint64_t slot_tag(std::size_t hash) { return std::uint64_t(hash) >> 32 << 32; }
+
+const std::string& AtomTable::entry(Word index) const {
+    std::string* chunk = m_chunks[index >> CHUNK_BITS].load(std::memory_order_acquire);
+    return chunk[index & (CHUNK_SIZE - 1)];
+}
+
+std::optional<Word> AtomTable::lookup(std::string_view utf8_name, std::size_t hash) const {
+    const Index& index = *m_index.load(std::memory_order_acquire);
+    const std::uint64_t tag = slot_tag(hash);
+    for (std::size_t i = hash & index.mask;; i = (i + 1) & index.mask) {
+        std::uint64_t slot = index.slots[i].load(std::memory_order_acquire);
+        if (slot == 0) return std::nullopt;
+        if ((slot & ~std::uint64_t(0xFFFFFFFF)) != tag) continue;
+        Word atom_index = Word(slot & 0xFFFFFFFF) - 1;
+        if (entry(atom_index) == utf8_name) return atom_index;
+    }
+}
+
+void AtomTable::insert_slot(Index& index, std::size_t hash, Word atom_index) {
+    std::size_t i = hash & index.mask;
+    while (index.slots[i].load(std::memory_order_relaxed) != 0) i = (i + 1) & index.mask;
+    // Release: a reader that sees the slot sees the entry's text (written before).
+    index.slots[i].store(slot_tag(hash) | (atom_index + 1), std::memory_order_release);
+}
+
 std::optional<Term> AtomTable::intern(std::string_view utf8_name) {
+    const std::size_t hash = name_hash(utf8_name);
+    if (auto found = lookup(utf8_name, hash)) return make_atom(*found);
     std::lock_guard lock(m_mutex);
-    if (auto it = m_index.find(utf8_name); it != m_index.end()) return make_atom(it->second);
+    if (auto found = lookup(utf8_name, hash)) return make_atom(*found);  // added meanwhile
     if (utf8_char_count(utf8_name) > MAX_ATOM_CHARS) return std::nullopt;
     Word index = m_count.load(std::memory_order_relaxed);
     if (index >= MAX_ATOMS) return std::nullopt;
@@ -42,25 +75,31 @@ std::optional<Term> AtomTable::intern(std::string_view utf8_name) {
         chunk = new std::string[CHUNK_SIZE];
         chunk_slot.store(chunk, std::memory_order_release);
     }
-    std::string& slot = chunk[index & (CHUNK_SIZE - 1)];
-    slot.assign(utf8_name);
-    m_index.emplace(std::string_view(slot), index);
+    chunk[index & (CHUNK_SIZE - 1)].assign(utf8_name);
     // Publishes the new entry: readers that saw an atom with this index also see its text.
     m_count.store(index + 1, std::memory_order_release);
+    Index* current = m_indexes.back().get();
+    if (2 * (index + 1) > current->mask + 1) {
+        // Half full: a twice larger index with every atom, published before the new slot.
+        auto larger = std::make_unique<Index>(2 * (current->mask + 1));
+        for (Word i = 0; i < index; ++i) insert_slot(*larger, name_hash(entry(i)), i);
+        current = larger.get();
+        m_indexes.push_back(std::move(larger));
+        m_index.store(current, std::memory_order_release);
+    }
+    insert_slot(*current, hash, index);
     return make_atom(index);
 }
 
 std::optional<Term> AtomTable::find(std::string_view utf8_name) const {
-    std::lock_guard lock(m_mutex);
-    if (auto it = m_index.find(utf8_name); it != m_index.end()) return make_atom(it->second);
+    if (auto found = lookup(utf8_name, name_hash(utf8_name))) return make_atom(*found);
     return std::nullopt;
 }
 
 const std::string& AtomTable::text(Term atom) const {
     Word index = atom_index(atom);
     BEAMLET_ASSERT(index < count());
-    std::string* chunk = m_chunks[index >> CHUNK_BITS].load(std::memory_order_acquire);
-    return chunk[index & (CHUNK_SIZE - 1)];
+    return entry(index);
 }
 
 }  // namespace beamlet::vm

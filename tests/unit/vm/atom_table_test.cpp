@@ -2,6 +2,7 @@
 // the 255-character limit and concurrent interning.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <iterator>
 #include <latch>
 #include <memory>
@@ -166,6 +167,43 @@ TEST(AtomTable, ConcurrentInterningOfTheSameNamesGivesIdenticalAtoms) {
         ASSERT_TRUE(is_atom(results[0][i]));
         EXPECT_EQ(table->text(results[0][i]), names[i]);
     }
+}
+
+TEST(AtomTable, LookupsWithoutALockFindEveryAtomWhileTheIndexGrows) {
+    // Enough atoms to grow the name index (it starts at 32768 slots, half of them usable)
+    // twice while readers look up names that already exist, without taking the mutex.
+    constexpr int NAMES = 70000;
+    constexpr int READERS = 2;
+    auto table = std::make_unique<AtomTable>();
+    std::vector<std::string> names;
+    for (int i = 0; i < NAMES; ++i) names.push_back("growing_atom_" + std::to_string(i));
+    std::vector<Term> atoms(NAMES, THE_NON_VALUE);
+    std::atomic<int> published{0};
+    std::vector<int> misses(READERS, 0), wrong(READERS, 0);
+    std::vector<std::thread> readers;
+    for (int r = 0; r < READERS; ++r) {
+        readers.emplace_back([&, r] {
+            for (int done = 0; done < NAMES;) {
+                done = published.load(std::memory_order_acquire);
+                for (int i = done - 1; i >= 0 && i >= done - 64; --i) {
+                    std::optional<Term> found = table->find(names[i]);
+                    if (!found) ++misses[r];
+                    else if (*found != atoms[i]) ++wrong[r];
+                }
+            }
+        });
+    }
+    for (int i = 0; i < NAMES; ++i) {
+        atoms[i] = table->intern(names[i]).value_or(THE_NON_VALUE);
+        published.store(i + 1, std::memory_order_release);
+    }
+    for (std::thread& th : readers) th.join();
+    for (int r = 0; r < READERS; ++r) {
+        EXPECT_EQ(misses[r], 0) << "reader " << r;
+        EXPECT_EQ(wrong[r], 0) << "reader " << r;
+    }
+    for (int i = 0; i < NAMES; ++i) ASSERT_EQ(table->intern(names[i]), atoms[i]) << names[i];
+    EXPECT_EQ(table->find("growing_atom_" + std::to_string(NAMES)), std::nullopt);
 }
 
 }  // namespace
