@@ -133,6 +133,13 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
         if (!is_tuple(a[1])) return p->badarg();
         return atoms::ok;
     }
+    // process_uniq_counter(Int): erts sets the caller's counter that its receive markers are
+    // numbered from (recv_marker_reserve made a bignum once it passed MAX_SMALL, ERIERL-905).
+    // beamlet's markers are slots of the inbox, never numbered from a counter: nothing to set.
+    if (a[0] == atom("process_uniq_counter")) {
+        if (!integer_to_int64(a[1])) return p->badarg();  // erts takes a signed 64-bit integer
+        return atoms::ok;
+    }
     // proc_sig_buffers: erts makes the caller's signal queue take signals through per-sender
     // buffers (fewer lock conflicts), keeping the order per sender; beamlet's inbox keeps
     // that order with or without, so there is nothing to switch.
@@ -300,6 +307,9 @@ Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
                                  make_small(1000), make_small(25), make_small(1), make_small(10), make_small(40),
                                  make_small(75), make_small(0)});
     if (a[0] == atom("persistent_term")) return persistent_term_internal_state(p);
+    // memory: the figures a crash dump's =memory section gives (erts computes them apart
+    // from erlang:memory/0; beamlet's dump takes them from the same accounting).
+    if (a[0] == atom("memory")) return bif_memory0(p, nullptr);
     if (a[0] == atom("process_info_args")) return process_info_args(p);
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_element(a[0], 0) == atom("binary_info"))
         return binary_info(p, tuple_element(a[0], 1));

@@ -23,11 +23,6 @@ AtomTable::~AtomTable() {
     for (auto& chunk : m_chunks) delete[] chunk.load(std::memory_order_relaxed);
 }
 
-AtomTable& AtomTable::global() {
-    static AtomTable table;
-    return table;
-}
-
 static std::size_t utf8_char_count(std::string_view s) {
     std::size_t n = 0;
     for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -37,9 +32,10 @@ static std::size_t utf8_char_count(std::string_view s) {
 static std::size_t name_hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
 static std::uint64_t slot_tag(std::size_t hash) { return std::uint64_t(hash) >> 32 << 32; }
 
-const std::string& AtomTable::entry(Word index) const {
-    std::string* chunk = m_chunks[index >> CHUNK_BITS].load(std::memory_order_acquire);
-    return chunk[index & (CHUNK_SIZE - 1)];
+static std::uint64_t order_of(std::string_view s) {
+    std::uint64_t key = 0;
+    for (std::size_t i = 0; i < 8; ++i) key = key << 8 | (i < s.size() ? std::uint8_t(s[i]) : 0);
+    return key;
 }
 
 std::optional<Word> AtomTable::lookup(std::string_view utf8_name, std::size_t hash) const {
@@ -50,7 +46,7 @@ std::optional<Word> AtomTable::lookup(std::string_view utf8_name, std::size_t ha
         if (slot == 0) return std::nullopt;
         if ((slot & ~std::uint64_t(0xFFFFFFFF)) != tag) continue;
         Word atom_index = Word(slot & 0xFFFFFFFF) - 1;
-        if (entry(atom_index) == utf8_name) return atom_index;
+        if (entry(atom_index).text == utf8_name) return atom_index;
     }
 }
 
@@ -69,20 +65,22 @@ std::optional<Term> AtomTable::intern(std::string_view utf8_name) {
     if (utf8_char_count(utf8_name) > MAX_ATOM_CHARS) return std::nullopt;
     Word index = m_count.load(std::memory_order_relaxed);
     if (index >= MAX_ATOMS) return std::nullopt;
-    std::atomic<std::string*>& chunk_slot = m_chunks[index >> CHUNK_BITS];
-    std::string* chunk = chunk_slot.load(std::memory_order_relaxed);
+    std::atomic<Entry*>& chunk_slot = m_chunks[index >> CHUNK_BITS];
+    Entry* chunk = chunk_slot.load(std::memory_order_relaxed);
     if (!chunk) {
-        chunk = new std::string[CHUNK_SIZE];
+        chunk = new Entry[CHUNK_SIZE];
         chunk_slot.store(chunk, std::memory_order_release);
     }
-    chunk[index & (CHUNK_SIZE - 1)].assign(utf8_name);
+    Entry& slot = chunk[index & (CHUNK_SIZE - 1)];
+    slot.text.assign(utf8_name);
+    slot.order = order_of(utf8_name);
     // Publishes the new entry: readers that saw an atom with this index also see its text.
     m_count.store(index + 1, std::memory_order_release);
     Index* current = m_indexes.back().get();
     if (2 * (index + 1) > current->mask + 1) {
         // Half full: a twice larger index with every atom, published before the new slot.
         auto larger = std::make_unique<Index>(2 * (current->mask + 1));
-        for (Word i = 0; i < index; ++i) insert_slot(*larger, name_hash(entry(i)), i);
+        for (Word i = 0; i < index; ++i) insert_slot(*larger, name_hash(entry(i).text), i);
         current = larger.get();
         m_indexes.push_back(std::move(larger));
         m_index.store(current, std::memory_order_release);
@@ -94,12 +92,6 @@ std::optional<Term> AtomTable::intern(std::string_view utf8_name) {
 std::optional<Term> AtomTable::find(std::string_view utf8_name) const {
     if (auto found = lookup(utf8_name, name_hash(utf8_name))) return make_atom(*found);
     return std::nullopt;
-}
-
-const std::string& AtomTable::text(Term atom) const {
-    Word index = atom_index(atom);
-    BEAMLET_ASSERT(index < count());
-    return entry(index);
 }
 
 }  // namespace beamlet::vm

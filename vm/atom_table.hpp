@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vm/assert.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -49,7 +50,10 @@ public:
     AtomTable& operator=(const AtomTable&) = delete;
 
     // The process-wide table.
-    static AtomTable& global();
+    static AtomTable& global() {
+        static AtomTable table;
+        return table;
+    }
 
     // The atom named [utf8_name], created if new; nullopt when the table is full or the name is
     // longer than MAX_ATOM_CHARS characters.
@@ -57,7 +61,10 @@ public:
     // The atom named [utf8_name] if it exists (list_to_existing_atom).
     std::optional<Term> find(std::string_view utf8_name) const;
     // The UTF-8 text of [atom].
-    const std::string& text(Term atom) const;
+    const std::string& text(Term atom) const { return entry(checked_index(atom)).text; }
+    // The first eight bytes of [atom]'s text as a big-endian number, zero-padded: two atoms
+    // whose keys differ are ordered as their keys (as erts's `ord0`); equal keys say nothing.
+    std::uint64_t order_key(Term atom) const { return entry(checked_index(atom)).order; }
     Word count() const { return m_count.load(std::memory_order_acquire); }
 
 private:
@@ -71,15 +78,28 @@ private:
     };
     static constexpr std::size_t INITIAL_INDEX_SIZE = 1 << 15;
 
+    struct Entry {
+        std::string text;
+        std::uint64_t order = 0;
+    };
+
     std::optional<Word> lookup(std::string_view utf8_name, std::size_t hash) const;
     void insert_slot(Index& index, std::size_t hash, Word atom_index);
-    const std::string& entry(Word index) const;
+    Word checked_index(Term atom) const {
+        Word index = atom_index(atom);
+        BEAMLET_ASSERT(index < count());
+        return index;
+    }
+    const Entry& entry(Word index) const {
+        const Entry* chunk = m_chunks[index >> CHUNK_BITS].load(std::memory_order_acquire);
+        return chunk[index & (CHUNK_SIZE - 1)];
+    }
 
     static constexpr Word CHUNK_BITS = 12;
     static constexpr Word CHUNK_SIZE = Word(1) << CHUNK_BITS;
     static constexpr Word CHUNKS = MAX_ATOMS / CHUNK_SIZE;
 
-    std::atomic<std::string*> m_chunks[CHUNKS] = {};
+    std::atomic<Entry*> m_chunks[CHUNKS] = {};
     std::atomic<Word> m_count{0};
     std::mutex m_mutex;                            // held to add an atom
     std::atomic<const Index*> m_index{nullptr};

@@ -589,22 +589,23 @@ private:
 
     void atom_from(const std::uint8_t* text, std::size_t n, bool utf8, Term* dest) {
         if (!text) return;
-        std::string name;
+        std::string_view name(reinterpret_cast<const char*>(text), n);
+        std::string converted;  // Latin-1 beyond ASCII, as UTF-8
         if (utf8) {
             if (!utf8_valid(text, n)) {
                 m_r.fail();
                 return;
             }
-            name.assign(reinterpret_cast<const char*>(text), n);
-        } else {
+        } else if (std::any_of(text, text + n, [](std::uint8_t c) { return c >= 0x80; })) {
             for (std::size_t i = 0; i < n; ++i) {
                 unsigned char c = text[i];
-                if (c < 0x80) name.push_back(char(c));
+                if (c < 0x80) converted.push_back(char(c));
                 else {
-                    name.push_back(char(0xC0 | (c >> 6)));
-                    name.push_back(char(0x80 | (c & 0x3F)));
+                    converted.push_back(char(0xC0 | (c >> 6)));
+                    converted.push_back(char(0x80 | (c & 0x3F)));
                 }
             }
+            name = converted;
         }
         std::optional<Term> a = AtomTable::global().find(name);
         if (!a) {

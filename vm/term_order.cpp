@@ -72,8 +72,11 @@ int three_way(T x, T y) {
 
 int compare_atoms(Term a, Term b) {
     if (a == b) return 0;
-    const std::string& x = atom_text(a);
-    const std::string& y = atom_text(b);
+    const AtomTable& table = AtomTable::global();
+    std::uint64_t ka = table.order_key(a), kb = table.order_key(b);
+    if (ka != kb) return ka < kb ? -1 : 1;
+    const std::string& x = table.text(a);
+    const std::string& y = table.text(b);
     int c = std::memcmp(x.data(), y.data(), std::min(x.size(), y.size()));
     return c != 0 ? (c < 0 ? -1 : 1) : three_way(x.size(), y.size());
 }
