@@ -515,10 +515,11 @@ Term bif_list_to_bitstring(Process* p, Term* a) {
     return make_sub_binary(p, bin, 0, bits);
 }
 Term bif_iolist_size(Process* p, Term* a) {
-    std::string s;
-    if (!iolist_to_bytes(a[0], &s)) return p->badarg();
-    charge_work(p, s.size(), 64);
-    return make_small(SWord(s.size()));
+    std::size_t cells = 0;
+    std::optional<std::size_t> n = iolist_byte_count(a[0], &cells);
+    if (!n) return p->badarg();
+    charge_work(p, cells, 16);
+    return make_integer_u64(p, *n);
 }
 
 }  // namespace beamlet::bif

@@ -135,38 +135,51 @@ void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* ds
 
 namespace {
 
-// Appends the bytes of bitstring [t] if it is a whole number of bytes.
-bool append_binary(Term t, std::string* out) {
-    BitView v = bit_view(t);
-    if (v.bit_size % 8) return false;
-    if (v.is_aligned()) {
-        out->append(reinterpret_cast<const char*>(v.aligned_bytes()), v.size_bytes());
-    } else {
-        std::string tmp(v.size_bytes(), '\0');
-        copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(tmp.data()), 0, v.bit_size);
-        out->append(tmp);
+// Takes in the bytes of an iolist: appends them ([out]) or only counts them.
+struct IolistSink {
+    std::string* out = nullptr;
+    std::size_t count = 0;
+    std::size_t cells = 0;  // list cells walked
+
+    void byte(char c) {
+        ++count;
+        if (out) out->push_back(c);
     }
-    return true;
-}
+    bool binary(Term t) {  // false unless a whole number of bytes
+        BitView v = bit_view(t);
+        if (v.bit_size % 8) return false;
+        count += v.size_bytes();
+        if (!out) return true;
+        if (v.is_aligned()) {
+            out->append(reinterpret_cast<const char*>(v.aligned_bytes()), v.size_bytes());
+        } else {
+            std::string tmp(v.size_bytes(), '\0');
+            copy_bits(v.bytes, v.bit_offset, reinterpret_cast<std::uint8_t*>(tmp.data()), 0, v.bit_size);
+            out->append(tmp);
+        }
+        return true;
+    }
+};
 
 // Walks an iolist with an explicit stack of the terms still to visit (the next one last), so
 // that deeply nested iolists use no C++ stack.
-bool iolist_walk(Term root, std::string* out) {
+bool iolist_walk(Term root, IolistSink& sink) {
     std::vector<Term> pending{root};
     while (!pending.empty()) {
         Term t = pending.back();
         pending.pop_back();
         if (is_nil(t)) continue;
         if (is_bitstring(t)) {
-            if (!append_binary(t, out)) return false;
+            if (!sink.binary(t)) return false;
             continue;
         }
         if (!is_list(t)) return false;  // a tail or element that is neither list nor binary
         Term head = car(t);
         pending.push_back(cdr(t));
+        ++sink.cells;
         if (is_small(head)) {
             if (small_value(head) < 0 || small_value(head) > 255) return false;
-            out->push_back(char(small_value(head)));
+            sink.byte(char(small_value(head)));
         } else if (is_list(head) || is_nil(head) || is_bitstring(head)) {
             pending.push_back(head);
         } else {
@@ -178,6 +191,18 @@ bool iolist_walk(Term root, std::string* out) {
 
 }  // namespace
 
-bool iolist_bytes(Term t, std::string* out) { return iolist_walk(t, out); }
+bool iolist_bytes(Term t, std::string* out) {
+    IolistSink sink{out};
+    return iolist_walk(t, sink);
+}
+
+std::optional<std::size_t> iolist_byte_count(Term t, std::size_t* cells) {
+    IolistSink sink;
+    bool ok = iolist_walk(t, sink);
+    if (cells) *cells = sink.cells;
+    if (!ok) return std::nullopt;
+    return sink.count;
+}
+
 
 }  // namespace beamlet::vm

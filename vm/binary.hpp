@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -75,6 +76,10 @@ Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit
 // Appends the bytes of iolist (or binary) [t] to [out]; false if [t] is not one. Nesting uses
 // no C++ stack.
 bool iolist_bytes(Term t, std::string* out);
+// The number of bytes in iolist (or binary) [t], counted without copying them (a list may
+// share one sublist many times over: iolist_size/1 of terabytes); nullopt if [t] is not one.
+// [cells], if given, gets the number of list cells walked.
+std::optional<std::size_t> iolist_byte_count(Term t, std::size_t* cells = nullptr);
 
 // Copies [bit_size] bits from [src]+[src_offset] bits to [dst]+[dst_offset] bits.
 void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* dst,
