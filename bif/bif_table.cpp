@@ -42,8 +42,10 @@ Term bytes_to_list(Process* p, std::string_view s, Term tail) {
 }
 
 bool is_otp_bif(const vm::Export* e) {
-    static const vm::Term not_bif_modules[] = {vm::atom("zlib"),  vm::atom("prim_buffer"), vm::atom("erl_tracer"),
-                                               vm::atom("trace"), vm::atom("beamlet"),     vm::atom("beamlet_file_tracer")};
+    // NIF libraries on erts (prim_socket's nif_* functions are the socket NIF's), or beamlet's own.
+    static const vm::Term not_bif_modules[] = {vm::atom("zlib"),    vm::atom("prim_buffer"), vm::atom("erl_tracer"),
+                                               vm::atom("trace"),   vm::atom("beamlet"),     vm::atom("beamlet_file_tracer"),
+                                               vm::atom("prim_socket")};
     static const vm::Term am_prim_file = vm::atom("prim_file");
     if (!e->is_bif() || e->erlang_in_otp.load(std::memory_order_relaxed)) return false;
     if (std::find(std::begin(not_bif_modules), std::end(not_bif_modules), e->module) != std::end(not_bif_modules))

@@ -358,17 +358,31 @@ Term request_process_info(Process* p, Term* a, Term target, Term what, Term if_d
 }
 
 namespace {
+// Inside erts_debug:dirty_cpu/dirty_io's task (beamlet_internal:dirty_task/2): on erts the
+// process is then on a dirty scheduler, and reported running, whether it waits or yields here.
+bool in_dirty_task(Process* p) {
+    BEAMLET_CACHED_ATOM(am_beamlet_internal, "beamlet_internal");
+    BEAMLET_CACHED_ATOM(am_dirty_task, "dirty_task");
+    const Module* m = p->vm.module_containing(p->ip);
+    if (!m || m->name != am_beamlet_internal) return false;
+    const FunctionInfo* f = m->function_at(p->ip);
+    return f && f->name == am_dirty_task;
+}
+
 // The status of a process answering an info request on its own thread, between two runs.
 Term target_status(Process* p) {
     BEAMLET_CACHED_ATOM(am_waiting, "waiting");
     BEAMLET_CACHED_ATOM(am_runnable, "runnable");
     BEAMLET_CACHED_ATOM(am_suspended, "suspended");
+    BEAMLET_CACHED_ATOM(am_running, "running");
     bool suspended;
     {
         std::lock_guard guard(p->lock);
         suspended = !p->suspenders.empty() || p->signal_only_wait.load(std::memory_order_relaxed);
     }
-    return suspended ? am_suspended : p->woken_from_wait ? am_waiting : am_runnable;
+    if (suspended) return am_suspended;
+    if (in_dirty_task(p)) return am_running;
+    return p->woken_from_wait ? am_waiting : am_runnable;
 }
 }  // namespace
 

@@ -280,15 +280,25 @@ Term make_unique_integer(Process* p, Term thread, Term value) {
 }
 }  // namespace
 
-// erts_debug:dirty_cpu(wait, Ms) and dirty_io(wait, Ms): continues in
-// beamlet_internal:dirty_wait(Ms) (bif/lib/beamlet_internal.erl). Anything else is badarg.
-Term bif_erts_debug_dirty_wait(Process* p, Term* a) {
-    if (a[0] != atom("wait") || !is_small(a[1])) return p->badarg();
-    a[0] = small_value(a[1]) < 0 ? make_small(0) : a[1];  // erts does not wait for a negative time
-    p->ip = p->vm.exports.get(atom("beamlet_internal"), atom("dirty_wait"), 1)->address();
+// erts_debug:dirty_cpu/2 and dirty_io/2, OTP's test BIFs that run on a dirty scheduler:
+// continue in beamlet_internal:dirty_task/2 (bif/lib/beamlet_internal.erl) with the checks
+// erts makes first: wait(Ms) on either kind, reschedule(N >= 0) on dirty CPU only,
+// alive_waitexiting(Pid) on either. Anything else is badarg.
+Term bif_erts_debug_dirty_task(Process* p, Term* a, bool cpu) {
+    if (a[0] == atom("wait")) {
+        if (!is_small(a[1])) return p->badarg();
+        if (small_value(a[1]) < 0) a[1] = make_small(0);  // erts does not wait for a negative time
+    } else if (a[0] == atom("reschedule")) {
+        if (!cpu || !is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+    } else if (a[0] != atom("alive_waitexiting")) {
+        return p->badarg();
+    }
+    p->ip = p->vm.exports.get(atom("beamlet_internal"), atom("dirty_task"), 2)->address();
     p->exception = PendingException{};
     return THE_NON_VALUE;
 }
+Term bif_erts_debug_dirty_cpu(Process* p, Term* a) { return bif_erts_debug_dirty_task(p, a, true); }
+Term bif_erts_debug_dirty_io(Process* p, Term* a) { return bif_erts_debug_dirty_task(p, a, false); }
 
 Term bif_erts_debug_get_internal_state(Process* p, Term* a) {
     static const Term am_available = atom("available_internal_state");

@@ -2,14 +2,25 @@
 %% (A BIF that waits for a reply, as process_info/2 of another process, continues in OTP's own
 %% erts_internal:await_result/1, as on erl.)
 -module(beamlet_internal).
--export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4, dirty_wait/1]).
+-export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4, dirty_task/2]).
 
-%% erts_debug:dirty_cpu(wait, Ms) and dirty_io(wait, Ms): OTP's test BIFs that keep a dirty
-%% scheduler busy for Ms milliseconds. beamlet has no dirty schedulers: the caller waits
-%% without holding its scheduler, and its signals are handled meanwhile (by erts's dirty
-%% signal handler on OTP).
-dirty_wait(Ms) ->
-    receive after Ms -> ok end.
+%% erts_debug:dirty_cpu/2 and dirty_io/2 (checked by the BIF): OTP's test BIFs that keep a
+%% dirty scheduler busy. beamlet has no dirty schedulers: the caller runs here without holding
+%% its scheduler, and its signals are handled meanwhile (by erts's dirty signal handler on
+%% OTP); process_info/2 reports it running, as on erts.
+%%   wait: Ms milliseconds, then ok.
+%%   reschedule: a dirty NIF that reschedules itself N times, then ok (here: N yields).
+%%   alive_waitexiting: {alive, self()} to Pid (if a pid), then stays until killed.
+dirty_task(wait, Ms) ->
+    receive after Ms -> ok end;
+dirty_task(reschedule, 0) ->
+    ok;
+dirty_task(reschedule, N) ->
+    erlang:yield(),
+    dirty_task(reschedule, N - 1);
+dirty_task(alive_waitexiting, Pid) ->
+    is_pid(Pid) andalso (Pid ! {alive, self()}),
+    receive after infinity -> ok end.
 
 %% Destroys trace sessions whose last strong handle was garbage collected (the VM sends
 %% {destroy, WeakHandle} when that happens), as if by trace:session_destroy/1; answers
