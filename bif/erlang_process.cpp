@@ -234,6 +234,19 @@ Term bif_group_leader(Process* p, Term*) {
 }
 
 // group_leader(Leader, Pid): Pid's I/O goes to Leader from now on.
+namespace {
+// Whether [p] is bound to die by a signal already sent to it (an exit signal it does not trap,
+// or a kill): a later signal finds it gone. Under [p]'s lock.
+bool dies_before_later_signals(const Process& p) {
+    if (p.exiting || p.exit_decided || p.kill_pending || p.state == ProcessState::Exited) return true;
+    return std::any_of(p.inbox.begin(), p.inbox.end(), [&](const Message& m) {
+        return m.kind == SignalKind::Exit && (m.term == atoms::kill ? !m.linked : !p.trap_exit && m.term != atoms::normal);
+    });
+}
+}  // namespace
+
+// As erts, a local change reaches Pid in signal order, after what the caller sent it before:
+// a process an exit signal has doomed answers badarg.
 Term bif_group_leader2(Process* p, Term* a) {
     if (!is_any_pid(a[0]) || !is_any_pid(a[1])) return p->badarg();
     // Another node's leader is held as a stable copy (vm/node.hpp); another node's process
@@ -246,6 +259,10 @@ Term bif_group_leader2(Process* p, Term* a) {
     }
     auto target = p->vm.lookup_process(a[1]);
     if (!target) return p->badarg();
+    if (target.get() != p) {
+        std::lock_guard guard(target->lock);
+        if (dies_before_later_signals(*target)) return p->badarg();
+    }
     target->group_leader.store(leader, std::memory_order_relaxed);
     return atoms::true_;
 }

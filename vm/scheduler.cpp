@@ -38,6 +38,15 @@ Clock::duration coarse_resolution() {
 }
 
 thread_local int t_scheduler_index = -1;
+thread_local Priority t_running_priority = Priority::Low;
+
+// Sets the running process's priority for this thread while it is in the scheduler's hands.
+struct RunningPriority {
+    explicit RunningPriority(Priority p) { t_running_priority = p; }
+    ~RunningPriority() { t_running_priority = Priority::Low; }
+    RunningPriority(const RunningPriority&) = delete;
+    RunningPriority& operator=(const RunningPriority&) = delete;
+};
 }
 
 Schedulers::Schedulers(Vm& vm, int count) : m_vm(vm) {
@@ -342,8 +351,11 @@ bool still_in_signal_only_wait(Process* p) {
 }
 }  // namespace
 
+Priority Schedulers::running_priority() { return t_running_priority; }
+
 void Schedulers::run_one(int index, Process* p) {
     p->scheduler_index = index;
+    RunningPriority running(p->priority.load(std::memory_order_relaxed));
     if (still_in_signal_only_wait(p)) {
         // Woken for its signals only: it handles them, then waits on (for the port, the purge).
         m_vm.process_signals(p);

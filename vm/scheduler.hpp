@@ -24,6 +24,11 @@ struct Vm;
 
 class Schedulers {
 public:
+    // The priority of the process this thread runs now (Low when none). A signal other than a
+    // message it sends to a less urgent process has the receiver handle its signals at this
+    // priority (Vm::send_signal), as erts elevates a receiver for its sender (no inversion).
+    static Priority running_priority();
+
     // [count] scheduler threads (at least 1) for [vm]; they start in run_until_exit().
     Schedulers(Vm& vm, int count);
     ~Schedulers();
