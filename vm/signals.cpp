@@ -415,11 +415,14 @@ bool Vm::send_signal(Process* to, Message signal, bool lazy_wake) {
         else to->inbox_signals.fetch_add(1, std::memory_order_relaxed);
         if (signal.kind == SignalKind::Exit && !signal.linked && signal.term == atoms::kill) to->kill_pending = true;
         to->inbox.push_back(signal);
-        // A system task more urgent than the process runs at its own priority, and a signal
-        // from a more urgent process is handled at the sender's (OTP's no-priority-inversion):
-        // a process already queued moves up.
+        // A system task more urgent than the process runs at its own priority, and an exit,
+        // link or info request from a more urgent process is handled at the sender's (OTP's
+        // no-priority-inversion; a system task keeps the priority it was asked at): a process
+        // already queued moves up.
         Priority urgency = signal.priority;
-        if (signal.kind != SignalKind::Message) urgency = std::min(urgency, Schedulers::running_priority());
+        if (signal.kind == SignalKind::Exit || signal.kind == SignalKind::Link || signal.kind == SignalKind::Unlink ||
+            signal.kind == SignalKind::InfoRequest)
+            urgency = std::min(urgency, Schedulers::running_priority());
         if (urgency < to->run_priority()) {
             to->task_priority.store(urgency, std::memory_order_relaxed);
             promote = to->state == ProcessState::Runnable;
