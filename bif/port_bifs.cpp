@@ -11,12 +11,14 @@
 #include "vm/port.hpp"
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
+#include "io/drivers/dynamic_driver.hpp"
 #include "io/drivers/fd_driver.hpp"
 #include "io/drivers/inet_driver.hpp"
 #include "io/drivers/spawn_driver.hpp"
 #include "io/drivers/trace_file_driver.hpp"
 #include "io/drivers/trace_ip_driver.hpp"
 #include "io/drivers/tty_driver.hpp"
+#include "io/io_layer.hpp"
 
 namespace beamlet::bif {
 
@@ -308,6 +310,23 @@ Term open_file_port(Process* p, Term name, Term options) {
     return open_port_with(p, std::move(driver), path, s.parallelism);
 }
 
+// A port of a driver loaded with erl_ddll, named by the first word of [command]; nullopt when
+// no loaded driver has that name. A driver whose start() fails leaves no port: badarg for
+// ERL_DRV_ERROR_BADARG, else the errno's atom (einval for ERL_DRV_ERROR_GENERAL).
+std::optional<Term> open_loaded_driver(Process* p, const std::string& command, const io::PortOptions& s) {
+    std::unique_ptr<PortDriver> driver = io::layer(p->vm).drivers().open(command, s.binary, s.eof);
+    if (!driver) return std::nullopt;
+    const PortDriver& running = *driver;
+    Term id = open_port_with(p, std::move(driver), command, s.parallelism);
+    int error = io::DriverTable::start_error(running);
+    if (!error) return id;
+    if (std::shared_ptr<Port> port = p->vm.port_table->lookup(id)) {
+        PortExecution execution(*port);
+        port->terminate(atoms::normal, 0, false);
+    }
+    return error < 0 ? p->badarg() : raise_port_error(p, posix_atom(error));
+}
+
 }  // namespace
 
 Term bif_open_port(Process* p, Term* a) {
@@ -329,9 +348,10 @@ Term bif_open_port(Process* p, Term* a) {
         // The linked-in drivers beamlet has: the inet drivers (prim_inet's sockets).
         std::string driver_name;
         if (!text_arg(command, &driver_name)) return p->badarg();
+        if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
+        if (std::optional<Term> opened = open_loaded_driver(p, driver_name, s)) return *opened;
         std::unique_ptr<PortDriver> driver = io::inet_driver(driver_name);
         if (!driver) return p->badarg();
-        if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
         return open_port_with(p, std::move(driver), driver_name, s.parallelism);
     } else {
         return p->badarg();
@@ -341,6 +361,9 @@ Term bif_open_port(Process* p, Term* a) {
         return p->badarg();
     if (!parse_options(a[1], &s)) return p->badarg(atom("badopt"));
     if (!s.executable && (s.args || s.arg0)) return p->badarg(atom("badopt"));
+    // A command naming a loaded driver runs it (erts looks drivers up before programs).
+    if (!s.executable)
+        if (std::optional<Term> opened = open_loaded_driver(p, s.command, s)) return *opened;
     int error = 0;
     // A command naming a driver beamlet has runs that driver, as erts runs a loaded driver:
     // dbg's trace ports, the shell's terminal.
@@ -605,6 +628,172 @@ Term wait_for_busy_port(Process* p, Term result) {
     p->suspend_for = SuspendFor::BusyPort;
     p->exception = PendingException{};
     return THE_NON_VALUE;
+}
+
+}  // namespace beamlet::bif
+
+// ---- erl_ddll: drivers loaded at run time (io/drivers/dynamic_driver.hpp) ----------------------
+
+namespace beamlet::bif {
+
+namespace {
+
+// A driver's name or directory as erl_ddll takes them: an atom or characters.
+bool ddll_text_arg(Term t, std::string* out) { return !is_binary(t) && text_arg(t, out) && !out->empty(); }
+
+Term ddll_status(Process* p, io::DriverTable::Outcome outcome, Term monitor_ref = 0) {
+    using Status = io::DriverTable::Status;
+    auto ok = [&](const char* what) { return make_tuple_on(p, {atom("ok"), atom(what)}); };
+    auto error = [&](const char* what) { return make_tuple_on(p, {atom("error"), atom(what)}); };
+    switch (outcome.status) {
+    case Status::Loaded: return ok("loaded");
+    case Status::AlreadyLoaded: return ok("already_loaded");
+    case Status::Unloaded: return ok("unloaded");
+    case Status::PendingProcess: return ok("pending_process");
+    case Status::PendingDriver:
+        return monitor_ref ? make_tuple_on(p, {atom("ok"), atom("pending_driver"), monitor_ref}) : ok("pending_driver");
+    case Status::NotLoaded: return error("not_loaded");
+    case Status::LinkedIn: return error("linked_in_driver");
+    case Status::Inconsistent: return error("inconsistent");
+    case Status::NotLoadedByThisProcess: return error("not_loaded_by_this_process");
+    case Status::OpenError: {
+        Term code = make_tuple_on(p, {atom("open_error"), make_small(outcome.open_error)});
+        return make_tuple_on(p, {atom("error"), code});
+    }
+    }
+    return atoms::undefined;
+}
+
+bool is_monitor_option(Term t) {
+    return is_tuple(t) && tuple_arity(t) == 2 && tuple_element(t, 0) == atom("monitor") &&
+           (tuple_element(t, 1) == atom("pending_driver") || tuple_element(t, 1) == atom("pending"));
+}
+
+}  // namespace
+
+// erl_ddll:try_load(Path, Name, OptionList)
+Term bif_erl_ddll_try_load(Process* p, Term* a) {
+    std::string dir, name;
+    if (!ddll_text_arg(a[0], &dir) || !ddll_text_arg(a[1], &name)) return p->badarg();
+    bool kill_ports = false;
+    Term l = a[2];
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (is_monitor_option(o)) continue;
+        if (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("reload") &&
+            (tuple_element(o, 1) == atom("pending_driver") || tuple_element(o, 1) == atom("pending")))
+            continue;
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_element(o, 0) != atom("driver_options")) return p->badarg();
+        Term d = tuple_element(o, 1);
+        for (; is_list(d); d = cdr(d)) {
+            if (car(d) != atom("kill_ports")) return p->badarg();
+            kill_ports = true;
+        }
+        if (!is_nil(d)) return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
+    return ddll_status(p, io::layer(p->vm).drivers().load(p->id, dir, name, kill_ports));
+}
+
+// erl_ddll:try_unload(Name, OptionList)
+Term bif_erl_ddll_try_unload(Process* p, Term* a) {
+    std::string name;
+    if (!ddll_text_arg(a[0], &name)) return p->badarg();
+    bool kill_ports = false, monitor = false;
+    Term l = a[1];
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (o == atom("kill_ports")) kill_ports = true;
+        else if (is_monitor_option(o)) monitor = true;
+        else return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
+    Term ref = monitor ? new_ref(p) : 0;
+    const Word* ref_id = monitor ? boxed_ptr(ref) + 1 : nullptr;
+    io::DriverTable::Outcome outcome = io::layer(p->vm).drivers().unload(p->id, name, kill_ports, ref_id);
+    return ddll_status(p, outcome, ref);
+}
+
+// erl_ddll:loaded_drivers(): beamlet's linked-in drivers, then the loaded ones.
+Term bif_erl_ddll_loaded_drivers(Process* p, Term*) {
+    std::vector<std::string> names = io::DriverTable::linked_in_names();
+    for (std::string& name : io::layer(p->vm).drivers().loaded()) names.push_back(std::move(name));
+    Term list = NIL;
+    for (auto it = names.rbegin(); it != names.rend(); ++it) list = make_cons_on(p->alloc(2), bytes_to_list(p, *it), list);
+    return make_tuple_on(p, {atom("ok"), list});
+}
+
+// erl_ddll:info(Name, Tag)
+Term bif_erl_ddll_info(Process* p, Term* a) {
+    static const char* const tags[] = {"processes", "driver_options", "port_count", "linked_in_driver",
+                                       "permanent", "awaiting_load", "awaiting_unload"};
+    std::string name;
+    if (!ddll_text_arg(a[0], &name) || !is_atom(a[1])) return p->badarg();
+    const std::string& tag = atom_text(a[1]);
+    if (std::none_of(std::begin(tags), std::end(tags), [&](const char* t) { return tag == t; })) return p->badarg();
+    if (tag == "permanent") {
+        if (!io::DriverTable::linked_in(name) && !io::layer(p->vm).drivers().info(name)) return p->badarg();
+        return atoms::false_;
+    }
+    if (io::DriverTable::linked_in(name)) return tag == "linked_in_driver" ? atoms::true_ : atom("linked_in_driver");
+    std::optional<io::DriverTable::Info> info = io::layer(p->vm).drivers().info(name);
+    if (!info) return p->badarg();
+    auto counts = [&](const std::vector<std::pair<Term, int>>& pairs) {
+        Term list = NIL;
+        for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
+            list = make_cons_on(p->alloc(2), make_tuple_on(p, {it->first, make_small(it->second)}), list);
+        return list;
+    };
+    if (tag == "processes") return counts(info->processes);
+    if (tag == "driver_options") return info->kill_ports ? make_cons_on(p->alloc(2), atom("kill_ports"), NIL) : NIL;
+    if (tag == "port_count") return make_small(SWord(info->port_count));
+    if (tag == "linked_in_driver") return atoms::false_;
+    if (tag == "awaiting_load") return NIL;
+    return counts(info->awaiting_unload);
+}
+
+// erl_ddll:format_error_int(ErrSpec): the texts of erl_ddll's errors.
+Term bif_erl_ddll_format_error_int(Process* p, Term* a) {
+    static const std::pair<const char*, const char*> texts[] = {
+        {"inconsistent", "Driver name and/or driver options are inconsistent with currently loaded driver"},
+        {"linked_in_driver", "Driver is statically linked and cannot be loaded/unloaded"},
+        {"permanent", "DDLL driver is permanent an cannot be unloaded/loaded"},
+        {"not_loaded", "DDLL driver is not loaded"},
+        {"not_loaded_by_this_process", "DDLL driver was not loaded by this process"},
+        {"not_pending", "DDLL load not pending for this driver name"},
+        {"already_loaded", "DDLL driver is already loaded successfully"},
+        {"pending_process", "Driver is loaded by others when attempting option {reload, pending_driver}"},
+        {"pending_reload", "Driver reloading is already pending"},
+    };
+    Term e = a[0];
+    if (is_atom(e)) {
+        for (auto [name, text] : texts)
+            if (atom_text(e) == name) return bytes_to_list(p, text);
+        return p->badarg();
+    }
+    if (is_tuple(e) && tuple_arity(e) == 2 && tuple_element(e, 0) == atom("open_error") && is_small(tuple_element(e, 1)))
+        return bytes_to_list(p, io::layer(p->vm).drivers().error_text(int(small_value(tuple_element(e, 1)))));
+    return p->badarg();
+}
+
+// erl_ddll:monitor(driver, {Name, When})
+Term bif_erl_ddll_monitor(Process* p, Term* a) {
+    std::string name;
+    Term item = a[1];
+    if (a[0] != atom("driver") || !is_tuple(item) || tuple_arity(item) != 2 || !ddll_text_arg(tuple_element(item, 0), &name))
+        return p->badarg();
+    Term when = tuple_element(item, 1);
+    if (when != atom("loaded") && when != atom("unloaded") && when != atom("unloaded_only")) return p->badarg();
+    Term ref = new_ref(p);
+    io::layer(p->vm).drivers().monitor(p->id, name, when == atom("loaded"), boxed_ptr(ref) + 1);
+    return ref;
+}
+
+// erl_ddll:demonitor(MonitorRef)
+Term bif_erl_ddll_demonitor(Process* p, Term* a) {
+    if (!is_ref(a[0])) return p->badarg();
+    io::layer(p->vm).drivers().demonitor(boxed_ptr(a[0]) + 1);
+    return atoms::true_;
 }
 
 }  // namespace beamlet::bif

@@ -10,6 +10,7 @@
 
 #include <string_view>
 
+#include "io/drivers/dynamic_driver.hpp"
 #include "io/io_poller.hpp"
 #include "io/stdio.hpp"
 #include "vm/services.hpp"
@@ -22,7 +23,7 @@ namespace beamlet::io {
 
 class IoLayer final : public vm::IoServices {
 public:
-    explicit IoLayer(vm::Vm& vm) : m_stdio(vm), m_poller(vm) {}
+    explicit IoLayer(vm::Vm& vm) : m_stdio(vm), m_poller(vm), m_drivers(vm) {}
 
     void write(int fd, std::string_view bytes) override { m_stdio.write(fd, bytes); }
     void flush() override { m_stdio.flush(); }
@@ -32,10 +33,13 @@ public:
 
     StandardIo& stdio() { return m_stdio; }
     IoPoller& poller() { return m_poller; }
+    // erl_ddll's loaded drivers (io/drivers/dynamic_driver.hpp).
+    DriverTable& drivers() { return m_drivers; }
 
 private:
     StandardIo m_stdio;
     IoPoller m_poller;
+    DriverTable m_drivers;
 };
 
 // Makes the I/O layer [vm]'s VmServices::io (tools/boot.cpp, before anything is written).

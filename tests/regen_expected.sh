@@ -29,7 +29,7 @@ if [ "$#" -gt 0 ]; then
 else
     while IFS= read -r f; do
         files+=("$f")
-    done < <(find "$e2e_dir" -mindepth 2 -maxdepth 2 -name '*.erl' -not -path "$e2e_dir/cli/*" -not -path "$e2e_dir/sessions/*" -not -path "$e2e_dir/tracer_ext/*" -not -path "$e2e_dir/nif/*" -not -path "$e2e_dir/shared/*" | LC_ALL=C sort)
+    done < <(find "$e2e_dir" -mindepth 2 -maxdepth 2 -name '*.erl' -not -path "$e2e_dir/cli/*" -not -path "$e2e_dir/sessions/*" -not -path "$e2e_dir/tracer_ext/*" -not -path "$e2e_dir/nif/*" -not -path "$e2e_dir/drv/*" -not -path "$e2e_dir/shared/*" | LC_ALL=C sort)
 fi
 
 timeout_cmd=""

@@ -2,6 +2,7 @@
 #include "vm/port.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
@@ -203,7 +204,27 @@ void Port::perform(PortSignal& s) {
     }
 }
 
+namespace {
+
+// erlang:system_monitor's long_schedule for a port: a turn of its driver that took [ms]
+// milliseconds, {monitor, Port, long_schedule, [{timeout, Ms}, {port_op, Op}]} (OTP names the
+// operation: timeout, input, output).
+void monitor_port_schedule(Port& port, std::uint64_t ms, Term op) {
+    Vm& vm = port.vm;
+    Term monitor = vm.system_monitor.pid.load(std::memory_order_relaxed);
+    std::uint64_t limit = vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed);
+    if (!monitor || !limit || ms < limit) return;
+    Term words[2 * 3 + 2 * 2 + 5];
+    Term second = make_cons_on(words, tuple_on(words + 4, {atom("port_op"), op}), NIL);
+    Term info = make_cons_on(words + 2, tuple_on(words + 7, {atom("timeout"), make_small(SWord(ms))}), second);
+    Term msg = tuple_on(words + 10, {atom("monitor"), port.id, atom("long_schedule"), info});
+    vm.send_message(nullptr, monitor, msg);
+}
+
+}  // namespace
+
 void Port::handle_io() {
+    bool timed = vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed) != 0;
     for (int turn = 0; turn < IO_RUN_BUDGET; ++turn) {
         std::uint32_t events = io_events.exchange(0, std::memory_order_acq_rel);
         if (!events || !is_alive()) return;
@@ -218,7 +239,13 @@ void Port::handle_io() {
         if (!driver->wants_read()) events &= ~std::uint32_t(IO_READ | IO_HUP);
         if (!events) continue;
         trace_in(PortOp::Io);
+        auto started = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         driver->ready(*this, events);
+        if (timed) {
+            auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+            Term op = (events & IO_TIMER) ? atom("timeout") : (events & IO_READ) ? atom("input") : atom("output");
+            monitor_port_schedule(*this, std::uint64_t(ms), op);
+        }
         if (is_open()) trace_out(PortOp::Io);
     }
     // Still more: the next turn, after the other tasks in the run queue.
@@ -450,7 +477,6 @@ bool Port::remove_monitor(const Word ref_id[3], bool quiet) {
 std::optional<std::string> Port::control(Term caller, Term op, std::string_view bytes, bool* binary) {
     std::optional<std::string> reply;
     execute(PortOp::Control, [&] {
-        if (binary) *binary = driver->binary_control();
         if (traced(this, TRACE_RECEIVE)) {
             // {Caller, {control, {Op, Bytes}}}, as OTP traces it before the driver answers.
             HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 9);
@@ -463,6 +489,8 @@ std::optional<std::string> Port::control(Term caller, Term op, std::string_view 
         }
         if (is_small(op) && small_value(op) >= 0)
             reply = driver->control(*this, caller, unsigned(small_value(op)), bytes);
+        // Asked after the operation: a loaded driver may switch to binaries in it.
+        if (binary) *binary = driver->binary_control();
         if (reply && traced(this, TRACE_SEND)) {
             // The reply, as OTP traces it: a send of {Port, {control, Reply}} to the caller.
             HeapFragment* frag = HeapFragment::create(binary_words(reply->size()) + 6);
