@@ -255,8 +255,11 @@ bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Te
         else if (seq & SEQ_MONOTONIC) opts.flags |= TRACE_TS_MONO;
         return tracer_trace(vm, tm, TracerKind::Default, am_seq_trace, label, info.term(), opts);
     }
-    Process* dest = vm.find_process(tracer);
-    if (!dest) return false;
+    Process* dest = nullptr;
+    std::shared_ptr<Port> port;
+    if (is_port(tracer)) port = vm.port_table->lookup(tracer);
+    else dest = vm.find_process(tracer);
+    if (!dest && !port) return false;
     Word seq = seq_flags(token);
     std::uint32_t ts_flags = 0;
     if (seq & SEQ_TIMESTAMP) ts_flags |= TRACE_TS_NOW;
@@ -293,6 +296,16 @@ bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Te
         hp += ts.words();
     }
     frag->used_words = Word(hp - frag->data);
+    if (port) {
+        // A port as system tracer gets the message in the external term format, as a command
+        // at its next turn (as a port tracer of processes does).
+        PortSignal command;
+        command.op = PortOp::Command;
+        encode_external(make_boxed(outer), EncodeOptions{}, &command.data);
+        free_fragment(frag);
+        port->post(std::move(command));
+        return true;
+    }
     Message m{make_boxed(outer), frag};
     m.from = from;
     return vm.send_signal(dest, m, true);

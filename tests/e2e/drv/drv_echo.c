@@ -39,7 +39,8 @@ static void echo_stop(ErlDrvData data) {
 }
 
 /* Each command comes back as {Port, {data, Bytes}}; "term" sends a term instead, "die" ends
- * the port with an atom, "eof" as end of file, "bad" tries a malformed term. */
+ * the port with an atom, "eof" as end of file, "bad" tries a malformed term; a term in the
+ * external format (what a tracer port is sent) comes back as it is. */
 static void echo_output(ErlDrvData data, char *buf, ErlDrvSizeT len) {
     Echo *e = (Echo *)data;
     if (len == 4 && memcmp(buf, "term", 4) == 0) {
@@ -81,6 +82,11 @@ static void echo_output(ErlDrvData data, char *buf, ErlDrvSizeT len) {
     }
     if (len == 3 && memcmp(buf, "eof", 3) == 0) {
         driver_failure_eof(e->port);
+        return;
+    }
+    if (len > 0 && (unsigned char)buf[0] == 131) {
+        /* A term in the external format (a trace message, for a tracer port): as it came. */
+        driver_output(e->port, buf, len);
         return;
     }
     driver_output2(e->port, "echo:", 5, buf, len);
