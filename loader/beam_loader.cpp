@@ -569,9 +569,14 @@ private:
         while (!code.at_end()) {
             std::uint8_t number = code.u8();
             if (number == MAKE_FUN2_OPCODE) {
-                if (!read_make_fun2(code)) return false;
+                if (!flush_construction() || !read_make_fun2(code)) return false;
                 continue;
             }
+            if (OldConstruction c = old_construction(number); c != OldConstruction::None) {
+                if (!read_old_construction(code, c)) return false;
+                continue;
+            }
+            if (!flush_construction()) return false;
             if (number == 0 || number > MAX_BEAM_OPCODE || BEAM_NUMBER_TO_OP[number] == Op::Count)
                 return fail("module " + atom_text(m_mod.name) + ": " + where() + "unsupported opcode " +
                             std::to_string(number) + " (" + opcode_name(number) + ")");
@@ -599,6 +604,146 @@ private:
             }
         }
         if (!ended) return fail("chunk Code: truncated (no int_code_end)");
+        return true;
+    }
+
+    // ---- binary construction before OTP 25 (bs_init2, bs_put_integer, bs_append, ...) -----
+    //
+    // OTP 25's compiler builds a binary with one bs_create_bin; OTP 22-24's (and OTP 25's
+    // no_bs_create_bin option, which Debian's Elixir and rebar3 beams were built with) open one
+    // with bs_init2, bs_init_bits, bs_append or bs_private_append and fill it with the bs_put_*
+    // instructions that follow. Loaded as the bs_create_bin they amount to, as OTP's loader
+    // does: the segments gathered until the first other instruction. The opening instruction's
+    // size is what the segments add up to (bs_create_bin works it out itself), so the size
+    // instructions that only feed it stay as they are, and bs_utf8_size / bs_utf16_size, which
+    // only ever feed it, write a stand-in size.
+    enum class OldConstruction {
+        None, Init2, InitBits, Append, PrivateAppend, PutInteger, PutBinary, PutFloat, PutString,
+        PutUtf8, PutUtf16, PutUtf32, Utf8Size, Utf16Size,
+    };
+
+    static OldConstruction old_construction(std::uint8_t number) {
+        switch (number) {
+        case 89: return OldConstruction::PutInteger;
+        case 90: return OldConstruction::PutBinary;
+        case 91: return OldConstruction::PutFloat;
+        case 92: return OldConstruction::PutString;
+        case 109: return OldConstruction::Init2;
+        case 134: return OldConstruction::Append;
+        case 135: return OldConstruction::PrivateAppend;
+        case 137: return OldConstruction::InitBits;
+        case 144: return OldConstruction::Utf8Size;
+        case 145: return OldConstruction::PutUtf8;
+        case 146: return OldConstruction::Utf16Size;
+        case 147: return OldConstruction::PutUtf16;
+        case 148: return OldConstruction::PutUtf32;
+        default: return OldConstruction::None;
+        }
+    }
+
+    struct PendingConstruction {
+        Operand fail, alloc, live, unit, dst;
+        std::vector<Operand> segments;  // six operands each, as bs_create_bin's list
+    };
+
+    bool read_old_construction(Reader& code, OldConstruction c) {
+        static constexpr std::uint8_t arity[] = {0, 6, 6, 8, 6, 5, 5, 5, 2, 3, 3, 3, 3, 3};
+        std::size_t first = m_mod.operands.size();
+        for (int i = 0; i < arity[int(c)]; ++i)
+            if (!read_operand(code)) return fail("chunk Code: " + where() + "binary construction: " + m_error);
+        std::vector<Operand> o(m_mod.operands.begin() + std::ptrdiff_t(first), m_mod.operands.end());
+        m_mod.operands.resize(first);
+        auto bad = [&](const char* what) { return fail("chunk Code: " + where() + what); };
+        for (const Operand& op : o)
+            if (op.kind == OperandKind::List) return bad("binary construction: bad operand");
+        auto segment = [&](Term type, Operand unit, Operand flags, Operand value, Operand size) {
+            if (!m_pending_bin) return bad("binary construction: a bs_put outside a construction");
+            if (flags.kind != OperandKind::Unsigned || unit.kind != OperandKind::Unsigned || !is_source(value))
+                return bad("binary construction: bad segment");
+            auto& seg = m_pending_bin->segments;
+            Word index = seg.size() / 6 + 1;
+            for (Operand e : {Operand{OperandKind::Literal, type}, Operand{OperandKind::Unsigned, index}, unit, flags, value, size})
+                seg.push_back(e);
+            return true;
+        };
+        auto open = [&](Operand fail_label, Operand alloc, Operand live, Word unit, Operand dst) {
+            if (!flush_construction()) return false;
+            if (live.kind != OperandKind::Unsigned || (dst.kind != OperandKind::X && dst.kind != OperandKind::Y))
+                return bad("binary construction: bad operand");
+            Operand words = alloc.kind == OperandKind::Alloc ? alloc : Operand{OperandKind::Unsigned, alloc.value};
+            m_pending_bin = PendingConstruction{fail_label, words, live, {OperandKind::Unsigned, unit}, dst, {}};
+            return true;
+        };
+        static const Term am_all = atom("all"), am_undefined = atoms::undefined;
+        const Operand all{OperandKind::Literal, am_all}, no_size{OperandKind::Literal, am_undefined};
+        const Operand no_unit{OperandKind::Unsigned, 0}, no_flags{OperandKind::Unsigned, 0};
+        switch (c) {
+        case OldConstruction::Init2:  // Fail Size Words Live Flags Dst
+        case OldConstruction::InitBits:
+            return open(o[0], o[2], o[3], 1, o[5]);
+        case OldConstruction::Append:  // Fail Size Extra Live Unit Bin Flags Dst
+            if (o[4].kind != OperandKind::Unsigned) return bad("bs_append: bad unit");
+            return open(o[0], o[2], o[3], o[4].value, o[7]) && segment(atoms::append, o[4], no_flags, o[5], all);
+        case OldConstruction::PrivateAppend: {  // Fail Size Unit Bin Flags Dst
+            // It has no live count: it never collects, the test_heap before it makes room. Its
+            // bs_create_bin may collect, and takes the live count of that test_heap.
+            if (o[2].kind != OperandKind::Unsigned) return bad("bs_private_append: bad unit");
+            Operand live{OperandKind::Unsigned, MAX_X_REGS};
+            if (!m_mod.instrs.empty() && m_mod.instrs.back().op == Op::test_heap)
+                live = m_mod.operand(m_mod.instrs.back(), 1);
+            if (live.kind != OperandKind::Unsigned || live.value >= MAX_X_REGS)
+                return bad("bs_private_append: no test_heap before it");
+            return open(o[0], {OperandKind::Unsigned, 0}, live, o[2].value, o[5]) &&
+                   segment(atom("private_append"), o[2], no_flags, o[3], all);
+        }
+        case OldConstruction::PutInteger:  // Fail Size Unit Flags Src
+            return segment(atoms::integer, o[2], o[3], o[4], o[1]);
+        case OldConstruction::PutBinary:
+            return segment(atoms::binary, o[2], o[3], o[4], o[1]);
+        case OldConstruction::PutFloat:
+            return segment(atoms::float_, o[2], o[3], o[4], o[1]);
+        case OldConstruction::PutString:  // Length StrOffset
+            if (o[0].kind != OperandKind::Unsigned || o[1].kind != OperandKind::Unsigned || !string_fits(o[1].value, o[0].value, 8))
+                return bad("bs_put_string: string outside StrT");
+            if (!m_pending_bin) return bad("binary construction: a bs_put outside a construction");
+            for (Operand e : {Operand{OperandKind::Literal, atoms::string}, Operand{OperandKind::Unsigned, m_pending_bin->segments.size() / 6 + 1},
+                              Operand{OperandKind::Unsigned, 8}, no_flags, o[1], Operand{OperandKind::Literal, make_small(SWord(o[0].value))}})
+                m_pending_bin->segments.push_back(e);
+            return true;
+        case OldConstruction::PutUtf8:  // Fail Flags Src
+            return segment(atom("utf8"), no_unit, o[1], o[2], no_size);
+        case OldConstruction::PutUtf16:
+            return segment(atom("utf16"), no_unit, o[1], o[2], no_size);
+        case OldConstruction::PutUtf32:
+            return segment(atom("utf32"), no_unit, o[1], o[2], no_size);
+        case OldConstruction::Utf8Size:  // Fail Src Dst: the size of the construction to come
+        case OldConstruction::Utf16Size: {
+            if (!flush_construction()) return false;
+            if (o[2].kind != OperandKind::X && o[2].kind != OperandKind::Y) return bad("bs_utf8_size: bad destination");
+            GenericInstr in{Op::move, std::uint32_t(m_mod.operands.size()), 2};
+            m_mod.operands.push_back({OperandKind::Literal, make_small(4)});
+            m_mod.operands.push_back(o[2]);
+            if (!check_instr(in)) return false;
+            m_mod.instrs.push_back(in);
+            return true;
+        }
+        case OldConstruction::None: break;
+        }
+        return bad("binary construction: unknown instruction");
+    }
+
+    // Emits the construction gathered so far as one bs_create_bin.
+    bool flush_construction() {
+        if (!m_pending_bin) return true;
+        PendingConstruction c = std::move(*m_pending_bin);
+        m_pending_bin.reset();
+        GenericInstr in{Op::bs_create_bin, std::uint32_t(m_mod.operands.size()), 0};
+        for (Operand e : {c.fail, c.alloc, c.live, c.unit, c.dst}) m_mod.operands.push_back(e);
+        m_mod.operands.push_back({OperandKind::List, c.segments.size()});
+        m_mod.operands.insert(m_mod.operands.end(), c.segments.begin(), c.segments.end());
+        in.operand_count = std::uint32_t(m_mod.operands.size() - in.first_operand);
+        if (!check_instr(in)) return false;
+        m_mod.instrs.push_back(in);
         return true;
     }
 
@@ -856,6 +1001,7 @@ private:
     Word m_label_count = 0;
     std::string m_current_function;
     std::string m_error;
+    std::optional<PendingConstruction> m_pending_bin;
 };
 
 std::optional<std::vector<std::uint8_t>> gunzip(std::span<const std::uint8_t> in) {
