@@ -147,6 +147,18 @@ Term bif_erts_debug_set_internal_state(Process* p, Term* a) {
         if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
         return atoms::true_;
     }
+    // multizero_timeout_in_timeout(Ms): erts's test of its timer wheel, which sets zero-time
+    // timers from inside a timer's timeout and tells the caller multizero_timeout_in_timeout_done
+    // once they have all run. Continued in beamlet_internal:internal_state/2, which does the
+    // same through beamlet's timer service.
+    if (a[0] == atom("multizero_timeout_in_timeout")) {
+        std::optional<std::int64_t> ms = integer_to_int64(a[1]);
+        if (!ms) return p->badarg();
+        a[1] = make_small(std::clamp<std::int64_t>(*ms, 0, 1 << 30));
+        p->ip = p->vm.exports.get(atom("beamlet_internal"), atom("internal_state"), 2)->address();
+        p->exception = PendingException{};
+        return THE_NON_VALUE;
+    }
     if (a[0] == am_sleep || a[0] == am_block) {
         if (!is_small(a[1])) return p->badarg();
         if (small_value(a[1]) > 0) std::this_thread::sleep_for(std::chrono::milliseconds(small_value(a[1])));

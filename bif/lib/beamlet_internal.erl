@@ -2,7 +2,8 @@
 %% (A BIF that waits for a reply, as process_info/2 of another process, continues in OTP's own
 %% erts_internal:await_result/1, as on erl.)
 -module(beamlet_internal).
--export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4, dirty_task/2]).
+-export([trace_cleaner/0, run_on_load/1, on_load_then_apply/3, trace_after_load/4, dirty_task/2,
+         internal_state/2]).
 
 %% erts_debug:dirty_cpu/2 and dirty_io/2 (checked by the BIF): OTP's test BIFs that keep a
 %% dirty scheduler busy. beamlet has no dirty schedulers: the caller runs here without holding
@@ -21,6 +22,20 @@ dirty_task(reschedule, N) ->
 dirty_task(alive_waitexiting, Pid) ->
     is_pid(Pid) andalso (Pid ! {alive, self()}),
     receive after infinity -> ok end.
+
+%% erts_debug:set_internal_state(multizero_timeout_in_timeout, Ms) (checked by the BIF): a
+%% timeout after Ms milliseconds sets zero-time timers from where it is handled, and once
+%% they have all come the caller hears multizero_timeout_in_timeout_done (erts tests its
+%% timer wheel so).
+internal_state(multizero_timeout_in_timeout, Ms) ->
+    Caller = self(),
+    spawn(fun() ->
+                  receive after Ms -> ok end,
+                  Refs = [erlang:start_timer(0, self(), zero) || _ <- lists:seq(1, 5)],
+                  [receive {timeout, Ref, zero} -> ok end || Ref <- Refs],
+                  Caller ! multizero_timeout_in_timeout_done
+          end),
+    ok.
 
 %% Destroys trace sessions whose last strong handle was garbage collected (the VM sends
 %% {destroy, WeakHandle} when that happens), as if by trace:session_destroy/1; answers

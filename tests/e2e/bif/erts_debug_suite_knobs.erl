@@ -20,6 +20,12 @@ main() ->
     Get = fun(K) -> proplists:get_value(K, Dump) end,
     show(Get(total) =:= Get(processes) + Get(system)),
     show(Get(system) > Get(atom) + Get(binary) + Get(code) + Get(ets)),
+    %% multizero_timeout_in_timeout (timer_bif_SUITE): done within the time and a bit.
+    T0 = erlang:monotonic_time(millisecond),
+    show(erts_debug:set_internal_state(multizero_timeout_in_timeout, 100)),
+    show(receive multizero_timeout_in_timeout_done -> erlang:monotonic_time(millisecond) - T0 < 1000
+         after 5000 -> timeout end),
+    show(catch_error(fun() -> erts_debug:set_internal_state(multizero_timeout_in_timeout, x) end)),
     erts_debug:set_internal_state(available_internal_state, false).
 
 markers(0) -> ok;
