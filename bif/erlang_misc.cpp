@@ -531,9 +531,17 @@ Term bif_halt1(Process* p, Term* a) {
     return halt_now(p, status);
 }
 
-// halt(Status, Options): halt/1 (the flush option is what beamlet does anyway).
+// halt(Status, Options): halt/1 once the options are a proper list of {flush, Boolean}, as
+// OTP 25 checks them (flushing is what beamlet does either way).
 Term bif_halt2(Process* p, Term* a) {
-    if (!is_list(a[1]) && !is_nil(a[1])) return p->badarg();
+    Term l = a[1];
+    for (; is_list(l); l = cdr(l)) {
+        Term o = car(l);
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_element(o, 0) != atom("flush") ||
+            (tuple_element(o, 1) != atoms::true_ && tuple_element(o, 1) != atoms::false_))
+            return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
     return bif_halt1(p, a);
 }
 

@@ -3,7 +3,7 @@
 # ASan + UBSan; build-tsan: TSan; both GCC) and runs the concurrency-heavy tests under it:
 # the VM and tracing unit tests, the fault programs, the tracing stress programs, the fuzz
 # targets' replays, and the tracing, session, actor and event programs on two schedulers
-# (JIT, and the lazy JIT switching modules while they are traced), and the socket and distribution programs. `ci` runs the
+# (JIT, and the lazy JIT switching modules while they are traced), the socket and distribution programs and the loaded-driver programs. `ci` runs the
 # subset .ci/run runs (README, "Robustness"); a REGEX selects ctest names. A sanitizer report
 # fails the test that caused it.
 set -euo pipefail
@@ -14,12 +14,12 @@ case "$kind" in
     tsan) dir=$ROOT/build-tsan; sanitizer=thread ;;
     *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
-full='^(unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events|net|dist)_.*)$'
+full='^(unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(interp|jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_(jit|jitlazy)_S2_(sessions|actors|trace|tracer|events|net|dist|drv)_.*)$'
 # What CI affords in its hour: every fault and stress program on two schedulers under ASan;
 # under TSan the chaos, reload, message-tracing and tracer-module programs; unit tests, the
 # shell and remote shells (the terminal driver, the break menu's signal thread) under both.
-ci_asan='^(cli_shell_jit|cli_remsh_jit|cli_erl_cmdline|unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
-ci_tsan='^(cli_shell_jit|cli_remsh_jit|unit_vm|unit_tracing|unit_dist|fault_jit_S2_(trace_chaos|reload)|stress_jit_S2_(message_tracing|tracer_modules)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist)_.*)$'
+ci_asan='^(cli_shell_jit|cli_remsh_jit|cli_erl_cmdline|unit_vm|unit_tracing|unit_dist|fuzz_replay_.*|fault_(interp|jit)_S2_.*|stress_(jit|jitlazy)_S2_(trace_patterns|message_tracing|tracer_modules|load_race)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist|drv)_.*)$'
+ci_tsan='^(cli_shell_jit|cli_remsh_jit|unit_vm|unit_tracing|unit_dist|fault_jit_S2_(trace_chaos|reload)|stress_jit_S2_(message_tracing|tracer_modules)|e2e_jitlazy_S2_sessions_.*|e2e_jit_S2_(net|dist|drv)_.*)$'
 case "${2:-}" in
     "") regex=$full ;;
     ci) if [ "$kind" = asan ]; then regex=$ci_asan; else regex=$ci_tsan; fi ;;
