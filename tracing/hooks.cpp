@@ -1,6 +1,8 @@
 // tracing/hooks.cpp — TracingHooks: vm's trace seam, dispatched to the tracing components.
 #include "tracing/hooks.hpp"
 
+#include <algorithm>
+
 #include "tracing/breakpoints.hpp"
 #include "tracing/call_stats.hpp"
 #include "tracing/call_trace.hpp"
@@ -62,7 +64,19 @@ void TracingHooks::process_spawned(Process* parent, Process* child, Term mfa, bo
 }
 
 void TracingHooks::process_linked(Process* linker, Process* linked) {
-    inherit_on_link(linker, linked, true);
+    std::vector<TracerRef> refs = inherit_on_link(linker, linked, true);
+    if (!refs.empty()) {
+        std::lock_guard guard(m_links_lock);
+        // Processes that died before handling their link signal: forgotten now and then.
+        if (m_pending_links.size() > 4096)
+            std::erase_if(m_pending_links, [&](const auto& e) { return !m_vm.lookup_process(e.first); });
+        std::vector<TracerRef>& pending = m_pending_links[linked->id];
+        for (const TracerRef& r : refs) {
+            auto same = std::find_if(pending.begin(), pending.end(), [&](const TracerRef& q) { return q.session == r.session; });
+            if (same == pending.end()) pending.push_back(r);
+            else same->flags |= r.flags;
+        }
+    }
     if (traces_procs(linker)) trace_proc(m_vm, linker, atoms::link, linked->id);
 }
 
@@ -70,7 +84,21 @@ void TracingHooks::process_unlinked(Process* unlinker, Term other_pid) {
     if (traces_procs(unlinker)) trace_proc(m_vm, unlinker, atoms::unlink, other_pid);
 }
 
-void TracingHooks::process_event(Process* p, Term what, Term arg) { trace_proc(m_vm, p, what, arg); }
+void TracingHooks::process_event(Process* p, Term what, Term arg) {
+    if (what == atoms::getting_linked) {
+        std::vector<TracerRef> refs;
+        {
+            std::lock_guard guard(m_links_lock);
+            auto it = m_pending_links.find(p->id);
+            if (it != m_pending_links.end()) {
+                refs = std::move(it->second);
+                m_pending_links.erase(it);
+            }
+        }
+        give_inherited(p, refs);
+    }
+    trace_proc(m_vm, p, what, arg);
+}
 
 void TracingHooks::message_sent(Process* sender, Term to, Term msg, bool exists) {
     trace_send(m_vm, sender, to, msg, exists);

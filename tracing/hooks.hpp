@@ -3,6 +3,10 @@
 // events to events, inheritance to process_flags, on_load patterns to breakpoints.
 #pragma once
 
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
@@ -41,6 +45,11 @@ public:
 
 private:
     vm::Vm& m_vm;
+    // What link/1 passed on (set_on_link), by the linked process's pid, given again when that
+    // process handles the link signal: erts applies inherited flags there, so a change made to
+    // the linked process's flags in between is undone (OTP 27, trace_session_SUITE).
+    std::mutex m_links_lock;
+    std::unordered_map<vm::Term, std::vector<vm::TracerRef>> m_pending_links;
 };
 
 }  // namespace beamlet::tracing

@@ -284,10 +284,19 @@ void inherit_on_open(Port* port) {
     give(port, refs);
 }
 
-void inherit_on_link(Process* linker, Process* linked, bool by_link_bif) {
+std::vector<TracerRef> inherit_on_link(Process* linker, Process* linked, bool by_link_bif) {
     TraceSession* legacy = &legacy_session();
-    give(linked, inherited(linker, TRACE_SOL, TRACE_SOL1,
-                           [&](const TraceSession* s) { return !by_link_bif || s != legacy; }));
+    std::vector<TracerRef> refs =
+        inherited(linker, TRACE_SOL, TRACE_SOL1, [&](const TraceSession* s) { return !by_link_bif || s != legacy; });
+    give(linked, refs);
+    return refs;
+}
+
+void give_inherited(Process* linked, const std::vector<TracerRef>& refs) {
+    std::vector<TracerRef> live;
+    for (const TracerRef& r : refs)
+        if (r.session->alive.load(std::memory_order_acquire)) live.push_back(r);
+    give(linked, live);
 }
 
 }  // namespace beamlet::tracing

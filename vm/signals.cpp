@@ -820,10 +820,13 @@ void Vm::handle_signals(Process* p, std::vector<Message>& signals, bool in_bif) 
             break;
         }
         case SignalKind::Link:
+            // The hook first gives the flags set_on_link passed on with the link (they may have
+            // been turned off since: erts applies them only now), then traces getting_linked.
+            if (services.trace) services.trace->process_event(p, atoms::getting_linked, s.from);
+            break;
         case SignalKind::Unlink:
             if ((p->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && services.trace)
-                services.trace->process_event(p, s.kind == SignalKind::Link ? atoms::getting_linked : atoms::getting_unlinked,
-                                             s.from);
+                services.trace->process_event(p, atoms::getting_unlinked, s.from);
             break;
         case SignalKind::GcRequest: {
             if (p->gc_disabled) {
