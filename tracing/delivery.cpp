@@ -174,6 +174,18 @@ void set_trace_limits(TraceSession* session, const TraceLimits& limits) {
     session->limited.store(any, std::memory_order_release);
 }
 
+namespace {
+// A port tracer gets [msg] (built in [frag], freed here) in the external term format, as a
+// command at its next turn: an event may come from anywhere, with locks held.
+void post_to_port_tracer(Port& port, Term msg, HeapFragment* frag) {
+    PortSignal command;
+    command.op = PortOp::Command;
+    encode_external(msg, EncodeOptions{}, &command.data);
+    free_fragment(frag);
+    port.post(std::move(command));
+}
+}  // namespace
+
 DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEvent& event, TraceSession* session) {
     if (session && session->limited.load(std::memory_order_acquire) && !tracer.is_none() &&
         !(tracer.is_process() && tracer.pid() == event.tracee) && !admit(vm, *session, tracer))
@@ -223,13 +235,7 @@ DeliveryResult deliver(Vm& vm, Tracer tracer, std::uint32_t flags, const TraceEv
     frag->used_words = Word(hp - frag->data);
 
     if (port) {
-        // A port tracer gets the message in the external term format, as a command; it runs
-        // at the port's next turn (an event may come from anywhere, locks held).
-        PortSignal command;
-        command.op = PortOp::Command;
-        encode_external(make_boxed(tuple), EncodeOptions{}, &command.data);
-        free_fragment(frag);
-        port->post(std::move(command));
+        post_to_port_tracer(*port, make_boxed(tuple), frag);
         return DeliveryResult::Delivered;
     }
     Message m{make_boxed(tuple), frag};
@@ -297,13 +303,7 @@ bool deliver_seq_trace(Vm& vm, Term tracer, Term token, Term kind, Term from, Te
     }
     frag->used_words = Word(hp - frag->data);
     if (port) {
-        // A port as system tracer gets the message in the external term format, as a command
-        // at its next turn (as a port tracer of processes does).
-        PortSignal command;
-        command.op = PortOp::Command;
-        encode_external(make_boxed(outer), EncodeOptions{}, &command.data);
-        free_fragment(frag);
-        port->post(std::move(command));
+        post_to_port_tracer(*port, make_boxed(outer), frag);
         return true;
     }
     Message m{make_boxed(outer), frag};
