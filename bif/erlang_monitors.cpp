@@ -301,6 +301,7 @@ bool flush_down(Process* p, Term ref) {
     }
     if (found) {
         p->message_count.fetch_sub(1, std::memory_order_relaxed);
+        p->queue_shrank();
         p->adopt_fragment(removed);
     }
     return found;

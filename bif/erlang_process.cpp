@@ -413,69 +413,56 @@ namespace {
 
 // The current setting, {Pid, Options} in OTP's order, or undefined.
 Term system_monitor_setting(Process* p) {
-    Vm::SystemMonitor& m = p->vm.system_monitor;
-    Term pid = m.pid.load();
-    if (!pid) return atoms::undefined;
+    std::optional<SystemMonitors::Entry> m = p->vm.system_monitors.get(SystemMonitors::LEGACY);
+    if (!m) return atoms::undefined;
     std::vector<Term> opts;
-    if (m.busy_dist_port) opts.push_back(atom("busy_dist_port"));
-    if (m.busy_port) opts.push_back(atom("busy_port"));
+    if (m->limits.busy_dist_port) opts.push_back(atom("busy_dist_port"));
+    if (m->limits.busy_port) opts.push_back(atom("busy_port"));
     auto limit = [&](const char* name, std::uint64_t v) {
         if (v) opts.push_back(make_tuple_on(p, {atom(name), make_integer(p, std::int64_t(v))}));
     };
-    limit("large_heap", m.large_heap_words.load());
-    limit("long_schedule", m.long_schedule_ms.load());
-    limit("long_gc", m.long_gc_ms.load());
+    limit("large_heap", m->limits.large_heap_words);
+    limit("long_schedule", m->limits.long_schedule_ms);
+    limit("long_gc", m->limits.long_gc_ms);
     Term list = NIL;
     for (auto it = opts.rbegin(); it != opts.rend(); ++it) list = make_cons_on(p->alloc(2), *it, list);
-    return make_tuple_on(p, {pid, list});
+    return make_tuple_on(p, {m->receiver, list});
 }
 
 // Sets the monitor to [pid] with [opts] (no options: off); the old setting, or badarg.
+// OTP 25's options: long_message_queue came with OTP 27 (and is a session's here:
+// trace:system/3).
 Term set_system_monitor(Process* p, Term pid, Term opts) {
     // As OTP: undefined or [] switches monitoring off, whatever the other argument; otherwise
     // the monitor must be a live local process.
     if (pid == atoms::undefined || is_nil(opts)) {
         Term old = system_monitor_setting(p);
-        Vm::SystemMonitor& m = p->vm.system_monitor;
-        std::lock_guard guard(m.mutex);
-        m.busy_port = m.busy_dist_port = false;
-        m.long_gc_ms.store(0);
-        m.long_schedule_ms.store(0);
-        m.large_heap_words.store(0);
-        m.pid.store(0);
+        p->vm.system_monitors.remove(SystemMonitors::LEGACY);
         return old;
     }
     if (!is_list(opts) || !is_pid(pid) || !p->vm.lookup_process(pid)) return p->badarg();
     if (!is_proper_list(opts)) return p->badarg();
-    bool busy_port = false, busy_dist_port = false;
-    std::uint64_t long_gc = 0, long_schedule = 0, large_heap = 0;
+    MonitorLimits limits;
     for (Term l = opts; is_list(l); l = cdr(l)) {
         Term o = car(l);
         if (o == atom("busy_port")) {
-            busy_port = true;
+            limits.busy_port = true;
         } else if (o == atom("busy_dist_port")) {
-            busy_dist_port = true;
+            limits.busy_dist_port = true;
         } else if (is_tuple(o) && tuple_arity(o) == 2 && is_small(tuple_element(o, 1)) && small_value(tuple_element(o, 1)) >= 0) {
-            auto v = std::uint64_t(small_value(tuple_element(o, 1)));
+            auto v = std::max<std::uint64_t>(std::uint64_t(small_value(tuple_element(o, 1))), 1);
             Term k = tuple_element(o, 0);
-            if (k == atom("long_gc")) long_gc = std::max<std::uint64_t>(v, 1);
-            else if (k == atom("long_schedule")) long_schedule = std::max<std::uint64_t>(v, 1);
-            else if (k == atom("large_heap")) large_heap = std::max<std::uint64_t>(v, 1);
+            if (k == atom("long_gc")) limits.long_gc_ms = v;
+            else if (k == atom("long_schedule")) limits.long_schedule_ms = v;
+            else if (k == atom("large_heap")) limits.large_heap_words = std::max<std::uint64_t>(v, MIN_LARGE_HEAP_WORDS);
             else return p->badarg();
         } else {
             return p->badarg();
         }
     }
     Term old = system_monitor_setting(p);
-    Vm::SystemMonitor& m = p->vm.system_monitor;
-    std::lock_guard guard(m.mutex);
-    bool on = is_list(opts);
-    m.busy_port = on && busy_port;
-    m.busy_dist_port = on && busy_dist_port;
-    m.long_gc_ms.store(on ? long_gc : 0);
-    m.long_schedule_ms.store(on ? long_schedule : 0);
-    m.large_heap_words.store(on ? large_heap : 0);
-    m.pid.store(on ? pid : 0);
+    if (limits.any()) p->vm.system_monitors.set(SystemMonitors::LEGACY, pid, limits);
+    else p->vm.system_monitors.remove(SystemMonitors::LEGACY);
     return old;
 }
 

@@ -314,16 +314,36 @@ Term on_load_pattern(TraceSession* session, bool off, bool pause, bool global, s
 
 }  // namespace
 
+namespace {
+// Whether [f] is one of trace_pattern/3's options, which erts parses before it looks at what
+// the pattern is for ({meta, Tracer} only in a session without a tracer of its own).
+bool is_pattern_option(Term f, const TraceSession* session) {
+    static const Term names[] = {atom("local"), atom("global"), atom("meta"), atom("call_count"), atom("call_time"),
+                                 atom("call_memory")};
+    if (std::find(std::begin(names), std::end(names), f) != std::end(names)) return true;
+    if (!is_tuple(f) || tuple_element(f, 0) != names[2] || session->tracer) return false;
+    if (tuple_arity(f) == 2) return is_pid(tuple_element(f, 1)) || is_port(tuple_element(f, 1));
+    return tuple_arity(f) == 3 && is_atom(tuple_element(f, 1));
+}
+}  // namespace
+
 Term message_pattern(Process* p, TraceSession* session, bool send, Term ms, Term flags) {
     BEAMLET_CACHED_ATOM(am_none, "none");
+    BEAMLET_CACHED_ATOM(am_badopt, "badopt");
     BEAMLET_CACHED_ATOM(am_match_spec, "match_spec");
-    if (!is_nil(flags)) return p->badarg(am_none);
+    // As erts: the pattern first, then the options (none are allowed here, but an unknown one
+    // is badopt and a known one none).
     OwnedSpec compiled = no_spec();
     bool on = ms != atoms::false_;
     if (is_list(ms)) {
         if (!compile_spec(p, ms, send ? MatchSpecKind::Send : MatchSpecKind::Receive, &compiled)) return THE_NON_VALUE;
     } else if (!is_nil(ms) && ms != atoms::true_ && ms != atoms::false_) {
         return p->badarg(am_match_spec);
+    }
+    if (!is_nil(flags)) {
+        for (Term l = flags; !is_nil(l); l = cdr(l))
+            if (!is_list(l) || !is_pattern_option(car(l), session)) return p->badarg(am_badopt);
+        return p->badarg(am_none);
     }
     auto change = std::make_shared<BreakpointChange>();
     change->session = session;
@@ -668,10 +688,14 @@ Term trace_info(Process* p, TraceSession* session, Term what, Term item) {
     BEAMLET_CACHED_ATOM(am_new_processes, "new_processes");
     BEAMLET_CACHED_ATOM(am_on_load, "on_load");
     BEAMLET_CACHED_ATOM(am_new_ports, "new_ports");
+    BEAMLET_CACHED_ATOM(am_badopt, "badopt");
     if (is_pid(what) || is_port(what) || what == am_new || what == am_new_processes || what == am_new_ports)
         return process_info_item(p, session, what, item);
     if (what == am_on_load) return on_load_info(p, session, item);
     if (what == atoms::send || what == atoms::receive) return message_pattern_info(p, session, what == atoms::send, item);
+    // As erts: a tracee of another node, or a term that is neither a tracee nor {M, F, A}, is
+    // a bad option; a malformed {M, F, A} is plain badarg.
+    if (!is_tuple(what)) return p->badarg(am_badopt);
     return function_info(p, session, what, item);
 }
 

@@ -1,6 +1,7 @@
 // bif/trace_module_bifs.cpp — the OTP 27 trace module: sessions (create, destroy, info) and the
 // session variants of the legacy BIFs (process, function, send, recv, info, delivered).
 #include <memory>
+#include <optional>
 #include <mutex>
 
 #include "bif/bifs.hpp"
@@ -21,6 +22,15 @@ namespace beamlet::bif {
 
 using namespace vm;
 using tracing::BreakpointChange;
+
+namespace {
+// The cause in a failed call's error_info when the session argument names no live session
+// (bif/lib/beamlet_kernel_errors.erl explains it).
+Term session_cause() {
+    BEAMLET_CACHED_ATOM(am_session, "session");
+    return am_session;
+}
+}  // namespace
 
 namespace {
 
@@ -162,7 +172,7 @@ Term bif_beamlet_trace_limits2(Process* p, Term* a) {
 // delivered, dropped} (limits that are not set are absent).
 Term bif_beamlet_trace_limits1(Process* p, Term* a) {
     TraceSession* s = limited_session(a[0]);
-    if (!s) return p->badarg();
+    if (!s) return p->badarg(session_cause());
     TraceLimits l;
     {
         std::lock_guard guard(s->mutex);
@@ -225,6 +235,7 @@ Term bif_trace_session_destroy(Process* p, Term* a) {
     TraceSession* s = tracing::find_session(name, weak_id);
     if (!s) return strong ? atoms::false_ : p->badarg();
     tracing::retire_session(s);
+    p->vm.system_monitors.remove(s->id);
     for (Term pid : p->vm.process_ids())
         if (std::shared_ptr<Process> t = pid == p->id ? nullptr : p->vm.lookup_process(pid))
             tracing::set_process_flags(p->vm, t.get(), s, Tracer(), ~0u, false, false);
@@ -270,14 +281,15 @@ Term bif_trace_process(Process* p, Term* a) {
     if (load_tracer_module_first(p, a, 4, atom("tracer"), "process", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     Term spec = group_spec(a[1], false);
-    if (!s || !spec) return p->badarg();
+    if (!s) return p->badarg(session_cause());
+    if (!spec) return p->badarg();
     return trace_processes(p, s, spec, a[2], a[3]);
 }
 
 Term bif_trace_function(Process* p, Term* a) {
     if (load_tracer_module_first(p, a, 4, atom("meta"), "function", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
+    if (!s) return p->badarg(session_cause());
     return trace_pattern(p, s, a[1], a[2], a[3]);
 }
 
@@ -286,7 +298,8 @@ Term bif_trace_port(Process* p, Term* a) {
     if (load_tracer_module_first(p, a, 4, atom("tracer"), "port", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
     Term spec = group_spec(a[1], true);
-    if (!s || !spec) return p->badarg();
+    if (!s) return p->badarg(session_cause());
+    if (!spec) return p->badarg();
     return trace_processes(p, s, spec, a[2], a[3]);
 }
 
@@ -294,21 +307,120 @@ Term bif_trace_port(Process* p, Term* a) {
 Term bif_trace_send(Process* p, Term* a) {
     if (load_tracer_module_first(p, a, 3, atom("meta"), "send", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
+    if (!s) return p->badarg(session_cause());
     return message_pattern(p, s, true, a[1], a[2]);
 }
 
 Term bif_trace_recv(Process* p, Term* a) {
     if (load_tracer_module_first(p, a, 3, atom("meta"), "recv", "trace")) return THE_NON_VALUE;
     TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
+    if (!s) return p->badarg(session_cause());
     return message_pattern(p, s, false, a[1], a[2]);
 }
 
+namespace {
+// The session's system monitor: the events it watches, as trace:info(S, system, all) lists
+// them (busy_port and busy_dist_port as atoms, the others as {Event, Limit}).
+Term system_monitor_items(Process* p, TraceSession* s) {
+    std::optional<SystemMonitors::Entry> m = p->vm.system_monitors.get(s->id);
+    if (!m) return NIL;
+    const MonitorLimits& l = m->limits;
+    std::vector<Term> items;
+    auto limit = [&](const char* name, std::uint64_t v) {
+        if (v) items.push_back(make_tuple_on(p, {atom(name), make_integer(p, std::int64_t(v))}));
+    };
+    if (l.busy_port) items.push_back(atom("busy_port"));
+    if (l.busy_dist_port) items.push_back(atom("busy_dist_port"));
+    limit("large_heap", l.large_heap_words);
+    limit("long_gc", l.long_gc_ms);
+    limit("long_schedule", l.long_schedule_ms);
+    if (l.long_msgq) {
+        Term limits = make_tuple_on(p, {make_integer(p, std::int64_t(l.msgq_off)), make_integer(p, std::int64_t(l.msgq_on))});
+        items.push_back(make_tuple_on(p, {atom("long_message_queue"), limits}));
+    }
+    Term list = NIL;
+    for (auto it = items.rbegin(); it != items.rend(); ++it) list = make_cons_on(p->alloc(2), *it, list);
+    return list;
+}
+
+// trace:info(S, system, Item): all lists the session's system monitor; an event names its
+// setting, {Event, Limit}, or {Event, false} when it is not watched (busy_port and
+// busy_dist_port: true or false).
+Term system_monitor_info(Process* p, TraceSession* s, Term item) {
+    Term items = system_monitor_items(p, s);
+    if (item == atoms::all) return make_tuple_on(p, {atom("system"), items});
+    for (const char* event : {"busy_port", "busy_dist_port", "large_heap", "long_gc", "long_schedule", "long_message_queue"}) {
+        if (item != atom(event)) continue;
+        for (Term l = items; is_list(l); l = cdr(l)) {
+            Term i = car(l);
+            if (i == item) return make_tuple_on(p, {item, atoms::true_});
+            if (is_tuple(i) && tuple_element(i, 0) == item) return i;
+        }
+        return make_tuple_on(p, {item, atoms::false_});
+    }
+    return THE_NON_VALUE;
+}
+}  // namespace
+
 Term bif_trace_info(Process* p, Term* a) {
     TraceSession* s = session_of(a[0]);
-    if (!s) return p->badarg();
+    if (!s) return p->badarg(session_cause());
+    if (a[1] == atom("system")) {
+        Term info = system_monitor_info(p, s, a[2]);
+        return info == THE_NON_VALUE ? p->badarg() : info;
+    }
     return trace_info(p, s, a[1], a[2]);
+}
+
+// trace:system(Session, Event, Value) (OTP 28): the session's own erlang:system_monitor/2.
+// Value false stops watching Event; long_gc, long_schedule and large_heap take a limit,
+// long_message_queue {Disable, Enable} with Disable < Enable, busy_port and busy_dist_port
+// true. The events go to the session's tracer (a process or a port) as
+// {monitor, Who, Event, Info}.
+Term bif_trace_system(Process* p, Term* a) {
+    TraceSession* s = session_of(a[0]);
+    Term event = a[1], value = a[2];
+    if (!s || !s->id) return p->badarg(session_cause());
+    SystemMonitors& monitors = p->vm.system_monitors;
+    std::optional<SystemMonitors::Entry> current = monitors.get(s->id);
+    MonitorLimits l = current ? current->limits : MonitorLimits{};
+    bool off = value == atoms::false_;
+    auto limit = [&](std::uint64_t* field, std::uint64_t floor) {
+        if (off) *field = 0;
+        else if (is_small(value) && small_value(value) >= 0) *field = std::max(std::uint64_t(small_value(value)), floor);
+        else return false;
+        return true;
+    };
+    bool ok;
+    if (event == atom("long_gc")) {
+        ok = limit(&l.long_gc_ms, 1);
+    } else if (event == atom("long_schedule")) {
+        ok = limit(&l.long_schedule_ms, 1);
+    } else if (event == atom("large_heap")) {
+        ok = limit(&l.large_heap_words, MIN_LARGE_HEAP_WORDS);
+    } else if (event == atom("busy_port") || event == atom("busy_dist_port")) {
+        ok = off || value == atoms::true_;
+        (event == atom("busy_port") ? l.busy_port : l.busy_dist_port) = !off;
+    } else if (event == atom("long_message_queue")) {
+        ok = off;
+        l.long_msgq = false;
+        if (!off && is_tuple(value) && tuple_arity(value) == 2) {
+            Term disable = tuple_element(value, 0), enable = tuple_element(value, 1);
+            ok = is_small(disable) && is_small(enable) && small_value(disable) >= 0 && small_value(enable) > small_value(disable);
+            if (ok) {
+                l.long_msgq = true;
+                l.msgq_off = std::uint64_t(small_value(disable));
+                l.msgq_on = std::uint64_t(small_value(enable));
+            }
+        }
+    } else {
+        ok = false;
+    }
+    if (!ok) return p->badarg();
+    // A process or port tracer gets the messages; a tracer module or no tracer, none.
+    Term receiver = s->tracer.is_process() || s->tracer.is_port() ? s->tracer.word() : 0;
+    monitors.set(s->id, receiver, l);
+    return atoms::ok;
 }
 
 // trace:delivered(Session, Tracee): erlang:trace_delivered/1; OTP 27's trace.erl ignores the

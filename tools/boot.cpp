@@ -198,6 +198,7 @@ Runtime::Runtime(BootOptions options) : m_options(std::move(options)) {
     for (std::string& dir : otp_library_path()) m_options.code_path.push_back(std::move(dir));
     std::vector<std::string> path = m_options.code_path;
     path.insert(path.end(), m_options.code_path_z.begin(), m_options.code_path_z.end());
+    path.push_back((fs::path(library_dir()) / "kernel").string());
     m_vm.set_code_path(path);
     // Library modules are interpreted under the JIT unless BEAMLET_JIT_LIBRARIES=1 (see Vm).
     if (!vm::config().jit_libraries) {
@@ -405,8 +406,8 @@ std::string Runtime::preload_otp() {
         if (!error.empty()) return error;
         m_vm.preloaded.push_back(module);
     }
-    // beamlet's own modules (beamlet_internal, beamlet_run, beamlet_cli_trace) are not on the
-    // code server's path either.
+    // beamlet's own modules (beamlet_internal, beamlet_run, beamlet_cli_trace, ...) are not on
+    // the code server's path either.
     for (const auto& entry : fs::directory_iterator(library_dir(), ec)) {
         std::string name = entry.path().stem().string();
         if (entry.path().extension() != ".beam" || !name.starts_with("beamlet")) continue;
@@ -450,6 +451,9 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
     }
     for (const std::string& dir : m_options.code_path_z)
         if (dir != ".") pz.push_back(dir);
+    // The modules of newer OTP releases that beamlet supplies (OTP 27's trace), last on the
+    // path as kernel's ebin would hold them (bif/lib/README.md).
+    pz.push_back((fs::path(library_dir()) / "kernel").string());
     for (auto [flag, dirs] : {std::pair{"-pa", &pa}, std::pair{"-pz", &pz}})
         if (!dirs->empty()) {
             argv.push_back(flag);

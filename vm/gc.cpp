@@ -270,7 +270,8 @@ Word garbage_collect(Process* p, Term* x, Word live, Word need_words, bool major
     Word before = in_use();
     Word reds;
     int test_sleep = p->vm.test_long_gc_sleep_ms.load(std::memory_order_relaxed);
-    if (!p->vm.system_monitor.pid.load(std::memory_order_relaxed) && !test_sleep) {
+    const SystemMonitors& monitors = p->vm.system_monitors;
+    if (!monitors.long_gc_ms() && !monitors.large_heap_words() && !test_sleep) {
         reds = collect(p, x, live, need_words, major);
     } else {
         auto start = std::chrono::steady_clock::now();

@@ -210,21 +210,15 @@ namespace {
 // milliseconds, {monitor, Port, long_schedule, [{timeout, Ms}, {port_op, Op}]} (OTP names the
 // operation: timeout, input, output).
 void monitor_port_schedule(Port& port, std::uint64_t ms, Term op) {
-    Vm& vm = port.vm;
-    Term monitor = vm.system_monitor.pid.load(std::memory_order_relaxed);
-    std::uint64_t limit = vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed);
-    if (!monitor || !limit || ms < limit) return;
-    Term words[2 * 3 + 2 * 2 + 5];
-    Term second = make_cons_on(words, tuple_on(words + 4, {atom("port_op"), op}), NIL);
-    Term info = make_cons_on(words + 2, tuple_on(words + 7, {atom("timeout"), make_small(SWord(ms))}), second);
-    Term msg = tuple_on(words + 10, {atom("monitor"), port.id, atom("long_schedule"), info});
-    vm.send_message(nullptr, monitor, msg);
+    std::uint64_t limit = port.vm.system_monitors.long_schedule_ms();
+    if (!limit || ms < limit) return;
+    port.vm.monitor_schedule(port.id, ms, {{atom("timeout"), make_small(SWord(ms))}, {atom("port_op"), op}});
 }
 
 }  // namespace
 
 void Port::handle_io() {
-    bool timed = vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed) != 0;
+    bool timed = vm.system_monitors.long_schedule_ms() != 0;
     for (int turn = 0; turn < IO_RUN_BUDGET; ++turn) {
         std::uint32_t events = io_events.exchange(0, std::memory_order_acq_rel);
         if (!events || !is_alive()) return;

@@ -190,23 +190,43 @@ bool Process::fetch_inbox() {
         for (const Message& m : arrived) queue_message(m);
         return !arrived.empty();
     }
-    std::lock_guard guard(lock);
     std::size_t n = 0;
-    while (n < inbox.size() && inbox[n].kind == SignalKind::Message) queue.push_back(inbox[n++]);
-    if (n == inbox.size()) inbox.clear();
-    else inbox.erase(inbox.begin(), inbox.begin() + std::ptrdiff_t(n));  // a signal waits
+    {
+        std::lock_guard guard(lock);
+        while (n < inbox.size() && inbox[n].kind == SignalKind::Message) queue.push_back(inbox[n++]);
+        if (n == inbox.size()) inbox.clear();
+        else inbox.erase(inbox.begin(), inbox.begin() + std::ptrdiff_t(n));  // a signal waits
+    }
+    if (n > 0) queue_grew();
     return n > 0;
+}
+
+void Process::queue_grew() {
+    const SystemMonitors& monitors = vm.system_monitors;
+    std::size_t length = queue.size();
+    if (length < monitors.msgq_on_min()) return;
+    // Already "on" for every monitor as of now: nothing to report.
+    if (long_msgq_epoch == monitors.epoch() && long_msgq_reported.size() == monitors.msgq_monitors()) return;
+    vm.monitor_msgq(this, length);
+}
+
+void Process::queue_shrank() {
+    if (long_msgq_reported.empty()) return;
+    std::size_t length = queue.size();
+    if (length <= vm.system_monitors.msgq_off_max()) vm.monitor_msgq(this, length);
 }
 
 void Process::queue_message(const Message& m) {
     queue.push_back(m);
     if ((all_trace_flags.load(std::memory_order_relaxed) & TRACE_RECEIVE) && vm.services.trace)
         vm.services.trace->message_queued(this, m);
+    queue_grew();
 }
 
 void Process::remove_message() {
     Message m = queue.take_current();
     message_count.fetch_sub(1, std::memory_order_relaxed);
+    queue_shrank();
     // seq_trace: a message from a process with a token, or without one while we hold one.
     if (m.seq_token != 0 && (m.seq_token != NIL || seq_token != NIL)) seq_trace_receive(this, m);
     adopt_fragment(m);

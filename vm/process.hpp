@@ -250,6 +250,10 @@ struct Process {
     // arrives (Vm::send_signal and the signal handlers that turn signals into messages) and
     // where one leaves the queue.
     std::atomic<std::uint32_t> message_count{0};
+    // The long_message_queue monitors (by setting) this process reported "on" to, and the
+    // monitors' epoch when it last looked (Vm::monitor_msgq; owner thread only).
+    std::vector<std::uint64_t> long_msgq_reported;
+    std::uint64_t long_msgq_epoch = 0;
     ProcessState state = ProcessState::Runnable;
     std::vector<Term> links;                  // pids
     MonitorTable monitors;                    // monitors this process holds on others
@@ -387,6 +391,10 @@ struct Process {
     void queue_message(const Message& m);
     // Removes the message at the save pointer; its fragment joins the heap's fragments.
     void remove_message();
+    // The system monitors' long_message_queue, after the queue grew or shrank (owner thread;
+    // a test of two numbers unless some monitor's limit is at hand).
+    void queue_grew();
+    void queue_shrank();
     // Makes the heap own [m]'s fragment (the message left the queue).
     void adopt_fragment(const Message& m);
     // The part of adopt_fragment for a fragment holding reference-counted binaries.

@@ -418,8 +418,8 @@ void Schedulers::run_one(int index, Process* p) {
     // call_time does not count time scheduled out.
     bool accounting = !p->call_accounting.empty() && m_vm.services.trace;
     if (accounting) m_vm.services.trace->schedule_break(p, false);
-    // long_schedule (erlang:system_monitor/2): how long it ran, from which function to which.
-    bool timed = m_vm.system_monitor.long_schedule_ms.load(std::memory_order_relaxed) != 0;
+    // long_schedule (erlang:system_monitor/2, trace:system/3): how long it ran, from which function to which.
+    bool timed = m_vm.system_monitors.long_schedule_ms() != 0;
     Term in_words[4], out_words[4];
     Term in = timed ? current_mfa(m_vm, p->ip, in_words) : 0;
     auto started = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};

@@ -1009,73 +1009,6 @@ bool Vm::unsuspend(Term by, Process* target, bool all) {
     return true;
 }
 
-namespace {
-Term pair_on(Term* hp, Term key, Term value) {
-    hp[0] = make_arityval(2);
-    hp[1] = key;
-    hp[2] = value;
-    return make_boxed(hp);
-}
-}  // namespace
-
-void Vm::monitor_gc(Process* p, std::uint64_t ms) {
-    Term monitor = system_monitor.pid.load(std::memory_order_relaxed);
-    if (!monitor || monitor == p->id) return;
-    std::uint64_t long_gc = system_monitor.long_gc_ms.load(std::memory_order_relaxed);
-    std::uint64_t large_heap = system_monitor.large_heap_words.load(std::memory_order_relaxed);
-    Word heap_block = p->heap_size_words, old_block = Word(p->old_hend - p->old_heap);
-    bool is_long = long_gc && ms >= long_gc, is_large = large_heap && heap_block + old_block >= large_heap;
-    if (!is_long && !is_large) return;
-    // [{timeout, Ms}] (long_gc only) and the heap figures, as OTP reports them.
-    const std::pair<const char*, Word> figures[] = {
-        {"old_heap_block_size", old_block}, {"heap_block_size", heap_block}, {"mbuf_size", p->mbuf_words},
-        {"stack_size", p->stack_used_words()}, {"old_heap_size", Word(p->old_htop - p->old_heap)},
-        {"heap_size", Word(p->htop - p->heap)}};
-    Term words[7 * 5 + 2 * 7 + 6];
-    Term* hp = words;
-    auto build_info = [&](bool with_timeout) {
-        Term list = NIL;
-        for (int i = 5; i >= 0; --i) {
-            Term item = pair_on(hp, atom(figures[i].first), make_small(SWord(figures[i].second)));
-            hp += 3;
-            list = make_cons_on(hp, item, list);
-            hp += 2;
-        }
-        if (with_timeout) {
-            Term item = pair_on(hp, atom("timeout"), make_small(SWord(ms)));
-            hp += 3;
-            list = make_cons_on(hp, item, list);
-            hp += 2;
-        }
-        return list;
-    };
-    auto send = [&](const char* event, Term info) {
-        Term msg[5] = {make_arityval(4), atom("monitor"), p->id, atom(event), info};
-        send_message(nullptr, monitor, make_boxed(msg));
-    };
-    if (is_long) send("long_gc", build_info(true));
-    hp = words;
-    if (is_large) send("large_heap", build_info(false));
-}
-
-void Vm::monitor_schedule(Process* p, std::uint64_t ms, Term in, Term out) {
-    Term monitor = system_monitor.pid.load(std::memory_order_relaxed);
-    std::uint64_t limit = system_monitor.long_schedule_ms.load(std::memory_order_relaxed);
-    if (!monitor || !limit || ms < limit || monitor == p->id) return;
-    Term words[3 * 3 + 2 * 3];
-    Term list = NIL;
-    Term* hp = words;
-    const std::pair<Term, Term> items[] = {{atom("timeout"), make_small(SWord(ms))}, {atom("in"), in}, {atom("out"), out}};
-    for (int i = 2; i >= 0; --i) {
-        Term item = pair_on(hp, items[i].first, items[i].second);
-        hp += 3;
-        list = make_cons_on(hp, item, list);
-        hp += 2;
-    }
-    Term msg[5] = {make_arityval(4), atom("monitor"), p->id, atom("long_schedule"), list};
-    send_message(nullptr, monitor, make_boxed(msg));
-}
-
 void Vm::send_down(const MonitorEntry& m, Term type, Term who, Term reason) {
     if (m.remote_ref) {  // a remote process's monitor: the 'DOWN' goes back over the wire
         if (services.dist) services.dist->monitor_exit(m, who, reason);
@@ -1103,13 +1036,6 @@ void Vm::send_down(const MonitorEntry& m, Term type, Term who, Term reason) {
     }
     if (!delivered) free_fragment(msg.fragment);
     if (enqueue) schedulers->enqueue(watcher.get());
-}
-
-void Vm::monitor_busy_port(Term pid, Term port) {
-    Term monitor = system_monitor.pid.load(std::memory_order_relaxed);
-    if (!monitor || !system_monitor.busy_port.load(std::memory_order_relaxed) || monitor == pid) return;
-    Term msg[5] = {make_arityval(4), atom("monitor"), pid, atom("busy_port"), port};
-    send_message(nullptr, monitor, make_boxed(msg));
 }
 
 void Vm::do_exit(Process* p, Term reason) {
@@ -1156,13 +1082,7 @@ void Vm::do_exit(Process* p, Term reason) {
     }
 
     // A system monitor ends with its process.
-    {
-        Term self = p->id;
-        if (system_monitor.pid.load(std::memory_order_relaxed) == self) {
-            std::lock_guard guard(system_monitor.mutex);
-            system_monitor.pid.compare_exchange_strong(self, 0);
-        }
-    }
+    if (system_monitors.active()) system_monitors.remove_if_receiver(SystemMonitors::LEGACY, p->id);
     // Its suspensions of other processes end with it (OTP).
     for (Term pid : p->suspending)
         if (std::shared_ptr<Process> target = lookup_process(pid)) unsuspend(p->id, target.get(), true);

@@ -107,8 +107,8 @@ void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
 }
 
 // The module that explains a failed BIF of [bif_module] (its error_info), as erts names it:
-// erts's own for the modules erts implements, stdlib's and kernel's for theirs; 0 for the
-// rest (erts_debug's BIFs, and beamlet's own).
+// erts's own for the modules erts implements, stdlib's and kernel's for theirs (trace's:
+// bif/lib/beamlet_kernel_errors.erl); 0 for the rest (erts_debug's BIFs, and beamlet's own).
 Term error_info_module(Term bif_module) {
     static const Term am_erl_erts_errors = atom("erl_erts_errors"),
                       am_erl_stdlib_errors = atom("erl_stdlib_errors"),
@@ -119,6 +119,8 @@ Term error_info_module(Term bif_module) {
     for (const char* stdlib : {"lists", "maps", "binary", "ets", "math", "re", "unicode"})
         if (m == stdlib) return am_erl_stdlib_errors;
     if (m == "os") return am_erl_kernel_errors;
+    // OTP 27's erl_kernel_errors explains the trace module; the installed OTP 25's cannot.
+    if (m == "trace") return atom("beamlet_kernel_errors");
     return 0;
 }
 

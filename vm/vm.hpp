@@ -21,6 +21,7 @@
 #include "vm/spin_lock.hpp"
 #include "vm/process.hpp"
 #include "vm/services.hpp"
+#include "vm/system_monitor.hpp"
 #include "vm/term.hpp"
 
 namespace beamlet::vm {
@@ -385,20 +386,21 @@ struct Vm {
     Term multi_scheduling_state_locked();
     std::vector<Term> multi_scheduling_blockers(bool normal_only);
 
-    // erlang:system_monitor/2: who gets {monitor, Pid, Event, Info} messages, and for what
-    // (0: off). Read without a lock by the collector and the schedulers; written under [mutex].
-    struct SystemMonitor {
-        std::mutex mutex;
-        std::atomic<Term> pid{0};
-        std::atomic<std::uint64_t> long_gc_ms{0}, long_schedule_ms{0}, large_heap_words{0};
-        std::atomic<bool> busy_port{false}, busy_dist_port{false};
-    } system_monitor;
+    // erlang:system_monitor/2's monitor and each trace session's (vm/system_monitor.hpp).
+    SystemMonitors system_monitors;
     // After a collection of [p] that took [ms]: the long_gc and large_heap events.
     void monitor_gc(Process* p, std::uint64_t ms);
     // After [p] ran for [ms] from [in] to [out] (its current function then): long_schedule.
     void monitor_schedule(Process* p, std::uint64_t ms, Term in, Term out);
+    // long_schedule of [who] (a process or a port) that ran [ms], with [info] as its items.
+    void monitor_schedule(Term who, std::uint64_t ms, std::initializer_list<std::pair<Term, Term>> info);
     // [pid] is suspended on the busy port [port]: busy_port.
     void monitor_busy_port(Term pid, Term port);
+    // [p]'s queue is [length] messages long, after it grew or shrank past a monitor's
+    // long_message_queue limit (Process::check_queue_length): the on and off events.
+    void monitor_msgq(Process* p, std::size_t length);
+    // Sends a monitor message to [receiver], a process or a port.
+    void notify_monitor(Term receiver, Term msg);
     std::unique_ptr<TimerService> timers;
 
     // Standard output, through the I/O layer (VmServices::io; without one, unbuffered).

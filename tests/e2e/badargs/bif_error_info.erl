@@ -3,7 +3,7 @@
 %% erl_stdlib_errors for lists, maps, binary, ets, math, re, unicode; erl_kernel_errors for
 %% os) and erts's cause where it gives one (ets: id, type, access, badkey, already_exists;
 %% trace/3 and trace_pattern/2,3, OTP's Erlang over erts_internal's: badopt, match_spec,
-%% call_count, none).
+%% call_count, none; trace_info/2: badopt for what names no tracee or a remote one).
 -module(bif_error_info).
 -export([main/0]).
 
@@ -49,7 +49,21 @@ main() ->
          fun() -> erlang:trace(self(), maybe, [call]) end,
          fun() -> erlang:trace(self(), true, [{tracer, not_a_pid}]) end,
          fun() -> erlang:trace(self(), true, [cpu_timestamp]) end,
-         fun() -> erlang:trace(self(), true, [call | foo]) end],
+         fun() -> erlang:trace(self(), true, [call | foo]) end,
+         fun() -> erlang:trace_pattern(send, true, foo) end,
+         fun() -> erlang:trace_pattern(send, true, [foo]) end,
+         fun() -> erlang:trace_pattern(send, true, [global | x]) end,
+         fun() -> erlang:trace_pattern('receive', true, [{meta, x}]) end,
+         fun() -> erlang:trace_pattern('receive', true, [call_count]) end,
+         fun() -> erlang:trace_pattern(send, foo, bar) end,
+         fun() -> erlang:trace_info(remote_pid(), flags) end,
+         fun() -> erlang:trace_info(remote_port(), flags) end,
+         fun() -> erlang:trace_info(foo, flags) end,
+         fun() -> erlang:trace_info(1, flags) end,
+         fun() -> erlang:trace_info({a, b}, flags) end,
+         fun() -> erlang:trace_info({1, 2, 3}, flags) end,
+         fun() -> erlang:trace_info(self(), bad_item) end,
+         fun() -> erlang:trace(remote_pid(), true, [call]) end],
     [io:format("~p~n", [info(F)]) || F <- Cases],
     spawn(fun() ->
                   Self ! [info(fun() -> ets:insert(T, {a}) end), info(fun() -> ets:lookup(P, a) end),
@@ -59,3 +73,7 @@ main() ->
     ok.
 
 id(X) -> X.
+
+%% A pid and a port of a node this one has never seen.
+remote_pid() -> binary_to_term(<<131, 88, 119, 7, "other@x", 0:32, 5:32, 1:32>>).
+remote_port() -> binary_to_term(<<131, 89, 119, 7, "other@x", 3:32, 1:32>>).
