@@ -26,7 +26,9 @@ case "${2:-}" in
     *) regex=$2 ;;
 esac
 "$ROOT/tools/setup.sh"
-cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMLET_SANITIZE=$sanitizer >/dev/null
+# Line tables are all a sanitizer's report needs (file:line in every frame).
+cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMLET_SANITIZE=$sanitizer \
+    -DBEAMLET_DEBUG_INFO=-g1 >/dev/null
 # Only what the selected tests run (the end-to-end programs' NIF libraries included).
 nifs=$(ninja -C "$dir" -t targets all | sed -n 's/^\(e2e_nif_[A-Za-z0-9_]*\): .*/\1/p' | sort -u)
 # shellcheck disable=SC2086
