@@ -106,6 +106,10 @@ typedef struct {
 
 typedef struct ErlDrvMutex_ ErlDrvMutex;
 typedef struct ErlDrvCond_ ErlDrvCond;
+typedef struct ErlDrvTid_ *ErlDrvTid;
+typedef struct {
+    int suggested_stack_size; /* kilowords; -1: the default */
+} ErlDrvThreadOpts;
 
 typedef struct erl_drv_entry {
     int (*init)(void);
@@ -208,6 +212,7 @@ ErlDrvSizeT driver_sizeq(ErlDrvPort port);
 int driver_enq_bin(ErlDrvPort port, ErlDrvBinary *bin, ErlDrvSizeT offset, ErlDrvSizeT len);
 int driver_pushq_bin(ErlDrvPort port, ErlDrvBinary *bin, ErlDrvSizeT offset, ErlDrvSizeT len);
 SysIOVec *driver_peekq(ErlDrvPort port, int *vlen);
+ErlDrvSizeT driver_peekqv(ErlDrvPort port, ErlIOVec *ev);
 
 /* Memory and binaries. */
 void *driver_alloc(ErlDrvSizeT size);
@@ -242,6 +247,16 @@ void erl_drv_cond_signal(ErlDrvCond *cnd);
 void erl_drv_cond_broadcast(ErlDrvCond *cnd);
 void erl_drv_cond_wait(ErlDrvCond *cnd, ErlDrvMutex *mtx);
 char *erl_drv_cond_name(ErlDrvCond *cnd);
+
+/* Threads of the driver's own (they may send with erl_drv_send_term / erl_drv_output_term). */
+ErlDrvThreadOpts *erl_drv_thread_opts_create(char *name);
+void erl_drv_thread_opts_destroy(ErlDrvThreadOpts *opts);
+int erl_drv_thread_create(char *name, ErlDrvTid *tid, void *(*func)(void *), void *args, ErlDrvThreadOpts *opts);
+ErlDrvTid erl_drv_thread_self(void);
+int erl_drv_equal_tids(ErlDrvTid tid1, ErlDrvTid tid2);
+void erl_drv_thread_exit(void *resp);
+int erl_drv_thread_join(ErlDrvTid tid, void **respp);
+char *erl_drv_thread_name(ErlDrvTid tid);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #include "io/drivers/dynamic_driver.hpp"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
 #include <poll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -28,6 +30,8 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/heap.hpp"
+#include "vm/magic.hpp"
+#include "vm/process.hpp"
 #include "vm/map.hpp"
 #include "vm/term_order.hpp"
 #include "vm/port.hpp"
@@ -130,6 +134,7 @@ struct DriverLibrary {
     bool kill_ports = false;
     std::vector<std::pair<Term, int>> users;  // pid, loads not yet unloaded
     std::vector<Term> ports;                  // open ports running the driver
+    bool ports_killed = false;                // kill_ports: its ports were told to exit
 };
 
 // ---- the port driver ------------------------------------------------------------------------
@@ -143,6 +148,7 @@ public:
     // A port always stops before it goes, but at the VM's exit (the table may be gone then).
     ~DynamicDriver() override {
         if (m_timer_fd >= 0) ::close(m_timer_fd);
+        release_peeked_binaries();
     }
 
     void start(Port& port) override {
@@ -286,6 +292,30 @@ public:
         m_port->deliver(tail, frag);
     }
 
+    // driver_outputv: in binary mode each piece of the vector is a binary of its own, chained
+    // as erts does: [Header bytes..., Piece1, ... | LastPiece]; in list mode one flat list.
+    void deliver_pieces(std::string_view head, const std::vector<std::string_view>& pieces) {
+        if (!m_binary || pieces.size() < 2) {
+            std::string flat;
+            for (std::string_view piece : pieces) flat.append(piece);
+            deliver(head, flat);
+            return;
+        }
+        if (m_closed) return;
+        Word words = 2 * head.size() + 2 * pieces.size();
+        for (std::string_view piece : pieces) words += vm::binary_words(piece.size());
+        HeapFragment* frag = HeapFragment::create(words + 6);
+        auto binary = [&](std::string_view piece) {
+            return vm::make_binary_in(frag->alloc(vm::binary_words(piece.size())), &frag->off_heap_first,
+                                      reinterpret_cast<const std::uint8_t*>(piece.data()), piece.size());
+        };
+        Term tail = binary(pieces.back());
+        for (std::size_t i = pieces.size() - 1; i-- > 0;) tail = vm::make_cons_on(frag->alloc(2), binary(pieces[i]), tail);
+        for (std::size_t i = head.size(); i-- > 0;)
+            tail = vm::make_cons_on(frag->alloc(2), vm::make_small(std::uint8_t(head[i])), tail);
+        m_port->deliver(tail, frag);
+    }
+
     void fail(Term reason) {
         if (!m_closed) m_port->terminate(reason);
     }
@@ -375,6 +405,27 @@ public:
         *count = int(m_peek.size());
         return m_peek.empty() ? nullptr : m_peek.data();
     }
+    // driver_peekqv: the queue as an I/O vector whose every piece is a binary of its own (a
+    // driver may keep one with driver_binary_inc_refc); valid until the next peek.
+    ErlDrvSizeT peek_vector(ErlIOVec* ev) {
+        release_peeked_binaries();
+        m_peek.clear();
+        for (std::string& chunk : m_queue) {
+            ErlDrvBinary* bin = driver_alloc_binary(chunk.size());
+            std::memcpy(bin->orig_bytes, chunk.data(), chunk.size());
+            m_peek_binaries.push_back(bin);
+            m_peek.push_back({bin->orig_bytes, chunk.size()});
+        }
+        ev->vsize = int(m_peek.size());
+        ev->size = m_queued;
+        ev->iov = m_peek.empty() ? nullptr : m_peek.data();
+        ev->binv = m_peek_binaries.empty() ? nullptr : m_peek_binaries.data();
+        return m_queued;
+    }
+    void release_peeked_binaries() {
+        for (ErlDrvBinary* bin : m_peek_binaries) driver_free_binary(bin);
+        m_peek_binaries.clear();
+    }
 
     // The driver running a callback on this thread (the innermost), if any.
     static DynamicDriver* current() { return t_current; }
@@ -459,16 +510,62 @@ private:
     std::deque<std::string> m_queue;
     std::size_t m_queued = 0;
     std::vector<SysIOVec> m_peek;
+    std::vector<ErlDrvBinary*> m_peek_binaries;  // driver_peekqv's pieces, ours to free
 };
 
 thread_local DynamicDriver* DynamicDriver::t_current = nullptr;
 
 // ---- the table --------------------------------------------------------------------------------
 
-DriverTable::DriverTable(vm::Vm& vm) : m_vm(vm) {}
+namespace {
+std::atomic<vm::Vm*> g_loading_vm{nullptr};
+}  // namespace
+
+vm::Vm* DriverTable::loading_vm() { return g_loading_vm.load(std::memory_order_acquire); }
+
+DriverTable::DriverTable(vm::Vm& vm) : m_vm(vm) {
+    g_loading_vm.store(&vm, std::memory_order_release);
+    m_user_watch = new vm::MagicHandle();
+    m_user_watch->data = this;
+    m_user_watch->down = on_user_exit;
+}
 
 DriverTable::~DriverTable() {
+    vm::Vm* self = &m_vm;
+    g_loading_vm.compare_exchange_strong(self, nullptr, std::memory_order_acq_rel);
     // The VM is going: the libraries stay mapped (a port may still be torn down after this).
+    // A process still holding the watch must not reach this table.
+    {
+        std::lock_guard guard(m_lock);
+        m_user_watch->data = nullptr;
+    }
+    m_user_watch->release();
+}
+
+void DriverTable::on_user_exit(vm::MagicHandle* handle, vm::Term pid) {
+    // (data is cleared under the table's lock only when the VM is going.)
+    if (auto* table = static_cast<DriverTable*>(handle->data)) table->user_exited(pid);
+}
+
+void DriverTable::watch_user(vm::Term pid) {
+    {
+        std::lock_guard guard(m_lock);
+        if (std::find(m_watched_users.begin(), m_watched_users.end(), pid) != m_watched_users.end()) return;
+        m_watched_users.push_back(pid);
+    }
+    std::shared_ptr<vm::Process> p = m_vm.lookup_process(pid);
+    if (!p || !vm::add_resource_monitor(p.get(), m_user_watch)) user_exited(pid);  // gone already
+}
+
+void DriverTable::user_exited(vm::Term pid) {
+    std::vector<Watch> fired;
+    {
+        std::lock_guard guard(m_lock);
+        std::erase(m_watched_users, pid);
+        for (auto& lib : m_libraries) std::erase_if(lib->users, [&](auto& u) { return u.first == pid; });
+        sweep(&fired);
+    }
+    deliver(fired);
 }
 
 bool DriverTable::linked_in(const std::string& name) {
@@ -547,6 +644,7 @@ DriverTable::Outcome DriverTable::load(Term pid, const std::string& dir, const s
         }
     }
     deliver(fired);
+    if (outcome.status == Status::Loaded || outcome.status == Status::AlreadyLoaded) watch_user(pid);
     return outcome;
 }
 
@@ -701,8 +799,15 @@ void DriverTable::sweep(std::vector<Watch>* fired) {
     for (auto& lib : m_libraries)
         std::erase_if(lib->users, [&](auto& u) { return !m_vm.lookup_process(u.first); });
     std::vector<std::shared_ptr<DriverLibrary>> idle;
-    for (auto& lib : m_libraries)
-        if (lib->users.empty() && lib->ports.empty()) idle.push_back(lib);
+    for (auto& lib : m_libraries) {
+        if (!lib->users.empty()) continue;
+        if (lib->ports.empty()) idle.push_back(lib);
+        else if (lib->kill_ports && !lib->ports_killed) {
+            lib->ports_killed = true;
+            for (Term port : lib->ports)
+                if (port) m_doomed_ports.push_back(port);
+        }
+    }
     for (auto& lib : idle) unload_now(lib, fired);
 }
 
@@ -724,6 +829,13 @@ void DriverTable::unload_now(const std::shared_ptr<DriverLibrary>& lib, std::vec
 }
 
 void DriverTable::deliver(const std::vector<Watch>& fired) {
+    std::vector<Term> doomed;
+    {
+        std::lock_guard guard(m_lock);
+        doomed.swap(m_doomed_ports);
+    }
+    for (Term id : doomed)
+        if (std::shared_ptr<Port> port = m_vm.port_table->lookup(id)) port->exit_signal(0, vm::atom("driver_unloaded"), false);
     for (const Watch& w : fired) {
         Term words[vm::REF_WORDS + 6];
         Term ref = ref_term_on(words, w.ref);
@@ -884,14 +996,29 @@ vm::HeapFragment* build_term(const ErlDrvTermData* spec, int length, vm::Term* o
     return frag;
 }
 
-int send_spec(DynamicDriver* d, vm::Term to, ErlDrvTermData* data, int len) {
-    if (!d || !data || len <= 0) return -1;
+int send_spec(vm::Port& port, vm::Term to, ErlDrvTermData* data, int len) {
+    if (!data || len <= 0) return -1;
     vm::Term msg;
     vm::HeapFragment* frag = build_term(data, len, &msg);
     if (!frag) return -1;
-    if (to) d->port().send_to(to, msg, frag);
-    else d->port().send_to_owner(msg, frag);
+    if (to) port.send_to(to, msg, frag);
+    else port.send_to_owner(msg, frag);
     return 1;
+}
+
+int send_spec(DynamicDriver* d, vm::Term to, ErlDrvTermData* data, int len) {
+    return d ? send_spec(d->port(), to, data, len) : -1;
+}
+
+// erl_drv_output_term and erl_drv_send_term with a port term: from the driver's callback, or
+// from a thread of the driver's own (erl_drv_thread_create), which finds the port in the
+// table of the VM that loaded the driver.
+int send_spec_from_port(ErlDrvTermData port, vm::Term to, ErlDrvTermData* data, int len) {
+    if (DynamicDriver* d = driver_of_term(port)) return send_spec(d, to, data, len);
+    vm::Vm* vm = beamlet::io::DriverTable::loading_vm();
+    if (!vm || !vm::is_port(vm::Term(port))) return -1;
+    std::shared_ptr<vm::Port> p = vm->port_table->lookup(vm::Term(port));
+    return p ? send_spec(*p, to, data, len) : -1;
 }
 
 std::int64_t unit_per_second(ErlDrvTimeUnit unit) {
@@ -920,6 +1047,11 @@ struct ErlDrvMutex_ {
 
 struct ErlDrvCond_ {
     std::condition_variable_any cond;
+    std::string name;
+};
+
+struct ErlDrvTid_ {
+    pthread_t thread;
     std::string name;
 };
 
@@ -953,20 +1085,28 @@ ErlDrvSizeT driver_vec_to_buf(ErlIOVec* ev, char* buf, ErlDrvSizeT len) {
 }
 
 int driver_outputv(ErlDrvPort port, char* hbuf, ErlDrvSizeT hlen, ErlIOVec* ev, ErlDrvSizeT skip) {
-    if (!ev) return -1;
-    std::string bytes(ev->size, '\0');
-    bytes.resize(driver_vec_to_buf(ev, bytes.data(), bytes.size()));
-    bytes.erase(0, std::min<std::size_t>(skip, bytes.size()));
-    return driver_output2(port, hbuf, hlen, bytes.data(), bytes.size());
+    DynamicDriver* d = driver_of(port);
+    if (!d || !ev) return -1;
+    // The vector's pieces after [skip] bytes, empty ones left out.
+    std::vector<std::string_view> pieces;
+    for (int i = 0; i < ev->vsize; ++i) {
+        std::string_view piece(static_cast<const char*>(ev->iov[i].iov_base), ev->iov[i].iov_len);
+        std::size_t drop = std::min<std::size_t>(skip, piece.size());
+        skip -= drop;
+        piece.remove_prefix(drop);
+        if (!piece.empty()) pieces.push_back(piece);
+    }
+    d->deliver_pieces(std::string_view(hbuf ? hbuf : "", hbuf ? hlen : 0), pieces);
+    return 0;
 }
 
 int erl_drv_output_term(ErlDrvTermData port, ErlDrvTermData* data, int len) {
-    return send_spec(driver_of_term(port), 0, data, len);
+    return send_spec_from_port(port, 0, data, len);
 }
 
 int erl_drv_send_term(ErlDrvTermData port, ErlDrvTermData receiver, ErlDrvTermData* data, int len) {
     if (!vm::is_pid(vm::Term(receiver))) return -1;
-    return send_spec(driver_of_term(port), vm::Term(receiver), data, len);
+    return send_spec_from_port(port, vm::Term(receiver), data, len);
 }
 
 int driver_output_term(ErlDrvPort port, ErlDrvTermData* data, int len) { return send_spec(driver_of(port), 0, data, len); }
@@ -1106,6 +1246,12 @@ SysIOVec* driver_peekq(ErlDrvPort port, int* vlen) {
     return v;
 }
 
+ErlDrvSizeT driver_peekqv(ErlDrvPort port, ErlIOVec* ev) {
+    DynamicDriver* d = driver_of(port);
+    if (!d || !ev) return ErlDrvSizeT(-1);
+    return d->peek_vector(ev);
+}
+
 void* driver_alloc(ErlDrvSizeT size) { return std::malloc(size ? size : 1); }
 
 void* driver_realloc(void* ptr, ErlDrvSizeT size) { return std::realloc(ptr, size ? size : 1); }
@@ -1215,5 +1361,47 @@ void erl_drv_cond_signal(ErlDrvCond* cnd) { cnd->cond.notify_one(); }
 void erl_drv_cond_broadcast(ErlDrvCond* cnd) { cnd->cond.notify_all(); }
 void erl_drv_cond_wait(ErlDrvCond* cnd, ErlDrvMutex* mtx) { cnd->cond.wait(mtx->mutex); }
 char* erl_drv_cond_name(ErlDrvCond* cnd) { return cnd ? cnd->name.data() : nullptr; }
+
+ErlDrvThreadOpts* erl_drv_thread_opts_create(char*) { return new ErlDrvThreadOpts{-1}; }
+void erl_drv_thread_opts_destroy(ErlDrvThreadOpts* opts) { delete opts; }
+
+int erl_drv_thread_create(char* name, ErlDrvTid* tid, void* (*func)(void*), void* args, ErlDrvThreadOpts* opts) {
+    if (!tid || !func) return EINVAL;
+    auto* t = new ErlDrvTid_{{}, name ? name : ""};
+    pthread_attr_t attr;
+    ::pthread_attr_init(&attr);
+    if (opts && opts->suggested_stack_size > 0)  // kilowords, as erts reads it
+        ::pthread_attr_setstacksize(&attr, std::max<std::size_t>(std::size_t(opts->suggested_stack_size) * 1024 * sizeof(void*),
+                                                                 PTHREAD_STACK_MIN));
+    int error = ::pthread_create(&t->thread, &attr, func, args);
+    ::pthread_attr_destroy(&attr);
+    if (error) {
+        delete t;
+        return error;
+    }
+    *tid = t;
+    return 0;
+}
+
+ErlDrvTid erl_drv_thread_self(void) {
+    // Any thread (a scheduler's too): its own id, compared by erl_drv_equal_tids.
+    thread_local ErlDrvTid_ self{::pthread_self(), ""};
+    return &self;
+}
+
+int erl_drv_equal_tids(ErlDrvTid tid1, ErlDrvTid tid2) {
+    return tid1 && tid2 && ::pthread_equal(tid1->thread, tid2->thread);
+}
+
+void erl_drv_thread_exit(void* resp) { ::pthread_exit(resp); }
+
+int erl_drv_thread_join(ErlDrvTid tid, void** respp) {
+    if (!tid) return EINVAL;
+    int error = ::pthread_join(tid->thread, respp);
+    if (!error) delete tid;
+    return error;
+}
+
+char* erl_drv_thread_name(ErlDrvTid tid) { return tid ? tid->name.data() : nullptr; }
 
 }  // extern "C"

@@ -23,6 +23,7 @@
 
 namespace beamlet::vm {
 struct Vm;
+struct MagicHandle;
 }
 
 namespace beamlet::io {
@@ -88,6 +89,10 @@ public:
     void port_started(const std::shared_ptr<DriverLibrary>& lib, vm::Term port);
     void port_closed(const std::shared_ptr<DriverLibrary>& lib, vm::Term port);
 
+    // The VM whose table was made last (one per OS process in practice): a driver's own thread
+    // finds its port through it (erl_drv_send_term from outside a callback).
+    static vm::Vm* loading_vm();
+
 private:
     struct Watch {
         vm::Term pid;
@@ -95,15 +100,24 @@ private:
         std::string name;
         bool up;
     };
-    // Drops the counts of processes that have exited (erts does at their exit; here at the
-    // next erl_ddll call or port close), then unloads what nobody counts and no port uses.
-    // Called with m_lock held; the 'DOWN' messages are sent after it is released.
+    // Drops the counts of processes that have exited, then unloads what nobody counts and no
+    // port uses; a kill_ports library that nobody counts has its ports killed (they exit with
+    // driver_unloaded, and the last one to close unloads it). Called with m_lock held; the
+    // 'DOWN' messages are sent and the ports killed by deliver, after it is released.
     void sweep(std::vector<Watch>* fired);
     void unload_now(const std::shared_ptr<DriverLibrary>& lib, std::vector<Watch>* fired);
     void deliver(const std::vector<Watch>& fired);
+    // A process that loaded a driver is watched (a resource monitor): at its exit its counts
+    // go at once, as erts drops them (user_exited, on the exiting process's thread).
+    void watch_user(vm::Term pid);
+    void user_exited(vm::Term pid);
+    static void on_user_exit(vm::MagicHandle* handle, vm::Term pid);
 
     vm::Vm& m_vm;
     std::mutex m_lock;
+    vm::MagicHandle* m_user_watch = nullptr;  // the resource monitor's handle (ours holds one reference)
+    std::vector<vm::Term> m_watched_users;
+    std::vector<vm::Term> m_doomed_ports;     // to be killed once m_lock is released
     std::vector<std::shared_ptr<DriverLibrary>> m_libraries;  // in load order
     std::vector<Watch> m_watches;
     std::string m_last_dl_error;

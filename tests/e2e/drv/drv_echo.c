@@ -92,6 +92,23 @@ static void echo_output(ErlDrvData data, char *buf, ErlDrvSizeT len) {
     driver_output2(e->port, "echo:", 5, buf, len);
 }
 
+/* 'T': a thread of the driver's own sends {from_thread, Port, Data} to the caller
+ * (erl_drv_send_term outside a callback), and is joined. */
+struct thread_job {
+    ErlDrvTermData port, to;
+    char data[64];
+    ErlDrvSizeT len;
+};
+
+static void *send_from_thread(void *arg) {
+    struct thread_job *job = (struct thread_job *)arg;
+    ErlDrvTermData spec[] = {ERL_DRV_ATOM, driver_mk_atom("from_thread"), ERL_DRV_PORT, job->port,
+                             ERL_DRV_BUF2BINARY, (ErlDrvTermData)job->data, (ErlDrvTermData)job->len,
+                             ERL_DRV_TUPLE, 3};
+    erl_drv_send_term(job->port, job->to, spec, sizeof spec / sizeof spec[0]);
+    return job;
+}
+
 /* 'b': control answers binaries from now on; 't': the timer in N ms (the data: digits);
  * 'c': cancel it; 's': what it was given, reversed; 'B' / 'F': the port busy / not busy;
  * 'i': how many times init() ran. */
@@ -137,6 +154,34 @@ static ErlDrvSSizeT echo_control(ErlDrvData data, unsigned int command, char *bu
         return 0;
     case 'i':
         return snprintf(*rbuf, rlen, "inits=%d", inits);
+    case 'T': {
+        struct thread_job *job = driver_alloc(sizeof *job);
+        ErlDrvTid tid;
+        void *result = NULL;
+        job->port = driver_mk_port(e->port);
+        job->to = driver_caller(e->port);
+        job->len = len < sizeof job->data ? len : sizeof job->data;
+        memcpy(job->data, buf, job->len);
+        if (erl_drv_thread_create("drv_echo_sender", &tid, send_from_thread, job, NULL) != 0) {
+            driver_free(job);
+            return -1;
+        }
+        erl_drv_thread_join(tid, &result);
+        driver_free(result);
+        memcpy(*rbuf, "joined", 6);
+        return 6;
+    }
+    case 'Q': {
+        /* The data queued twice, the queue sent as one vector after "queued:", then emptied. */
+        ErlIOVec ev;
+        ErlDrvSizeT size;
+        driver_enq(e->port, buf, len);
+        driver_enq(e->port, buf, len);
+        size = driver_peekqv(e->port, &ev);
+        driver_outputv(e->port, "queued:", 7, &ev, 0);
+        driver_deq(e->port, size);
+        return snprintf(*rbuf, rlen, "vsize=%d size=%lu", ev.vsize, (unsigned long)size);
+    }
     }
     return -1;
 }
