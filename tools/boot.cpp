@@ -449,11 +449,12 @@ std::vector<std::string> Runtime::boot_arguments(Term module) const {
         // As erl's -pz, the same after OTP's library directories.
         if (dir != ".") pa.push_back(dir);
     }
+    // The modules of newer OTP releases that beamlet supplies (OTP 27's trace): after OTP's
+    // own library directories, as kernel's ebin would hold them, and before the user's -pz
+    // directories, which stay last as on erl (bif/lib/README.md).
+    pz.push_back((fs::path(library_dir()) / "kernel").string());
     for (const std::string& dir : m_options.code_path_z)
         if (dir != ".") pz.push_back(dir);
-    // The modules of newer OTP releases that beamlet supplies (OTP 27's trace), last on the
-    // path as kernel's ebin would hold them (bif/lib/README.md).
-    pz.push_back((fs::path(library_dir()) / "kernel").string());
     for (auto [flag, dirs] : {std::pair{"-pa", &pa}, std::pair{"-pz", &pz}})
         if (!dirs->empty()) {
             argv.push_back(flag);

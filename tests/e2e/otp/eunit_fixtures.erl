@@ -26,7 +26,8 @@ cmd_test() -> ?assertCmdOutput("hi\n", "echo hi").
 
 main() ->
     io:format("result: ~p~n", [eunit:test(?MODULE, [verbose])]),
-    Dir = "eunit_fixtures_surefire",
+    %% A directory of this run's own: the engines' runs of this program may go in parallel.
+    Dir = filename:join(os:getenv("TMPDIR", "/tmp"), "eunit_fixtures_surefire_" ++ os:getpid()),
     ok = filelib:ensure_dir(filename:join(Dir, "x")),
     Report = {report, {eunit_surefire, [{dir, Dir}]}},
     io:format("result: ~p~n", [eunit:test(?MODULE, [Report, {no_tty, true}])]),
