@@ -8,6 +8,7 @@
 #include "bif/term_format.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
+#include "vm/external_term.hpp"
 #include "vm/port.hpp"
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
@@ -389,13 +390,14 @@ namespace {
 Term port_command(Process* p, Term* a, PortCommandMode mode) {
     std::shared_ptr<Port> port = port_arg(p, a[0]);
     std::string bytes;
-    bool data_ok = iolist_to_bytes(a[1], &bytes);
+    std::vector<std::size_t> pieces;
+    bool data_ok = port && port->takes_vectors ? iolist_vector(a[1], &bytes, &pieces) : iolist_to_bytes(a[1], &bytes);
     if (!port) return p->badarg();
     if (!data_ok) {
         p->vm.report_bad_output(p, port.get());
         return p->badarg();
     }
-    switch (port->command(p->id, bytes, mode, p->id)) {
+    switch (port->command(p->id, bytes, mode, p->id, pieces)) {
     case PortOpResult::Done: return atoms::true_;
     case PortOpResult::Busy: return atoms::false_;
     case PortOpResult::Suspend:
@@ -588,11 +590,20 @@ Term bif_port_control(Process* p, Term* a) {
     return list;
 }
 
+// The argument goes to the driver in the external format; its reply, a term in the external
+// format too, is decoded as binary_to_term/1 would (badarg if it is not one).
 Term bif_port_call(Process* p, Term* a) {
     std::shared_ptr<Port> port = port_arg(p, a[0]);
-    if (!port || !is_small(a[1])) return p->badarg();
-    port->call(p->id);
-    return p->badarg();
+    if (!port || !is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > SWord(UINT32_MAX))
+        return p->badarg();
+    std::string data;
+    encode_external(a[2], EncodeOptions{}, &data);
+    std::optional<std::string> reply = port->call(p->id, a[1], data);
+    if (!reply) return p->badarg();
+    DecodeResult decoded =
+        decode_external(p, std::span(reinterpret_cast<const std::uint8_t*>(reply->data()), reply->size()), false);
+    if (decoded.status != DecodeStatus::Ok) return p->badarg();
+    return decoded.term;
 }
 
 Term bif_port_set_data(Process* p, Term* a) {

@@ -486,7 +486,7 @@ void Distribution::write_out(const std::shared_ptr<Connection>& c) {
         c->scheduled = true;
         port = c->port;
     }
-    port->post(PortSignal{PortOp::DistOutput, 0, {}});
+    port->post(PortSignal(PortOp::DistOutput));
 }
 
 void Distribution::output(Port& port) {

@@ -140,6 +140,9 @@ struct IolistSink {
     std::string* out = nullptr;
     std::size_t count = 0;
     std::size_t cells = 0;  // list cells walked
+    // Where the binaries of more than HEAP_BIN_LIMIT_BYTES lie in the bytes (iolist_vector):
+    // OTP's refc binaries, which an I/O vector references instead of copying.
+    std::vector<std::pair<std::size_t, std::size_t>>* shared = nullptr;
 
     void byte(char c) {
         ++count;
@@ -148,6 +151,8 @@ struct IolistSink {
     bool binary(Term t) {  // false unless a whole number of bytes
         BitView v = bit_view(t);
         if (v.bit_size % 8) return false;
+        if (shared && v.is_aligned() && v.size_bytes() > HEAP_BIN_LIMIT_BYTES)
+            shared->emplace_back(count, v.size_bytes());
         count += v.size_bytes();
         if (!out) return true;
         if (v.is_aligned()) {
@@ -194,6 +199,35 @@ bool iolist_walk(Term root, IolistSink& sink) {
 bool iolist_bytes(Term t, std::string* out) {
     IolistSink sink{out};
     return iolist_walk(t, sink);
+}
+
+bool iolist_vector(Term t, std::string* out, std::vector<std::size_t>* ends) {
+    std::vector<std::pair<std::size_t, std::size_t>> shared;
+    std::size_t start = out->size();
+    IolistSink sink{out};
+    sink.shared = &shared;
+    if (!iolist_walk(t, sink)) return false;
+    // erts_port_output: a vector of fewer than 16 pieces keeps every refc binary a piece of its
+    // own; a longer one copies those under ERL_SMALL_IO_BIN_LIMIT too (it packs).
+    constexpr std::size_t SMALL_WRITE_VEC = 16, SMALL_IO_BIN_LIMIT = 4 * HEAP_BIN_LIMIT_BYTES;
+    auto pieces_with = [&](std::size_t limit, std::vector<std::size_t>* cuts) {
+        std::size_t n = 0, at = 0;
+        auto cut = [&](std::size_t end) {
+            ++n;
+            if (cuts) cuts->push_back(start + end);
+            at = end;
+        };
+        for (auto [from, size] : shared) {
+            if (size < limit) continue;
+            if (from > at) cut(from);  // the bytes copied since the last piece
+            cut(from + size);
+        }
+        if (sink.count > at) cut(sink.count);
+        return n;
+    };
+    std::size_t limit = pieces_with(0, nullptr) < SMALL_WRITE_VEC ? 0 : SMALL_IO_BIN_LIMIT;
+    pieces_with(limit, ends);
+    return true;
 }
 
 std::optional<std::size_t> iolist_byte_count(Term t, std::size_t* cells) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vm/heap.hpp"
 #include "vm/term.hpp"
@@ -76,6 +77,12 @@ Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit
 // Appends the bytes of iolist (or binary) [t] to [out]; false if [t] is not one. Nesting uses
 // no C++ stack.
 bool iolist_bytes(Term t, std::string* out);
+// Like iolist_bytes, and [ends] gets where the pieces of the I/O vector OTP makes of [t] for a
+// driver that takes vectors end (erts_port_output: each binary of more than
+// HEAP_BIN_LIMIT_BYTES is a piece of its own, the bytes between them are copied into one; a
+// vector of 16 pieces or more copies those under 256 bytes too). Offsets into [out]; none for
+// no bytes.
+bool iolist_vector(Term t, std::string* out, std::vector<std::size_t>* ends);
 // The number of bytes in iolist (or binary) [t], counted without copying them (a list may
 // share one sublist many times over: iolist_size/1 of terabytes); nullopt if [t] is not one.
 // [cells], if given, gets the number of list cells walked.

@@ -70,6 +70,7 @@ std::shared_ptr<Port> open_port(Vm& vm, Process* owner, std::unique_ptr<PortDriv
     port->owner.store(owner->id, std::memory_order_release);
     port->links.push_back(owner->id);
     port->driver = std::move(driver);
+    port->takes_vectors = port->driver->takes_vectors();
     {
         std::lock_guard guard(owner->lock);
         owner->links.push_back(port->id);
@@ -174,17 +175,37 @@ void Port::drain_signals() {
     }
 }
 
-void Port::trace_received_command(Term caller, std::string_view bytes) {
+void Port::trace_received_command(Term caller, std::string_view bytes, std::span<const std::size_t> pieces) {
     if (!traced(this, TRACE_RECEIVE)) return;
-    // {Caller, {command, Bytes}}, the data as one binary whatever iolist it was ([Bytes] for a
-    // driver that takes vectors).
-    HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 8);
-    Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
-                              reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-    if (driver->takes_vectors()) bin = make_cons_on(frag->alloc(2), bin, NIL);
-    Term cmd = tuple_on(frag->alloc(3), {atom("command"), bin});
+    // {Caller, {command, Data}}: the data as one binary whatever iolist it was, or, for a
+    // driver that takes vectors, the vector's pieces as a list of binaries.
+    std::size_t one[1] = {bytes.size()};
+    if (pieces.empty() && !bytes.empty()) pieces = one;
+    Word words = binary_words(bytes.size()) + 6 + 2 * pieces.size();
+    for (std::size_t i = 0, from = 0; i < pieces.size(); from = pieces[i++]) words += binary_words(pieces[i] - from);
+    HeapFragment* frag = HeapFragment::create(words);
+    auto binary_of = [&](std::size_t from, std::size_t to) {
+        return make_binary_in(frag->alloc(binary_words(to - from)), &frag->off_heap_first,
+                              reinterpret_cast<const std::uint8_t*>(bytes.data() + from), to - from);
+    };
+    Term data;
+    if (takes_vectors) {
+        data = NIL;
+        for (std::size_t i = pieces.size(); i-- > 0;)
+            data = make_cons_on(frag->alloc(2), binary_of(i ? pieces[i - 1] : 0, pieces[i]), data);
+    } else {
+        data = binary_of(0, bytes.size());
+    }
+    Term cmd = tuple_on(frag->alloc(3), {atom("command"), data});
     vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, cmd}));
     free_fragment(frag);
+}
+
+void Port::output_command(Term caller, std::string_view bytes, std::span<const std::size_t> pieces) {
+    if (caller) trace_received_command(caller, bytes, pieces);
+    count_output(bytes.size());
+    if (takes_vectors) driver->output_vector(*this, caller, bytes, pieces);
+    else driver->output(*this, caller, bytes);
 }
 
 void Port::perform(PortSignal& s) {
@@ -194,9 +215,7 @@ void Port::perform(PortSignal& s) {
         break;
     case PortOp::Command:
         trace_in(PortOp::Command);
-        if (s.from) trace_received_command(s.from, s.data);
-        count_output(s.data.size());
-        driver->output(*this, s.from, s.data);
+        output_command(s.from, s.data, s.pieces);
         if (is_open()) trace_out(PortOp::Command);
         break;
     default:
@@ -264,7 +283,8 @@ void Port::start(Term opener, bool traced_open) {
     after_execution();
 }
 
-PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter) {
+PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter,
+                           std::span<const std::size_t> pieces) {
     if (PortExecution::active()) {
         // From inside a port's turn: it waits for this port's next turn.
         if (!is_open()) return PortOpResult::Dropped;
@@ -272,6 +292,7 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
         s.op = PortOp::Command;
         s.from = caller;
         s.data.assign(bytes);
+        s.pieces.assign(pieces.begin(), pieces.end());
         post(std::move(s));
         return PortOpResult::Done;
     }
@@ -288,9 +309,7 @@ PortOpResult Port::command(Term caller, std::string_view bytes, PortCommandMode 
         }
     }
     PortOpResult result = execute(PortOp::Command, [&] {
-        trace_received_command(caller, bytes);
-        count_output(bytes.size());
-        driver->output(*this, caller, bytes);
+        output_command(caller, bytes, pieces);
         return PortOpResult::Done;
     });
     if (result == PortOpResult::Done && wait) {
@@ -355,11 +374,12 @@ PortOpResult Port::connect(Term caller, Term new_owner, bool bang) {
         if (!bang) {
             // port_connect/2 links the new owner to the port.
             std::shared_ptr<Process> p = vm.lookup_process(new_owner);
-            bool linked = false;
+            bool linked = false, fresh_for_owner = false;
             if (p) {
                 std::lock_guard guard(p->lock);
                 if (!p->exiting) {
-                    if (std::find(p->links.begin(), p->links.end(), id) == p->links.end()) p->links.push_back(id);
+                    fresh_for_owner = std::find(p->links.begin(), p->links.end(), id) == p->links.end();
+                    if (fresh_for_owner) p->links.push_back(id);
                     linked = true;
                 }
             }
@@ -367,11 +387,13 @@ PortOpResult Port::connect(Term caller, Term new_owner, bool bang) {
             bool fresh_link;
             {
                 std::lock_guard guard(lock);
-                        fresh_link = std::find(links.begin(), links.end(), new_owner) == links.end();
+                fresh_link = std::find(links.begin(), links.end(), new_owner) == links.end();
                 if (fresh_link) links.push_back(new_owner);
             }
             owner.store(new_owner, std::memory_order_release);
             if (fresh_link && traced(this, TRACE_PORTS)) vm.services.trace->port_event(this, atoms::getting_linked, new_owner);
+            // The new owner hears of the link as a link signal (its getting_linked event).
+            if (fresh_for_owner) vm.send_link_event(id, p.get(), true);
             if (traced(this, TRACE_RECEIVE)) vm.services.trace->port_received(this, caller, traced_msg);
             if (traced(this, TRACE_SEND)) {
                 Term words[3];
@@ -468,30 +490,35 @@ bool Port::remove_monitor(const Word ref_id[3], bool quiet) {
     return execute(PortOp::Demonitor, remove) == PortOpResult::Done;
 }
 
-std::optional<std::string> Port::control(Term caller, Term op, std::string_view bytes, bool* binary) {
+std::optional<std::string> Port::request(PortOp kind, Term caller, Term op, std::string_view bytes, bool* binary) {
+    Term tag = port_op_name(kind);
+    auto binary_in = [](HeapFragment* frag, std::string_view b) {
+        return make_binary_in(frag->alloc(binary_words(b.size())), &frag->off_heap_first,
+                              reinterpret_cast<const std::uint8_t*>(b.data()), b.size());
+    };
     std::optional<std::string> reply;
-    execute(PortOp::Control, [&] {
+    execute(kind, [&] {
+        if (kind == PortOp::Call && !driver->takes_calls()) return PortOpResult::Dropped;
         if (traced(this, TRACE_RECEIVE)) {
-            // {Caller, {control, {Op, Bytes}}}, as OTP traces it before the driver answers.
+            // {Caller, {Tag, {Op, Bytes}}}, as OTP traces it before the driver answers.
             HeapFragment* frag = HeapFragment::create(binary_words(bytes.size()) + 9);
-            Term bin = make_binary_in(frag->alloc(binary_words(bytes.size())), &frag->off_heap_first,
-                                      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-            Term args = tuple_on(frag->alloc(3), {op, bin});
-            Term ctl = tuple_on(frag->alloc(3), {atom("control"), args});
-            vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, ctl}));
+            Term args = tuple_on(frag->alloc(3), {op, binary_in(frag, bytes)});
+            Term request = tuple_on(frag->alloc(3), {tag, args});
+            vm.services.trace->port_received(this, caller, tuple_on(frag->alloc(3), {caller, request}));
             free_fragment(frag);
         }
-        if (is_small(op) && small_value(op) >= 0)
-            reply = driver->control(*this, caller, unsigned(small_value(op)), bytes);
+        if (is_small(op) && small_value(op) >= 0) {
+            unsigned operation = unsigned(small_value(op));
+            reply = kind == PortOp::Call ? driver->call(*this, caller, operation, bytes)
+                                         : driver->control(*this, caller, operation, bytes);
+        }
         // Asked after the operation: a loaded driver may switch to binaries in it.
         if (binary) *binary = driver->binary_control();
         if (reply && traced(this, TRACE_SEND)) {
-            // The reply, as OTP traces it: a send of {Port, {control, Reply}} to the caller.
+            // The reply, as OTP traces it: a send of {Port, {Tag, Reply}} to the caller.
             HeapFragment* frag = HeapFragment::create(binary_words(reply->size()) + 6);
-            Term bin = make_binary_in(frag->alloc(binary_words(reply->size())), &frag->off_heap_first,
-                                      reinterpret_cast<const std::uint8_t*>(reply->data()), reply->size());
-            Term ctl = tuple_on(frag->alloc(3), {atom("control"), bin});
-            vm.services.trace->port_sent(this, caller, tuple_on(frag->alloc(3), {id, ctl}), true);
+            Term answer = tuple_on(frag->alloc(3), {tag, binary_in(frag, *reply)});
+            vm.services.trace->port_sent(this, caller, tuple_on(frag->alloc(3), {id, answer}), true);
             free_fragment(frag);
         }
         return PortOpResult::Done;
@@ -499,9 +526,12 @@ std::optional<std::string> Port::control(Term caller, Term op, std::string_view 
     return reply;
 }
 
-PortOpResult Port::call(Term) {
-    execute(PortOp::Call, [] { return PortOpResult::Done; });
-    return PortOpResult::Dropped;
+std::optional<std::string> Port::control(Term caller, Term op, std::string_view bytes, bool* binary) {
+    return request(PortOp::Control, caller, op, bytes, binary);
+}
+
+std::optional<std::string> Port::call(Term caller, Term op, std::string_view data) {
+    return request(PortOp::Call, caller, op, data, nullptr);
 }
 
 void Port::set_data(Term value) {
@@ -530,19 +560,24 @@ Term Port::get_data(Process* p) {
 
 void Port::send_to_owner(Term msg, HeapFragment* frag) { send_to(owner.load(std::memory_order_acquire), msg, frag); }
 
-void Port::send_to(Term to, Term msg, HeapFragment* frag) {
+void Port::send_to(Term to, Term msg, HeapFragment* frag, bool trace_missing, bool traced_send) {
     Process* p = vm.find_process(to);
+    traced_send = traced_send && traced(this, TRACE_SEND);
     if (!p) {
-        // Output for a dead connected process is dropped, and not traced (OTP).
+        if (trace_missing && traced_send) vm.services.trace->port_sent(this, to, msg, false);
         free_fragment(frag);
         return;
     }
-    if (traced(this, TRACE_SEND)) vm.services.trace->port_sent(this, to, msg, true);
+    if (traced_send) vm.services.trace->port_sent(this, to, msg, true);
     Message m;
     m.term = msg;
     m.fragment = frag;
     m.from = id;
     vm.send_signal(p, m);
+}
+
+void Port::trace_received(Term msg) {
+    if (traced(this, TRACE_RECEIVE)) vm.services.trace->port_received(this, 0, msg);
 }
 
 void Port::deliver(Term data, HeapFragment* frag) {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,9 +69,13 @@ enum class PortOpResult : std::uint8_t {
 
 // An operation queued for a port's next turn.
 struct PortSignal {
-    PortOp op;
+    PortSignal() = default;
+    explicit PortSignal(PortOp op_, Term from_ = 0) : op(op_), from(from_) {}
+
+    PortOp op = PortOp::Command;
     Term from = 0;       // who issued it (a pid; 0: the runtime)
     std::string data;    // Command: the bytes
+    std::vector<std::size_t> pieces;  // Command: where its I/O vector's pieces end (Port::command)
 };
 
 // Open; Closing: closed for Erlang (operations are refused, links and monitors were told) but
@@ -90,6 +95,7 @@ struct Port {
     std::string name;       // port_info(Port, name)
     Word index = 0;         // port_info(Port, id): the port's number
     bool parallelism = false;  // port_info(Port, parallelism), as opened
+    bool takes_vectors = false;  // the driver's (PortDriver::takes_vectors), as opened
 
     // ---- guarded by [lock] ----
     std::mutex lock;
@@ -162,7 +168,10 @@ struct Port {
     // Output [bytes] from [caller] (port_command/2,3, Port ! {Pid, {command, D}}). A port that
     // is busy when it comes is treated as [mode] says; in Normal mode [waiter] (if not 0) is
     // registered to be resumed when the port stops being busy, and the answer is Suspend.
-    PortOpResult command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter = 0);
+    // [pieces]: where the I/O vector's pieces end, for a port that [takes_vectors]
+    // (iolist_vector); none: one piece.
+    PortOpResult command(Term caller, std::string_view bytes, PortCommandMode mode, Term waiter = 0,
+                         std::span<const std::size_t> pieces = {});
     // [packets] from the runtime, each one command as if by command(0, ...), in the port's
     // turn (the holder of [exec]): the distribution's output queue, written by its
     // DistOutput operation.
@@ -187,8 +196,9 @@ struct Port {
     // port_control/3 from [caller] with [op] and [data] (traced as received): the driver's
     // reply, or nullopt (badarg: a closed port, or no such operation).
     std::optional<std::string> control(Term caller, Term op, std::string_view data, bool* binary = nullptr);
-    // port_call/3: likewise.
-    PortOpResult call(Term caller);
+    // port_call/3 from [caller] with [op] and [data] (the argument in the external format): the
+    // driver's reply, or nullopt (badarg: a closed port, a driver without call operations).
+    std::optional<std::string> call(Term caller, Term op, std::string_view data);
     // port_set_data/2 and port_get_data/1: a term kept with the port (copied).
     void set_data(Term data);
     Term get_data(Process* p);
@@ -209,8 +219,13 @@ struct Port {
 
     // Sends [msg] (built in [frag], which it takes) to the owner, traced as the port's send.
     void send_to_owner(Term msg, HeapFragment* frag);
-    // Likewise to [to] (a driver's reply to the process that asked).
-    void send_to(Term to, Term msg, HeapFragment* frag);
+    // Likewise to [to] (a driver's reply to the process that asked). As OTP traces a driver's
+    // messages: output for a process that is gone is dropped untraced, a term sent to one
+    // ([trace_missing]: driver_send_term) is traced as send_to_non_existing_process, and what
+    // a thread of the driver's own sends is not traced at all (![traced]).
+    void send_to(Term to, Term msg, HeapFragment* frag, bool trace_missing = false, bool traced = true);
+    // The port's 'receive' event for [msg] from the runtime (a driver's timer: timeout).
+    void trace_received(Term msg);
     // Sends {Port, {data, [data]}} with [data] built by the caller in [frag].
     void deliver(Term data, HeapFragment* frag);
     // Closes the port with [reason]: links get exit signals (unless not [tell_links]: they are
@@ -239,7 +254,13 @@ private:
     void after_execution();
     void perform(PortSignal& s);
     // The 'receive' event of a command.
-    void trace_received_command(Term caller, std::string_view bytes);
+    void trace_received_command(Term caller, std::string_view bytes, std::span<const std::size_t> pieces);
+    // The driver's output of a command, with its 'receive' event (the caller holds [exec]).
+    void output_command(Term caller, std::string_view bytes, std::span<const std::size_t> pieces);
+    // port_control/3 and port_call/3 ([tag] control or call): traced as received and the reply
+    // as sent, both as OTP traces them.
+    std::optional<std::string> request(PortOp op, Term caller, Term operation, std::string_view bytes,
+                                       bool* binary);
 };
 
 // Opens the port [driver] serves for [owner] (a running process, linked to it): named [name]

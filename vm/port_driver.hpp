@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,15 @@ public:
                                                std::string_view /*data*/) {
         return std::nullopt;
     }
+    // Whether the driver has call operations (port_call/3 to one without is refused before
+    // it is traced as received, as erts does).
+    virtual bool takes_calls() const { return false; }
+    // port_call/3 from [caller]: the reply's bytes (a term in the external format), or nullopt
+    // (badarg) for a driver without call operations or a failed one.
+    virtual std::optional<std::string> call(Port& /*port*/, Term /*caller*/, unsigned /*operation*/,
+                                            std::string_view /*data*/) {
+        return std::nullopt;
+    }
     // Whether port_control/3 answers a binary rather than a list (OTP's
     // PORT_CONTROL_FLAG_BINARY).
     virtual bool binary_control() const { return false; }
@@ -70,8 +80,14 @@ public:
     // Port::finish_closing once the queue is empty or cannot be written.
     virtual bool stop(Port& port, bool flush) = 0;
     // Whether commands reach the driver as I/O vectors (OTP's outputv, as inet's): their
-    // 'receive' trace events show the data as a list of binaries.
+    // 'receive' trace events show the data as a list of binaries, the vector's pieces.
     virtual bool takes_vectors() const { return false; }
+    // A command for a driver that takes vectors: [bytes], in pieces ending at [ends] (none:
+    // one piece). A driver that writes the bytes alike takes them as output().
+    virtual void output_vector(Port& port, Term caller, std::string_view bytes, std::span<const std::size_t> ends) {
+        (void)ends;
+        output(port, caller, bytes);
+    }
     // Bytes waiting to be written to the program (port_info queue_size).
     virtual std::size_t queue_size() const = 0;
     // Whether writability matters now (OTP selects for writing only then): output is queued,

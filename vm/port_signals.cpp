@@ -46,13 +46,15 @@ Vm::SendResult Vm::send_to_port(Process* sender, Term port_id, Term msg, PortCom
         return SendResult::Sent;
     }
     std::string bytes;
-    if (!iolist_bytes(tuple_element(op, 1), &bytes)) {
+    std::vector<std::size_t> pieces;
+    Term data = tuple_element(op, 1);
+    if (!(port->takes_vectors ? iolist_vector(data, &bytes, &pieces) : iolist_bytes(data, &bytes))) {
         if (sender) report_bad_output(sender, port.get());
         send_badsig(*this, port.get());
         return SendResult::Sent;
     }
     if (!sender && mode == PortCommandMode::Normal) mode = PortCommandMode::Force;
-    switch (port->command(from, bytes, mode, sender ? sender->id : 0)) {
+    switch (port->command(from, bytes, mode, sender ? sender->id : 0, pieces)) {
     case PortOpResult::Busy: return SendResult::NoSuspend;
     case PortOpResult::Suspend: return SendResult::Suspend;
     default: return SendResult::Sent;

@@ -70,6 +70,10 @@ constexpr int DE_DYNAMIC_ERROR = -10;
 // What port_control's reply buffer holds before a driver allocates a bigger one (OTP's
 // ERL_ONHEAP_BIN_LIMIT).
 constexpr ErlDrvSizeT CONTROL_BUFFER_BYTES = 64;
+// port_call's (erts' port_sig_call).
+constexpr ErlDrvSizeT CALL_BUFFER_BYTES = 256;
+// The first byte of a term in the external format (OTP's VERSION_MAGIC).
+constexpr unsigned char EXTERNAL_VERSION_BYTE = 131;
 
 // Drivers beamlet has built in for what OTP ships as loadable libraries (runtime_tools'
 // trace ports): loading one counts its users, as OTP's load would, and opens nothing.
@@ -169,22 +173,50 @@ public:
         }
     }
 
-    void output(Port&, Term caller, std::string_view bytes) override {
+    void output(Port& port, Term caller, std::string_view bytes) override { output_vector(port, caller, bytes, {}); }
+
+    // As erts: a driver with an outputv callback gets every command as a vector.
+    bool takes_vectors() const override { return m_entry->outputv != nullptr; }
+
+    void output_vector(Port&, Term caller, std::string_view bytes, std::span<const std::size_t> ends) override {
         if (!m_started) return;
         Callback in(*this, caller);
-        std::string copy(bytes);
-        if (m_entry->output) {
-            m_entry->output(m_data, copy.data(), copy.size());
-        } else if (m_entry->outputv) {
-            // As erts hands a command over: the first vector is left for a header.
-            ErlDrvBinary* bin = driver_alloc_binary(copy.size());
-            std::memcpy(bin->orig_bytes, copy.data(), copy.size());
-            SysIOVec iov[2] = {{nullptr, 0}, {bin->orig_bytes, copy.size()}};
-            ErlDrvBinary* binv[2] = {nullptr, bin};
-            ErlIOVec ev{2, copy.size(), iov, binv};
-            m_entry->outputv(m_data, &ev);
-            driver_free_binary(bin);
+        if (!m_entry->outputv) {
+            std::string copy(bytes);
+            if (m_entry->output) m_entry->output(m_data, copy.data(), copy.size());
+            return;
         }
+        // As erts hands a command over: the vector's first slot is left for a header; each
+        // piece is a slice of one binary holding all the bytes.
+        std::size_t one[1] = {bytes.size()};
+        if (ends.empty() && !bytes.empty()) ends = one;
+        ErlDrvBinary* bin = driver_alloc_binary(bytes.size());
+        std::memcpy(bin->orig_bytes, bytes.data(), bytes.size());
+        std::vector<SysIOVec> iov(1 + ends.size(), SysIOVec{nullptr, 0});
+        std::vector<ErlDrvBinary*> binv(1 + ends.size(), bin);
+        binv[0] = nullptr;
+        for (std::size_t i = 0, from = 0; i < ends.size(); from = ends[i++])
+            iov[1 + i] = SysIOVec{bin->orig_bytes + from, ends[i] - from};
+        ErlIOVec ev{int(iov.size()), bytes.size(), iov.data(), binv.data()};
+        m_entry->outputv(m_data, &ev);
+        driver_free_binary(bin);
+    }
+
+    bool takes_calls() const override { return m_entry->call != nullptr; }
+    std::optional<std::string> call(Port&, Term caller, unsigned operation, std::string_view data) override {
+        if (!m_started || !m_entry->call) return std::nullopt;
+        Callback in(*this, caller);
+        std::string copy(data);
+        char buffer[CALL_BUFFER_BYTES];
+        char* reply = buffer;
+        unsigned flags = 0;
+        ErlDrvSSizeT n = m_entry->call(m_data, operation, copy.data(), copy.size(), &reply, sizeof buffer, &flags);
+        std::string result;
+        if (n > 0 && reply) result.assign(reply, std::size_t(n));
+        if (reply && reply != buffer) driver_free(reply);
+        // The reply must be a term in the external format (erts checks its version byte).
+        if (result.empty() || static_cast<unsigned char>(result[0]) != EXTERNAL_VERSION_BYTE) return std::nullopt;
+        return result;
     }
 
     std::optional<std::string> control(Port&, Term caller, unsigned operation, std::string_view data) override {
@@ -218,6 +250,7 @@ public:
             while (m_timer_fd >= 0 && ::read(m_timer_fd, &count, sizeof count) > 0) {}
             if (m_deadline >= 0 && m_deadline <= now_ms() + 1) {
                 m_deadline = -1;
+                port.trace_received(vm::atom("timeout"));
                 if (m_entry->timeout) m_entry->timeout(m_data);
             }
         }
@@ -996,13 +1029,16 @@ vm::HeapFragment* build_term(const ErlDrvTermData* spec, int length, vm::Term* o
     return frag;
 }
 
-int send_spec(vm::Port& port, vm::Term to, ErlDrvTermData* data, int len) {
+// A term a driver sends, traced as erts traces it: from a callback as the port's send (to a
+// process that is gone as send_to_non_existing_process), from a thread of the driver's own
+// ([in_callback] false) not at all.
+int send_spec(vm::Port& port, vm::Term to, ErlDrvTermData* data, int len, bool in_callback = true) {
     if (!data || len <= 0) return -1;
     vm::Term msg;
     vm::HeapFragment* frag = build_term(data, len, &msg);
     if (!frag) return -1;
-    if (to) port.send_to(to, msg, frag);
-    else port.send_to_owner(msg, frag);
+    if (!to) to = port.owner.load(std::memory_order_acquire);
+    port.send_to(to, msg, frag, true, in_callback);
     return 1;
 }
 
@@ -1018,7 +1054,7 @@ int send_spec_from_port(ErlDrvTermData port, vm::Term to, ErlDrvTermData* data, 
     vm::Vm* vm = beamlet::io::DriverTable::loading_vm();
     if (!vm || !vm::is_port(vm::Term(port))) return -1;
     std::shared_ptr<vm::Port> p = vm->port_table->lookup(vm::Term(port));
-    return p ? send_spec(*p, to, data, len) : -1;
+    return p ? send_spec(*p, to, data, len, false) : -1;
 }
 
 std::int64_t unit_per_second(ErlDrvTimeUnit unit) {

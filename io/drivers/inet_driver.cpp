@@ -1272,7 +1272,7 @@ private:
         if (m_runtime_busy && m_queued < RUNTIME_BUSY_BYTES / 2) {
             // The runtime's batch is mostly out: its waiting senders go on (PortDriver::output_all).
             m_runtime_busy = false;
-            port.post(PortSignal{PortOp::DistOutput, 0, {}});
+            port.post(PortSignal(PortOp::DistOutput));
         }
         if (!m_queued) notify_empty_queue(port);
         return true;

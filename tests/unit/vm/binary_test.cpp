@@ -207,5 +207,46 @@ TEST_F(Binary, CopyBitsOutOfAnUnalignedSubBinaryReadsItsBits) {
     EXPECT_EQ(copied, bits_of(v));
 }
 
+// The iolists of tests/e2e/drv/drv_port_trace, whose pieces erl 25 showed: a binary of more than
+// 64 bytes is a piece of its own, bytes between them are copied into one, and a vector of 16
+// pieces or more copies binaries under 256 bytes too.
+TEST_F(Binary, IolistVectorCutsPiecesAsErtsPortOutputDoes) {
+    auto list = [&](std::vector<Term> items) {
+        Term l = NIL;
+        for (auto it = items.rbegin(); it != items.rend(); ++it) l = make_cons_on(p->alloc(2), *it, l);
+        return l;
+    };
+    auto pieces = [&](Term data) {
+        std::string bytes;
+        std::vector<std::size_t> ends;
+        EXPECT_TRUE(iolist_vector(data, &bytes, &ends));
+        std::vector<std::size_t> sizes;
+        for (std::size_t i = 0, from = 0; i < ends.size(); from = ends[i++]) sizes.push_back(ends[i] - from);
+        return sizes;
+    };
+    Term big = binary(std::vector<std::uint8_t>(512, 1));
+    Term mid = binary(std::vector<std::uint8_t>(256, 2));
+    Term small = binary(std::vector<std::uint8_t>(100, 3));
+    Term one = binary({0});
+    using Sizes = std::vector<std::size_t>;
+    EXPECT_EQ(pieces(list({one, big, mid, one})), (Sizes{1, 512, 256, 1}));
+    EXPECT_EQ(pieces(list({make_small(1), make_small(2), binary({'a', 'b', 'c'}), big,
+                           make_cons_on(p->alloc(2), make_small(4), binary({5}))})),
+              (Sizes{5, 512, 2}));
+    EXPECT_EQ(pieces(NIL), Sizes{});
+    EXPECT_EQ(pieces(list({small, small, big})), (Sizes{100, 100, 512}));
+    std::vector<Term> twenty, eighteen;
+    for (int i = 0; i < 10; ++i) twenty.insert(twenty.end(), {big, make_small(7)});
+    for (int i = 0; i < 6; ++i) eighteen.insert(eighteen.end(), {small, big, make_small(9)});
+    Sizes alternating;
+    for (int i = 0; i < 10; ++i) alternating.insert(alternating.end(), {512, 1});
+    EXPECT_EQ(pieces(list(twenty)), alternating);
+    EXPECT_EQ(pieces(list(eighteen)), (Sizes{100, 512, 101, 512, 101, 512, 101, 512, 101, 512, 101, 512, 1}));
+    // Not an iolist.
+    std::string bytes;
+    std::vector<std::size_t> ends;
+    EXPECT_FALSE(iolist_vector(list({atom("x")}), &bytes, &ends));
+}
+
 }  // namespace
 }  // namespace beamlet::vm
