@@ -782,8 +782,11 @@ void Distribution::controller_down(const std::shared_ptr<Connection>& c) {
 namespace {
 
 // Delivers [msg] (in [frag], handed over) to [dest] here, with [token] (in another fragment).
-void deliver(Vm& vm, Term dest, Term msg, HeapFragment* frag, Term token) {
+// A message from another node to [dest]; [from]: the sending process when the control message
+// names it (its receive trace shows it), else 0.
+void deliver(Vm& vm, Term dest, Term msg, HeapFragment* frag, Term token, Term from = 0) {
     Message m;
+    m.from = is_external_pid(from) ? stable_external(from) : 0;
     if (is_token(token)) {
         m.fragment = message_with_token(msg, token, &m.term, &m.seq_token);
         m.seq_epoch = vm.seq_epoch.load(std::memory_order_relaxed);
@@ -809,41 +812,46 @@ void Distribution::dispatch(const std::shared_ptr<Connection>& c, Term control, 
     switch (op) {
     case SEND:
     case SEND_SENDER:
-        if (arity == 3 && payload != THE_NON_VALUE) deliver(m_vm, at(2), payload, payload_frag, 0), handed_over = true;
+        if (arity == 3 && payload != THE_NON_VALUE)
+            deliver(m_vm, at(2), payload, payload_frag, 0, op == SEND_SENDER ? at(1) : 0), handed_over = true;
         break;
     case SEND_TT:
     case SEND_SENDER_TT:
-        if (arity == 4 && payload != THE_NON_VALUE) deliver(m_vm, at(2), payload, payload_frag, at(3)), handed_over = true;
+        if (arity == 4 && payload != THE_NON_VALUE)
+            deliver(m_vm, at(2), payload, payload_frag, at(3), op == SEND_SENDER_TT ? at(1) : 0), handed_over = true;
         break;
     case REG_SEND:
         if (arity == 4 && payload != THE_NON_VALUE && is_atom(at(3)))
-            deliver(m_vm, at(3), payload, payload_frag, 0), handed_over = true;
+            deliver(m_vm, at(3), payload, payload_frag, 0, at(1)), handed_over = true;
         break;
     case REG_SEND_TT:
         if (arity == 5 && payload != THE_NON_VALUE && is_atom(at(3)))
-            deliver(m_vm, at(3), payload, payload_frag, at(4)), handed_over = true;
+            deliver(m_vm, at(3), payload, payload_frag, at(4), at(1)), handed_over = true;
         break;
     case ALIAS_SEND:
         if (arity == 3 && payload != THE_NON_VALUE && is_ref(at(2)))
-            deliver(m_vm, at(2), payload, payload_frag, 0), handed_over = true;
+            deliver(m_vm, at(2), payload, payload_frag, 0, at(1)), handed_over = true;
         break;
     case ALIAS_SEND_TT:
         if (arity == 4 && payload != THE_NON_VALUE && is_ref(at(2)))
-            deliver(m_vm, at(2), payload, payload_frag, at(3)), handed_over = true;
+            deliver(m_vm, at(2), payload, payload_frag, at(3), at(1)), handed_over = true;
         break;
     case LINK: {
         Term from = at(1), to = at(2);
         if (arity != 3 || !is_external_pid(from) || !is_pid(to)) break;
         from = stable_external(from);
-        bool linked = false;
-        if (std::shared_ptr<Process> target = m_vm.lookup_process(to)) {
+        bool linked = false, fresh = false;
+        std::shared_ptr<Process> target = m_vm.lookup_process(to);
+        if (target) {
             std::lock_guard guard(target->lock);
             if (!target->exiting) {
-                if (std::find(target->links.begin(), target->links.end(), from) == target->links.end())
-                    target->links.push_back(from);
+                fresh = std::find(target->links.begin(), target->links.end(), from) == target->links.end();
+                if (fresh) target->links.push_back(from);
                 linked = true;
             }
         }
+        // The target's getting_linked event, as it handles the link signal.
+        if (fresh) m_vm.send_link_event(from, target.get(), true);
         std::lock_guard guard(c->lock);
         if (linked) {
             if (std::find(c->links.begin(), c->links.end(), std::pair{to, from}) == c->links.end())
@@ -860,8 +868,12 @@ void Distribution::dispatch(const std::shared_ptr<Connection>& c, Term control, 
         if (!is_external_pid(from) || !is_pid(to)) break;
         from = stable_external(from);
         if (std::shared_ptr<Process> target = m_vm.lookup_process(to)) {
-            std::lock_guard guard(target->lock);
-            std::erase(target->links, from);
+            bool had;
+            {
+                std::lock_guard guard(target->lock);
+                had = std::erase(target->links, from) != 0;
+            }
+            if (had) m_vm.send_link_event(from, target.get(), false);  // its getting_unlinked event
         }
         std::lock_guard guard(c->lock);
         std::erase(c->links, std::pair{to, from});
@@ -996,17 +1008,37 @@ void Distribution::spawn_for(const std::shared_ptr<Connection>& c, Term control,
                                                 is_small(tuple_element(mfa, 2));
     Word n = 0;
     for (Term l = args; is_list(l); l = cdr(l)) ++n;
+    // The options erts' spawn takes; any other makes the spawn fail with badopt.
+    static const Term with_value[] = {atom("monitor"), atom("priority"), atom("message_queue_data"),
+                                      atom("min_heap_size"), atom("max_heap_size"), atom("min_bin_vheap_size"),
+                                      atom("fullsweep_after"), atom("async_dist")};
+    bool bad_option = false;
     Term l = opts;
     for (; is_list(l); l = cdr(l)) {
-        if (car(l) == atom("link")) link = true;
-        else if (car(l) == atom("monitor")) monitor = true;
+        Term o = car(l);
+        if (o == atom("link")) link = true;
+        else if (o == atom("monitor") || (is_tuple(o) && tuple_arity(o) == 2 && tuple_element(o, 0) == atom("monitor")))
+            monitor = true;
+        else if (!is_tuple(o) || tuple_arity(o) != 2 || std::ranges::find(with_value, tuple_element(o, 0)) == std::end(with_value))
+            bad_option = true;
     }
     valid = valid && is_nil(l) && SWord(n) == small_value(tuple_element(mfa, 2));
     parent = stable_external(parent);
     leader = stable(leader);
     std::lock_guard guard(c->lock);
-    if (!valid) {
-        Tuple reply(make_small(SPAWN_REPLY), req, parent, make_small(0), atoms::badarg);
+    if (!valid || bad_option) {
+        Term reason = valid ? atom("badopt") : atoms::badarg;
+        if (is_token(token)) {
+            Tuple request(atom("spawn_request"), req, parent, leader, mfa, opts);
+            Tuple answer(atoms::spawn_reply, req, atoms::error, reason);
+            Term reply_token;
+            HeapFragment* frag = seq_trace_refused_spawn(m_vm, token, parent, request.term(), answer.term(), &reply_token);
+            Tuple reply(make_small(SPAWN_REPLY_TT), req, parent, make_small(0), reason, reply_token);
+            post_locked(*c, reply.term(), THE_NON_VALUE);
+            free_fragment(frag);
+            return;
+        }
+        Tuple reply(make_small(SPAWN_REPLY), req, parent, make_small(0), reason);
         post_locked(*c, reply.term(), THE_NON_VALUE);
         return;
     }
@@ -1033,12 +1065,13 @@ void Distribution::spawn_for(const std::shared_ptr<Connection>& c, Term control,
         if (is_token(token)) {
             // The child starts with the request's token; its reply is a traced send
             // (SPAWN_REPLY_TT), as OTP's.
-            Tuple request(atom("spawn_request"), req, parent, leader, mfa, opts, atoms::spawn_reply, args);
+            Tuple request(atom("spawn_request"), req, parent, leader, mfa, opts);
             seq_trace_adopt_spawn(child, token, parent, request.term());
             Tuple answer(atoms::spawn_reply, req, atoms::ok, child->id);
             Term reply_token = seq_trace_send(child, parent, answer.term());
             Tuple reply(make_small(SPAWN_REPLY_TT), req, parent, make_small(flags), child->id, reply_token);
             post_locked(*c, reply.term(), THE_NON_VALUE);
+            seq_trace_adopt_arguments(child, token, parent, args);
             return;
         }
         Tuple reply(make_small(SPAWN_REPLY), req, parent, make_small(flags), child->id);
@@ -1077,6 +1110,9 @@ void Distribution::spawn_reply(const std::shared_ptr<Connection>& c, Term contro
             }
             if (linked) {
                 c->links.emplace_back(req.parent, child);
+                // The parent's link event, as it takes the reply (OTP traces it then).
+                if ((parent->all_trace_flags.load(std::memory_order_relaxed) & TRACE_PROCS) && m_vm.services.trace)
+                    m_vm.services.trace->process_event(parent.get(), atoms::link, child);
             } else {  // the parent is gone: so is the link
                 Tuple exit(make_small(PAYLOAD_EXIT), req.parent, child);
                 post_locked(*c, exit.term(), atoms::noproc);
@@ -1107,7 +1143,11 @@ void Distribution::spawn_reply(const std::shared_ptr<Connection>& c, Term contro
     if (ok ? !req.reply_ok : !req.reply_error) return;
     Term ref_words[REF_WORDS];
     Tuple msg(req.reply_tag, ref_term_on(ref_words, req.ref.data()), ok ? atoms::ok : atoms::error, result);
-    m_vm.send_message(nullptr, req.parent, msg.term());
+    // SPAWN_REPLY_TT: the reply becomes a message with the sender's token (its receive is
+    // traced as the parent takes it), as erts converts the signal.
+    Term token = tuple_arity(control) == 6 ? tuple_element(control, 5) : NIL;
+    if (is_token(token)) deliver(m_vm, req.parent, msg.term(), nullptr, token, ok ? result : 0);
+    else m_vm.send_message(nullptr, req.parent, msg.term());
 }
 
 Term Distribution::spawn_request(Process* p, Term node, Term module, Term function, Term args, Term opts,
@@ -1185,13 +1225,15 @@ Term Distribution::spawn_request(Process* p, Term node, Term module, Term functi
             for (std::size_t i = remote_opts.size(); i-- > 0;) list = make_cons_on(cells + 2 * i, remote_opts[i], list);
             Tuple mfa(module, function, make_small(SWord(n)));
             Term leader = p->group_leader.load(std::memory_order_relaxed);
-            // A parent with a seq_trace token sends it with the request (SPAWN_REQUEST_TT):
-            // the send is traced as {spawn_request, ReqId, Parent, GroupLeader, MFA, Opts,
-            // ReplyTag, Args}, as OTP reports it.
+            // A parent with a seq_trace token sends it with the request (SPAWN_REQUEST_TT),
+            // traced as erts presents it: two sends, {spawn_request, ReqId, Parent,
+            // GroupLeader, MFA, Opts}, then the argument list (the child's first message);
+            // the request carries the second's token.
             Term token = p->seq_token != NIL ? current_seq_token(p) : NIL;
             if (token != NIL) {
-                Tuple request(atom("spawn_request"), req, p->id, leader, mfa.term(), list, tag, args);
-                token = seq_trace_send(p, node, request.term());
+                Tuple request(atom("spawn_request"), req, p->id, leader, mfa.term(), list);
+                seq_trace_send(p, node, request.term());
+                token = seq_trace_send(p, node, args);
             }
             if (token != NIL) {
                 Tuple control(make_small(SPAWN_REQUEST_TT), req, p->id, leader, mfa.term(), list, token);

@@ -14,6 +14,7 @@
 #include "vm/binary.hpp"
 #include "vm/entry_code.hpp"
 #include "vm/module.hpp"
+#include "vm/node.hpp"
 #include "vm/vm.hpp"
 
 namespace beamlet::tracing {
@@ -96,7 +97,11 @@ void trace_send(Vm& vm, Process* sender, Term to, Term msg, bool exists) {
 void trace_receive(Vm& vm, Process* p, Term sender, Term msg) {
     unsigned ix = active_bp_index();
     for_each_ref(p, TRACE_RECEIVE, [&](const TracerRef& ref) {
-        Term args[3] = {atoms::nonode_at_nohost, sender ? sender : atoms::undefined, msg};
+        // [SenderNode, Sender, Msg]: a local sender with this node's name; a message from
+        // another node with that node's name and no sender (erts keeps only the node of a
+        // distribution message); one from the runtime from this node, sender undefined.
+        Term args[3] = {this_node().name, sender ? sender : atoms::undefined, msg};
+        if (is_external(sender)) args[0] = node_of(sender).name, args[1] = atoms::undefined;
         Term extra;
         if (!run_message_pattern(vm, p, ref, ref.session->receive_pattern[ix], args, 3, &extra)) return;
         deliver_for(vm, p, ref, TraceEvent{p->id, atoms::receive, {msg, 0}, extra});

@@ -5,6 +5,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
+#include "vm/node.hpp"
 #include "vm/process.hpp"
 #include "vm/term_order.hpp"
 #include "vm/trace_hooks.hpp"
@@ -17,11 +18,13 @@ namespace {
 // Serials wrap at 27 bits, as OTP's (they stay small integers on every platform).
 constexpr Word SERIAL_MASK = (Word(1) << 27) - 1;
 
-void emit(Process* p, Term token, Term kind, Term from, Term to, Term msg) {
-    Term tracer = p->vm.seq_tracer.load(std::memory_order_acquire);
-    if (!tracer || !p->vm.services.trace) return;
-    p->vm.services.trace->seq_trace_event(tracer, token, kind, from, to, msg);
+void emit(Vm& vm, Term token, Term kind, Term from, Term to, Term msg) {
+    Term tracer = vm.seq_tracer.load(std::memory_order_acquire);
+    if (!tracer || !vm.services.trace) return;
+    vm.services.trace->seq_trace_event(tracer, token, kind, from, to, msg);
 }
+
+void emit(Process* p, Term token, Term kind, Term from, Term to, Term msg) { emit(p->vm, token, kind, from, to, msg); }
 
 }  // namespace
 
@@ -180,7 +183,33 @@ void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply) 
 
 void seq_trace_adopt_spawn(Process* child, Term token, Term from, Term request) {
     child->seq_epoch = child->vm.seq_epoch.load(std::memory_order_acquire);
-    adopt(child, copy_token_to(child, token), from, request);
+    // The request was the first of the two sends that made the token: it is reported one
+    // serial before the token's (erts' erl_create_process does the same).
+    Term before = copy_token_to(child, token);
+    Word serial = seq_serial(before);
+    boxed_ptr(before)[3] = make_small(SWord(serial ? serial - 1 : 0));
+    adopt(child, before, from, request);
+}
+
+HeapFragment* seq_trace_refused_spawn(Vm& vm, Term token, Term parent, Term request, Term reply, Term* reply_token) {
+    // erts' dist_spawn_error: the request is reported received by this node one serial before
+    // the token's, then the reply sent by the node with the next (the node's token).
+    HeapFragment* frag = copy_to_fragment(token, reply_token);
+    Term* t = boxed_ptr(*reply_token);
+    Word serial = seq_serial(*reply_token);
+    Word before = serial ? serial - 1 : 0;
+    t[3] = make_small(SWord(before));
+    Term node = this_node().name;
+    if (seq_flags(*reply_token) & SEQ_RECEIVE) emit(vm, *reply_token, atoms::receive, parent, node, request);
+    t[5] = make_small(SWord(before));
+    t[3] = make_small(SWord((before + 1) & SERIAL_MASK));
+    t[4] = node;
+    if (seq_flags(*reply_token) & SEQ_SEND) emit(vm, *reply_token, atoms::send, node, parent, reply);
+    return frag;
+}
+
+void seq_trace_adopt_arguments(Process* child, Term token, Term from, Term args) {
+    adopt(child, copy_token_to(child, token), from, args);
 }
 
 void seq_trace_inherit(Process* parent, Process* child) {

@@ -15,6 +15,7 @@
 namespace beamlet::vm {
 
 struct Process;
+struct Vm;
 
 // The token's flag bits (OTP's).
 enum : Word {
@@ -63,9 +64,18 @@ Term seq_trace_set(Process* p, Term type, Term value);
 void seq_trace_spawn(Process* parent, Process* child, Term request, Term reply);
 
 // [child], not running yet, was spawned by another node's process [from] with [token] (in a
-// fragment of the caller's; copied): it starts with the token, the spawn request [request]
-// reported as received (OTP's SPAWN_REQUEST_TT).
+// fragment of the caller's; copied) (OTP's SPAWN_REQUEST_TT). The sender traced two sends,
+// the request and then the argument list, and the token is the second's: the child reports
+// [request] received with the serial before the token's, then, after its spawn reply went out,
+// the argument list [args] with the token's own (seq_trace_adopt_arguments), as erts does.
 void seq_trace_adopt_spawn(Process* child, Term token, Term from, Term request);
+void seq_trace_adopt_arguments(Process* child, Term token, Term from, Term args);
+
+// Another node's process [parent] asked, with [token], for a spawn this node refuses
+// ([request] as seq_trace_adopt_spawn's, [reply] {spawn_reply, Ref, error, Reason}): the
+// request is reported received and the reply sent, by the node itself, as erts does; the
+// reply's token goes to [reply_token], in the fragment returned (the caller's to free).
+HeapFragment* seq_trace_refused_spawn(Vm& vm, Term token, Term parent, Term request, Term reply, Term* reply_token);
 
 // [child], not running yet, starts with a copy of [parent]'s token, no message exchanged (the
 // main process that init starts for `beamlet trace -e seq_trace`).
