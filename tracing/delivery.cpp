@@ -12,7 +12,6 @@
 #include "tracing/tracer_module.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/copy.hpp"
-#include "vm/external_term.hpp"
 #include "vm/heap.hpp"
 #include "vm/mailbox.hpp"
 #include "vm/port.hpp"
@@ -178,11 +177,8 @@ namespace {
 // A port tracer gets [msg] (built in [frag], freed here) in the external term format, as a
 // command at its next turn: an event may come from anywhere, with locks held.
 void post_to_port_tracer(Port& port, Term msg, HeapFragment* frag) {
-    PortSignal command;
-    command.op = PortOp::Command;
-    encode_external(msg, EncodeOptions{}, &command.data);
+    port.post_term(msg);
     free_fragment(frag);
-    port.post(std::move(command));
 }
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
+#include "vm/external_term.hpp"
 #include "vm/port_driver.hpp"
 #include "vm/port_table.hpp"
 #include "vm/scheduler.hpp"
@@ -114,6 +115,12 @@ void Port::io_ready(std::uint32_t events) {
 }
 
 void Port::reschedule() { schedule(); }
+
+void Port::post_term(Term msg) {
+    PortSignal command(PortOp::Command);
+    encode_external(msg, EncodeOptions{}, &command.data);
+    post(std::move(command));
+}
 
 void Port::post(PortSignal signal) {
     {

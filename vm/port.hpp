@@ -208,6 +208,9 @@ struct Port {
 
     // Queues [signal] for the port's next turn, from any thread (never executes it here).
     void post(PortSignal signal);
+    // Queues [msg] in the external format as a command from the runtime: what a port that is
+    // a tracer or a system monitor's receiver is sent.
+    void post_term(Term msg);
     // Called by the poller: [events] happened; schedules a run.
     void io_ready(std::uint32_t events);
     // A scheduler's run of this port (I/O readiness and queued operations).

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "vm/atom_table.hpp"
-#include "vm/external_term.hpp"
 #include "vm/port.hpp"
 #include "vm/port_table.hpp"
 #include "vm/process.hpp"
@@ -99,12 +98,7 @@ void Vm::notify_monitor(Term receiver, Term msg) {
         send_message(nullptr, receiver, msg);
     } else if (is_port(receiver)) {
         // A session's tracer may be a port: the message in the external format, as a command.
-        if (std::shared_ptr<Port> port = port_table->lookup(receiver)) {
-            PortSignal command;
-            command.op = PortOp::Command;
-            encode_external(msg, EncodeOptions{}, &command.data);
-            port->post(std::move(command));
-        }
+        if (std::shared_ptr<Port> port = port_table->lookup(receiver)) port->post_term(msg);
     }
 }
 
