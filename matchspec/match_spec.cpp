@@ -85,6 +85,25 @@ enum class Kind : std::uint8_t {
 };
 
 // '$N' -> N, or -1 when [t] is not a match variable.
+// The atoms the compiler compares terms with at every pattern leaf and body term, interned
+// once (match specs are compiled at every ets:select/match_object call).
+Term any_atom() {
+    static const Term a = atom("_");
+    return a;
+}
+Term whole_object_atom() {
+    static const Term a = atom("$_");
+    return a;
+}
+Term all_bindings_atom() {
+    static const Term a = atom("$$");
+    return a;
+}
+Term const_atom() {
+    static const Term a = atom("const");
+    return a;
+}
+
 SWord variable_number(Term t) {
     if (!is_atom(t)) return -1;
     const std::string& s = atom_text(t);
@@ -225,7 +244,7 @@ private:
                 kids.push_back(k);
             }
             head_node = add_with_kids(Kind::PArgs, kids);
-        } else if (head == atom("_") || variable_number(head) >= 0) {
+        } else if (head == any_atom() || variable_number(head) >= 0) {
             if (!pattern(head, 0, &head_node)) return false;
         } else {
             return error("Match head is invalid in this context.");
@@ -329,7 +348,7 @@ private:
         if (has_variable_map_key(t)) return error("Variable found in map key.");
         std::vector<Frame> stack;
         auto leaf_or_push = [&](Term u, std::uint32_t* leaf) {
-            if (u == atom("_")) {
+            if (u == any_atom()) {
                 *leaf = add({Kind::PAny});
                 return true;
             }
@@ -410,11 +429,11 @@ private:
                 *out = add(n);
                 return true;
             }
-            if (t == atom("$_")) {
+            if (t == whole_object_atom()) {
                 *out = add({Kind::EWhole});
                 return true;
             }
-            if (t == atom("$$")) {
+            if (t == all_bindings_atom()) {
                 *out = add({Kind::EAllVars});
                 return true;
             }
@@ -450,7 +469,7 @@ private:
 
     bool tuple_expr(Term t, bool guard, int depth, std::uint32_t* out) {
         Word arity = tuple_arity(t);
-        if (arity == 2 && tuple_element(t, 0) == atom("const")) {
+        if (arity == 2 && tuple_element(t, 0) == const_atom()) {
             MatchSpec::Node n{Kind::EConst};
             n.term = tuple_element(t, 1);
             *out = add(n);
