@@ -10,6 +10,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <span>
 
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
@@ -201,18 +202,21 @@ private:
     }
 
     // A node of [kind] over [kids] ([n]: its count field, by default the number of kids).
-    std::uint32_t add_with_kids(Kind kind, const std::vector<std::uint32_t>& kids, std::uint32_t n) {
+    std::uint32_t add_with_kids(Kind kind, std::span<const std::uint32_t> kids, std::uint32_t n) {
         MatchSpec::Node node{kind};
         node.n = n;
         node.first = add_kids(kids);
         return add(node);
+    }
+    std::uint32_t add_with_kids(Kind kind, const std::vector<std::uint32_t>& kids, std::uint32_t n) {
+        return add_with_kids(kind, std::span<const std::uint32_t>(kids), n);
     }
     std::uint32_t add_with_kids(Kind kind, const std::vector<std::uint32_t>& kids) {
         return add_with_kids(kind, kids, std::uint32_t(kids.size()));
     }
 
     // Stores [kids] contiguously; returns the first index.
-    std::uint32_t add_kids(const std::vector<std::uint32_t>& kids) {
+    std::uint32_t add_kids(std::span<const std::uint32_t> kids) {
         auto first = std::uint32_t(m_ms.m_kids.size());
         m_ms.m_kids.insert(m_ms.m_kids.end(), kids.begin(), kids.end());
         return first;
@@ -338,15 +342,19 @@ private:
     // literal, or a tuple, list or map of patterns. Iterative: heads may nest as deep as any
     // term (OTP accepts them), so this uses no C++ recursion.
     bool pattern(Term t, int, std::uint32_t* out) {
-        // A compound pattern being built: its children so far, and those still to compile.
+        // The compound patterns being built, innermost last. Their children still to compile
+        // and those compiled so far are on two shared stacks, each frame's above its
+        // parent's (compiled at every ets:select call: no allocation per frame).
         struct Frame {
             Kind kind;
-            std::vector<Term> pending;  // in reverse order: the next child is at the back
-            std::vector<std::uint32_t> kids;
-            std::vector<Term> keys;     // PMap
+            std::uint32_t pending_base;  // m_pending[pending_base..]: in reverse order
+            std::uint32_t kids_base;     // m_pattern_kids[kids_base..]
+            std::uint32_t keys;          // PMap: its index in m_map_keys
         };
         if (has_variable_map_key(t)) return error("Variable found in map key.");
         std::vector<Frame> stack;
+        m_pending.clear();
+        m_pattern_kids.clear();
         auto leaf_or_push = [&](Term u, std::uint32_t* leaf) {
             if (u == any_atom()) {
                 *leaf = add({Kind::PAny});
@@ -364,57 +372,62 @@ private:
                 *leaf = add(n);
                 return true;
             }
-            Frame f;
+            Frame f{Kind::PConst, std::uint32_t(m_pending.size()), std::uint32_t(m_pattern_kids.size()), 0};
             if (is_list(u)) {
                 f.kind = Kind::PCons;
-                f.pending = {cdr(u), car(u)};
+                m_pending.push_back(cdr(u));
+                m_pending.push_back(car(u));
             } else if (is_tuple(u)) {
                 f.kind = Kind::PTuple;
-                for (Word i = tuple_arity(u); i-- > 0;) f.pending.push_back(tuple_element(u, i));
+                for (Word i = tuple_arity(u); i-- > 0;) m_pending.push_back(tuple_element(u, i));
             } else if (is_map(u)) {
                 // Keys are literals; the values are patterns.
                 f.kind = Kind::PMap;
+                f.keys = std::uint32_t(m_ms.m_map_keys.size());
+                std::vector<Term>& keys = m_ms.m_map_keys.emplace_back();
                 map_for_each(u, [&](Term k, Term v) {
-                    f.keys.push_back(k);
-                    f.pending.push_back(v);
+                    keys.push_back(k);
+                    m_pending.push_back(v);
                 });
-                std::reverse(f.pending.begin(), f.pending.end());
+                std::reverse(m_pending.begin() + f.pending_base, m_pending.end());
             } else {
                 MatchSpec::Node n{Kind::PConst};
                 n.term = u;
                 *leaf = add(n);
                 return true;
             }
-            stack.push_back(std::move(f));
+            stack.push_back(f);
             return false;
         };
         if (leaf_or_push(t, out)) return true;
         while (true) {
-            Frame& top = stack.back();
-            if (!top.pending.empty()) {
-                Term next = top.pending.back();
-                top.pending.pop_back();
+            Frame top = stack.back();
+            if (m_pending.size() > top.pending_base) {
+                Term next = m_pending.back();
+                m_pending.pop_back();
                 std::uint32_t leaf;
-                if (leaf_or_push(next, &leaf)) stack.back().kids.push_back(leaf);
+                if (leaf_or_push(next, &leaf)) m_pattern_kids.push_back(leaf);
                 continue;
             }
+            std::span<const std::uint32_t> kids(m_pattern_kids.data() + top.kids_base,
+                                                m_pattern_kids.size() - top.kids_base);
             std::uint32_t node;
             if (top.kind == Kind::PMap) {
                 MatchSpec::Node n{Kind::PMap};
-                n.n = std::uint32_t(top.kids.size());
-                n.first = add_kids(top.kids);
-                m_ms.m_map_keys.push_back(std::move(top.keys));
-                n.slot = std::uint32_t(m_ms.m_map_keys.size() - 1);
+                n.n = std::uint32_t(kids.size());
+                n.first = add_kids(kids);
+                n.slot = top.keys;
                 node = add(n);
             } else {
-                node = add_with_kids(top.kind, top.kids, top.kind == Kind::PCons ? 0 : std::uint32_t(top.kids.size()));
+                node = add_with_kids(top.kind, kids, top.kind == Kind::PCons ? 0 : std::uint32_t(kids.size()));
             }
+            m_pattern_kids.resize(top.kids_base);
             stack.pop_back();
             if (stack.empty()) {
                 *out = node;
                 return true;
             }
-            stack.back().kids.push_back(node);
+            m_pattern_kids.push_back(node);
         }
     }
 
@@ -578,6 +591,8 @@ private:
     MatchSpec& m_ms;
     std::vector<std::string>* m_errors;
     std::vector<std::pair<SWord, std::uint32_t>> m_slots;  // '$N' -> slot, this clause
+    std::vector<Term> m_pending;                // pattern(): children still to compile
+    std::vector<std::uint32_t> m_pattern_kids;  // pattern(): children compiled
     bool m_too_deep = false;
 };
 
