@@ -84,7 +84,10 @@ events(Tracer, N) ->
 %% ---- 'receive' match specs on another node's sender ----
 
 receive_patterns(N, Names) ->
-    Receiver = spawn(fun Loop() -> receive _ -> Loop() end end),
+    %% The receiver tells this process of each message it took, so that its trace event, if
+    %% any, is known to be out (trace_delivered/1) before looking for it.
+    Self = self(),
+    Receiver = spawn(fun Loop() -> receive M -> Self ! {got, M}, Loop() end end),
     1 = erlang:trace(Receiver, true, ['receive']),
     Remote = spawn_link(N, ?MODULE, process, [self()]),
     Here = node(),
@@ -95,17 +98,19 @@ receive_patterns(N, Names) ->
                 {"node guard", [{['$1', '_', '_'], [{'=:=', '$1', N}], []}]},
                 {"remote pid guard", [{[N, '$1', '_'], [{'=/=', {node, '$1'}, {node}}], []}]}],
     Names1 = [{Receiver, receiver}, {Remote, remote} | Names],
+    Send = fun(To, Msg) ->
+                   Remote ! {send_please, To, Msg},
+                   receive {got, Msg} -> ok end,
+                   rename(traced(Receiver), Names1)
+           end,
     lists:foreach(
       fun({What, Pattern}) ->
               erlang:trace_pattern('receive', Pattern, []),
-              Remote ! {send_please, Receiver, hello},
-              Got = receive T -> T after 500 -> none end,
-              io:format("~s: ~p~n", [What, rename(Got, Names1)])
+              io:format("~s: ~p~n", [What, Send(Receiver, hello)])
       end, Patterns),
     erlang:trace_pattern('receive', true, []),
     register(dist_trace_peer_receiver, Receiver),
-    Remote ! {send_please, {dist_trace_peer_receiver, Here}, by_name},
-    io:format("to a name: ~p~n", [rename(receive T -> T after 500 -> none end, Names1)]),
+    io:format("to a name: ~p~n", [Send({dist_trace_peer_receiver, Here}, by_name)]),
     unlink(Remote),
     exit(Remote, kill),
     exit(Receiver, kill).
@@ -121,22 +126,31 @@ links(N, Names) ->
     Local ! {spawn_link_please, Self, N},
     Spawned = receive {spawned, Local, P} -> P end,
     Names1 = [{Local, local}, {Remote, remote}, {Spawned, spawned} | Names],
-    Step = fun(What, Msg, To) ->
-                   To ! Msg,
-                   timer:sleep(100),
-                   io:format("~s: ~p~n", [What, rename(flush_traces(), Names1)])
+    io:format("spawn_link there: ~p~n", [rename(traced(Local), Names1)]),
+    %% Each request ends with the one who linked or unlinked sending the other a sync message,
+    %% which comes after the link signal and is answered to this process.
+    Step = fun(What, Op, From, To) ->
+                   From ! {Op, To},
+                   receive synced -> ok end,
+                   io:format("~s: ~p~n", [What, rename(traced(Local), Names1)])
            end,
-    io:format("spawn_link there: ~p~n", [rename(flush_traces(), Names1)]),
-    Step("link there", {link_please, Remote}, Local),
-    Step("unlink there", {unlink_please, Remote}, Local),
-    Step("linked from there", {link_please, Local}, Remote),
-    Step("unlinked from there", {unlink_please, Local}, Remote),
+    Step("link there", link_please, Local, Remote),
+    Step("unlink there", unlink_please, Local, Remote),
+    Step("linked from there", link_please, Remote, Local),
+    Step("unlinked from there", unlink_please, Remote, Local),
     Local ! {unlink_please, Spawned},
+    receive synced -> ok end,
     exit(Spawned, kill),
     exit(Remote, kill),
     unlink(Local),
     exit(Local, kill),
     process_flag(trap_exit, false).
+
+%% The trace messages about [Pid] so far.
+traced(Pid) ->
+    Ref = erlang:trace_delivered(Pid),
+    receive {trace_delivered, Pid, Ref} -> ok end,
+    flush_traces().
 
 flush_traces() ->
     receive T when element(1, T) =:= trace -> [T | flush_traces()] after 0 -> [] end.
@@ -146,8 +160,9 @@ process(Parent) ->
         {send_please, To, What} -> To ! What;
         {spawn_link_please, ReplyTo, Node} ->
             ReplyTo ! {spawned, self(), spawn_link(Node, ?MODULE, process, [Parent])};
-        {link_please, Pid} -> link(Pid);
-        {unlink_please, Pid} -> unlink(Pid)
+        {link_please, Pid} -> link(Pid), Pid ! sync;
+        {unlink_please, Pid} -> unlink(Pid), Pid ! sync;
+        sync -> Parent ! synced
     end,
     process(Parent).
 
