@@ -331,13 +331,15 @@ Term bif_beamlet_hibernate_wake(Process* p, Term* x) {
 // ---- suspend_process / resume_process ------------------------------------------------------
 
 namespace {
-// A synchronous suspend_process returns once the suspendee is suspended, as OTP's: one
+// A synchronous suspend_process returns once the suspension is in effect, as OTP's: one
 // running on another scheduler finishes its time slice first (it is parked when it is next
-// scheduled), so the caller yields until it is off its scheduler, then answers [result].
+// scheduled), so the caller yields until then, and answers [result].
 Term await_off_scheduler(Process* p, std::shared_ptr<Process> target, Term result) {
     {
         std::lock_guard guard(target->lock);
-        if (target->state != ProcessState::Running) return result;
+        auto& v = target->suspenders;
+        auto it = std::find_if(v.begin(), v.end(), [&](const auto& s) { return s.by == p->id; });
+        if (it == v.end() || it->active || target->state == ProcessState::Exited) return result;
     }
     p->continuation = [target = std::move(target), result](Process* q, Term*) mutable {
         return await_off_scheduler(q, std::move(target), result);
@@ -349,12 +351,11 @@ Term await_off_scheduler(Process* p, std::shared_ptr<Process> target, Term resul
 }  // namespace
 
 // erlang:suspend_process(Pid, Opts): Opts are asynchronous, {asynchronous, ReplyTag} and
-// unless_suspending. The suspension is recorded at once (the target's scheduler parks it
-// when it next looks), so the asynchronous reply is sent as the call returns.
+// unless_suspending. The suspension is recorded at once; the target's scheduler parks it
+// when it next looks, and then the asynchronous reply is sent (Vm::suspend).
 Term bif_suspend_process2(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(am_asynchronous, "asynchronous");
     BEAMLET_CACHED_ATOM(am_unless_suspending, "unless_suspending");
-    BEAMLET_CACHED_ATOM(am_suspended, "suspended");
     bool asynchronous = false, unless_suspending = false;
     Term reply_tag = 0;
     Term l = a[1];
@@ -374,23 +375,19 @@ Term bif_suspend_process2(Process* p, Term* a) {
     if (!is_nil(l)) return p->badarg(atom("badopt"));
     if (!is_pid(a[0]) || a[0] == p->id) return p->badarg();
     std::shared_ptr<Process> target = p->vm.lookup_process(a[0]);
-    auto reply = [&](Term what) {
-        if (reply_tag) p->vm.send_message(nullptr, p->id, make_tuple_on(p, {reply_tag, what}));
-    };
     if (!target) {
         if (!asynchronous) return p->badarg();
-        reply(atoms::badarg);
+        if (reply_tag) p->vm.send_message(nullptr, p->id, make_tuple_on(p, {reply_tag, atoms::badarg}));
         return atoms::true_;
     }
     bool already = unless_suspending &&
                    std::find(p->suspending.begin(), p->suspending.end(), a[0]) != p->suspending.end() && [&] {
                        std::lock_guard guard(target->lock);
                        for (const auto& e : target->suspenders)
-                           if (e.first == p->id) return true;
+                           if (e.by == p->id) return true;
                        return false;
                    }();
-    if (!already) p->vm.suspend(p, target.get());
-    reply(am_suspended);
+    p->vm.suspend(p, target.get(), !already, reply_tag);
     if (asynchronous) return make_bool(!already);
     return await_off_scheduler(p, std::move(target), make_bool(!already));
 }

@@ -240,18 +240,25 @@ Term info_value(Process* p, Term item, Term status, bool in_list, Word mbuf_word
     } else if (item == atom("parent")) {
         v = p->parent ? p->parent : atoms::undefined;
     } else if (item == am_suspending) {
-        // {Suspendee, ActiveCount, OutstandingCount}: suspending takes effect at once here, so
-        // nothing is ever outstanding.
-        std::vector<std::pair<Term, Word>> counts;
+        // {Suspendee, ActiveCount, OutstandingCount}: a suspension asked while the suspendee
+        // ran is outstanding until its scheduler parks it.
+        struct Count {
+            Term pid;
+            Word n;
+            bool active;
+        };
+        std::vector<Count> counts;
         for (Term pid : p->suspending)
             if (std::shared_ptr<Process> target = p->vm.lookup_process(pid)) {
                 std::lock_guard guard(target->lock);
-                for (const auto& [by, n] : target->suspenders)
-                    if (by == p->id && n > 0) counts.emplace_back(pid, n);
+                for (const auto& s : target->suspenders)
+                    if (s.by == p->id && s.count > 0) counts.push_back({pid, s.count, s.active});
             }
         v = NIL;
-        for (auto it = counts.rbegin(); it != counts.rend(); ++it)
-            v = make_cons_on(p->alloc(2), make_tuple_on(p, {it->first, make_small(SWord(it->second)), make_small(0)}), v);
+        for (auto it = counts.rbegin(); it != counts.rend(); ++it) {
+            Term n = make_small(SWord(it->n)), none = make_small(0);
+            v = make_cons_on(p->alloc(2), make_tuple_on(p, {it->pid, it->active ? n : none, it->active ? none : n}), v);
+        }
     } else {
         return THE_NON_VALUE;
     }

@@ -282,7 +282,23 @@ struct Process {
     bool resume_pending = false;              // resumed before the scheduler parked it
     // erlang:suspend_process/2: who suspends this process, and how many times each. While
     // any does, the process runs no code; it still handles its signals (a kill, process_info).
-    std::vector<std::pair<Term, Word>> suspenders;
+    // A suspension is *active* once the process is off its scheduler for it (OTP's
+    // ERTS_MSUSPEND_STATE_FLG_ACTIVE): one asked while it runs is outstanding until then.
+    struct Suspension {
+        Term by;
+        Word count;
+        bool active;
+    };
+    std::vector<Suspension> suspenders;
+    // {Tag, Result} of suspend_process(P, [{asynchronous, Tag}]) asked while it ran: sent
+    // when its scheduler next looks (suspended, or not_suspended if resumed since), or at its
+    // exit (exited). [tag] lives in [fragment].
+    struct SuspendReply {
+        Term to;
+        Term tag;
+        HeapFragment* fragment;
+    };
+    std::vector<SuspendReply> suspend_replies;
     bool parked = false;                      // Waiting only because it is suspended
     // Suspended until a busy port it sent to is free (SuspendFor::BusyPort), or until the
     // purge of the code of a fun it called ends (SuspendFor::PendingPurge): signals still wake

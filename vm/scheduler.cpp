@@ -379,14 +379,15 @@ void Schedulers::run_one(int index, Process* p) {
     // waited is switched in, then exits. One in the middle of its exit goes on with it.
     SchedEvent in_event = p->exit_work ? SchedEvent::InExiting : SchedEvent::In;
     if (!suspended) trace_scheduling(p, in_event);
-    m_vm.process_signals(p);
-    if (p->pending_exit) {
-        if (suspended) trace_scheduling(p, in_event);
-        finish(p, p->pending_exit);
-        return;
-    }
     bool park;
-    {
+    std::vector<Process::SuspendReply> suspend_replies;  // answered now: parked or resumed since
+    for (bool handled = false; !handled;) {
+        m_vm.process_signals(p);
+        if (p->pending_exit) {
+            if (suspended) trace_scheduling(p, in_event);
+            finish(p, p->pending_exit);
+            return;
+        }
         std::lock_guard guard(p->lock);
         // Parked between two slices of a trapping BIF too, as in OTP, except one holding the
         // code modification permission: it runs to its end first (erts finishes a staged
@@ -395,13 +396,24 @@ void Schedulers::run_one(int index, Process* p) {
         // suspended it could wait on that (dbg's tracer suspends a traced caller, then loads
         // the modules that print the trace through the code server).
         park = !p->suspenders.empty() && !(p->continuation && m_vm.code_permission->held_by(p));
+        // A signal that came once its signals were handled found it runnable, not parked to
+        // be woken: it is handled first.
+        handled = !park || p->inbox_signals.load(std::memory_order_relaxed) == 0;
+        if (!handled) continue;
         if (park) {
             p->parked = true;
             p->state = ProcessState::Waiting;
+            for (auto& s : p->suspenders) s.active = true;
         } else {
             p->state = ProcessState::Running;
             p->woken_from_wait = false;
         }
+        if (park || p->suspenders.empty()) suspend_replies.swap(p->suspend_replies);
+    }
+    if (!suspend_replies.empty()) {
+        static const Term am_suspended = atom("suspended");
+        static const Term am_not_suspended = atom("not_suspended");
+        m_vm.send_suspend_replies(suspend_replies, park ? am_suspended : am_not_suspended);
     }
     if (park) {
         if (!suspended) trace_scheduling(p, SchedEvent::Out);
@@ -479,6 +491,7 @@ void Schedulers::run_one(int index, Process* p) {
     }
     case RunResult::Wait: {
         bool runnable;
+        std::vector<Process::SuspendReply> suspend_replies;
         {
             std::lock_guard guard(p->lock);
             if (!p->inbox.empty()) {
@@ -491,7 +504,14 @@ void Schedulers::run_one(int index, Process* p) {
                 runnable = false;
             }
             p->state = runnable ? ProcessState::Runnable : ProcessState::Waiting;
+            // Suspended while it ran, it is in effect now that it waits (erts handles the
+            // suspend signal before it waits in receive).
+            if (!runnable && !p->suspenders.empty()) {
+                for (auto& s : p->suspenders) s.active = true;
+                suspend_replies.swap(p->suspend_replies);
+            }
         }
+        if (!suspend_replies.empty()) m_vm.send_suspend_replies(suspend_replies, atom("suspended"));
         if (runnable) enqueue(p);
         break;
     }

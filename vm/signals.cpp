@@ -267,7 +267,8 @@ std::string timestamp_now() {
 bool Vm::wake_locked(Process* p) {
     if (p->state != ProcessState::Waiting) return false;
     p->state = ProcessState::Runnable;
-    p->woken_from_wait = true;
+    // A parked process keeps what it was doing when suspended: running, or in a receive.
+    if (!p->parked) p->woken_from_wait = true;
     p->parked = false;
     return true;
 }
@@ -979,16 +980,43 @@ void Vm::log_report(Process* p, bool warning, std::string_view format, Term args
     send_message(nullptr, logger->id, make_boxed(hp));
 }
 
-void Vm::suspend(Process* by, Process* target) {
+void Vm::suspend(Process* by, Process* target, bool add, Term reply_tag) {
+    static const Term am_suspended = atom("suspended");
+    bool active;
     {
         std::lock_guard guard(target->lock);
         auto& v = target->suspenders;
-        auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == by->id; });
-        if (it != v.end()) ++it->second;
-        else v.emplace_back(by->id, 1);
+        auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.by == by->id; });
+        if (add) {
+            if (it != v.end()) ++it->count;
+            else it = v.insert(v.end(), Process::Suspension{by->id, 1, false});
+        }
+        // Off its scheduler with nothing in its inbox, the process is suspended at once (OTP
+        // suspends a signal-free process under its locks); otherwise when its scheduler next
+        // looks (Schedulers::run_one), after the signals before the suspension.
+        if (target->state != ProcessState::Running && target->inbox.empty())
+            for (auto& s : v) s.active = true;
+        active = it != v.end() && it->active;
+        if (reply_tag && !active) {
+            Term tag;
+            HeapFragment* frag = copy_to_fragment(reply_tag, &tag);
+            target->suspend_replies.push_back({by->id, tag, frag});
+        }
     }
-    if (std::find(by->suspending.begin(), by->suspending.end(), target->id) == by->suspending.end())
+    if (reply_tag && active) {
+        Term words[3] = {make_arityval(2), reply_tag, am_suspended};
+        send_message(nullptr, by->id, make_boxed(words));
+    }
+    if (add && std::find(by->suspending.begin(), by->suspending.end(), target->id) == by->suspending.end())
         by->suspending.push_back(target->id);
+}
+
+void Vm::send_suspend_replies(const std::vector<Process::SuspendReply>& replies, Term result) {
+    for (const Process::SuspendReply& r : replies) {
+        Term words[3] = {make_arityval(2), r.tag, result};
+        send_message(nullptr, r.to, make_boxed(words));
+        free_fragment(r.fragment);
+    }
 }
 
 bool Vm::unsuspend(Term by, Process* target, bool all) {
@@ -996,9 +1024,9 @@ bool Vm::unsuspend(Term by, Process* target, bool all) {
     {
         std::lock_guard guard(target->lock);
         auto& v = target->suspenders;
-        auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == by; });
+        auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.by == by; });
         if (it == v.end()) return false;
-        if (all || --it->second == 0) v.erase(it);
+        if (all || --it->count == 0) v.erase(it);
         if (v.empty() && target->parked) {
             target->parked = false;
             target->state = ProcessState::Runnable;
@@ -1087,6 +1115,14 @@ void Vm::do_exit(Process* p, Term reason) {
     for (Term pid : p->suspending)
         if (std::shared_ptr<Process> target = lookup_process(pid)) unsuspend(p->id, target.get(), true);
     p->suspending.clear();
+    // Suspensions of it asked while it ran and never in effect.
+    static const Term am_exited = atom("exited");
+    std::vector<Process::SuspendReply> suspend_replies;
+    {
+        std::lock_guard guard(p->lock);
+        suspend_replies.swap(p->suspend_replies);
+    }
+    send_suspend_replies(suspend_replies, am_exited);
     // The native objects that monitor it hear of its exit (prim_file closes the files it owns).
     std::vector<MagicHandle*> resources;
     {

@@ -298,11 +298,14 @@ struct Vm {
     std::vector<Term> process_ids() const;
     std::size_t process_count() const;
 
-    // erlang:suspend_process/resume_process: [by] adds (drops) one suspension of [target].
-    // unsuspend returns false if [by] holds none. A suspended process is parked by its
-    // scheduler; the last resume makes it runnable again.
-    void suspend(Process* by, Process* target);
+    // erlang:suspend_process/resume_process: [by] adds (drops, [add] false) one suspension of
+    // [target]. unsuspend returns false if [by] holds none. A suspended process is parked by
+    // its scheduler; the last resume makes it runnable again. With a [reply_tag], [by] gets
+    // {Tag, suspended} once its suspension is active (Process::SuspendReply).
+    void suspend(Process* by, Process* target, bool add, Term reply_tag);
     bool unsuspend(Term by, Process* target, bool all = false);
+    // Sends {Tag, [result]} for each of [replies] (taken from a Process::suspend_replies).
+    void send_suspend_replies(const std::vector<Process::SuspendReply>& replies, Term result);
     // Makes a process suspended by a trapping BIF runnable (any thread).
     void resume_suspended(Process* p);
     // Traps the calling BIF: [p] is suspended until thread progress passes a point after now,
