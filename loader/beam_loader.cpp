@@ -688,9 +688,10 @@ private:
             // It has no live count: it never collects, the test_heap before it makes room. Its
             // bs_create_bin may collect, and takes the live count of that test_heap.
             if (o[2].kind != OperandKind::Unsigned) return bad("bs_private_append: bad unit");
+            // (A line instruction may come between them.)
             Operand live{OperandKind::Unsigned, MAX_X_REGS};
-            if (!m_mod.instrs.empty() && m_mod.instrs.back().op == Op::test_heap)
-                live = m_mod.operand(m_mod.instrs.back(), 1);
+            auto before = std::find_if(m_mod.instrs.rbegin(), m_mod.instrs.rend(), [](const GenericInstr& in) { return in.op != Op::line; });
+            if (before != m_mod.instrs.rend() && before->op == Op::test_heap) live = m_mod.operand(*before, 1);
             if (live.kind != OperandKind::Unsigned || live.value >= MAX_X_REGS)
                 return bad("bs_private_append: no test_heap before it");
             return open(o[0], {OperandKind::Unsigned, 0}, live, o[2].value, o[5]) &&
