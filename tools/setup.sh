@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS="build-essential cmake ninja-build llvm-19-dev libgtest-dev libcli11-dev libspdlog-dev libfmt-dev
       zlib1g-dev libgmp-dev libpcre2-dev erlang-base erlang-runtime-tools erlang-crypto erlang-src
-      erlang-eunit erlang-mnesia
+      erlang-eunit erlang-mnesia erlang-common-test rebar3 elixir
       nlohmann-json3-dev libexpat1-dev tmux"
 missing=""
 for p in $PKGS; do
