@@ -3,7 +3,7 @@
 # `erl` (a symlink first on PATH): Debian's rebar3 (new app, compile, eunit, ct, escriptize
 # and the escript), OTP's ct_run on a suite directory, Debian's Elixir 1.14 (a script with
 # GenServer, Task, Agent, Stream, structs, protocols, a module compiled at run time and
-# Logger; elixir -e) and Mix (mix new, mix test). Each step runs on erl, then on beamlet, in
+# Logger; elixir -e), Mix (mix new, mix test) and iex in a terminal (tmux). Each step runs on erl, then on beamlet, in
 # the same directory set-up: the same exit status and the same output once times, seeds
 # and timestamps are masked; Common Test's logs name the same files and record the same
 # results. Skipped (77) when rebar3, elixir or Common Test is not installed.
@@ -230,6 +230,37 @@ defmodule MoreTest do
 end
 EXS
 step "mix test" sh -c 'cd proj && mix test --seed 0'
+
+# ---- iex in a terminal (tmux) -------------------------------------------------------------
+# What the session shows from the first prompt on (the banner names the emulator).
+iex_session() {
+  local server="beamlet-iex-$$-$1" side=$1
+  shift
+  tmux -L "$server" new-session -d -x 100 -y 50 -c "$work/$side/w" "env HOME=$work/$side $* iex"
+  for _ in $(seq 100); do tmux -L "$server" capture-pane -p | grep -q 'iex(1)>' && break; sleep 0.2; done
+  local n=2
+  for line in 'Enum.map([1, 2, 3], fn x -> x * 10 end)' 'defmodule Sq, do: (def sq(x), do: x * x)' \
+              'Sq.sq(12)' 'h Enum.sum' 'String.upcase("done")'; do
+    tmux -L "$server" send-keys -l "$line"
+    tmux -L "$server" send-keys Enter
+    for _ in $(seq 100); do tmux -L "$server" capture-pane -p -S -200 | grep -q "iex($n)>" && break; sleep 0.2; done
+    n=$((n + 1))
+  done
+  tmux -L "$server" capture-pane -p -S -200 | sed -n '/iex(1)>/,$p' | sed -e 's/[[:space:]]*$//' | mask
+  tmux -L "$server" kill-server 2>/dev/null
+}
+if command -v tmux >/dev/null && command -v iex >/dev/null; then
+  checks=$((checks + 1))
+  iex_session a >"$work/erl.out"
+  iex_session b PATH="$work/bin:$PATH" >"$work/beamlet.out"
+  if ! grep -q '"DONE"' "$work/erl.out"; then
+    fail "iex: erl's session did not finish: $(tail -5 "$work/erl.out")"
+  elif ! diff -u "$work/erl.out" "$work/beamlet.out"; then
+    fail "iex: the session differs from erl's"
+  else
+    echo "ok: iex in a terminal"
+  fi
+fi
 
 echo "workloads_test ($engine): $checks checks, $failures failures"
 [ $failures -eq 0 ]
