@@ -147,10 +147,18 @@ Term bif_erts_internal_prepare_loading(Process* p, Term* a) {
     std::string bytes = binary_bytes(a[1]);
     CallAccountingPause pause(p);  // parsing and compiling are not the caller's work
     auto code = vm.module_parser({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, "");
-    if (!code || code->name != a[0]) return error_tuple(p, atom("badfile"));
+    // Why a module is refused goes to the logger, as erts reports it.
+    auto refused = [&](std::string_view why) {
+        if (why.starts_with(": ")) why.remove_prefix(2);  // (the parser's message for no path)
+        Term args = make_cons_on(p->alloc(2), bytes_to_list(p, why, NIL), NIL);
+        vm.log_error(p, "Error loading module ~w:~n  ~s~n", make_cons_on(p->alloc(2), a[0], args));
+        return error_tuple(p, atom("badfile"));
+    };
+    if (!code) return refused(code.error());
+    if (code->name != a[0]) return refused("module name in object code is " + atom_text(code->name));
     code->source_path = library_file_of(vm, a[0], bytes.size());
     auto module = vm.prepare_module(*code);
-    if (!module) return error_tuple(p, atom("badfile"));
+    if (!module) return refused(module.error());
     auto* prepared = new PreparedCode{a[0], (*module)->on_load_function != 0, {}, std::move(*module)};
     return new_magic_ref(p, prepared, destroy_prepared);
 }

@@ -564,7 +564,8 @@ private:
         m_mod.operands.reserve(m_chunks.code->size());
         m_mod.instrs.reserve(m_chunks.code->size() / 3);
         Reader code(m_chunks.code->subspan(4 + header_size));
-        (void)max_opcode;  // each opcode is checked below, with a message naming it
+        // An opcode beyond OTP 25's is named where it is used (below); a module whose header
+        // claims one it never uses is refused as erl refuses it.
         bool ended = false;
         while (!code.at_end()) {
             std::uint8_t number = code.u8();
@@ -604,6 +605,9 @@ private:
             }
         }
         if (!ended) return fail("chunk Code: truncated (no int_code_end)");
+        if (max_opcode > MAX_BEAM_OPCODE)
+            return fail("module " + atom_text(m_mod.name) + ": compiled for a later version of the runtime system (opcodes up to " +
+                        std::to_string(max_opcode) + "; OTP 25 has " + std::to_string(MAX_BEAM_OPCODE) + "): recompile it with OTP 25's compiler");
         return true;
     }
 

@@ -84,6 +84,12 @@ code=$(chunk_data_offset "$work/loader_sample.beam" Code)
 first_instruction=$((code + 4 + $(u32 "$work/loader_sample.beam" "$code")))
 printf '\033' | dd of="$work/loader_sample.beam" bs=1 seek=$first_instruction conv=notrunc status=none
 mkdir "$work/opcode" && mv "$work/loader_sample.beam" "$work/opcode/"
+# From OTP 26: its bs_match (182) as the first instruction; a header naming opcodes up to 182.
+mkdir "$work/otp26" "$work/otp26_header"
+cp "$sample_beam" "$work/otp26/loader_sample.beam"
+printf '\266' | dd of="$work/otp26/loader_sample.beam" bs=1 seek=$first_instruction conv=notrunc status=none
+cp "$sample_beam" "$work/otp26_header/loader_sample.beam"
+printf '\0\0\0\266' | dd of="$work/otp26_header/loader_sample.beam" bs=1 seek=$((code + 8)) conv=notrunc status=none
 printf -- '-module(broken).\n-export([main/0]).\nmain() -> ok(.\n' >"$work/broken.erl"
 
 # A wrong command line: one line and exit status 2, for every subcommand.
@@ -112,6 +118,8 @@ expect_clean_failure "truncated .beam" "truncated.beam: truncated BEAM file" run
 expect_clean_failure "FOR1 size 0" "zero_size.beam: bad BEAM file size 0" run zero_size.beam
 expect_clean_failure "misnamed .beam" "misnamed.beam: file contains module loader_sample" run misnamed.beam
 expect_clean_failure "unsupported opcode" "unsupported opcode 27 (m_plus)" run opcode/loader_sample.beam
+expect_clean_failure "an OTP 26 instruction" "unsupported opcode 182 (bs_match (OTP 26))" run otp26/loader_sample.beam
+expect_clean_failure "an OTP 26 header" "module loader_sample: compiled for a later version of the runtime system" run otp26_header/loader_sample.beam
 expect_clean_failure "dis of a garbage .beam" "text.beam: not a BEAM file" dis text.beam
 
 # Hostile .beam files: counts and sizes that promise far more than the file holds.
