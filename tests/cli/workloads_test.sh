@@ -3,7 +3,8 @@
 # `erl` (a symlink first on PATH): Debian's rebar3 (new app, compile, eunit, ct, escriptize
 # and the escript), OTP's ct_run on a suite directory, Debian's Elixir 1.14 (a script with
 # GenServer, Task, Agent, Stream, structs, protocols, a module compiled at run time and
-# Logger; elixir -e), Mix (mix new, mix test) and iex in a terminal (tmux). Each step runs on erl, then on beamlet, in
+# Logger; elixir -e), Mix (mix new, mix test), a TLS echo between erl and beamlet both ways
+# on 127.0.0.1, and iex in a terminal (tmux). Each step runs on erl, then on beamlet, in
 # the same directory set-up: the same exit status and the same output once times, seeds
 # and timestamps are masked; Common Test's logs name the same files and record the same
 # results. Skipped (77) when rebar3, elixir or Common Test is not installed.
@@ -230,6 +231,65 @@ defmodule MoreTest do
 end
 EXS
 step "mix test" sh -c 'cd proj && mix test --seed 0'
+
+# ---- TLS between erl and beamlet ------------------------------------------------------------
+cat >"$work/tls_peer.erl" <<'ERL'
+-module(tls_peer).
+-export([server/0, client/0]).
+%% server: listens on 127.0.0.1 with a certificate made at run time, writes its port to
+%% tls.port, echoes what one client sends until it closes. client: connects, sends, prints.
+server() ->
+    {ok, _} = application:ensure_all_started(ssl),
+    EC = [{key, {namedCurve, secp256r1}}],
+    #{server_config := SC} = public_key:pkix_test_data(#{server_chain => #{root => EC, peer => EC},
+                                                       client_chain => #{root => EC, peer => EC}}),
+    {ok, L} = ssl:listen(0, [{ip, {127, 0, 0, 1}}, {active, false}, binary | SC]),
+    {ok, {_, Port}} = ssl:sockname(L),
+    ok = file:write_file("tls.port.tmp", integer_to_list(Port)),
+    ok = file:rename("tls.port.tmp", "tls.port"),
+    {ok, S0} = ssl:transport_accept(L, 20000),
+    {ok, S} = ssl:handshake(S0, 20000),
+    echo(S),
+    halt().
+echo(S) ->
+    case ssl:recv(S, 0, 20000) of
+        {ok, D} -> ok = ssl:send(S, [<<"echo:">>, D]), echo(S);
+        {error, _} -> ok
+    end.
+client() ->
+    {ok, _} = application:ensure_all_started(ssl),
+    {ok, P} = file:read_file("tls.port"),
+    {ok, C} = ssl:connect({127, 0, 0, 1}, binary_to_integer(P), [{verify, verify_none}, {active, false}, binary], 20000),
+    {ok, [{protocol, V}]} = ssl:connection_information(C, [protocol]),
+    ok = ssl:send(C, <<"across the nodes">>),
+    {ok, R} = ssl:recv(C, 0, 20000),
+    io:format("~p ~p~n", [V, R]),
+    ssl:close(C),
+    halt().
+ERL
+erlc -o "$work" "$work/tls_peer.erl" || fail "set-up: tls_peer.erl"
+# tls SERVER_PATH CLIENT_PATH: the server run with erl from SERVER_PATH, the client from CLIENT_PATH.
+tls() {
+  rm -f "$work/tls.port"
+  (cd "$work" && PATH="$1" timeout 60 erl -noshell -pa "$work" -s tls_peer server >"$work/tls_server.out" 2>&1 &)
+  for _ in $(seq 200); do [ -f "$work/tls.port" ] && break; sleep 0.1; done
+  (cd "$work" && PATH="$2" timeout 60 erl -noshell -pa "$work" -s tls_peer client 2>&1)
+  for _ in $(seq 100); do pgrep -f "tls_peer server" >/dev/null || break; sleep 0.1; done
+}
+for server in erl beamlet; do
+  checks=$((checks + 1))
+  if [ $server = erl ]; then
+    name="erl server, beamlet client" server_path=$PATH client_path="$work/bin:$PATH"
+  else
+    name="beamlet server, erl client" server_path="$work/bin:$PATH" client_path=$PATH
+  fi
+  got=$(tls "$server_path" "$client_path")
+  if [ "$got" != "'tlsv1.3' <<\"echo:across the nodes\">>" ]; then
+    fail "TLS, $name: $got; server: $(tail -3 "$work/tls_server.out")"
+  else
+    echo "ok: TLS, $name"
+  fi
+done
 
 # ---- iex in a terminal (tmux) -------------------------------------------------------------
 # What the session shows from the first prompt on (the banner names the emulator).
