@@ -7,6 +7,7 @@
 // and run it on each stored object under the table's read (or write) lock, copying the results
 // onto the caller's heap before the lock is released.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <mutex>
 #include <shared_mutex>
@@ -21,6 +22,7 @@
 #include "vm/copy.hpp"
 #include "vm/magic.hpp"
 #include "vm/scheduler.hpp"
+#include "vm/term_hash.hpp"
 #include "vm/term_order.hpp"
 
 namespace beamlet::bif {
@@ -550,15 +552,43 @@ Term select_chunk(Process* p, Table& t, Term tid, Term ms_ref, const MatchSpec& 
     return make_tuple_on(p, {::beamlet::bif::reverse(p, scan.results), cont});
 }
 
+// The specs that select/match/match_object compiled last on this scheduler thread. Callers
+// pass the same spec again and again (Mnesia's lock and index code at every transaction), and
+// beamlet's compiler costs more than a look-up: a spec is found by its hash and =:=. A
+// select runs to its end without yielding, so a spec it uses is not evicted under it.
+class RecentSpecs {
+public:
+    // The compiled [source], or null (badarg; [*too_deep] set for system_limit).
+    const MatchSpec* find_or_compile(Vm& vm, Term source, bool* too_deep) {
+        std::uint32_t hash = make_hash2(source);
+        for (Entry& e : m_entries)
+            if (e.spec && e.hash == hash && terms_exact_equal(e.spec->source(), source)) return e.spec.get();
+        MatchSpec* ms = MatchSpec::compile_table(vm, source, nullptr, too_deep);
+        if (!ms) return nullptr;
+        Entry& slot = m_entries[m_next++ % m_entries.size()];
+        slot.hash = hash;
+        slot.spec.reset(ms);
+        return ms;
+    }
+
+private:
+    struct Entry {
+        std::uint32_t hash = 0;
+        std::unique_ptr<MatchSpec> spec;
+    };
+    std::array<Entry, 8> m_entries;
+    unsigned m_next = 0;
+};
+thread_local RecentSpecs t_recent_specs;
+
 // select(Tab, MS) / select_reverse / select_count / select_delete / select_replace.
 Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
     Need need = mode == Mode::Select || mode == Mode::Count ? Need::Read : Need::Write;
     return with_table(p, id, need, [&](Table& t) -> Term {
         if (mode == Mode::Replace && (t.kind() == Kind::Bag || !keeps_key(t, source))) return p->badarg();
         bool too_deep = false;
-        MatchSpec* ms = MatchSpec::compile_table(p->vm, source, nullptr, &too_deep);
+        const MatchSpec* ms = t_recent_specs.find_or_compile(p->vm, source, &too_deep);
         if (!ms) return p->error(too_deep ? atoms::system_limit : atoms::badarg);
-        std::unique_ptr<MatchSpec> owned(ms);
         Scan scan(p, t, *ms, mode);
         scan_all(scan, source);
         switch (mode) {
