@@ -125,6 +125,10 @@ void trace_proc(Vm& vm, Process* p, Term what, Term arg, Term arg2) {
     });
 }
 
+void trace_proc_to(Vm& vm, Process* p, const std::vector<TracerRef>& refs, Term what, Term arg) {
+    for (const TracerRef& ref : refs) deliver_for(vm, p, ref, TraceEvent{p->id, what, {arg, 0}});
+}
+
 void trace_sched(Vm& vm, Process* p, SchedEvent event) {
     static constexpr Term tags[] = {atoms::in, atoms::out, atoms::in_exiting, atoms::out_exiting, atoms::out_exited};
     bool exiting = event != SchedEvent::In && event != SchedEvent::Out;

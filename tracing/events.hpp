@@ -26,6 +26,8 @@ void trace_receive_timeout(vm::Vm& vm, vm::Process* p);
 // {trace, P, [what], [arg]} or, with [arg2], {trace, P, [what], [arg], [arg2]}, for [p]'s
 // sessions with procs.
 void trace_proc(vm::Vm& vm, vm::Process* p, vm::Term what, vm::Term arg, vm::Term arg2 = 0);
+// The same event for the sessions of [refs] only (taken under [p]'s lock by the caller).
+void trace_proc_to(vm::Vm& vm, vm::Process* p, const std::vector<vm::TracerRef>& refs, vm::Term what, vm::Term arg);
 // {trace, P, in | out | in_exiting | out_exiting | out_exited, {M, F, Arity} | 0} for [p]:
 // the current function, 0 when it has none (running, running_procs, exiting).
 void trace_sched(vm::Vm& vm, vm::Process* p, vm::SchedEvent event);

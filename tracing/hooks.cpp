@@ -85,19 +85,17 @@ void TracingHooks::process_unlinked(Process* unlinker, Term other_pid) {
 }
 
 void TracingHooks::process_event(Process* p, Term what, Term arg) {
-    if (what == atoms::getting_linked) {
-        std::vector<TracerRef> refs;
-        {
-            std::lock_guard guard(m_links_lock);
-            auto it = m_pending_links.find(p->id);
-            if (it != m_pending_links.end()) {
-                refs = std::move(it->second);
-                m_pending_links.erase(it);
-            }
+    if (what != atoms::getting_linked) return trace_proc(m_vm, p, what, arg);
+    std::vector<TracerRef> refs;
+    {
+        std::lock_guard guard(m_links_lock);
+        auto it = m_pending_links.find(p->id);
+        if (it != m_pending_links.end()) {
+            refs = std::move(it->second);
+            m_pending_links.erase(it);
         }
-        give_inherited(p, refs);
     }
-    trace_proc(m_vm, p, what, arg);
+    trace_proc_to(m_vm, p, give_inherited(p, refs), what, arg);
 }
 
 void TracingHooks::message_sent(Process* sender, Term to, Term msg, bool exists) {

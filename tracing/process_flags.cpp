@@ -65,9 +65,8 @@ void recompute_all_flags(Tracee* p) {
 
 // Adds [refs] to [to]'s flags (inheritance: the same tracer, the flags ORed in).
 template <typename Tracee>
-void give(Tracee* to, const std::vector<TracerRef>& refs) {
+void give_locked(Tracee* to, const std::vector<TracerRef>& refs) {
     if (refs.empty()) return;
-    std::lock_guard guard(to->lock);
     for (const TracerRef& r : refs) {
         auto it = std::find_if(to->trace_refs.begin(), to->trace_refs.end(),
                                [&](const TracerRef& c) { return c.session == r.session; });
@@ -75,6 +74,13 @@ void give(Tracee* to, const std::vector<TracerRef>& refs) {
         else it->flags |= r.flags;
     }
     recompute_all_flags(to);
+}
+
+template <typename Tracee>
+void give(Tracee* to, const std::vector<TracerRef>& refs) {
+    if (refs.empty()) return;
+    std::lock_guard guard(to->lock);
+    give_locked(to, refs);
 }
 
 // The refs [from] passes on through [every] (set_on_spawn / set_on_link) or, once, [first]
@@ -292,11 +298,19 @@ std::vector<TracerRef> inherit_on_link(Process* linker, Process* linked, bool by
     return refs;
 }
 
-void give_inherited(Process* linked, const std::vector<TracerRef>& refs) {
+std::vector<TracerRef> give_inherited(Process* linked, const std::vector<TracerRef>& refs) {
     std::vector<TracerRef> live;
     for (const TracerRef& r : refs)
         if (r.session->alive.load(std::memory_order_acquire)) live.push_back(r);
-    give(linked, live);
+    // One hold of the lock for the flags given and the sessions that hear getting_linked: a
+    // trace:process/4 from another process comes before both or after both (erts handles the
+    // link signal under the main lock, which flag changes take too).
+    std::lock_guard guard(linked->lock);
+    give_locked(linked, live);
+    std::vector<TracerRef> procs;
+    for (const TracerRef& r : linked->trace_refs)
+        if (r.flags & TRACE_PROCS) procs.push_back(r);
+    return procs;
 }
 
 }  // namespace beamlet::tracing

@@ -83,8 +83,9 @@ void inherit_on_open(vm::Port* port);
 // [linked] inherits from [linker] (set_on_link, set_on_first_link). [by_link_bif]: through
 // link/1, which passes flags in sessions but not in the legacy session (as OTP 25).
 std::vector<vm::TracerRef> inherit_on_link(vm::Process* linker, vm::Process* linked, bool by_link_bif);
-// Gives [linked] the refs a link passed on to it once more (see TracingHooks::process_event).
-void give_inherited(vm::Process* linked, const std::vector<vm::TracerRef>& refs);
+// Gives [linked] the refs a link passed on to it once more (see TracingHooks::process_event)
+// and returns, from the same moment, the refs with procs: those its getting_linked goes to.
+std::vector<vm::TracerRef> give_inherited(vm::Process* linked, const std::vector<vm::TracerRef>& refs);
 
 // ---- implementation details of for_each_ref ----
 
