@@ -23,6 +23,9 @@ ulimit -c 0
 export ERL_CRASH_DUMP_SECONDS=0 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=dumb
 unset ERL_FLAGS ERL_AFLAGS ERL_ZFLAGS ERLC_EMULATOR ESCRIPT_EMULATOR ELIXIR_ERL_OPTIONS MIX_ENV
 [ "$engine" = interp ] && export BEAMLET_ENGINE=interp
+# The JIT as users get it, lazy (hot modules compiled in the background), not the tests'
+# BEAMLET_JIT_HOT=0 that compiles every module rebar3 and Elixir load before it runs.
+unset BEAMLET_JIT_HOT
 # Each side works in a directory of the same name (Common Test names its runs after it).
 mkdir -p "$work/bin" "$work/a/w" "$work/b/w"
 ln -s "$beamlet" "$work/bin/erl"
