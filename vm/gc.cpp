@@ -245,6 +245,18 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
     p->heap_size_words = new_size;
 }
 
+// The young heap ends at [new_size] words into its block: the stack moves down, the heap's
+// data stays where it is (the block's tail is freed with the block at the next collection).
+void shrink_in_place(Process* p, Word new_size) {
+    Word stack_used = Word(p->hend - p->stop);
+    Term* new_hend = p->heap + new_size;
+    BEAMLET_ASSERT(new_hend - stack_used >= p->htop);
+    std::memmove(new_hend - stack_used, p->stop, stack_used * sizeof(Term));
+    p->hend = new_hend;
+    p->stop = new_hend - stack_used;
+    p->heap_size_words = new_size;
+}
+
 }  // namespace
 
 namespace {
@@ -472,7 +484,12 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
         Word room = p->max_heap.size > old_block ? p->max_heap.size - old_block : 0;
         if (target > room) target = std::max(largest_heap_size_within(in_use, room), p->min_heap_words);
     }
-    if (target != to_size) resize_block(p, x, live, target);
+    // A smaller block is this one with the stack moved down, the heap not copied again (the
+    // block's tail goes with it at the next collection) — unless most of a large block would
+    // lie unused until then.
+    constexpr Word LARGE_BLOCK_WORDS = 64 * 1024;
+    if (target < to_size && (to_size <= LARGE_BLOCK_WORDS || to_size <= 4 * target)) shrink_in_place(p, target);
+    else if (target != to_size) resize_block(p, x, live, target);
     // Everything now in the young heap has survived one collection.
     p->high_water = p->htop;
     BEAMLET_ASSERT(Word(p->stop - p->htop) >= need_words);

@@ -13,6 +13,16 @@ namespace {
 
 // Above this many keys lookups use binary search; below, a linear scan is cheaper.
 constexpr Word LINEAR_SEARCH_MAX_KEYS = 8;
+// An immediate key (an atom, a small, a pid) is found by word equality: up to this many keys
+// (OTP's flatmap limit) a scan of words beats a binary search whose probes order atoms by name.
+constexpr Word IMMEDIATE_SCAN_MAX_KEYS = 32;
+
+// The index of the immediate [key] among [n] keys, or n.
+Word find_immediate(const Term* keys, Word n, Term key) {
+    Word i = 0;
+    while (i < n && keys[i] != key) ++i;
+    return i;
+}
 
 const Term* keys_of(Term map) { return tuple_elements(map_keys(map)); }
 
@@ -67,10 +77,9 @@ Term alloc_map(Process* p, Word n, Term** keys_out, Term** values_out) {
 const Term* map_lookup(Term map, Term key) {
     Word n = map_size(map);
     const Term* keys = keys_of(map);
-    if (n <= LINEAR_SEARCH_MAX_KEYS && is_immediate(key)) {
-        for (Word i = 0; i < n; ++i)
-            if (keys[i] == key) return map_values(map) + i;
-        return nullptr;
+    if (n <= IMMEDIATE_SCAN_MAX_KEYS && is_immediate(key)) {
+        Word i = find_immediate(keys, n, key);
+        return i < n ? map_values(map) + i : nullptr;
     }
     bool found;
     Word i = locate(keys, n, key, &found);
@@ -119,7 +128,10 @@ Term map_put(Process* p, Term map, Term key, Term value) {
     const Term* old_keys = keys_of(map);
     const Term* old_values = map_values(map);
     bool found;
-    Word at = locate(old_keys, n, key, &found);
+    // An update of a key already there (the common case) needs no ordering compare.
+    Word at = n <= IMMEDIATE_SCAN_MAX_KEYS && is_immediate(key) ? find_immediate(old_keys, n, key) : n;
+    found = at < n;
+    if (!found) at = locate(old_keys, n, key, &found);
     if (found) {
         if (old_values[at] == value) return map;
         // Same keys: the new map shares the keys tuple.
