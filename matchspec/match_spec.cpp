@@ -23,6 +23,7 @@
 #include "vm/seq_trace.hpp"
 #include "vm/term_order.hpp"
 #include "vm/vm.hpp"
+#include "vm/work_stack.hpp"
 
 namespace beamlet::matchspec {
 
@@ -266,7 +267,10 @@ private:
         }
         // Guards, then the body, each element compiled before the list's end is checked (the
         // order of OTP's errors). A table's body must be a non-empty list.
-        std::vector<std::uint32_t> gk, bk;
+        std::vector<std::uint32_t>& gk = m_scratch.guards;
+        std::vector<std::uint32_t>& bk = m_scratch.body;
+        gk.clear();
+        bk.clear();
         if (!expressions(guards, true, &gk)) return false;
         if (m_ms.m_table && !is_list(body)) return error("Body clause does not return anything.");
         if (!expressions(body, false, &bk)) return false;
@@ -275,9 +279,11 @@ private:
         c.body_first = add_kids(bk);
         c.body_count = std::uint32_t(bk.size());
         // '$$' lists the variables in the order of their numbers.
-        std::vector<std::pair<SWord, std::uint32_t>> order(m_slots.begin(), m_slots.end());
+        std::vector<std::pair<SWord, std::uint32_t>>& order = m_scratch.order;
+        order.assign(m_slots.begin(), m_slots.end());
         std::sort(order.begin(), order.end());
-        std::vector<std::uint32_t> slots;
+        std::vector<std::uint32_t>& slots = m_scratch.vars;
+        slots.clear();
         for (auto& [number, slot] : order) slots.push_back(slot);
         c.vars_first = add_kids(slots);
         c.vars_count = std::uint32_t(slots.size());
@@ -318,7 +324,7 @@ private:
 
     // Whether a map in pattern [t] has a variable ('$N') as a key: OTP refuses that.
     static bool has_variable_map_key(Term t) {
-        std::vector<Term> todo{t};
+        vm::WorkStack<Term> todo(t);
         bool found = false;
         while (!todo.empty() && !found) {
             Term u = todo.back();
@@ -352,7 +358,7 @@ private:
             std::uint32_t keys;          // PMap: its index in m_map_keys
         };
         if (has_variable_map_key(t)) return error("Variable found in map key.");
-        std::vector<Frame> stack;
+        vm::WorkStack<Frame, 16> stack;
         m_pending.clear();
         m_pattern_kids.clear();
         auto leaf_or_push = [&](Term u, std::uint32_t* leaf) {
@@ -590,9 +596,24 @@ private:
     Vm& m_vm;
     MatchSpec& m_ms;
     std::vector<std::string>* m_errors;
-    std::vector<std::pair<SWord, std::uint32_t>> m_slots;  // '$N' -> slot, this clause
-    std::vector<Term> m_pending;                // pattern(): children still to compile
-    std::vector<std::uint32_t> m_pattern_kids;  // pattern(): children compiled
+    // Working space, kept by each thread from one compilation to the next: ETS's select and
+    // match compile a spec at every call (Mnesia's lock manager, several per transaction),
+    // and once warm a compilation allocates only the spec it returns.
+    struct Scratch {
+        std::vector<std::pair<SWord, std::uint32_t>> slots;  // '$N' -> slot, this clause
+        std::vector<Term> pending;                           // pattern(): children still to compile
+        std::vector<std::uint32_t> pattern_kids;             // pattern(): children compiled
+        std::vector<std::uint32_t> guards, body, vars;       // compile_clause(): its lists
+        std::vector<std::pair<SWord, std::uint32_t>> order;  // compile_clause(): '$$' order
+    };
+    static Scratch& thread_scratch() {
+        static thread_local Scratch scratch;
+        return scratch;
+    }
+    Scratch& m_scratch = thread_scratch();
+    std::vector<std::pair<SWord, std::uint32_t>>& m_slots = m_scratch.slots;
+    std::vector<Term>& m_pending = m_scratch.pending;
+    std::vector<std::uint32_t>& m_pattern_kids = m_scratch.pattern_kids;
     bool m_too_deep = false;
 };
 
@@ -600,6 +621,8 @@ MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string
     auto* ms = new MatchSpec();
     ms->m_table = true;
     ms->m_storage = copy_to_fragment(source, &ms->m_source);
+    ms->m_nodes.reserve(16);  // one allocation each for the usual spec, not five
+    ms->m_kids.reserve(16);
     MatchSpecCompiler compiler(vm, *ms, errors);
     if (!compiler.compile(ms->m_source)) {
         if (too_deep) *too_deep = compiler.too_deep();
@@ -614,6 +637,8 @@ MatchSpec* MatchSpec::compile(Vm& vm, Term source, std::vector<std::string>* err
     auto* ms = new MatchSpec();
     ms->m_kind = kind;
     ms->m_storage = copy_to_fragment(source, &ms->m_source);
+    ms->m_nodes.reserve(16);  // one allocation each for the usual spec, not five
+    ms->m_kids.reserve(16);
     MatchSpecCompiler compiler(vm, *ms, errors);
     if (!compiler.compile(ms->m_source)) {
         if (too_deep) *too_deep = compiler.too_deep();

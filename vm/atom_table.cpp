@@ -57,6 +57,28 @@ void AtomTable::insert_slot(Index& index, std::size_t hash, Word atom_index) {
     index.slots[i].store(slot_tag(hash) | (atom_index + 1), std::memory_order_release);
 }
 
+// hashpjw over the text, a two-byte UTF-8 latin-1 character counting as its code (as OTP's
+// atom table does, so that latin-1 atoms hash as they did before UTF-8 atoms).
+static std::uint32_t hashpjw(std::string_view text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    std::size_t len = text.size();
+    std::uint32_t h = 0;
+    while (len--) {
+        unsigned char v = *p++;
+        if (len && (v & 0xFE) == 0xC2 && (*p & 0xC0) == 0x80) {
+            v = static_cast<unsigned char>((v << 6) | (*p & 0x3F));
+            ++p;
+            --len;
+        }
+        h = (h << 4) + v;
+        if (std::uint32_t g = h & 0xF0000000u) {
+            h ^= g >> 24;
+            h ^= g;
+        }
+    }
+    return h;
+}
+
 std::optional<Term> AtomTable::intern(std::string_view utf8_name) {
     const std::size_t hash = name_hash(utf8_name);
     if (auto found = lookup(utf8_name, hash)) return make_atom(*found);
@@ -74,6 +96,7 @@ std::optional<Term> AtomTable::intern(std::string_view utf8_name) {
     Entry& slot = chunk[index & (CHUNK_SIZE - 1)];
     slot.text.assign(utf8_name);
     slot.order = order_of(utf8_name);
+    slot.hash = hashpjw(utf8_name);
     // Publishes the new entry: readers that saw an atom with this index also see its text.
     m_count.store(index + 1, std::memory_order_release);
     Index* current = m_indexes.back().get();

@@ -65,6 +65,9 @@ public:
     // The first eight bytes of [atom]'s text as a big-endian number, zero-padded: two atoms
     // whose keys differ are ordered as their keys (as erts's `ord0`); equal keys say nothing.
     std::uint64_t order_key(Term atom) const { return entry(checked_index(atom)).order; }
+    // OTP's hash of [atom]'s text (hashpjw, as erts's atom table computes it), which
+    // phash/2 and phash2/1 mix in for an atom; computed once, when the atom is made.
+    std::uint32_t hash_value(Term atom) const { return entry(checked_index(atom)).hash; }
     Word count() const { return m_count.load(std::memory_order_acquire); }
 
 private:
@@ -81,6 +84,7 @@ private:
     struct Entry {
         std::string text;
         std::uint64_t order = 0;
+        std::uint32_t hash = 0;
     };
 
     std::optional<Word> lookup(std::string_view utf8_name, std::size_t hash) const;

@@ -12,6 +12,7 @@
 #include "vm/heap.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
+#include "vm/work_stack.hpp"
 
 namespace beamlet::vm {
 
@@ -36,38 +37,6 @@ void for_each_child(const Term* obj, Word header, Visit visit) {
         break;
     }
 }
-
-// A work stack that lives on the C++ stack until a term is wide or deep enough to need more
-// (every message send measures and copies its term: most are small).
-template <typename T>
-class WorkStack {
-public:
-    explicit WorkStack(T first) { push_back(first); }
-    bool empty() const { return m_top == m_data; }
-    T back() const { return m_top[-1]; }
-    void pop_back() { --m_top; }
-    void push_back(T v) {
-        if (m_top == m_end) grow();
-        *m_top++ = v;
-    }
-
-private:
-    // Pointers, not counts: a store of a T (a Word) may alias a size_t, so with counts the
-    // compiler reloads them from memory after every push.
-    void grow() {
-        std::size_t size = std::size_t(m_top - m_data), capacity = std::size_t(m_end - m_data);
-        m_heap.resize(capacity * 2);
-        if (m_data == m_inline) std::copy(m_inline, m_inline + size, m_heap.begin());
-        m_data = m_heap.data();
-        m_top = m_data + size;
-        m_end = m_data + capacity * 2;
-    }
-    T m_inline[32];
-    std::vector<T> m_heap;
-    T* m_data = m_inline;
-    T* m_top = m_inline;
-    T* m_end = m_inline + 32;
-};
 
 // A sub-binary is copied as erts's copy_struct copies one: the bytes it covers become a binary
 // of their own (a heap binary copied out of a heap binary; a RefcBin over the same buffer,

@@ -6,58 +6,47 @@
 #include "vm/term_hash.hpp"
 
 #include <bit>
+#include <span>
 #include <vector>
 
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
 #include "vm/module.hpp"
+#include "vm/work_stack.hpp"
 
 namespace beamlet::vm {
 
-std::uint32_t atom_hash_value(Term atom) {
-    // hashpjw over the text, a two-byte UTF-8 latin-1 character counting as its code (as OTP's
-    // atom table does, so that latin-1 atoms hash as they did before UTF-8 atoms).
-    const std::string& text = atom_text(atom);
-    const unsigned char* p = reinterpret_cast<const unsigned char*>(text.data());
-    std::size_t len = text.size();
-    std::uint32_t h = 0;
-    while (len--) {
-        unsigned char v = *p++;
-        if (len && (v & 0xFE) == 0xC2 && (*p & 0xC0) == 0x80) {
-            v = static_cast<unsigned char>((v << 6) | (*p & 0x3F));
-            ++p;
-            --len;
-        }
-        h = (h << 4) + v;
-        if (std::uint32_t g = h & 0xF0000000u) {
-            h ^= g >> 24;
-            h ^= g;
-        }
-    }
-    return h;
-}
+std::uint32_t atom_hash_value(Term atom) { return AtomTable::global().hash_value(atom); }
 
 namespace {
 
 bool is_byte(Term t) { return is_small(t) && small_value(t) >= 0 && small_value(t) <= 255; }
 
 // The bytes of bitstring [t]: whole bytes in [bytes], the trailing bits (high bits of one
-// byte) in [tail] / [tail_bits].
+// byte) in [tail] / [tail_bits]. A byte-aligned bitstring is read where it is; only one at a
+// bit offset is copied out.
 struct Bits {
-    std::vector<std::uint8_t> bytes;
+    std::span<const std::uint8_t> bytes;
     std::uint8_t tail = 0;
     unsigned tail_bits = 0;
+    std::vector<std::uint8_t> copy;
 };
 Bits bits_of(Term t) {
     BitView v = bit_view(t);
     Bits b;
     std::size_t n = v.size_bytes();
-    b.bytes.resize(n + 1);
-    copy_bits(v.bytes, v.bit_offset, b.bytes.data(), 0, v.bit_size);
     b.tail_bits = unsigned(v.bit_size % 8);
-    b.tail = b.bytes[n];
-    b.bytes.resize(n);
+    if (v.is_aligned()) {
+        const std::uint8_t* base = v.aligned_bytes();
+        b.bytes = {base, n};
+        if (b.tail_bits) b.tail = std::uint8_t(base[n] & (0xFFu << (8 - b.tail_bits)));
+        return b;
+    }
+    b.copy.resize(n + 1);
+    copy_bits(v.bytes, v.bit_offset, b.copy.data(), 0, v.bit_size);
+    b.tail = b.copy[n];
+    b.bytes = {b.copy.data(), n};
     return b;
 }
 
@@ -254,7 +243,7 @@ private:
     }
 
     std::uint32_t m_hash = 0;
-    std::vector<Word> m_stack;
+    WorkStack<Word> m_stack;
 };
 
 // ---- make_hash2 (phash2): Bob Jenkins' mix over 32-bit pieces ----
@@ -499,7 +488,7 @@ private:
 
     std::uint32_t m_hash = 0;
     std::uint32_t m_xor_pairs = 0;
-    std::vector<Item> m_pending;
+    WorkStack<Item> m_pending;
 };
 
 // ---- make_internal_hash (erts_internal_hash): the hash erts keeps inside one VM ----
@@ -634,7 +623,7 @@ private:
     }
 
     std::uint32_t m_hash = 3432918353u;  // erts's INTERNAL_HASH_SALT
-    std::vector<Term> m_pending;
+    WorkStack<Term> m_pending;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
 #include "vm/node.hpp"
+#include "vm/work_stack.hpp"
 
 namespace beamlet::vm {
 
@@ -238,32 +239,11 @@ struct Pending {
     bool exact;
 };
 
-// A stack of Pending runs: sixteen in place (terms nest that deep at most, mostly), the heap
-// beyond — comparing keys of sets and trees must not cost a malloc each.
-class PendingStack {
-public:
-    bool empty() const { return m_size == 0; }
-    Pending& back() { return at(m_size - 1); }
-    void pop_back() { --m_size; }
-    void push_back(const Pending& p) {
-        if (m_size < INLINE) m_inline[m_size] = p;
-        else if (m_size - INLINE < m_spill.size()) m_spill[m_size - INLINE] = p;
-        else m_spill.push_back(p);
-        ++m_size;
-    }
-
-private:
-    static constexpr std::size_t INLINE = 16;
-    Pending& at(std::size_t i) { return i < INLINE ? m_inline[i] : m_spill[i - INLINE]; }
-    Pending m_inline[INLINE];
-    std::vector<Pending> m_spill;
-    std::size_t m_size = 0;
-};
-
 int compare(Term a, Term b, bool exact) {
     // Compound terms push their remaining children here; a list pushes only its tail before
     // descending into the head, so a long list needs one entry, not one per element.
-    PendingStack pending;
+    // Sixteen runs in place: comparing keys of sets and trees must not cost a malloc each.
+    WorkStack<Pending, 16> pending;
     for (;;) {
         int c = 0;
         // The leaves sets, trees and sorted lists compare most: smalls and atoms.
