@@ -35,26 +35,32 @@ Term list_from(Process* p, const Term* items, Word n) {
 }
 
 Term file_name_list(Process* p, const std::string& file) {
-    std::vector<std::uint32_t> chars;
-    chars.reserve(file.size());
+    // Two passes over the UTF-8 (count the characters, then build the list front to back):
+    // every exception builds one of these per frame.
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(file.data());
-    for (std::size_t i = 0; i < file.size();) {
-        std::uint32_t c;
-        int len = utf8_decode(bytes + i, file.size() - i, &c);
+    auto next_char = [&](std::size_t i, std::uint32_t* c) -> std::size_t {
+        int len = utf8_decode(bytes + i, file.size() - i, c);
         if (len <= 0) {  // not UTF-8: the byte
-            c = bytes[i];
+            *c = bytes[i];
             len = 1;
         }
-        chars.push_back(c);
-        i += std::size_t(len);
+        return i + std::size_t(len);
+    };
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < file.size(); ++count) {
+        std::uint32_t c;
+        i = next_char(i, &c);
     }
-    Term* hp = p->alloc(2 * chars.size());
-    Term name = NIL;
-    for (std::size_t i = chars.size(); i-- > 0;) {
-        name = make_cons_on(hp, make_small(SWord(chars[i])), name);
-        hp += 2;
+    if (count == 0) return NIL;
+    Term* hp = p->alloc(2 * count);
+    std::size_t i = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        std::uint32_t c;
+        i = next_char(i, &c);
+        hp[2 * k] = make_small(SWord(c));
+        hp[2 * k + 1] = k + 1 < count ? make_list(hp + 2 * (k + 1)) : NIL;
     }
-    return name;
+    return make_list(hp);
 }
 
 namespace {
@@ -85,7 +91,8 @@ Term make_frame(Process* p, Term m, Term f, Term arity_or_args, Term location) {
 
 // Calls [fn] with each return address of [p]'s call chain, innermost first: [cp], unless it is
 // the one saved in the current frame (then the stack has it), and those saved on the stack
-// from [E] up (raw code pointers among the terms: primary tag 00, never zero).
+// from [E] up (raw code pointers among the terms: primary tag 00, never zero). [fn] returns
+// false to stop: a stack trace needs the first few frames, not a walk of a deep stack.
 template <typename Fn>
 void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
     const Term* first_saved = nullptr;
@@ -97,12 +104,13 @@ void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
     // A return address the same as the one before it is skipped, as OTP records stack traces
     // (a body-recursive function shows one frame per distinct call site).
     const Word* prev = nullptr;
-    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp)) fn(prev = cp);
+    if (cp && !(first_saved && reinterpret_cast<const Word*>(*first_saved) == cp))
+        if (!fn(prev = cp)) return;
     for (const Term* s = first_saved; s && s < p->hend; ++s)
         if (is_header(*s) && *s != 0) {
             const Word* at = reinterpret_cast<const Word*>(*s);
             if (at == trace_return_code()) continue;  // a trace frame's: no call site
-            if (at != prev) fn(prev = at);
+            if (at != prev && !fn(prev = at)) return;
         }
 }
 
@@ -182,7 +190,9 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         add_code_frame(I, false);
     }
     walk_return_addresses(p, E, cp, [&](const Word* at) {
-        if (int(frames.size()) < MAX_DEPTH) add_code_frame(at, true);
+        if (int(frames.size()) >= MAX_DEPTH) return false;
+        add_code_frame(at, true);
+        return true;
     });
     if (frames.size() > std::size_t(MAX_DEPTH)) frames.resize(MAX_DEPTH);
     return list_from(p, frames.data(), frames.size());
@@ -200,7 +210,9 @@ Term current_stacktrace(Process* p) {
     add(p->ip, false);
     const std::size_t max_depth = std::size_t(backtrace_depth());
     walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
-        if (frames.size() < max_depth) add(at, true);
+        if (frames.size() >= max_depth) return false;
+        add(at, true);
+        return true;
     });
     if (frames.size() > max_depth) frames.resize(max_depth);
     return list_from(p, frames.data(), frames.size());
@@ -209,7 +221,9 @@ Term current_stacktrace(Process* p) {
 std::vector<const Word*> return_addresses(Process* p, std::size_t max) {
     std::vector<const Word*> out;
     walk_return_addresses(p, p->stop, p->cp, [&](const Word* at) {
-        if (out.size() < max) out.push_back(at);
+        if (out.size() >= max) return false;
+        out.push_back(at);
+        return true;
     });
     return out;
 }

@@ -215,12 +215,14 @@ Module* Vm::publish_module(std::unique_ptr<Module> mod) {
     // the new module without its exports: that was a spurious undef.
     {
         std::lock_guard lock(m_modules_mutex);
+        m_code_index[m->code.get()] = m;
         auto& slot = m_modules[m->name];
         std::unique_ptr<Module> previous = std::move(slot);
         slot = std::move(mod);
         Module* old = nullptr;
         if (previous) {
             old = previous.get();
+            retire_old_locked(m->name);
             m_old_modules[m->name] = std::move(previous);
         }
         // With an on_load function, the exports wait for it (finish_on_load).
@@ -330,8 +332,16 @@ bool Vm::delete_module(Term name) {
         if (fi.export_entry && !fi.export_entry->is_bif()) set_export_address(fi.export_entry, fi.export_entry->trampoline);
     code_generation.fetch_add(1, std::memory_order_acq_rel);
     std::lock_guard lock(m_modules_mutex);
+    retire_old_locked(name);
     m_old_modules[name] = std::move(current);
     return true;
+}
+
+void Vm::retire_old_locked(Term name) {
+    auto it = m_old_modules.find(name);
+    if (it == m_old_modules.end()) return;
+    m_purged_modules.push_back(std::move(it->second));
+    m_old_modules.erase(it);
 }
 
 bool Vm::purge_module(Term name) {
@@ -431,13 +441,10 @@ Module* Vm::find_module(Term name) const {
 
 const Module* Vm::module_containing(const Word* p) const {
     std::lock_guard lock(m_modules_mutex);
-    for (auto& [name, m] : m_modules)
-        if (m->contains(p)) return m.get();
-    for (auto& [name, m] : m_old_modules)
-        if (m->contains(p)) return m.get();
-    for (auto& m : m_purged_modules)
-        if (m->contains(p)) return m.get();
-    return nullptr;
+    auto it = m_code_index.upper_bound(p);  // the first module starting after p
+    if (it == m_code_index.begin()) return nullptr;
+    const Module* m = std::prev(it)->second;
+    return m->contains(p) ? m : nullptr;
 }
 
 std::vector<Module*> Vm::loaded_modules() const {

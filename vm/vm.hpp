@@ -464,6 +464,12 @@ private:
     std::unordered_map<Term, std::unique_ptr<Module>> m_modules;      // current code
     std::unordered_map<Term, std::unique_ptr<Module>> m_old_modules;  // old code
     std::vector<std::unique_ptr<Module>> m_purged_modules;            // kept, never run again
+    // Every module ever published, by the address its code starts at (module_containing:
+    // a stack trace asks it for each frame). A published Module lives as long as the Vm (old
+    // code replaced without a purge joins m_purged_modules), so entries are never removed.
+    std::map<const Word*, const Module*> m_code_index;
+    // Moves the old code of [name], if any, to m_purged_modules (m_modules_mutex is held).
+    void retire_old_locked(Term name);
     // The old code whose purge is pending (prepare_purge) and the processes that wait for its
     // end; under m_purge_mutex.
     std::mutex m_purge_mutex;
