@@ -247,12 +247,10 @@ Term reverse(Process* p, Term l) {
 // A valid object for [t]: a tuple with the key position.
 bool valid_object(const Table& t, Term obj) { return is_tuple(obj) && tuple_arity(obj) >= t.keypos(); }
 
-// The objects of [key] as a list, in insertion order.
+// The objects of [key] as a list, in insertion order (for_key gives the newest first).
 Term lookup_list(Process* p, const Table& t, Term key) {
-    std::vector<const DbObject*> found;
-    t.for_key(key, [&](const DbObject* o) { found.push_back(o); });
     Term l = NIL;
-    for (auto it = found.rbegin(); it != found.rend(); ++it) l = cons(p, copy_out(p, *it), l);
+    t.for_key(key, [&](const DbObject* o) { l = cons(p, copy_out(p, o), l); });
     return l;
 }
 
@@ -379,6 +377,7 @@ struct Scan {
     void finish() {
         for (DbObject* o : to_delete) table.erase(o);
         for (auto& [o, n] : to_replace) table.replace(o, n);
+        if (!to_delete.empty()) table.try_shrink();
         count += to_delete.size() + to_replace.size();
     }
 };
@@ -468,11 +467,31 @@ Word partly_bound_key(const Table& t, Term source, Term* pattern) {
     return bound;
 }
 
+// The buckets of a hash table that hold [keys], each once, in the order of the keys (OTP's
+// analyze_pattern: a spec whose every clause binds the key searches only those buckets, whole).
+std::vector<Word> key_buckets(const Table& t, const std::vector<Term>& keys) {
+    std::vector<Word> buckets;
+    for (Term k : keys) {
+        if (!t.contains(k)) continue;
+        Word b = t.bucket_of_key(k);
+        if (std::find(buckets.begin(), buckets.end(), b) == buckets.end()) buckets.push_back(b);
+    }
+    return buckets;
+}
+
 // Runs [scan] over the whole table, or only the keys its spec binds, or only the range of
 // keys a partly bound key allows.
 void scan_all(Scan& scan, Term source) {
     std::vector<Term> keys;
     if (bound_keys(scan.table, source, &keys)) {
+        if (scan.table.is_hash()) {
+            for (Word b : key_buckets(scan.table, keys)) {
+                std::vector<DbObject*> objs;
+                scan.table.for_bucket(b, [&](DbObject* o) { objs.push_back(o); });
+                for (DbObject* o : objs) scan.visit(o);
+            }
+            return;
+        }
         for (Term k : keys) {
             std::vector<DbObject*> objs;
             scan.table.for_key(k, [&](DbObject* o) { objs.push_back(o); });
@@ -504,51 +523,104 @@ void scan_all(Scan& scan, Term source) {
     });
 }
 
-// select/match with a limit: one chunk from a position. Hash continuations are
-// {Tid, NextBucket, Limit, MS, [], Reverse}; ordered_set ones
-// {Tid, LastKey, '$end_of_table', Limit, MS, [], Reverse, 0} (the shapes ets:repair_continuation
+// Where a hash table's select with a limit stands: the next bucket to visit (-1: none), and
+// the matches found and not yet returned (newest first), as OTP's continuation
+// {Tid, Slot, Limit, MS, Rest, RestSize} keeps them.
+struct HashChunk {
+    SWord slot = 0;
+    Term rest = NIL;
+    Word got = 0;
+    bool continued = false;  // a select/1 call (or past an OTP trap): the rest is kept reversed
+};
+
+// One chunk of a hash table's select/3, or its continuation, as OTP's db_select_chunk_hash: it
+// visits whole buckets until it has [limit] matches, conses each match onto the list, and
+// returns the oldest [limit] of them; the newer ones wait in the continuation. OTP stops every
+// 1,000 objects to yield, and a select that yielded keeps its leftover matches reversed.
+Term select_chunk_hash(Process* p, Table& t, Term tid, Term ms_ref, const MatchSpec& ms, Word limit,
+                       HashChunk at, Term source) {
+    constexpr SWord YIELD_EVERY = 1000;
+    Scan scan(p, t, ms, Mode::Select);
+    scan.results = at.rest;
+    std::vector<Term> keys;
+    if (source != 0 && bound_keys(t, source, &keys)) {
+        for (Word b : key_buckets(t, keys)) t.for_bucket(b, [&](DbObject* o) { at.got += scan.visit(o); });
+        at.slot = -1;
+    } else if (at.slot >= 0 && !(at.continued && at.got >= limit)) {
+        SWord budget = YIELD_EVERY;
+        for (Word b = Word(at.slot);;) {
+            t.for_bucket(b, [&](DbObject* o) {
+                at.got += scan.visit(o);
+                --budget;
+            });
+            if ((b = t.next_bucket(b)) == 0) {
+                at.slot = -1;
+                break;
+            }
+            at.slot = SWord(b);
+            if (at.got >= limit) break;
+            if (budget <= 0) {
+                budget = YIELD_EVERY;
+                at.continued = true;
+            }
+        }
+    }
+    Term chunk = scan.results, rest = NIL;
+    Word rest_size = 0;
+    if (at.got > limit) {
+        rest_size = at.got - limit;
+        if (at.continued) {
+            for (Word i = 0; i < rest_size; ++i, chunk = cdr(chunk)) rest = cons(p, car(chunk), rest);
+        } else {
+            Term* tail = &rest;
+            for (Word i = 0; i < rest_size; ++i, chunk = cdr(chunk)) {
+                *tail = cons(p, car(chunk), NIL);
+                tail = &list_ptr(*tail)[1];
+            }
+        }
+    }
+    if (rest != NIL || at.slot >= 0)
+        return make_tuple_on(p, {chunk, make_tuple_on(p, {tid, make_small(at.slot), make_small(SWord(limit)), ms_ref,
+                                                          rest, make_small(SWord(rest_size))})});
+    if (chunk != NIL) return make_tuple_on(p, {chunk, am_end_of_table()});
+    return am_end_of_table();
+}
+
+// select/match with a limit on an ordered_set: one chunk from a position. Continuations are
+// {Tid, LastKey, '$end_of_table', Limit, MS, [], Reverse, 0} (the shape ets:repair_continuation
 // knows).
-Term select_chunk(Process* p, Table& t, Term tid, Term ms_ref, const MatchSpec& ms, Word limit, bool reverse,
-                  Word bucket, Term last_key) {
+Term select_chunk_tree(Process* p, Table& t, Term tid, Term ms_ref, const MatchSpec& ms, Word limit, bool reverse,
+                       Term last_key) {
     Scan scan(p, t, ms, Mode::Select);
     Word matched = 0;
     Term cont = am_end_of_table();
-    if (t.is_hash()) {
-        Word b = bucket;
-        for (; b < t.bucket_count() && matched < limit; ++b)
-            t.for_bucket(b, [&](DbObject* o) { matched += scan.visit(o); });
-        if (b < t.bucket_count())
-            cont = make_tuple_on(p, {tid, make_small(SWord(b)), make_small(SWord(limit)), ms_ref, NIL,
-                                     make_small(reverse)});
-    } else {
-        Term last = 0;
-        bool more = false;
-        t.walk_tree(last_key, last_key == 0, reverse, [&](DbObject* o) {
-            if (matched == limit) {
-                more = true;
-                return false;
-            }
-            if (scan.visit(o)) ++matched;
-            last = o->element(t.keypos());
-            return true;
-        });
-        if (more || (matched == limit && last)) {
-            Term key = copy_to_heap(p, last);
-            Term* hp = p->alloc(9);
-            hp[0] = make_arityval(8);
-            hp[1] = tid;
-            hp[2] = key;
-            hp[3] = am_end_of_table();
-            hp[4] = make_small(SWord(limit));
-            hp[5] = ms_ref;
-            hp[6] = NIL;
-            hp[7] = make_small(reverse);
-            hp[8] = make_small(0);
-            cont = make_boxed(hp);
+    Term last = 0;
+    bool more = false;
+    t.walk_tree(last_key, last_key == 0, reverse, [&](DbObject* o) {
+        if (matched == limit) {
+            more = true;
+            return false;
         }
+        if (scan.visit(o)) ++matched;
+        last = o->element(t.keypos());
+        return true;
+    });
+    if (more || (matched == limit && last)) {
+        Term key = copy_to_heap(p, last);
+        Term* hp = p->alloc(9);
+        hp[0] = make_arityval(8);
+        hp[1] = tid;
+        hp[2] = key;
+        hp[3] = am_end_of_table();
+        hp[4] = make_small(SWord(limit));
+        hp[5] = ms_ref;
+        hp[6] = NIL;
+        hp[7] = make_small(reverse);
+        hp[8] = make_small(0);
+        cont = make_boxed(hp);
     }
     if (matched == 0 && cont == am_end_of_table()) return am_end_of_table();
-    // The chunk in traversal order (descending keys for select_reverse on an ordered_set).
+    // The chunk in traversal order (descending keys for select_reverse).
     return make_tuple_on(p, {::beamlet::bif::reverse(p, scan.results), cont});
 }
 
@@ -593,9 +665,10 @@ Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
         scan_all(scan, source);
         switch (mode) {
         case Mode::Select: {
-            // Results in traversal order: key order on an ordered_set (reversed for
-            // select_reverse).
-            if (!t.is_hash() && reverse) return scan.results;
+            // An ordered_set's results in key order (reversed for select_reverse). A hash
+            // table's in the reverse of its traversal order: OTP conses each match onto the
+            // list as it walks the buckets.
+            if (t.is_hash() || reverse) return scan.results;
             return ::beamlet::bif::reverse(p, scan.results);
         }
         case Mode::Count: return make_small(SWord(scan.count));
@@ -614,7 +687,9 @@ Term select_limited(Process* p, Term id, Term source, Term limit, bool reverse) 
     Term ms_ref = compile_spec(p, source, &ms);
     if (ms_ref == THE_NON_VALUE) return ms_ref;
     return with_table(p, id, Need::Read, [&](Table& t) -> Term {
-        return select_chunk(p, t, tid_term(p, &t), ms_ref, *ms, Word(small_value(limit)), reverse, 0, 0);
+        Word n = Word(small_value(limit));
+        if (t.is_hash()) return select_chunk_hash(p, t, tid_term(p, &t), ms_ref, *ms, n, HashChunk{}, source);
+        return select_chunk_tree(p, t, tid_term(p, &t), ms_ref, *ms, n, reverse, 0);
     });
 }
 
@@ -626,19 +701,29 @@ Term select_continue(Process* p, Term cont) {
     Term tid = tuple_element(cont, 0);
     Term ms_ref = tuple_element(cont, n == 6 ? 3 : 4);
     Term limit = tuple_element(cont, n == 6 ? 2 : 3);
-    Term rev = tuple_element(cont, n == 6 ? 5 : 6);
     MatchSpec* ms = spec_of(ms_ref);
-    if (!ms || !is_pos_small(limit) || !is_small(rev) || !is_magic_ref(tid)) return p->badarg();
+    if (!ms || !is_pos_small(limit) || !is_magic_ref(tid)) return p->badarg();
+    if (n == 6) {
+        // A hash table's {Tid, Slot, Limit, MS, Rest, RestSize}.
+        HashChunk at;
+        Term slot = tuple_element(cont, 1), rest = tuple_element(cont, 4), got = tuple_element(cont, 5);
+        if (!is_small(slot) || !(is_list(rest) || is_nil(rest)) || !is_small(got) || small_value(got) < 0)
+            return p->badarg();
+        at.slot = small_value(slot);
+        at.rest = rest;
+        at.got = Word(small_value(got));
+        at.continued = true;
+        return with_table(p, tid, Need::Read, [&](Table& t) -> Term {
+            if (!t.is_hash() || at.slot >= SWord(t.bucket_count())) return p->badarg();
+            return select_chunk_hash(p, t, tid, ms_ref, *ms, Word(small_value(limit)), at, 0);
+        });
+    }
+    Term rev = tuple_element(cont, 6);
+    if (!is_small(rev)) return p->badarg();
     return with_table(p, tid, Need::Read, [&](Table& t) -> Term {
-        if (n == 6) {
-            Term b = tuple_element(cont, 1);
-            if (!t.is_hash() || !is_small(b) || small_value(b) < 0) return p->badarg();
-            return select_chunk(p, t, tid, ms_ref, *ms, Word(small_value(limit)), small_value(rev) != 0,
-                                Word(small_value(b)), 0);
-        }
         if (t.is_hash()) return p->badarg();
-        return select_chunk(p, t, tid, ms_ref, *ms, Word(small_value(limit)), small_value(rev) != 0, 0,
-                            tuple_element(cont, 1));
+        return select_chunk_tree(p, t, tid, ms_ref, *ms, Word(small_value(limit)), small_value(rev) != 0,
+                                 tuple_element(cont, 1));
     });
 }
 
@@ -1303,8 +1388,8 @@ Term bif_ets_lookup_element(Process* p, Term* a) {
             if (pos > tuple_arity(o->tuple)) return p->badarg();
         if (t.kind() == Kind::Set || t.kind() == Kind::OrderedSet)
             return copy_to_heap(p, found[0]->element(pos));
-        Term l = NIL;
-        for (auto it = found.rbegin(); it != found.rend(); ++it) l = cons(p, copy_to_heap(p, (*it)->element(pos)), l);
+        Term l = NIL;  // in insertion order: found holds the newest first
+        for (const DbObject* o : found) l = cons(p, copy_to_heap(p, o->element(pos)), l);
         return l;
     });
 }
@@ -1353,10 +1438,9 @@ Term bif_ets_slot(Process* p, Term* a) {
         if (t.is_hash()) {
             if (i > t.bucket_count()) return p->badarg();
             if (i == t.bucket_count()) return am_end_of_table();
-            std::vector<const DbObject*> found;
-            t.for_bucket(i, [&](const DbObject* o) { found.push_back(o); });
+            // The chain reversed, as OTP's build_term_list.
             Term l = NIL;
-            for (auto it = found.rbegin(); it != found.rend(); ++it) l = cons(p, copy_out(p, *it), l);
+            t.for_bucket(i, [&](const DbObject* o) { l = cons(p, copy_out(p, o), l); });
             return l;
         }
         if (i > t.size()) return p->badarg();

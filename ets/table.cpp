@@ -18,19 +18,22 @@ using namespace vm;
 
 namespace {
 
-// A new hash table has OTP's 256 buckets; it grows when it holds more objects than buckets and
-// shrinks (never below 256) when it holds fewer than a quarter. Power-of-two sizes, where OTP
-// grows and shrinks one bucket at a time (linear hashing): the load stays between 1/4 and 1.
+// OTP's hash tables: 256 buckets at first (FIRST_SEGSZ), never fewer; hash values masked by MAX_HASH.
 constexpr Word INITIAL_BUCKETS = 256;
+constexpr std::uint32_t MAX_HASH = 0xEFFFFFFFu;
+// OTP splits or joins at most this many buckets per insert or delete (grow's loop_limit).
+constexpr int RESIZE_STEPS = 5;
+// OTP allocates buckets past the first 256 in segments of 2,048 (EXT_SEGSZ).
+constexpr Word SEGMENT_BUCKETS = 2048;
 
-std::uint32_t mix32(std::uint64_t x) {
-    // Murmur3's 64-bit finaliser.
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return std::uint32_t(x);
+// How few objects a table of [buckets] buckets must hold before it shrinks: half the first
+// bucket of its top segment, down to which it shrinks; 0 within the first two segments, which
+// never shrink. (OTP 25's shrink limit, measured against erl: a table of 2,400 buckets starts
+// shrinking below 1,152 objects and stops at 2,304 buckets.)
+Word shrink_limit(Word buckets) {
+    if (buckets <= INITIAL_BUCKETS + SEGMENT_BUCKETS) return 0;
+    Word top_start = INITIAL_BUCKETS + (buckets - INITIAL_BUCKETS - 1) / SEGMENT_BUCKETS * SEGMENT_BUCKETS;
+    return top_start / 2;
 }
 
 std::uint64_t monotonic_ns() {
@@ -66,26 +69,19 @@ void DbObject::destroy(DbObject* o) {
 }
 
 std::uint32_t key_hash(Term key) {
-    if (is_small(key)) {
-        // The integer with its high bits folded into the low ones (as Java's HashMap spreads
-        // hash codes): consecutive keys fill consecutive buckets, so walking a range of keys
-        // walks the bucket array in order instead of missing the cache at every lookup.
-        auto v = std::uint64_t(small_value(key));
-        v ^= v >> 32;
-        v ^= v >> 16;
-        return std::uint32_t(v);
-    }
-    // An immediate: its word, mixed. A compound key: phash2's hash, mixed too, so that a table's
-    // slot of a key is not erlang:phash2(Key, Buckets) (OTP seeds its ETS hash apart as well;
-    // ets_SUITE:hash_clash checks it).
-    if (!is_boxed(key) && !is_list(key)) return mix32(key);
-    return mix32(make_hash2(key) ^ 0x9e3779b97f4a7c15ULL);
+    std::uint32_t h = is_atom(key) ? atom_hash_value(key) : make_internal_hash(key);
+    return h & MAX_HASH;  // OTP 25 masks; bucket indexes come from the low bits alone
 }
 
 // ---- the table ----------------------------------------------------------------------------------
 
 Table::Table(Kind kind, Access access_, Word keypos) : access(access_), m_kind(kind), m_keypos(keypos) {
-    if (is_hash()) m_buckets.assign(INITIAL_BUCKETS, nullptr);
+    if (is_hash()) reset_buckets();
+}
+
+void Table::reset_buckets() {
+    m_buckets.assign(INITIAL_BUCKETS, nullptr);
+    m_szm = INITIAL_BUCKETS - 1;
 }
 
 Table::~Table() {
@@ -98,6 +94,13 @@ Word Table::memory_words() const {
     constexpr Word object_overhead = (offsetof(DbObject, data) + sizeof(Word) - 1) / sizeof(Word);
     Word index = is_hash() ? m_buckets.size() : m_size * 5;
     return 40 + index + m_words + m_size * object_overhead;
+}
+
+DbObject** Table::find_link(Term key, std::uint32_t hash) {
+    DbObject** l = &m_buckets[bucket_of(hash)];
+    for (; *l; l = &(*l)->next)
+        if ((*l)->hash == hash && terms_exact_equal((*l)->element(m_keypos), key)) break;
+    return l;
 }
 
 DbObject* Table::find_in_chain(Term key, std::uint32_t hash) const {
@@ -132,58 +135,53 @@ bool Table::insert(Term t, bool only_new) {
         return true;
     }
 
+    // As OTP's db_put_hash: a new key goes at the end of its chain, a new object of a key
+    // before the key's other objects.
     std::uint32_t h = key_hash(key);
-    DbObject** link = &m_buckets[bucket_of(h)];
-    // The run of objects with this key (adjacent in the chain), its live ones first checked.
-    DbObject** end = nullptr;  // the link after the run's last object
-    DbObject* live = nullptr;
-    DbObject* dead = nullptr;  // a pseudo-deleted object that this one takes the place of
-    for (DbObject** l = link; *l; l = &(*l)->next) {
-        DbObject* o = *l;
-        bool same = o->hash == h && terms_exact_equal(o->element(m_keypos), key);
-        if (same) {
-            end = &o->next;
-            bool equal = m_kind == Kind::Bag && compare_terms_exact(o->tuple, t) == 0;
-            if (o->deleted) {
-                if (!dead && (m_kind == Kind::Set || equal)) dead = o;
-                continue;
+    DbObject** link = find_link(key, h);
+    auto same_key = [&](const DbObject* o) { return o->hash == h && terms_exact_equal(o->element(m_keypos), key); };
+    if (DbObject* first = *link) {
+        if (m_kind == Kind::Set) {
+            if (!first->deleted) {
+                if (only_new) return false;
+            } else {
+                // The key is back while the table is fixed: its object comes back to life.
+                first->deleted = false;
+                ++m_size;
+                m_words += first->words;
             }
-            if (!live) live = o;
-            if (equal) return !only_new;  // an equal object is there already
-        } else if (end) {
-            break;
+            replace(first, t);
+            return true;
+        }
+        if (only_new) {
+            for (DbObject* o = first; o && same_key(o); o = o->next)
+                if (!o->deleted) return false;
+        } else if (m_kind == Kind::Bag) {
+            for (DbObject** l = link; *l && same_key(*l); l = &(*l)->next) {
+                DbObject* o = *l;
+                if (compare_terms_exact(o->tuple, t) != 0) continue;
+                if (o->deleted) {
+                    // An equal object, pseudo-deleted: alive again, as the key's newest.
+                    o->deleted = false;
+                    ++m_size;
+                    m_words += o->words;
+                    if (l != link) {
+                        *l = o->next;
+                        o->next = *link;
+                        *link = o;
+                    }
+                }
+                return true;
+            }
         }
     }
-    if (live && only_new) return false;
-    if (live && m_kind == Kind::Set) {
-        replace(live, t);
-        return true;
-    }
-    if (dead) {
-        // The key is back: its pseudo-deleted object is no longer needed to keep its place.
-        // (OTP reuses it; an equal bag object becomes the key's newest.)
-        unlink(dead);
-        DbObject::destroy(dead);
-        end = run_end(key, h);
-    }
     DbObject* n = DbObject::create(t, h);
-    DbObject** at = end ? end : link;
-    n->next = *at;
-    *at = n;
+    n->next = *link;
+    *link = n;
     ++m_size;
     m_words += n->words;
-    maybe_grow();
+    if (!fixed()) grow();
     return true;
-}
-
-DbObject** Table::run_end(Term key, std::uint32_t hash) {
-    DbObject** end = nullptr;
-    for (DbObject** l = &m_buckets[bucket_of(hash)]; *l; l = &(*l)->next) {
-        DbObject* o = *l;
-        if (o->hash == hash && terms_exact_equal(o->element(m_keypos), key)) end = &o->next;
-        else if (end) break;
-    }
-    return end;
 }
 
 DbObject* Table::replace(DbObject* o, Term t) {
@@ -224,7 +222,6 @@ void Table::erase(DbObject* o) {
     } else {
         unlink(o);
         DbObject::destroy(o);
-        maybe_shrink();
     }
 }
 
@@ -239,9 +236,10 @@ Word Table::erase(Term key) {
     std::vector<DbObject*> gone;
     for_key(key, [&](DbObject* o) { gone.push_back(o); });
     for (DbObject* o : gone) {
-        if (fixed() && o != gone.back()) drop(o);
+        if (fixed() && o != gone.front()) drop(o);
         else erase(o);
     }
+    if (!gone.empty()) try_shrink();
     return gone.size();
 }
 
@@ -249,13 +247,14 @@ Word Table::erase_object(Term t) {
     std::vector<DbObject*> gone;
     DbObject* newest = nullptr;
     for_key(tuple_element(t, m_keypos - 1), [&](DbObject* o) {
-        newest = o;
+        if (!newest) newest = o;
         if (compare_terms_exact(o->tuple, t) == 0) gone.push_back(o);
     });
     for (DbObject* o : gone) {
         if (fixed() && o != newest) drop(o);
         else erase(o);
     }
+    if (!gone.empty()) try_shrink();
     return gone.size();
 }
 
@@ -274,7 +273,7 @@ void Table::clear() {
                 DbObject::destroy(o);
                 o = next;
             }
-        m_buckets.assign(INITIAL_BUCKETS, nullptr);
+        reset_buckets();
     }
     m_size = 0;
     m_words = 0;
@@ -305,7 +304,7 @@ std::vector<DbObject*> Table::detach_all() {
     } else {
         for (DbObject* head : m_buckets)
             for (DbObject* o = head; o; o = o->next) objects.push_back(o);
-        m_buckets.assign(INITIAL_BUCKETS, nullptr);
+        reset_buckets();
         m_has_deleted = false;
     }
     m_size = 0;
@@ -313,30 +312,42 @@ std::vector<DbObject*> Table::detach_all() {
     return objects;
 }
 
-void Table::maybe_grow() {
-    if (m_size > m_buckets.size() && !fixed()) rehash(m_buckets.size() * 2);
-}
-
-void Table::maybe_shrink() {
-    if (m_buckets.size() > INITIAL_BUCKETS && m_size < m_buckets.size() / 4 && !fixed())
-        rehash(m_buckets.size() / 2);
-}
-
-void Table::rehash(Word count) {
-    std::vector<DbObject*> buckets(count, nullptr);
-    std::vector<DbObject**> tails(buckets.size());
-    for (Word i = 0; i < buckets.size(); ++i) tails[i] = &buckets[i];
-    // Chains keep their order, so runs of equal keys stay together and in insertion order.
-    for (DbObject* head : m_buckets)
-        for (DbObject* o = head; o;) {
-            DbObject* next = o->next;
-            Word b = o->hash & (buckets.size() - 1);
-            o->next = nullptr;
-            *tails[b] = o;
-            tails[b] = &o->next;
-            o = next;
+void Table::grow() {
+    // OTP's linear hashing: the next bucket to split is nactive's buddy in the lower half; once
+    // every bucket of a doubling is split, the mask gains a bit and splitting starts again at 0.
+    for (int steps = RESIZE_STEPS; steps-- > 0 && m_size > m_buckets.size();) {
+        Word to = m_buckets.size(), from;
+        if (to <= m_szm) {
+            from = to & (m_szm >> 1);
+        } else {
+            from = 0;
+            m_szm = (m_szm << 1) | 1;
         }
-    m_buckets.swap(buckets);
+        m_buckets.push_back(nullptr);
+        // A stable split: each chain keeps its order, so a key's objects stay adjacent.
+        DbObject** stay = &m_buckets[from];
+        DbObject** move = &m_buckets[to];
+        for (DbObject* o = m_buckets[from]; o; o = o->next) {
+            DbObject**& tail = (o->hash & m_szm) == from ? stay : move;
+            *tail = o;
+            tail = &o->next;
+        }
+        *stay = nullptr;
+        *move = nullptr;
+    }
+}
+
+void Table::try_shrink() {
+    // The top bucket joins its buddy: the top chain first, then the buddy's (OTP's shrink).
+    for (int steps = RESIZE_STEPS; steps-- > 0 && m_size < shrink_limit(m_buckets.size()) && !fixed();) {
+        Word from = m_buckets.size() - 1, low = m_szm >> 1, to = from & low;
+        DbObject** tail = &m_buckets[from];
+        while (*tail) tail = &(*tail)->next;
+        *tail = m_buckets[to];
+        m_buckets[to] = m_buckets[from];
+        m_buckets.pop_back();
+        if (to == 0) m_szm = low;
+    }
 }
 
 void Table::purge_deleted() {
@@ -406,12 +417,12 @@ Term Table::next_key(Term key, bool* missing) const {
         *missing = true;
         return 0;
     }
-    // Past this key's run, then on through the chain and the following buckets.
+    // Past this key's run, then on through the chain and the buckets a traversal visits next.
     while (o && o->hash == h && terms_exact_equal(o->element(m_keypos), key)) o = o->next;
     for (Word b = bucket_of(h);;) {
         for (; o; o = o->next)
             if (!o->deleted) return o->element(m_keypos);
-        if (++b >= m_buckets.size()) return 0;
+        if ((b = next_bucket(b)) == 0) return 0;
         o = m_buckets[b];
     }
 }
@@ -448,11 +459,9 @@ void Table::unfix(Term pid) {
             if (--it->second == 0) m_fixations.erase(it);
             break;
         }
-    if (m_fixations.empty()) {
-        purge_deleted();
-        maybe_grow();
-        maybe_shrink();
-    }
+    // OTP removes the pseudo-deleted objects at the last unfix; the table grows or shrinks at
+    // the next insert or delete.
+    if (m_fixations.empty()) purge_deleted();
 }
 
 void Table::unfix_all(Term pid) {
@@ -461,11 +470,9 @@ void Table::unfix_all(Term pid) {
             m_fixations.erase(it);
             break;
         }
-    if (m_fixations.empty()) {
-        purge_deleted();
-        maybe_grow();
-        maybe_shrink();
-    }
+    // OTP removes the pseudo-deleted objects at the last unfix; the table grows or shrinks at
+    // the next insert or delete.
+    if (m_fixations.empty()) purge_deleted();
 }
 
 }  // namespace beamlet::ets

@@ -1,9 +1,18 @@
 // ets/table.hpp — an ETS table: its objects, kept off every process heap, and its lock.
 //
 // Each object is one allocation (DbObject) holding a copy of the tuple, made once on insert and
-// copied out on every read, as OTP's DbTerm. A set, bag or duplicate_bag keeps its objects in a
-// chained hash table (objects of equal key adjacent, in insertion order); an ordered_set in a
-// balanced tree ordered by Erlang's term order, where 1 and 1.0 are the same key.
+// copied out on every read, as OTP's DbTerm. An ordered_set keeps its objects in a balanced tree
+// ordered by Erlang's term order, where 1 and 1.0 are the same key. A set, bag or duplicate_bag
+// keeps them as OTP 25's erl_db_hash.c does, so that traversals (first/next, select, match,
+// tab2list) list objects in erl's order:
+//   - the hash of a key is OTP's MAKE_HASH: an atom's hashpjw value, else erts's internal hash;
+//   - a linear hash table: 256 buckets at first, one more each time the table holds more
+//     objects than buckets (the bucket split is hash & szm); it shrinks only past 2,304
+//     buckets, a segment of 2,048 at a time, once it holds fewer objects than half of that;
+//   - a chain keeps keys in the order they came; the objects of one key are adjacent, the
+//     newest first;
+//   - a traversal visits buckets in the order of OTP's fine-grained locks (every 64th bucket
+//     first for a write_concurrency table, one by one otherwise).
 //
 // Concurrency: one reader-writer lock per table (no global lock: tables never contend with one
 // another, and readers of one table run in parallel). Callers take it through ReadGuard and
@@ -51,7 +60,7 @@ struct DbObject {
     Term element(Word pos) const { return vm::tuple_element(tuple, pos - 1); }  // 1-based
 };
 
-// The hash of a key, consistent with exact equality (=:=) for hash tables.
+// The hash of a key, consistent with exact equality (=:=) for hash tables: OTP's MAKE_HASH.
 std::uint32_t key_hash(Term key);
 
 // Term order for the ordered_set (1 == 1.0).
@@ -94,7 +103,7 @@ public:
     bool insert(Term t, bool only_new = false);
     // Whether [key] has an object.
     bool contains(Term key) const;
-    // Calls [fn(obj)] for each object of [key] in insertion order.
+    // Calls [fn(obj)] for each object of [key], the newest first.
     template <typename Fn>
     void for_key(Term key, Fn&& fn) const;
     // The first object of [key] (for set/ordered_set: the object), or null.
@@ -105,8 +114,12 @@ public:
     // Removes the objects exactly equal to [t]; how many went. In a fixed hash table the key's
     // newest object is kept pseudo-deleted, the others go at once (OTP's rule).
     Word erase_object(Term t);
-    // Removes [o] (an object of this table); pseudo-deleted while the table is fixed.
+    // Removes [o] (an object of this table); pseudo-deleted while the table is fixed. The
+    // table does not shrink: call try_shrink once the deletions are done.
     void erase(DbObject* o);
+    // After deletions: joins a few buckets if the table holds few enough objects (OTP shrinks
+    // by up to 5 buckets per delete call, and only down to a segment's start).
+    void try_shrink();
     // Replaces [o] by a copy of [t] (same key); returns the new object.
     DbObject* replace(DbObject* o, Term t);
     void clear();
@@ -138,6 +151,16 @@ public:
 
     // A hash table's buckets: 0..bucket_count()-1, each a chain (slot/2 and continuations).
     Word bucket_count() const { return m_buckets.size(); }
+    // The bucket of [key] in a hash table.
+    Word bucket_of_key(Term key) const { return bucket_of(key_hash(key)); }
+    // The bucket a traversal visits after bucket [i]; 0 once it has visited all. OTP walks the
+    // buckets of one lock, then the next lock's: [i] steps by the lock count.
+    Word next_bucket(Word i) const {
+        Word stride = traversal_stride();
+        i += stride;
+        if (i < m_buckets.size()) return i;
+        return (i + 1) % stride;
+    }
     template <typename Fn>
     void for_bucket(Word i, Fn&& fn) const {
         for (DbObject* o = m_buckets[i]; o; o = o->next)
@@ -160,9 +183,11 @@ public:
     template <typename Fn>
     void walk_all(Fn&& fn) const {
         if (is_hash()) {
-            for (Word i = 0; i < m_buckets.size(); ++i)
+            Word i = 0;
+            do {
                 for (DbObject* o = m_buckets[i]; o; o = o->next)
                     if (!o->deleted && !fn(o)) return;
+            } while ((i = next_bucket(i)) != 0);
         } else {
             walk_tree(0, true, false, fn);
         }
@@ -193,21 +218,28 @@ public:
     std::int64_t fixed_since_os_us = 0;  // and its system time (us since the epoch)
 
 private:
-    Word bucket_of(std::uint32_t hash) const { return hash & (m_buckets.size() - 1); }
+    // Linear hashing (OTP's hash_to_ix): the low bits of the mask, or one bit fewer for a
+    // bucket not split yet.
+    Word bucket_of(std::uint32_t hash) const {
+        Word i = hash & m_szm;
+        return i < m_buckets.size() ? i : i & (m_szm >> 1);
+    }
+    Word traversal_stride() const { return write_concurrency ? lock_count : 1; }
+    // The link to the first object (live or pseudo-deleted) of [key], or to the chain's end.
+    DbObject** find_link(Term key, std::uint32_t hash);
     DbObject* find_in_chain(Term key, std::uint32_t hash) const;
     void unlink(DbObject* o);
     void drop(DbObject* o);  // unlinks and frees a live object now, fixed or not
-    DbObject** run_end(Term key, std::uint32_t hash);
-    void maybe_grow();
-    void maybe_shrink();
-    void rehash(Word buckets);
+    void grow();  // after an insert: splits up to 5 buckets while there are more objects than buckets
+    void reset_buckets();
     void purge_deleted();
 
     Kind m_kind;
     Word m_keypos;
     Word m_size = 0;
     Word m_words = 0;          // the objects' heap words
-    std::vector<DbObject*> m_buckets;
+    std::vector<DbObject*> m_buckets;  // OTP's nactive buckets
+    Word m_szm = 0;                    // OTP's szm: the mask of the current doubling
     bool m_has_deleted = false;
     OrderedIndex m_index;  // ordered_set
     std::vector<std::pair<Term, Word>> m_fixations;  // {pid, count}, the newest first

@@ -42,15 +42,31 @@ public:
           m_old_lo(major ? p->old_heap : nullptr),
           m_old_hi(major ? p->old_htop : nullptr),
           m_htop(young_to),
-          m_old_top(old_to) {}
+          m_old_top(old_to) {
+        // Many fragments (a process that received many messages, or a BIF's large answer):
+        // their ranges, sorted, so that each pointer is checked by a binary search, not
+        // against every fragment in turn.
+        Word count = 0;
+        for (HeapFragment* f = p->mbuf; f && count <= FEW_FRAGMENTS; f = f->next) ++count;
+        if (count > FEW_FRAGMENTS) {
+            for (HeapFragment* f = p->mbuf; f; f = f->next) m_fragments.push_back({f->data, f->data + f->size_words});
+            std::sort(m_fragments.begin(), m_fragments.end());
+        }
+    }
 
     bool in_from_space(const Term* ptr) const {
         if (ptr >= m_heap_lo && ptr < m_heap_hi) return true;
         if (ptr >= m_old_lo && ptr < m_old_hi) return true;
         if (!m_p->mbuf) return false;
-        for (HeapFragment* f = m_p->mbuf; f; f = f->next)
-            if (f->contains(ptr)) return true;
-        return false;
+        if (m_fragments.empty()) {
+            for (HeapFragment* f = m_p->mbuf; f; f = f->next)
+                if (f->contains(ptr)) return true;
+            return false;
+        }
+        // The last fragment starting at or below [ptr].
+        auto after = std::upper_bound(m_fragments.begin(), m_fragments.end(), ptr,
+                                      [](const Term* q, const Range& r) { return q < r.first; });
+        return after != m_fragments.begin() && ptr < std::prev(after)->second;
     }
 
     bool in_released_literals(const Term* ptr) const { return ptr >= m_lit_lo && ptr < m_lit_hi; }
@@ -164,7 +180,11 @@ private:
         }
     }
 
+    using Range = std::pair<const Term*, const Term*>;
+    static constexpr Word FEW_FRAGMENTS = 8;
+
     Process* m_p;
+    std::vector<Range> m_fragments;  // sorted by start; empty when there are few
     const Term* m_lit_lo;
     const Term* m_lit_hi;
     std::unordered_map<const Term*, Term> m_lit_copies;

@@ -136,8 +136,11 @@ void remove_resource_monitor(Process* self, Term owner, MagicHandle* h) {
 Term* Process::alloc_fragment(Word n) {
     // Small allocations share a fragment: thousands of one-object fragments would make the
     // next collection slow (it checks every pointer against every fragment).
+    // A BIF building a large answer gets fragments that double in size (to 1M words), so that
+    // a million small objects take a few dozen fragments, not thousands.
     if (mbuf && mbuf->size_words - mbuf->used_words >= n) return mbuf->alloc(n);
-    Word size = n < 512 ? 512 : n;
+    constexpr Word MIN_WORDS = 512, MAX_GROWN_WORDS = Word(1) << 20;
+    Word size = std::max(n, std::clamp(mbuf ? mbuf->size_words * 2 : MIN_WORDS, MIN_WORDS, MAX_GROWN_WORDS));
     HeapFragment* frag = HeapFragment::create(size);
     frag->next = mbuf;
     mbuf = frag;
