@@ -200,13 +200,21 @@ bool allowed(const Process* p, const Table* t, Need need) {
 // Runs [fn(table)] with [id]'s table locked for [need], or raises badarg with erts's cause:
 // type (not a table id), id (no such table), access (not this process's to read or write). [fn] returns the BIF's
 // result.
+// The badarg for an [id] that names no table: id for an atom or a table's reference (the
+// table is gone), type for anything else (a plain reference too).
+Term no_table(Process* p, Term id) {
+    BEAMLET_CACHED_ATOM(am_id, "id");
+    BEAMLET_CACHED_ATOM(am_type, "type");
+    bool table_ref = is_magic_ref(id) && magic_handle(id)->destructor == destroy_table_handle;
+    return p->badarg(is_atom(id) || table_ref ? am_id : am_type);
+}
+
 template <typename Fn>
 Term with_table(Process* p, Term id, Need need, Fn&& fn) {
     BEAMLET_CACHED_ATOM(am_id, "id");
     BEAMLET_CACHED_ATOM(am_access, "access");
-    BEAMLET_CACHED_ATOM(am_type, "type");
     TableRef ref;
-    if (!ref.resolve(p->vm, id)) return p->badarg(is_atom(id) || is_ref(id) ? am_id : am_type);
+    if (!ref.resolve(p->vm, id)) return no_table(p, id);
     Table* t = ref.get();
     auto run = [&]() -> Term {
         if (t->dead.load(std::memory_order_relaxed)) return p->badarg(am_id);
@@ -219,6 +227,12 @@ Term with_table(Process* p, Term id, Need need, Fn&& fn) {
     }
     std::unique_lock lock(t->lock);
     return run();
+}
+
+// Whether [id] is a table [p] may use for [need]; if not, the badarg is raised. erts checks
+// the table before a BIF's other arguments, so a bad table wins over a bad limit or option.
+bool table_usable(Process* p, Term id, Need need) {
+    return with_table(p, id, need, [](Table&) -> Term { return atoms::true_; }) != THE_NON_VALUE;
 }
 
 // ---- terms --------------------------------------------------------------------------------------
@@ -657,7 +671,8 @@ thread_local RecentSpecs t_recent_specs;
 Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
     Need need = mode == Mode::Select || mode == Mode::Count ? Need::Read : Need::Write;
     return with_table(p, id, need, [&](Table& t) -> Term {
-        if (mode == Mode::Replace && (t.kind() == Kind::Bag || !keeps_key(t, source))) return p->badarg();
+        if (mode == Mode::Replace && t.kind() == Kind::Bag) return p->badarg(atom("table_type"));
+        if (mode == Mode::Replace && !keeps_key(t, source)) return p->badarg();
         bool too_deep = false;
         const MatchSpec* ms = t_recent_specs.find_or_compile(p->vm, source, &too_deep);
         if (!ms) return p->error(too_deep ? atoms::system_limit : atoms::badarg);
@@ -680,9 +695,10 @@ Term select_all(Process* p, Term id, Term source, Mode mode, bool reverse) {
 }
 
 Term select_limited(Process* p, Term id, Term source, Term limit, bool reverse) {
+    if (!table_usable(p, id, Need::Read)) return THE_NON_VALUE;
     if (!is_pos_small(limit)) return p->badarg();
     TableRef ref;
-    if (!ref.resolve(p->vm, id)) return p->badarg();
+    if (!ref.resolve(p->vm, id)) return no_table(p, id);
     MatchSpec* ms = nullptr;
     Term ms_ref = compile_spec(p, source, &ms);
     if (ms_ref == THE_NON_VALUE) return ms_ref;
@@ -1065,7 +1081,7 @@ Term bif_ets_new(Process* p, Term* a) {
 
 Term bif_ets_delete1(Process* p, Term* a) {
     TableRef ref;
-    if (!ref.resolve(p->vm, a[0])) return p->badarg(atom("id"));
+    if (!ref.resolve(p->vm, a[0])) return no_table(p, a[0]);
     Table* t = ref.get();
     {
         std::shared_lock lock(t->lock);
@@ -1238,22 +1254,36 @@ struct CounterOp {
     Term incr, threshold = 0, set_value = 0;
 };
 
-bool decode_counter_op(const Table& t, Term op, Word arity, CounterOp* out) {
+// Why an update_counter operation is bad, as erts's cause: the operation itself (none), the
+// key's position, or a position past the object's end.
+enum class CounterError { Ok, Bad, Keypos, Position };
+
+CounterError decode_counter_op(const Table& t, Term op, Word arity, CounterOp* out) {
     if (is_integer(op)) {
         *out = CounterOp{t.keypos() + 1, op};
     } else if (is_tuple(op) && (tuple_arity(op) == 2 || tuple_arity(op) == 4)) {
         Term pos = tuple_element(op, 0);
-        if (!is_pos_small(pos) || !is_integer(tuple_element(op, 1))) return false;
+        if (!is_pos_small(pos) || !is_integer(tuple_element(op, 1))) return CounterError::Bad;
         *out = CounterOp{Word(small_value(pos)), tuple_element(op, 1)};
         if (tuple_arity(op) == 4) {
             out->threshold = tuple_element(op, 2);
             out->set_value = tuple_element(op, 3);
-            if (!is_integer(out->threshold) || !is_integer(out->set_value)) return false;
+            if (!is_integer(out->threshold) || !is_integer(out->set_value)) return CounterError::Bad;
         }
     } else {
-        return false;
+        return CounterError::Bad;
     }
-    return out->pos != t.keypos() && out->pos <= arity;
+    if (out->pos == t.keypos()) return CounterError::Keypos;
+    if (out->pos > arity) return CounterError::Position;
+    return CounterError::Ok;
+}
+
+Term counter_badarg(Process* p, CounterError e) {
+    switch (e) {
+    case CounterError::Keypos: return p->badarg(atom("keypos"));
+    case CounterError::Position: return p->badarg(atom("position"));
+    default: return p->badarg();
+    }
 }
 
 }  // namespace
@@ -1261,7 +1291,7 @@ bool decode_counter_op(const Table& t, Term op, Word arity, CounterOp* out) {
 // update_counter/3,4: [dflt] is the default object (0 for /3).
 Term update_counter(Process* p, Term* a, Term dflt) {
     return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
-        if (t.kind() != Kind::Set && t.kind() != Kind::OrderedSet) return p->badarg();
+        if (t.kind() != Kind::Set && t.kind() != Kind::OrderedSet) return p->badarg(atom("table_type"));
         if (dflt && !valid_object(t, dflt)) return p->badarg();
         DbObject* o = t.find(a[1]);
         Term base;
@@ -1279,13 +1309,16 @@ Term update_counter(Process* p, Term* a, Term dflt) {
             Term l = a[2];
             for (; is_list(l); l = cdr(l)) {
                 CounterOp op;
-                if (!decode_counter_op(t, car(l), arity, &op) || is_integer(car(l))) return p->badarg();
+                if (is_integer(car(l))) return p->badarg();
+                if (CounterError e = decode_counter_op(t, car(l), arity, &op); e != CounterError::Ok)
+                    return counter_badarg(p, e);
                 ops.push_back(op);
             }
             if (!is_nil(l)) return p->badarg();
         } else {
             CounterOp op;
-            if (!decode_counter_op(t, a[2], arity, &op)) return p->badarg();
+            if (CounterError e = decode_counter_op(t, a[2], arity, &op); e != CounterError::Ok)
+                return counter_badarg(p, e);
             ops.push_back(op);
         }
         // The new object on the heap: a copy of the old (or default) one, the key set.
@@ -1319,6 +1352,7 @@ Term update_counter(Process* p, Term* a, Term dflt) {
 
 Term bif_ets_update_counter3(Process* p, Term* a) { return update_counter(p, a, 0); }
 Term bif_ets_update_counter4(Process* p, Term* a) {
+    if (!table_usable(p, a[0], Need::Write)) return THE_NON_VALUE;
     if (!is_tuple(a[3])) return p->badarg();
     return update_counter(p, a, a[3]);
 }
@@ -1327,19 +1361,24 @@ Term bif_ets_update_element(Process* p, Term* a) {
     return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
         if (t.kind() != Kind::Set && t.kind() != Kind::OrderedSet) return p->badarg();
         std::vector<std::pair<Word, Term>> changes;
+        bool at_key = false;  // a change of the key itself (erts's cause: keypos)
         auto decode = [&](Term c) {
             if (!is_tuple(c) || tuple_arity(c) != 2 || !is_pos_small(tuple_element(c, 0))) return false;
             Word pos = Word(small_value(tuple_element(c, 0)));
-            if (pos == t.keypos()) return false;
+            if (pos == t.keypos()) {
+                at_key = true;
+                return false;
+            }
             changes.emplace_back(pos, tuple_element(c, 1));
             return true;
         };
+        auto bad = [&] { return at_key ? p->badarg(atom("keypos")) : p->badarg(); };
         if (is_tuple(a[2])) {
-            if (!decode(a[2])) return p->badarg();
+            if (!decode(a[2])) return bad();
         } else {
             Term l = a[2];
             for (; is_list(l); l = cdr(l))
-                if (!decode(car(l))) return p->badarg();
+                if (!decode(car(l))) return bad();
             if (!is_nil(l)) return p->badarg();
         }
         DbObject* o = t.find(a[1]);
@@ -1461,7 +1500,7 @@ Term bif_ets_info1(Process* p, Term* a) {
     if (!ref.resolve(p->vm, a[0])) {
         if (is_atom(a[0]) || (is_magic_ref(a[0]) && magic_handle(a[0])->destructor == destroy_table_handle))
             return atoms::undefined;
-        return p->badarg();
+        return no_table(p, a[0]);
     }
     Table& t = *ref.get();
     std::shared_lock lock(t.lock);
@@ -1480,8 +1519,9 @@ Term bif_ets_info1(Process* p, Term* a) {
 Term bif_ets_info2(Process* p, Term* a) {
     TableRef ref;
     if (!ref.resolve(p->vm, a[0])) {
-        if (!is_atom(a[0]) && !is_magic_ref(a[0])) return p->badarg();
-        return atoms::undefined;
+        if (is_atom(a[0]) || (is_magic_ref(a[0]) && magic_handle(a[0])->destructor == destroy_table_handle))
+            return atoms::undefined;
+        return no_table(p, a[0]);
     }
     Table& t = *ref.get();
     std::shared_lock lock(t.lock);
@@ -1493,13 +1533,20 @@ Term bif_ets_info2(Process* p, Term* a) {
 // ---- ownership, names, options -----------------------------------------------------------------
 
 Term bif_ets_give_away(Process* p, Term* a) {
+    // erts checks the table, then that the caller owns it, then the new owner.
     Term to = a[1];
-    if (!is_pid(to) || to == p->id) return p->badarg();
+    Term owned = with_table(p, a[0], Need::Read, [&](Table& t) -> Term {
+        if (t.owner.load() != p->id) return p->badarg(atom("not_owner"));
+        if (to == p->id) return p->badarg(atom("owner"));
+        return atoms::true_;
+    });
+    if (owned == THE_NON_VALUE) return owned;
+    if (!is_pid(to)) return p->badarg();
     std::shared_ptr<Process> receiver = p->vm.lookup_process(to);
     if (!receiver) return p->badarg();
     Term tab = 0;
     Term r = with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
-        if (t.owner.load() != p->id) return p->badarg();
+        if (t.owner.load() != p->id) return p->badarg(atom("not_owner"));
         t.owner.store(to);
         mark_user(receiver.get());
         tab = table_id(p, &t);
@@ -1513,15 +1560,16 @@ Term bif_ets_give_away(Process* p, Term* a) {
 // ets:rename(Table, Name): badarg if Name names a table already (the table itself too, as
 // on erl), with erts's cause when the table is not one (id, type).
 Term bif_ets_rename(Process* p, Term* a) {
+    if (!table_usable(p, a[0], Need::Write)) return THE_NON_VALUE;
     if (!is_atom(a[1])) return p->badarg();
     TableRef ref;
-    if (!ref.resolve(p->vm, a[0])) return p->badarg(atom(is_atom(a[0]) || is_ref(a[0]) ? "id" : "type"));
+    if (!ref.resolve(p->vm, a[0])) return no_table(p, a[0]);
     Table* t = ref.get();
     Registry& r = registry(p->vm);
     std::unique_lock rlock(r.mutex);
     std::unique_lock lock(t->lock);
     if (t->dead.load()) return p->badarg(atom("id"));
-    if (!allowed(p, t, Need::Write)) return p->badarg();
+    if (!allowed(p, t, Need::Write)) return p->badarg(atom("access"));
     if (t->named) {
         if (r.names.count(a[1])) return p->badarg();
         r.names.erase(t->name);
@@ -1535,6 +1583,7 @@ Term bif_ets_setopts(Process* p, Term* a) {
     BEAMLET_CACHED_ATOM(heir, "heir");
     BEAMLET_CACHED_ATOM(protection, "protection");
     BEAMLET_CACHED_ATOM(none, "none");
+    if (!table_usable(p, a[0], Need::Write)) return THE_NON_VALUE;
     std::vector<Term> opts;
     Term l = a[1];
     if (is_tuple(l)) {
@@ -1575,6 +1624,7 @@ Term bif_ets_setopts(Process* p, Term* a) {
 }
 
 Term bif_ets_safe_fixtable(Process* p, Term* a) {
+    if (!table_usable(p, a[0], Need::Fix)) return THE_NON_VALUE;
     if (a[1] != atoms::true_ && a[1] != atoms::false_) return p->badarg();
     return with_table(p, a[0], Need::Fix, [&](Table& t) -> Term {
         if (a[1] == atoms::true_) {
