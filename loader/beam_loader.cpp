@@ -16,6 +16,7 @@
 #include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/process.hpp"
+#include "vm/stack_trace.hpp"
 #include "vm/md5.hpp"
 
 namespace beamlet::loader {
@@ -371,6 +372,7 @@ private:
         }
         for (auto& item : m_mod.line_items)
             if (item.file_index >= m_mod.files.size()) return fail("chunk Line: file index out of range");
+        for (const std::string& file : m_mod.files) m_mod.file_names.push_back(file_name_literal(file));
         return true;
     }
 

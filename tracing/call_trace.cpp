@@ -312,7 +312,7 @@ Term TraceActions::caller_line(Process* p) {
     LineEntry loc = m->location_at(cp - 1);
     Term where = atoms::undefined;
     if (loc.line) {
-        Term name = file_name_list(p, m->files[loc.file_index]);
+        Term name = module_file_name(p, m, loc.file_index);
         where = heap_tuple(p, {name, make_small(SWord(loc.line))});
     }
     return heap_tuple(p, {m->name, f->name, make_small(SWord(f->arity)), where});

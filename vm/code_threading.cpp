@@ -65,6 +65,7 @@ public:
         m_mod = mod.get();
         mod->name = m_g.name;
         mod->files = m_g.files;
+        mod->file_names = m_g.file_names;
         mod->strings = m_g.strings;
         mod->attributes = m_g.attributes;
         mod->compile_info = m_g.compile_info;

@@ -73,6 +73,7 @@ struct GenericModule {
     std::vector<FunTableEntry> funs;
     std::vector<LineItem> line_items;  // index 0 = no location
     std::vector<std::string> files;
+    std::vector<Term> file_names;  // files as Erlang strings, in the literal arena
     std::vector<std::uint8_t> strings;
     Word label_count = 0;
     Word function_count = 0;

@@ -128,6 +128,7 @@ struct Module {
     std::vector<std::unique_ptr<FunEntry>> funs;
     std::vector<LineEntry> lines;            // sorted by code_offset
     std::vector<std::string> files;
+    std::vector<Term> file_names;            // files as Erlang strings, literals (stack traces)
     std::vector<std::uint8_t> strings;       // StrT, for bs_match_string and bs_create_bin
     std::uint8_t md5[16] = {};
     std::uint64_t content_hash = 0;          // GenericModule::content_hash

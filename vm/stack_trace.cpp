@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "vm/atom_table.hpp"
+#include "vm/literal_area.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
 #include "vm/utf8.hpp"
 #include "vm/vm.hpp"
+#include "vm/work_stack.hpp"
 
 namespace beamlet::vm {
 
@@ -34,33 +36,61 @@ Term list_from(Process* p, const Term* items, Word n) {
     return list;
 }
 
-Term file_name_list(Process* p, const std::string& file) {
-    // Two passes over the UTF-8 (count the characters, then build the list front to back):
-    // every exception builds one of these per frame.
+namespace {
+
+// The characters of [file] (UTF-8; a byte that is not, as itself), one by one.
+template <typename Fn>
+void for_each_char(const std::string& file, Fn&& fn) {
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(file.data());
-    auto next_char = [&](std::size_t i, std::uint32_t* c) -> std::size_t {
-        int len = utf8_decode(bytes + i, file.size() - i, c);
-        if (len <= 0) {  // not UTF-8: the byte
-            *c = bytes[i];
+    for (std::size_t i = 0; i < file.size();) {
+        std::uint32_t c;
+        int len = utf8_decode(bytes + i, file.size() - i, &c);
+        if (len <= 0) {
+            c = bytes[i];
             len = 1;
         }
-        return i + std::size_t(len);
-    };
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < file.size(); ++count) {
-        std::uint32_t c;
-        i = next_char(i, &c);
+        fn(c);
+        i += std::size_t(len);
     }
-    if (count == 0) return NIL;
-    Term* hp = p->alloc(2 * count);
-    std::size_t i = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-        std::uint32_t c;
-        i = next_char(i, &c);
-        hp[2 * k] = make_small(SWord(c));
-        hp[2 * k + 1] = k + 1 < count ? make_list(hp + 2 * (k + 1)) : NIL;
-    }
-    return make_list(hp);
+}
+
+Word char_count(const std::string& file) {
+    Word n = 0;
+    for_each_char(file, [&](std::uint32_t) { ++n; });
+    return n;
+}
+
+// The list of [file]'s characters built front to back in [hp] (2 words per character).
+Term char_list_at(const std::string& file, Term* hp) {
+    Term list = NIL;
+    Term* cell = hp;
+    Term* last = nullptr;
+    for_each_char(file, [&](std::uint32_t c) {
+        if (last) last[1] = make_list(cell);
+        else list = make_list(cell);
+        cell[0] = make_small(SWord(c));
+        cell[1] = NIL;
+        last = cell;
+        cell += 2;
+    });
+    return list;
+}
+
+}  // namespace
+
+Term file_name_list(Process* p, const std::string& file) {
+    Word n = char_count(file);
+    return n ? char_list_at(file, p->alloc(2 * n)) : NIL;
+}
+
+Term file_name_literal(const std::string& file) {
+    Word n = char_count(file);
+    return n ? char_list_at(file, literal_alloc(2 * n)) : NIL;
+}
+
+Term module_file_name(Process* p, const Module* m, Word index) {
+    if (index < m->file_names.size()) return m->file_names[index];
+    return file_name_list(p, m->files[index]);
 }
 
 namespace {
@@ -68,9 +98,8 @@ namespace {
 Term make_location(Process* p, const Module* m, const Word* at) {
     LineEntry loc = m->location_at(at);
     if (loc.line == 0) return NIL;
-    const std::string& file = m->files[loc.file_index];
     // [{file, "name"}, {line, N}]
-    Term name = file_name_list(p, file);
+    Term name = module_file_name(p, m, loc.file_index);
     Term file_t = make_tuple2(p, atoms::file, name);
     Term line_t = make_tuple2(p, atoms::line, make_small(SWord(loc.line)));
     Term* cells = p->alloc(4);
@@ -120,15 +149,18 @@ void walk_return_addresses(Process* p, const Term* E, const Word* cp, Fn&& fn) {
 Term error_info_module(Term bif_module) {
     static const Term am_erl_erts_errors = atom("erl_erts_errors"),
                       am_erl_stdlib_errors = atom("erl_stdlib_errors"),
-                      am_erl_kernel_errors = atom("erl_kernel_errors");
-    const std::string& m = atom_text(bif_module);
-    for (const char* erts : {"erlang", "erts_internal", "atomics", "counters", "persistent_term"})
-        if (m == erts) return am_erl_erts_errors;
-    for (const char* stdlib : {"lists", "maps", "binary", "ets", "math", "re", "unicode"})
-        if (m == stdlib) return am_erl_stdlib_errors;
-    if (m == "os") return am_erl_kernel_errors;
+                      am_erl_kernel_errors = atom("erl_kernel_errors"),
+                      am_beamlet_kernel_errors = atom("beamlet_kernel_errors");
+    static const Term erts[] = {atom("erlang"), atom("erts_internal"), atom("atomics"), atom("counters"),
+                                atom("persistent_term")};
+    static const Term stdlib[] = {atom("lists"), atom("maps"), atom("binary"), atom("ets"),
+                                  atom("math"),  atom("re"),   atom("unicode")};
+    static const Term os = atom("os"), trace = atom("trace");
+    if (std::find(std::begin(erts), std::end(erts), bif_module) != std::end(erts)) return am_erl_erts_errors;
+    if (std::find(std::begin(stdlib), std::end(stdlib), bif_module) != std::end(stdlib)) return am_erl_stdlib_errors;
+    if (bif_module == os) return am_erl_kernel_errors;
     // OTP 27's erl_kernel_errors explains the trace module; the installed OTP 25's cannot.
-    if (m == "trace") return atom("beamlet_kernel_errors");
+    if (bif_module == trace) return am_beamlet_kernel_errors;
     return 0;
 }
 
@@ -146,8 +178,15 @@ int set_backtrace_depth(int depth) { return g_backtrace_depth.exchange(depth, st
 // of them but never none (OTP keeps the failing function at depth 0).
 Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term* E, const Term* x) {
     const int MAX_DEPTH = std::max(1, backtrace_depth());
-    std::vector<Term> frames;
+    WorkStack<Term, 16> frames;
     PendingException& exc = p->exception;
+    // Frames mostly come in runs from one module: its range is checked before the code index
+    // (a lock and a search). Modules outlive every process, so the pointer stays valid.
+    const Module* last = nullptr;
+    auto module_of = [&](const Word* at) {
+        if (!last || !last->contains(at)) last = p->vm.module_containing(at);
+        return last && last->contains(at) ? last : nullptr;
+    };
     if (exc.bif_module && !exc.raised_by_bif) {
         Term args = list_from(p, exc.bif_args.data(), exc.bif_args.size());
         Term info = NIL;
@@ -162,7 +201,7 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         frames.push_back(make_frame(p, exc.bif_module, exc.bif_function, args, info));
     }
     auto add_code_frame = [&](const Word* at, bool is_return_address) {
-        const Module* m = p->vm.module_containing(at);
+        const Module* m = module_of(at);
         if (!m) return;
         const FunctionInfo* fi = m->function_at(at);
         if (!fi) return;
@@ -176,7 +215,7 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         }
         frames.push_back(make_frame(p, m->name, fi->name, arity, location));
     };
-    const Module* m = p->vm.module_containing(I);
+    const Module* m = module_of(I);
     if (m && (!exc.bif_module || exc.raised_by_bif)) {
         const FunctionInfo* fi = m->function_at(I);
         if (fi && I == m->code.get() + fi->header_offset) {
@@ -194,8 +233,7 @@ Term build_stacktrace_list(Process* p, const Word* I, const Word* cp, const Term
         add_code_frame(at, true);
         return true;
     });
-    if (frames.size() > std::size_t(MAX_DEPTH)) frames.resize(MAX_DEPTH);
-    return list_from(p, frames.data(), frames.size());
+    return list_from(p, frames.data(), std::min(frames.size(), std::size_t(MAX_DEPTH)));
 }
 
 Term current_stacktrace(Process* p) {

@@ -1,6 +1,7 @@
 // vm/vm.cpp — Vm: export table, module installation, message sending, output.
 #include "vm/vm.hpp"
 
+#include <array>
 #include <algorithm>
 #include <cerrno>
 #include <unistd.h>
@@ -73,10 +74,15 @@ struct Vm::LambdaStub {
     std::uint8_t md5[16] = {};
 };
 
+namespace {
+std::atomic<std::uint64_t> g_vm_serials{0};
+}  // namespace
+
 Vm::Vm()
     : code_permission(std::make_unique<CodePermission>(*this)),
       timers(std::make_unique<TimerService>(*this)),
-      m_fast_processes(std::make_unique<std::atomic<Process*>[]>(FAST_SLOTS)) {
+      m_fast_processes(std::make_unique<std::atomic<Process*>[]>(FAST_SLOTS)),
+      m_serial(g_vm_serials.fetch_add(1, std::memory_order_relaxed) + 1) {
     port_table = std::make_unique<PortTable>(*this);
     start_monotonic_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -440,11 +446,24 @@ Module* Vm::find_module(Term name) const {
 }
 
 const Module* Vm::module_containing(const Word* p) const {
-    std::lock_guard lock(m_modules_mutex);
-    auto it = m_code_index.upper_bound(p);  // the first module starting after p
-    if (it == m_code_index.begin()) return nullptr;
-    const Module* m = std::prev(it)->second;
-    return m->contains(p) ? m : nullptr;
+    // Each thread remembers recent answers, by address: a module's code never moves and a
+    // published Module lives as long as its Vm, so an entry of this Vm's stays right, and a
+    // stack trace (one look-up per frame) mostly skips the lock and the search.
+    struct Recent {
+        std::uint64_t vm = 0;
+        const Module* m = nullptr;
+    };
+    thread_local std::array<Recent, 64> recent{};
+    Recent& r = recent[(reinterpret_cast<std::uintptr_t>(p) >> 8) % recent.size()];
+    if (r.vm == m_serial && r.m->contains(p)) return r.m;
+    const Module* m = nullptr;
+    {
+        std::lock_guard lock(m_modules_mutex);
+        auto it = m_code_index.upper_bound(p);  // the first module starting after p
+        if (it != m_code_index.begin() && std::prev(it)->second->contains(p)) m = std::prev(it)->second;
+    }
+    if (m) r = {m_serial, m};
+    return m;
 }
 
 std::vector<Module*> Vm::loaded_modules() const {

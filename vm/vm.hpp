@@ -468,6 +468,9 @@ private:
     // a stack trace asks it for each frame). A published Module lives as long as the Vm (old
     // code replaced without a purge joins m_purged_modules), so entries are never removed.
     std::map<const Word*, const Module*> m_code_index;
+    // Tells this Vm's entries in module_containing's per-thread cache from an earlier Vm's
+    // (one made at the same address after it): unique per process, never reused.
+    const std::uint64_t m_serial;
     // Moves the old code of [name], if any, to m_purged_modules (m_modules_mutex is held).
     void retire_old_locked(Term name);
     // The old code whose purge is pending (prepare_purge) and the processes that wait for its

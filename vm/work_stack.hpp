@@ -1,7 +1,7 @@
 // vm/work_stack.hpp — a LIFO work stack that lives on the C++ stack until a walk needs more.
 //
-// Term walks (copy, size, hash, order, match-spec compilation) run at every message send, ETS
-// call and map operation; most terms are small, and a std::vector would cost a malloc and a
+// Term walks (copy, size, hash, order, match-spec compilation, stack traces) run at every
+// message send, ETS call, map operation and exception; most terms are small, and a std::vector would cost a malloc and a
 // free per walk. The first INLINE entries are in place; deeper or wider terms spill to the heap.
 #pragma once
 
@@ -29,6 +29,8 @@ public:
         *m_top++ = v;
     }
     void clear() { m_top = m_data; }
+    // The entries, bottom first (as a list is built from them).
+    const T* data() const { return m_data; }
 
 private:
     // Pointers, not counts: a store of a T (often a Word) may alias a size_t, so with counts
