@@ -507,8 +507,11 @@ Term bif_unique_integer1(Process* p, Term* a) {
 // boot the schedulers stop instead and the run ends as when main exits (tools/boot.cpp:
 // init:stop/0 ends in halt/1 there, and a command-line trace is written out).
 static Term halt_now(Process* p, int status) {
-    // The schedulers stop; tools/boot.cpp's run_main reports the status.
-    p->vm.halt_status.store(status);
+    // The schedulers stop; tools/boot.cpp's run_main reports the status. The first halt wins,
+    // as on erl, where halt/1 ends the VM at once: a process on another scheduler that calls
+    // halt/0 (init:stop's) before the schedulers have stopped must not turn a halt(1) into 0.
+    int none = -1;
+    p->vm.halt_status.compare_exchange_strong(none, status);
     p->vm.schedulers->stop();
     p->yield_requested = true;
     return atoms::true_;

@@ -89,8 +89,20 @@ Term file_name_literal(const std::string& file) {
 }
 
 Term module_file_name(Process* p, const Module* m, Word index) {
-    if (index < m->file_names.size()) return m->file_names[index];
-    return file_name_list(p, m->files[index]);
+    if (index >= m->file_names.size()) return file_name_list(p, m->files[index]);
+    // OTP builds the name on the heap for every frame, and call_memory counts those words:
+    // a copy of the loader's literal, cell by cell, without decoding the UTF-8 again.
+    Term literal = m->file_names[index];
+    Word n = 0;
+    for (Term l = literal; is_list(l); l = cdr(l)) ++n;
+    if (n == 0) return NIL;
+    Term* hp = p->alloc(2 * n);
+    Term* cell = hp;
+    for (Term l = literal; is_list(l); l = cdr(l), cell += 2) {
+        cell[0] = car(l);
+        cell[1] = cell + 2 < hp + 2 * n ? make_list(cell + 2) : NIL;
+    }
+    return make_list(hp);
 }
 
 namespace {

@@ -35,10 +35,10 @@ std::vector<const Word*> return_addresses(Process* p, std::size_t max);
 // A source file name of a module's line table (UTF-8, as the Line chunk's atoms hold it) as
 // the list of its characters, as in OTP's {file, Name} locations.
 Term file_name_list(Process* p, const std::string& file);
-// The same list in the literal arena, made once when a module is loaded: every stack trace
-// through the module shares it (as a literal, messages share it too).
+// The same list in the literal arena, made once when a module is loaded, for stack traces to
+// copy rather than decode.
 Term file_name_literal(const std::string& file);
-// [m]'s file [index] as a list: its literal when the loader made one, else a new list.
+// [m]'s file [index] as a list on [p]'s heap (a copy of its literal when the loader made one).
 struct Module;
 Term module_file_name(Process* p, const Module* m, Word index);
 
