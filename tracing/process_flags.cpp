@@ -291,9 +291,13 @@ void inherit_on_open(Port* port) {
 }
 
 std::vector<TracerRef> inherit_on_link(Process* linker, Process* linked, bool by_link_bif) {
+    // erl 25 passes the legacy session's flags on through spawn_link only; OTP 27 through link/1
+    // too. A program that has created a session is an OTP 27 program and gets OTP 27's rule.
     TraceSession* legacy = &legacy_session();
-    std::vector<TracerRef> refs =
-        inherited(linker, TRACE_SOL, TRACE_SOL1, [&](const TraceSession* s) { return !by_link_bif || s != legacy; });
+    bool legacy_by_link = sessions_in_use();
+    std::vector<TracerRef> refs = inherited(linker, TRACE_SOL, TRACE_SOL1, [&](const TraceSession* s) {
+        return !by_link_bif || s != legacy || legacy_by_link;
+    });
     give(linked, refs);
     return refs;
 }

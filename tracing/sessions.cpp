@@ -21,6 +21,7 @@ std::mutex g_sessions_mutex;
 // cannot leave a dangling list).
 std::vector<vm::TraceSession*>& g_sessions = *new std::vector<vm::TraceSession*>();
 vm::Word g_next_id = 1;
+std::atomic<int> g_live_sessions{0};
 }  // namespace
 
 vm::TraceSession* create_session(vm::Term name, vm::Tracer tracer) {
@@ -31,6 +32,7 @@ vm::TraceSession* create_session(vm::Term name, vm::Tracer tracer) {
     s->id = g_next_id++;
     s->weak_id = s->id - 1;
     g_sessions.push_back(s);
+    g_live_sessions.fetch_add(1, std::memory_order_relaxed);
     return s;
 }
 
@@ -92,7 +94,9 @@ int new_ports_sessions() { return g_new_ports_sessions.load(std::memory_order_ac
 void retire_session(vm::TraceSession* session) {
     set_new_procs_flags(session, ~0u, vm::Tracer(), false);
     set_new_ports_flags(session, ~0u, vm::Tracer(), false);
-    session->alive.store(false);
+    if (session->alive.exchange(false)) g_live_sessions.fetch_sub(1, std::memory_order_relaxed);
 }
+
+bool sessions_in_use() { return g_live_sessions.load(std::memory_order_relaxed) > 0; }
 
 }  // namespace beamlet::tracing

@@ -107,5 +107,8 @@ int new_ports_sessions();
 // Marks [session] dead: it can no longer be found. Session objects are never freed (a
 // GenericBp may still name it until consolidation; they are small).
 void retire_session(vm::TraceSession* session);
+// Whether any session besides the legacy one is alive: a program that uses OTP 27's trace
+// module gets OTP 27's rules where they differ from erl 25's (set_on_link through link/1).
+bool sessions_in_use();
 
 }  // namespace beamlet::tracing
