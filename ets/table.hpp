@@ -252,6 +252,11 @@ void Table::for_key(Term key, Fn&& fn) const {
         return;
     }
     std::uint32_t h = key_hash(key);
+    if (m_kind == Kind::Set) {  // one object per key (a pseudo-deleted one comes back in place)
+        DbObject* o = find_in_chain(key, h);
+        if (o && !o->deleted) fn(o);
+        return;
+    }
     for (DbObject* o = find_in_chain(key, h); o; o = o->next) {
         if (o->hash != h || !vm::terms_exact_equal(o->element(m_keypos), key)) break;
         if (!o->deleted) fn(o);

@@ -499,6 +499,23 @@ private:
 // beamlet's own numbers in erts's layout, as their erts words depend on that VM's tables.
 class InternalHash {
 public:
+    // The word erts hashes for an immediate term, or false for a list or a boxed term.
+    static bool immediate_word(Term t, std::uint64_t& word) {
+        if (is_small(t)) word = (std::uint64_t(small_value(t)) << 4) | 0xF;
+        else if (is_atom(t)) word = (std::uint64_t(atom_index(t)) << 6) | 0xB;
+        else if (is_nil(t)) word = 0x3B;
+        else if (is_pid(t)) word = (std::uint64_t(pid_printed_number(t)) << 4) | 0x3;
+        else if (is_port(t)) word = (std::uint64_t(port_number(t)) << 4) | 0x7;
+        else return false;
+        return true;
+    }
+    // The hash of an immediate term: no work stack needed (the usual ETS key).
+    static std::uint32_t of_immediate(std::uint64_t word) {
+        std::uint32_t hash = SALT, a = HCONST + std::uint32_t(word), b = HCONST + std::uint32_t(word >> 32);
+        mix(a, b, hash);
+        return hash;
+    }
+
     std::uint32_t run(Term t) {
         m_pending.push_back(t);
         while (!m_pending.empty()) {
@@ -554,11 +571,7 @@ private:
     }
 
     void term(Term t) {
-        if (is_small(t)) return immediate((std::uint64_t(small_value(t)) << 4) | 0xF);
-        if (is_atom(t)) return immediate((std::uint64_t(atom_index(t)) << 6) | 0xB);
-        if (is_nil(t)) return immediate(0x3B);
-        if (is_pid(t)) return immediate((std::uint64_t(pid_printed_number(t)) << 4) | 0x3);
-        if (is_port(t)) return immediate((std::uint64_t(port_number(t)) << 4) | 0x7);
+        if (std::uint64_t word; immediate_word(t, word)) return immediate(word);
         if (is_list(t)) return list(t);
         const Term* obj = boxed_ptr(t);
         switch (header_subtag(obj[0])) {
@@ -622,7 +635,8 @@ private:
         }
     }
 
-    std::uint32_t m_hash = 3432918353u;  // erts's INTERNAL_HASH_SALT
+    static constexpr std::uint32_t SALT = 3432918353u;  // erts's INTERNAL_HASH_SALT
+    std::uint32_t m_hash = SALT;
     WorkStack<Term> m_pending;
 };
 
@@ -630,7 +644,10 @@ private:
 
 std::uint32_t make_hash(Term t) { return PortableHash().run(t); }
 
-std::uint32_t make_internal_hash(Term t) { return InternalHash().run(t); }
+std::uint32_t make_internal_hash(Term t) {
+    if (std::uint64_t word; InternalHash::immediate_word(t, word)) return InternalHash::of_immediate(word);
+    return InternalHash().run(t);
+}
 
 std::uint32_t make_hash2(Term t) { return Hash2().run(t); }
 
