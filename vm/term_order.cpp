@@ -336,6 +336,7 @@ int compare(Term a, Term b, bool exact) {
 
 int compare_terms(Term a, Term b) {
     if (is_small(a) && is_small(b)) return three_way(small_value(a), small_value(b));
+    if (is_float(a) && is_float(b)) return three_way(float_value(a), float_value(b));  // float loops
     return compare(a, b, false);
 }
 
