@@ -16,8 +16,12 @@ namespace beamlet::vm {
 
 namespace {
 
-constexpr std::size_t CLASS_BYTES = 32;
-constexpr std::size_t CLASSES = 32;             // blocks up to 1 KiB
+// Classes of 32 bytes up to 1 KiB, then of 64 bytes up to 2 KiB. Blocks of the larger classes
+// are 64-byte aligned (a Process, vm/process.hpp, is; so is a fresh process's heap).
+constexpr std::size_t SMALL_CLASS_BYTES = 32, SMALL_CLASSES = 32;
+constexpr std::size_t LARGE_CLASS_BYTES = 64, LARGE_CLASSES = 16;
+constexpr std::size_t SMALL_LIMIT = SMALL_CLASS_BYTES * SMALL_CLASSES;
+constexpr std::size_t CLASSES = SMALL_CLASSES + LARGE_CLASSES;
 constexpr std::size_t BATCH = 256;              // blocks moved to or from the depot at a time
 constexpr std::size_t BLOCKS_PER_CLASS = 2 * BATCH;  // a thread keeps at most this many of a class
 constexpr std::size_t DEPOT_BATCHES = 256;      // per class; beyond that, blocks go back to malloc
@@ -64,7 +68,15 @@ Cache* cache() {
     return t_cache;
 }
 
-std::size_t class_of(std::size_t bytes) { return (bytes + CLASS_BYTES - 1) / CLASS_BYTES - 1; }
+std::size_t class_of(std::size_t bytes) {
+    if (bytes <= SMALL_LIMIT) return (bytes + SMALL_CLASS_BYTES - 1) / SMALL_CLASS_BYTES - 1;
+    return SMALL_CLASSES + (bytes - SMALL_LIMIT + LARGE_CLASS_BYTES - 1) / LARGE_CLASS_BYTES - 1;
+}
+
+// The bytes of every block of class [k]: any thread can reuse a block for any size of its class.
+std::size_t class_bytes(std::size_t k) {
+    return k < SMALL_CLASSES ? (k + 1) * SMALL_CLASS_BYTES : SMALL_LIMIT + (k + 1 - SMALL_CLASSES) * LARGE_CLASS_BYTES;
+}
 
 // Refills class [k] of [c] (empty) with a batch from the depot; false if it has none.
 bool refill(Cache* c, std::size_t k) {
@@ -103,7 +115,12 @@ void* cached_alloc(std::size_t bytes) {
         if (Cache* c = cache()) {
             if (c->counts[k] || refill(c, k)) return c->blocks[k][--c->counts[k]];
         }
-        bytes = (k + 1) * CLASS_BYTES;  // a whole class, so that any thread can reuse it
+        bytes = class_bytes(k);
+        if (k >= SMALL_CLASSES) {
+            void* block = std::aligned_alloc(LARGE_ALIGNMENT, bytes);  // bytes: a multiple of 64
+            if (!block) throw std::bad_alloc();
+            return block;
+        }
     }
     void* block = std::malloc(bytes);
     if (!block) throw std::bad_alloc();

@@ -257,7 +257,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
     for (Term* bin = p->off_heap_first; bin; bin = reinterpret_cast<Term*>(bin[4]))
         bin[4] = reinterpret_cast<Word>(moved(reinterpret_cast<Term*>(bin[4])));
 
-    std::free(p->heap);
+    p->free_heap_block();
     p->heap = block;
     p->htop = block + heap_used;
     p->hend = new_hend;
@@ -466,7 +466,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
         HeapFragment::destroy(f);
         f = next;
     }
-    std::free(p->heap);
+    p->free_heap_block();
     if (major) {
         std::free(p->old_heap);
         p->old_heap = p->old_htop = p->old_hend = nullptr;

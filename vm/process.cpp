@@ -7,6 +7,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
+#include "vm/block_cache.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/seq_trace.hpp"
@@ -40,8 +41,8 @@ std::atomic<std::uint64_t> g_incarnations{0};
 Process::Process(Vm& vm_, Word pid_number)
     : vm(vm_), id(make_pid(pid_number)), incarnation(g_incarnations.fetch_add(1, std::memory_order_relaxed) + 1) {
     heap_size_words = next_heap_size_words(MIN_HEAP_SIZE_WORDS);
-    heap = static_cast<Term*>(std::malloc(heap_size_words * sizeof(Term)));
-    if (!heap) throw std::bad_alloc();
+    heap = static_cast<Term*>(cached_alloc(heap_size_words * sizeof(Term)));
+    heap_cached = true;
     htop = heap;
     hend = heap + heap_size_words;
     stop = hend;
@@ -105,8 +106,14 @@ Process::~Process() {
         free_message(m);
     }
     queue.for_each(free_message);
-    std::free(heap);
+    free_heap_block();
     std::free(old_heap);
+}
+
+void Process::free_heap_block() {
+    if (heap_cached) cached_free(heap, next_heap_size_words(MIN_HEAP_SIZE_WORDS) * sizeof(Term));
+    else std::free(heap);
+    heap_cached = false;
 }
 
 bool add_resource_monitor(Process* p, MagicHandle* h) {

@@ -194,6 +194,9 @@ struct Process {
     Term* stop = nullptr;   // top of stack (lowest used word)
     Term* hend = nullptr;   // end of the block
     Word heap_size_words = 0;
+    // The block is a fresh process's first heap, from the block caches (vm/block_cache.hpp):
+    // free it with free_heap_block(), which knows.
+    bool heap_cached = false;
     HeapFragment* mbuf = nullptr;  // heap fragments, merged at the next GC
     Word mbuf_words = 0;
     Term* off_heap_first = nullptr;  // first RefcBin on the heap (chained through their link word)
@@ -444,6 +447,8 @@ struct Process {
     AllocMark alloc_mark() const { return {htop, mbuf, mbuf ? mbuf->used_words : 0, mbuf_words, off_heap_first}; }
     void release_to(const AllocMark& mark);
     // A new reference (make_ref/0), allocated like alloc().
+    // Frees the heap block (not its contents) and leaves [heap] dangling for the caller to set.
+    void free_heap_block();
     Term new_ref();
     // Empties the heap, its fragments and off-heap references, the stack and the dictionary:
     // for a detached process whose terms are all dead (a NIF environment, a tracer context).

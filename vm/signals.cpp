@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "vm/atom_table.hpp"
+#include "vm/block_cache.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
 #include "vm/literal_area.hpp"
@@ -287,7 +288,7 @@ void Vm::reuse_pid_numbers(Word next) {
 
 std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fun, Term args,
                                    const SpawnOptions& opts, Word monitor_ref[3]) {
-    auto child = std::make_shared<Process>(*this, take_pid_number());
+    auto child = std::allocate_shared<Process>(CachedAllocator<Process>(), *this, take_pid_number());
     Process* c = child.get();
     c->fullsweep_after = opts.fullsweep_after;
     c->min_bin_vheap_size = opts.min_bin_vheap_size;
@@ -297,7 +298,7 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
     if (opts.min_heap_size > c->heap_size_words) {
         // The fresh, empty heap is replaced by one of at least the size asked for.
         c->min_heap_words = next_heap_size_words(opts.min_heap_size);
-        std::free(c->heap);
+        c->free_heap_block();
         c->heap = static_cast<Term*>(std::malloc(c->min_heap_words * sizeof(Term)));
         if (!c->heap) throw std::bad_alloc();
         c->heap_size_words = c->min_heap_words;
