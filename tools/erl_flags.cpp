@@ -2,8 +2,9 @@
 //
 // erl hands every flag erlexec does not know to init, each with all the words up to the next
 // flag; beamlet's target is a word too, so here each flag takes at most a fixed number of
-// values: -boot, -config, -mode, -shutdown_time and -args_file one, -boot_var and -env two,
-// and any other -App (kernel, stdlib, sasl, an application of the user's) a Par and a Val.
+// values: -boot, -config, -mode, -shutdown_time, -args_file, -enable-feature and
+// -disable-feature one, -boot_var and -env two, and any other -App (kernel, stdlib, sasl, an
+// application of the user's) a Par and a Val.
 // -s and -run take every word up to the next flag, as on erl, and -extra all that follows.
 #include "tools/erl_flags.hpp"
 
@@ -54,7 +55,8 @@ std::vector<std::string> env_words(const char* name) {
 // How many values follow an erl flag beamlet takes; -1 when [flag] is not one of them.
 int erl_flag_values(const std::string& flag) {
     for (const char* f : {"-boot", "-config", "-mode", "-shutdown_time", "-args_file", "-name", "-sname", "-setcookie",
-                          "-connect_all", "-start_epmd", "-epmd_port", "-proto_dist", "-epmd_module"})
+                          "-connect_all", "-start_epmd", "-epmd_port", "-proto_dist", "-epmd_module",
+                          "-enable-feature", "-disable-feature"})
         if (flag == f) return 1;
     if (flag == "-hidden") return 0;
     if (flag == "-boot_var" || flag == "-env") return 2;

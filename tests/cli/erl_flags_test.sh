@@ -4,7 +4,8 @@
 # exist, -boot_var without values. OTP's init and application controller answer them on both:
 # the same standard output and exit status (stderr: erl's halt line, also beamlet's), within
 # 10 s, never a crash. Then erlexec's own: an -args_file that does not exist, -env without
-# values (one "beamlet: " line, status 1, as erl's status).
+# values (one "beamlet: " line, status 1, as erl's status). And flags given right, among them
+# -enable-feature maybe_expr, which a module that uses maybe needs to load on OTP 25.
 set -u
 beamlet=$1
 work=$(mktemp -d)
@@ -19,6 +20,14 @@ cat >hello.erl <<'ERL'
 main() -> io:format("hello~n").
 ERL
 erlc hello.erl || exit 1
+# OTP 25 loads a module that uses maybe only with -enable-feature maybe_expr.
+cat >mb.erl <<'ERL'
+-module(mb).
+-feature(maybe_expr, enable).
+-export([main/0]).
+main() -> maybe {ok, X} ?= {ok, 42}, io:format("maybe ~p~n", [X]) end.
+ERL
+erlc mb.erl || exit 1
 echo 'garbage' >corrupt.boot
 printf '[{kernel, [{foo, bar}]}' >bad.config
 
@@ -27,14 +36,15 @@ fail() {
   failures=$((failures + 1))
 }
 
-# same_as_erl NAME ARGS... — beamlet run ARGS hello and erl -noshell ARGS -s hello main -s init stop.
+# same_as_erl NAME ARGS... — beamlet run ARGS MOD and erl -noshell ARGS -s MOD main -s init stop
+# (MOD: hello unless set).
 same_as_erl() {
-  local name=$1
+  local name=$1 mod=${MOD:-hello}
   shift
   checks=$((checks + 1))
-  timeout 10 erl -noshell "$@" -pa . -s hello main -s init stop >erl.out 2>erl.err
+  timeout 10 erl -noshell "$@" -pa . -s "$mod" main -s init stop >erl.out 2>erl.err
   local erl_status=$?
-  timeout 10 "$beamlet" run "$@" -pa . hello >beamlet.out 2>beamlet.err
+  timeout 10 "$beamlet" run "$@" -pa . "$mod" >beamlet.out 2>beamlet.err
   local status=$?
   if [ $status -ge 124 ]; then
     fail "$name: beamlet timed out or was killed (status $status): $(cat beamlet.err)"
@@ -71,6 +81,7 @@ same_as_erl "sys.config syntax error" -config bad
 same_as_erl "sys.config missing" -config no_such
 same_as_erl "-boot_var without values" -boot_var
 same_as_erl "good flags" -kernel some_par some_val -mode interactive
+MOD=mb same_as_erl "-enable-feature" -enable-feature maybe_expr
 clean_failure "-args_file missing" 'Failed to open arguments file "no_such.args"' -args_file no_such.args
 clean_failure "-env without values" "-env wants two values" -env ONLY_NAME
 clean_failure "erl's -detached" "-detached has no place in beamlet run" -detached
