@@ -112,24 +112,29 @@ Term make_sub_binary(Process* p, Term t, std::size_t bit_offset, std::size_t bit
 
 void copy_bits(const std::uint8_t* src, std::size_t src_offset, std::uint8_t* dst,
                std::size_t dst_offset, std::size_t bit_size) {
-    if (bit_size == 0) return;
-    if (src_offset % 8 == 0 && dst_offset % 8 == 0) {
-        std::size_t whole = bit_size / 8;
-        std::memcpy(dst + dst_offset / 8, src + src_offset / 8, whole);
-        std::size_t rest = bit_size % 8;
-        if (rest) {
-            std::uint8_t mask = std::uint8_t(0xFF << (8 - rest));
-            std::uint8_t& d = dst[dst_offset / 8 + whole];
-            d = std::uint8_t((d & ~mask) | (src[src_offset / 8 + whole] & mask));
-        }
-        return;
+    // Bit by bit up to a byte boundary of the destination, then a byte at a time: a shifted
+    // source byte pair makes each destination byte (a 2 GB bitstring in term_to_binary).
+    for (; bit_size && dst_offset % 8; ++src_offset, ++dst_offset, --bit_size) {
+        int bit = (src[src_offset / 8] >> (7 - src_offset % 8)) & 1;
+        std::uint8_t m = std::uint8_t(1u << (7 - dst_offset % 8));
+        if (bit) dst[dst_offset / 8] |= m;
+        else dst[dst_offset / 8] &= std::uint8_t(~m);
     }
-    for (std::size_t i = 0; i < bit_size; ++i) {
-        std::size_t s = src_offset + i, d = dst_offset + i;
-        int bit = (src[s / 8] >> (7 - s % 8)) & 1;
-        std::uint8_t m = std::uint8_t(1u << (7 - d % 8));
-        if (bit) dst[d / 8] |= m;
-        else dst[d / 8] &= std::uint8_t(~m);
+    if (bit_size == 0) return;
+    const std::uint8_t* s = src + src_offset / 8;
+    std::uint8_t* d = dst + dst_offset / 8;
+    unsigned shift = unsigned(src_offset % 8);
+    std::size_t whole = bit_size / 8, rest = bit_size % 8;
+    if (shift == 0) {
+        std::memcpy(d, s, whole);
+    } else {
+        for (std::size_t j = 0; j < whole; ++j) d[j] = std::uint8_t((s[j] << shift) | (s[j + 1] >> (8 - shift)));
+    }
+    if (rest) {  // the last bits: from s[whole], and s[whole + 1] when they reach into it
+        unsigned window = (unsigned(s[whole]) << 8) | (shift + rest > 8 ? s[whole + 1] : 0u);
+        std::uint8_t bits = std::uint8_t((window << shift) >> 8);
+        std::uint8_t mask = std::uint8_t(0xFF << (8 - rest));
+        d[whole] = std::uint8_t((d[whole] & ~mask) | (bits & mask));
     }
 }
 
