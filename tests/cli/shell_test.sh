@@ -114,9 +114,11 @@ launch() {
   banner=$(tm capture-pane -p -J -t "$pane" | head -n 1)
 }
 
+# The terminal's echo of Ctrl-C ("^C" at the start of a line) is dropped: erl's own screens show
+# it or not from run to run (whether the tty is still in cooked mode when the key arrives).
 normalise() {
   BANNER=$banner awk 'NR == 1 && $0 == ENVIRON["BANNER"] { $0 = "<BANNER>" } { print }' |
-    sed -E -e 's/<[0-9]+\.[0-9]+\.[0-9]+>/<PID>/g' -e 's/#Ref<[0-9.]+>/#Ref<REF>/g' \
+    sed -E -e 's/^\^C//' -e 's/<[0-9]+\.[0-9]+\.[0-9]+>/<PID>/g' -e 's/#Ref<[0-9.]+>/#Ref<REF>/g' \
       -e 's/#Port<[0-9.]+>/#Port<PORT>/g' -e 's/[[:space:]]+$//' |
     perl -pe 's/( {20,})/"<" . length($1) . " spaces>"/ge' |
     strip_blank_tail
