@@ -111,10 +111,6 @@ DbObject* Table::find_in_chain(Term key, std::uint32_t hash) const {
 
 DbObject* Table::find(Term key) const {
     if (!is_hash()) return m_index.find(key);
-    if (m_kind == Kind::Set) {
-        DbObject* o = find_in_chain(key, key_hash(key));
-        return o && !o->deleted ? o : nullptr;
-    }
     DbObject* found = nullptr;
     for_key(key, [&](DbObject* o) {
         if (!found) found = o;

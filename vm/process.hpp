@@ -446,9 +446,9 @@ struct Process {
     };
     AllocMark alloc_mark() const { return {htop, mbuf, mbuf ? mbuf->used_words : 0, mbuf_words, off_heap_first}; }
     void release_to(const AllocMark& mark);
-    // A new reference (make_ref/0), allocated like alloc().
     // Frees the heap block (not its contents) and leaves [heap] dangling for the caller to set.
     void free_heap_block();
+    // A new reference (make_ref/0), allocated like alloc().
     Term new_ref();
     // Empties the heap, its fragments and off-heap references, the stack and the dictionary:
     // for a detached process whose terms are all dead (a NIF environment, a tracer context).
