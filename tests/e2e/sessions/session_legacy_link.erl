@@ -17,7 +17,7 @@ main() ->
     ok.
 
 %% Links to a fresh process with link/1 and answers its flags once it has handled the link
-%% signal, and the events the tracer got about it.
+%% signal, and the events the tracer got about it once it has ended.
 link_child(Tracer) ->
     Me = self(),
     Child = spawn(fun() -> receive go -> Me ! went end, receive stop -> ok end end),
@@ -26,7 +26,11 @@ link_child(Tracer) ->
     receive went -> ok end,
     {flags, Flags} = erlang:trace_info(Child, flags),
     unlink(Child),
+    Mon = monitor(process, Child),
     Child ! stop,
+    %% The child's getting_unlinked and exit events are made when it handles the unlink and
+    %% exits: wait for its end before asking for the events delivered so far.
+    receive {'DOWN', Mon, process, Child, normal} -> ok end,
     Ref = erlang:trace_delivered(all),
     receive {trace_delivered, all, Ref} -> ok end,
     Tracer ! {dump, self()},
