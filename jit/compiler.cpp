@@ -523,7 +523,7 @@ private:
     bool remote_call(std::size_t i, const GenericInstr& in) {
         const ImportEntry& imp = g.imports[op(in, 1).value];
         Export* e = m_vm.exports.get(imp.module, imp.function, imp.arity);
-        if (e->is_bif()) return interpret(i);
+        if (e->is_bif()) return calls_bif_in_place(*e) ? bif_call<opcode>(i, in) : interpret(i);
         if constexpr (opcode == Op::call_ext) cp = code_address(return_address(i));
         if constexpr (opcode == Op::call_ext_last) drop_frame(op(in, 2).value);
         // Export::address(): addresses[g_active_code_ix].
@@ -536,6 +536,67 @@ private:
         count_reduction(target, op(in, 0).value);
         goto_address(target);
         return false;
+    }
+
+    // The Export* of import [index] (a BIF's: the runtime calls its function).
+    Value* bif_export(Word index) {
+        const ImportEntry& imp = g.imports[index];
+        Export* e = m_vm.exports.get(imp.module, imp.function, imp.arity);
+        return symbol(m_prefix + "bif." + std::to_string(index), reinterpret_cast<Word>(e));
+    }
+
+    // call_runtime() for a BIF: the reductions go out and come back too (a BIF may charge
+    // its work, as the interpreter's SWAPOUT/SWAPIN let it).
+    Value* call_bif_runtime(const char* name, const void* fn, std::vector<Value*> args) {
+        B.CreateStore(reds, field(m_off.slice_reds));
+        Value* r = call_runtime(name, fn, i64, std::move(args));
+        reds = B.CreateLoad(i64, field(m_off.slice_reds));
+        return r;
+    }
+
+    // call_ext, call_ext_last, call_ext_only of a BIF that calls_bif_in_place() accepts: the
+    // BIF on x0.., its result in x0, then the next instruction or the return. When the
+    // runtime declines (traced, or failed) the interpreter makes the call.
+    template <Op opcode>
+    bool bif_call(std::size_t i, const GenericInstr& in) {
+        Value* r = call_bif_runtime("call_bif", reinterpret_cast<const void*>(&beamlet_jit_call_bif),
+                                    {p, bif_export(op(in, 1).value), x});
+        BasicBlock* done = block(), *declined = block();
+        B.CreateCondBr(B.CreateICmpNE(r, word(THE_NON_VALUE)), done, declined, likely());
+        B.SetInsertPoint(declined);
+        leave(instr_address(i));
+        B.SetInsertPoint(done);
+        dst(Operand{OperandKind::X, 0}, r);
+        if constexpr (opcode == Op::call_ext) {
+            std::size_t next = next_instr(i);
+            if (L.marker_pos[next] != NO_POSITION) goto_resume(next);
+            else leave(instr_address(next));
+            return false;
+        }
+        if constexpr (opcode == Op::call_ext_last) drop_frame(op(in, 2).value);
+        Value* to = cp;
+        cp = llvm::ConstantPointerNull::get(ptr);
+        goto_address(to);
+        return false;
+    }
+
+    // bif0 .. gc_bif3: [fail] [bif] [args] [dst] (gc_bif: [live] after [fail]). A failure goes
+    // to [fail], or (no fail label) to the interpreter, which runs the BIF again and raises.
+    template <std::size_t n, std::uint32_t first_arg>
+    bool guard_bif(std::size_t i, const GenericInstr& in) {
+        std::vector<Value*> args = {p, bif_export(op(in, first_arg - 1).value)};
+        for (std::uint32_t k = 0; k < 3; ++k) args.push_back(k < n ? src(op(in, first_arg + k)) : word(NIL));
+        Value* r = call_bif_runtime("guard_bif", reinterpret_cast<const void*>(&beamlet_jit_guard_bif), std::move(args));
+        if constexpr (first_arg > 1) {
+            BasicBlock* done = block(), *failed = block();
+            B.CreateCondBr(B.CreateICmpNE(r, word(THE_NON_VALUE)), done, failed, likely());
+            B.SetInsertPoint(failed);
+            if (Word fail = op(in, 0).value) goto_label(fail);
+            else leave(instr_address(i));
+            B.SetInsertPoint(done);
+        }
+        dst(op(in, first_arg + std::uint32_t(n)), r);
+        return true;
     }
 
     // select_val, select_tuple_arity: a chain of comparisons, then the fail label ([src] [fail]
@@ -880,6 +941,14 @@ template <> bool Emitter::emit<Op::call_ext_last>(std::size_t i, const GenericIn
 template <> bool Emitter::emit<Op::call_ext_only>(std::size_t i, const GenericInstr& in) {
     return remote_call<Op::call_ext_only>(i, in);
 }
+// Guard BIFs, called in place.
+template <> bool Emitter::emit<Op::bif0>(std::size_t i, const GenericInstr& in) { return guard_bif<0, 1>(i, in); }
+template <> bool Emitter::emit<Op::bif1>(std::size_t i, const GenericInstr& in) { return guard_bif<1, 2>(i, in); }
+template <> bool Emitter::emit<Op::bif2>(std::size_t i, const GenericInstr& in) { return guard_bif<2, 2>(i, in); }
+template <> bool Emitter::emit<Op::gc_bif1>(std::size_t i, const GenericInstr& in) { return guard_bif<1, 3>(i, in); }
+template <> bool Emitter::emit<Op::gc_bif2>(std::size_t i, const GenericInstr& in) { return guard_bif<2, 3>(i, in); }
+template <> bool Emitter::emit<Op::gc_bif3>(std::size_t i, const GenericInstr& in) { return guard_bif<3, 3>(i, in); }
+
 template <> bool Emitter::emit<Op::return_>(std::size_t, const GenericInstr&) {
     Value* to = cp;
     cp = llvm::ConstantPointerNull::get(ptr);

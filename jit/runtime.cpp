@@ -1,6 +1,7 @@
 // jit/runtime.cpp — the breakpoint handler native code calls, and Process field offsets.
 #include "jit/runtime.hpp"
 
+#include "vm/atom_table.hpp"
 #include "vm/trace_hooks.hpp"
 #include "vm/vm.hpp"
 
@@ -22,9 +23,26 @@ ProcessOffsets process_offsets() {
                           offsetof(Process, queue) + queue.save,
                           queue.node_term,
                           queue.node_next,
-                          offsetof(Process, scheduler_index)};
+                          offsetof(Process, scheduler_index),
+                          offsetof(Process, slice_reds)};
 }
 #pragma GCC diagnostic pop
+
+bool calls_bif_in_place(const vm::Export& e) {
+    // erlang's process dictionary and tuple and list BIFs: what loops call (OTP's JIT calls
+    // every BIF from native code; beamlet only these, whose failure is free of effects).
+    static constexpr std::pair<const char*, unsigned> in_place[] = {
+        {"put", 2},        {"get", 1},         {"get", 0},           {"erase", 1},         {"element", 2},
+        {"setelement", 3}, {"tuple_size", 1},  {"make_tuple", 2},    {"make_tuple", 3},    {"append_element", 2},
+        {"tuple_to_list", 1}, {"list_to_tuple", 1}, {"hd", 1},       {"tl", 1},            {"max", 2},
+        {"min", 2},        {"abs", 1},         {"self", 0},          {"atom_to_list", 1},  {"integer_to_list", 1},
+        {"++", 2},         {"--", 2},          {"length", 1},
+    };
+    if (!e.is_bif() || e.module != vm::atoms::erlang) return false;
+    for (const auto& [name, arity] : in_place)
+        if (e.arity == arity && e.function == vm::atom(name)) return true;
+    return false;
+}
 
 }  // namespace beamlet::jit
 
@@ -47,4 +65,20 @@ extern "C" bool beamlet_jit_send(beamlet::vm::Process* p, beamlet::vm::Term* x) 
     p->vm.send(p, x[0], x[1]);
     x[0] = x[1];
     return true;
+}
+
+extern "C" beamlet::vm::Term beamlet_jit_guard_bif(beamlet::vm::Process* p, const beamlet::vm::Export* e,
+                                                   beamlet::vm::Term a0, beamlet::vm::Term a1, beamlet::vm::Term a2) {
+    beamlet::vm::Term args[3] = {a0, a1, a2};
+    beamlet::vm::Term r = e->bif(p, args);
+    if (r == beamlet::vm::THE_NON_VALUE) p->exception = beamlet::vm::PendingException{};
+    return r;
+}
+
+extern "C" beamlet::vm::Term beamlet_jit_call_bif(beamlet::vm::Process* p, const beamlet::vm::Export* e,
+                                                  beamlet::vm::Term* x) {
+    if (e->bif_traced.load(std::memory_order_relaxed)) return beamlet::vm::THE_NON_VALUE;
+    beamlet::vm::Term r = e->bif(p, x);
+    if (r == beamlet::vm::THE_NON_VALUE) p->exception = beamlet::vm::PendingException{};
+    return r;
 }

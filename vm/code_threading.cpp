@@ -41,6 +41,7 @@ bool matches(const Operand& o, char letter) {
     case 'c': return o.kind == OperandKind::Literal;
     case 'i': return o.kind == OperandKind::Literal && is_immediate(o.value);
     case 'n': return o.kind == OperandKind::Literal && is_small(o.value);
+    case 'f': return o.kind == OperandKind::FloatReg;
     default: return true;  // '.'
     }
 }

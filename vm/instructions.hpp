@@ -145,7 +145,7 @@ constexpr bool patterns_fit_their_instructions() {
     for (const Specialisation& rule : SPECIALISATIONS) {
         std::string_view signature = op_info(rule.generic).signature;
         if (rule.pattern.size() != signature.size() || signature.find('L') != std::string_view::npos) return false;
-        if (rule.pattern.find_first_not_of("xycin.") != std::string_view::npos) return false;
+        if (rule.pattern.find_first_not_of("xycinf.") != std::string_view::npos) return false;
     }
     return true;
 }
