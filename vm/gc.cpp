@@ -16,6 +16,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/heap.hpp"
+#include "vm/heap_blocks.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/process.hpp"
@@ -205,8 +206,7 @@ bool is_stack_term(Word w) { return !is_header(w) && !is_catch(w); }
 void resize_block(Process* p, Term* x, Word live, Word new_size) {
     Word heap_used = Word(p->htop - p->heap);
     Word stack_used = Word(p->hend - p->stop);
-    Term* block = static_cast<Term*>(std::malloc(new_size * sizeof(Term)));
-    if (!block) throw std::bad_alloc();
+    Term* block = static_cast<Term*>(heap_block_alloc(new_size * sizeof(Term)));
     std::memcpy(block, p->heap, heap_used * sizeof(Term));
     Term* new_hend = block + new_size;
     std::memcpy(new_hend - stack_used, p->stop, stack_used * sizeof(Term));
@@ -262,7 +262,7 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
     p->htop = block + heap_used;
     p->hend = new_hend;
     p->stop = new_hend - stack_used;
-    p->heap_size_words = new_size;
+    p->heap_size_words = p->heap_block_words = new_size;
 }
 
 // The young heap ends at [new_size] words into its block: the stack moves down, the heap's
@@ -413,8 +413,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
     if (p->minor_gcs >= p->fullsweep_after) major = true;
     if (!major && promote > 0 && !p->old_heap) {
         Word size = next_heap_size_words(2 * promote);
-        p->old_heap = static_cast<Term*>(std::malloc(size * sizeof(Term)));
-        if (!p->old_heap) throw std::bad_alloc();
+        p->old_heap = static_cast<Term*>(heap_block_alloc(size * sizeof(Term)));
         p->old_htop = p->old_heap;
         p->old_hend = p->old_heap + size;
         old_free = size;
@@ -427,8 +426,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
     // Big enough for the worst case, where everything being collected survives.
     Word to_size = std::max(p->heap_size_words, heap_used + stack_used) + p->mbuf_words + old_used + need_words;
     if (released) to_size += Word(released->hi - released->lo);
-    Term* to_space = static_cast<Term*>(std::malloc(to_size * sizeof(Term)));
-    if (!to_space) throw std::bad_alloc();
+    Term* to_space = static_cast<Term*>(heap_block_alloc(to_size * sizeof(Term)));
 
     Term* old_scan_start = major ? nullptr : p->old_htop;
     Collector gc(p, to_space, old_scan_start, major, released);
@@ -468,7 +466,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
     }
     p->free_heap_block();
     if (major) {
-        std::free(p->old_heap);
+        heap_block_free(p->old_heap, Word(p->old_hend - p->old_heap) * sizeof(Term));
         p->old_heap = p->old_htop = p->old_hend = nullptr;
         p->minor_gcs = 0;
     } else {
@@ -482,7 +480,7 @@ Word collect(Process* p, Term* x, Word live, Word need_words, bool major, const 
     p->htop = gc.htop();
     p->hend = to_hend;
     p->stop = to_hend - stack_used;
-    p->heap_size_words = to_size;
+    p->heap_size_words = p->heap_block_words = to_size;
     p->off_heap_first = survivors;
     ++p->gc_count;
     // Keeps allocated_words() continuous across the collection (unsigned wrap-around makes a

@@ -8,6 +8,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/block_cache.hpp"
+#include "vm/heap_blocks.hpp"
 #include "vm/literal_area.hpp"
 #include "vm/magic.hpp"
 #include "vm/seq_trace.hpp"
@@ -40,7 +41,7 @@ std::atomic<std::uint64_t> g_incarnations{0};
 
 Process::Process(Vm& vm_, Word pid_number)
     : vm(vm_), id(make_pid(pid_number)), incarnation(g_incarnations.fetch_add(1, std::memory_order_relaxed) + 1) {
-    heap_size_words = next_heap_size_words(MIN_HEAP_SIZE_WORDS);
+    heap_size_words = heap_block_words = next_heap_size_words(MIN_HEAP_SIZE_WORDS);
     heap = static_cast<Term*>(cached_alloc(heap_size_words * sizeof(Term)));
     heap_cached = true;
     htop = heap;
@@ -107,12 +108,12 @@ Process::~Process() {
     }
     queue.for_each(free_message);
     free_heap_block();
-    std::free(old_heap);
+    heap_block_free(old_heap, Word(old_hend - old_heap) * sizeof(Term));
 }
 
 void Process::free_heap_block() {
     if (heap_cached) cached_free(heap, next_heap_size_words(MIN_HEAP_SIZE_WORDS) * sizeof(Term));
-    else std::free(heap);
+    else heap_block_free(heap, heap_block_words * sizeof(Term));
     heap_cached = false;
 }
 

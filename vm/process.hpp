@@ -192,10 +192,11 @@ struct Process {
     alignas(64) Term* heap = nullptr;   // start of the block
     Term* htop = nullptr;   // next free heap word
     Term* stop = nullptr;   // top of stack (lowest used word)
-    Term* hend = nullptr;   // end of the block
+    Term* hend = nullptr;   // end of the heap (and stack): the block's, or before it (shrink_in_place)
     Word heap_size_words = 0;
-    // The block is a fresh process's first heap, from the block caches (vm/block_cache.hpp):
-    // free it with free_heap_block(), which knows.
+    Word heap_block_words = 0;  // the block's size
+    // The block is a fresh process's first heap, from the block caches (vm/block_cache.hpp),
+    // else from heap_block_alloc (vm/heap_blocks.hpp): free it with free_heap_block(), which knows.
     bool heap_cached = false;
     HeapFragment* mbuf = nullptr;  // heap fragments, merged at the next GC
     Word mbuf_words = 0;

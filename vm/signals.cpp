@@ -13,6 +13,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/block_cache.hpp"
+#include "vm/heap_blocks.hpp"
 #include "vm/code_permission.hpp"
 #include "vm/copy.hpp"
 #include "vm/literal_area.hpp"
@@ -299,9 +300,8 @@ std::shared_ptr<Process> Vm::spawn(Process* parent, const Export* entry, Term fu
         // The fresh, empty heap is replaced by one of at least the size asked for.
         c->min_heap_words = next_heap_size_words(opts.min_heap_size);
         c->free_heap_block();
-        c->heap = static_cast<Term*>(std::malloc(c->min_heap_words * sizeof(Term)));
-        if (!c->heap) throw std::bad_alloc();
-        c->heap_size_words = c->min_heap_words;
+        c->heap = static_cast<Term*>(heap_block_alloc(c->min_heap_words * sizeof(Term)));
+        c->heap_size_words = c->heap_block_words = c->min_heap_words;
         c->htop = c->high_water = c->heap;
         c->hend = c->stop = c->heap + c->heap_size_words;
     }
