@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
     // Blocks of 128 KiB or more stay mapped apart: taking them from the heaps too (an
     // M_MMAP_THRESHOLD of 32 MiB) saves binary-trees the page faults of its large heaps' new
     // blocks (-8% there) but makes every small request after a large free consolidate
-    // malloc's fast bins (a ring of 1000 processes 1.13x slower).
+    // malloc's fast bins (a ring of 1000 processes 1.13x slower); process heaps that large
+    // are mapped by vm/heap_blocks.* instead, which keeps a few for the next collection.
     mallopt(M_TOP_PAD, 16 << 20);
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
     CLI::App app{"beamlet: a small BEAM-like VM with Erlang tracing built in"};
