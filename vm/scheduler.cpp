@@ -344,6 +344,16 @@ bool is_suspended(Process* p) {
     return !p->suspenders.empty();
 }
 
+// Whether [p] was woken from a receive by copy_literals signals alone (a module's literals
+// being released: every process gets one).
+bool woken_for_literals_only(Process* p) {
+    std::lock_guard guard(p->lock);
+    if (!p->woken_from_wait || p->inbox.empty() || !p->suspenders.empty()) return false;
+    for (const Message& m : p->inbox)
+        if (m.kind != SignalKind::CopyLiterals) return false;
+    return true;
+}
+
 bool still_in_signal_only_wait(Process* p) {
     if (!p->signal_only_wait.load(std::memory_order_relaxed)) return false;  // the common case
     std::lock_guard guard(p->lock);
@@ -371,6 +381,20 @@ void Schedulers::run_one(int index, Process* p) {
         }
         if (runnable) enqueue(p);
         return;
+    }
+    if (woken_for_literals_only(p)) {
+        // OTP copies the literals in a system task, without scheduling the process in (no
+        // in/out events): so here, and the process waits on, unless something came meanwhile.
+        m_vm.process_signals(p);
+        std::lock_guard guard(p->lock);
+        if (p->timeout_ip && p->fired_seq == p->timer_seq) {
+            // Its receive timed out meanwhile: it runs, at the timeout (as RunResult::Wait does).
+            p->ip = p->timeout_ip;
+            p->timeout_ip = nullptr;
+        } else if (p->inbox.empty() && !p->queue.current() && !p->pending_exit && p->suspenders.empty()) {
+            p->state = ProcessState::Waiting;
+            return;
+        }
     }
     // A suspended process (erlang:suspend_process/2) only handles its signals, without
     // being scheduled in, and is parked until the last resume or the next signal.

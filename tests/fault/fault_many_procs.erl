@@ -1,7 +1,8 @@
 %% tests/fault/fault_many_procs.erl — 100,000 processes alive at once. Every one is spawned
 %% with a monitor, answers one ping and exits; a tracer counts their spawn and exit events.
-%% Checks, each exact: the process count while they live, every pong, every 'DOWN' with reason
-%% normal, the tracer's spawn and exit counts, and the count back where it was at the end.
+%% Checks: each one alive and counted (the count within the system's own churn of
+%% Base + N + 1), every pong, every 'DOWN' with reason pong, the tracer's spawn and exit
+%% counts, and the count back where it was at the end.
 -module(fault_many_procs).
 -export([main/0]).
 
@@ -14,8 +15,12 @@ main() ->
     1 = erlang:trace(Self, true, [procs, set_on_spawn, {tracer, Tracer}]),
     Pids = [spawn_monitor(fun() -> receive ping -> exit(pong) end end) || _ <- lists:seq(1, ?N)],
     1 = erlang:trace(Self, false, [procs, set_on_spawn]),
-    check(all_alive, erlang:system_info(process_count) =:= Base + ?N + 1),
-    check(processes_lists_them, length(erlang:processes()) =:= Base + ?N + 1),
+    %% Every one alive, and counted: the count may differ from Base + N + 1 by the system's own
+    %% processes that started or ended meanwhile (a boot helper, a code loader), never by ours.
+    check(all_alive, lists:all(fun({P, _}) -> is_process_alive(P) end, Pids)),
+    Count = erlang:system_info(process_count),
+    check(counted, Count >= ?N + 1 andalso abs(Count - (Base + ?N + 1)) =< 2),
+    check(processes_lists_them, abs(length(erlang:processes()) - Count) =< 2),
     [P ! ping || {P, _} <- Pids],
     %% Each answers by exiting with reason pong.
     check(every_pong, collect_downs(?N, 0) =:= ?N),
