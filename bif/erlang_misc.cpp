@@ -757,7 +757,8 @@ Term bif_erts_internal_term_type(Process*, Term* a) {
         case Subtag::RefcBin: type = "refc_binary"; break;
         case Subtag::HeapBin: type = "heap_binary"; break;
         case Subtag::SubBin: type = "sub_binary"; break;
-        case Subtag::Map: type = "flatmap"; break;
+        case Subtag::Map: type = is_flatmap(t) ? "flatmap" : "hashmap"; break;
+        case Subtag::HashNode: type = "hashmap_node"; break;
         case Subtag::ExternalPid: type = "external_pid"; break;
         case Subtag::ExternalPort: type = "external_port"; break;
         case Subtag::ExternalRef: type = "external_ref"; break;
@@ -771,6 +772,7 @@ Term bif_erts_internal_term_type(Process*, Term* a) {
 // (erts_debug:size/1 counts it once).
 Term bif_erts_internal_map_to_tuple_keys(Process* p, Term* a) {
     if (!is_map(a[0])) return p->error(make_tuple_on(p, {atoms::badmap, a[0]}));
+    if (!is_flatmap(a[0])) return p->badarg();
     return map_keys(a[0]);
 }
 

@@ -120,6 +120,17 @@ Term map_column(Process* p, Term* x, Word left, bool keys) {
 Term map_column_bif(Process* p, Term* a, bool keys) {
     if (!is_map(a[0])) return badmap(p, a[0]);
     a[1] = NIL;
+    if (!is_flatmap(a[0])) {
+        // A hashmap's list in one go: prepended in iteration order, as erts builds it.
+        Term list = NIL;
+        Term* hp = p->alloc(2 * map_size(a[0]));
+        map_for_each(a[0], [&](Term k, Term v) {
+            list = make_cons_on(hp, keys ? k : v, list);
+            hp += 2;
+        });
+        charge_work(p, map_size(a[0]), MAP_ELEMENTS_PER_REDUCTION);
+        return list;
+    }
     return map_column(p, a, map_size(a[0]), keys);
 }
 
@@ -198,6 +209,34 @@ Term bif_maps_update(Process* p, Term* a) {
     if (!map_lookup(a[2], a[0])) return p->error(make_tuple_on(p, {atoms::badkey, a[0]}));
     return map_put(p, a[2], a[0], a[1]);
 }
+namespace {
+// map_next over a hashmap, Path being the number of pairs (in iteration order) already given:
+// with Acc = iterator, the next 32; with a list Acc, the rest prepended in iteration order
+// (maps:to_list/1's order, erts's).
+Term hashmap_next(Process* p, Word at, Term map, Term acc) {
+    constexpr Word batch = 32;
+    Word n = map_size(map);
+    bool iterator = acc == atoms::iterator;
+    if (!iterator && !is_list(acc) && !is_nil(acc)) return p->badarg();
+    Word to = iterator ? std::min(n, at + batch) : n;
+    std::vector<std::pair<Term, Term>> pairs;
+    pairs.reserve(to - at);
+    Word i = 0;
+    map_for_each(map, [&](Term k, Term v) {
+        if (i >= at && i < to) pairs.emplace_back(k, v);
+        ++i;
+    });
+    if (iterator) {
+        Term chain = to < n ? make_cons_on(p->alloc(2), make_small(SWord(to)), map) : atoms::none;
+        for (Word j = pairs.size(); j-- > 0;) chain = make_tuple_on(p, {pairs[j].first, pairs[j].second, chain});
+        return chain;
+    }
+    Term list = acc;
+    for (const auto& [k, v] : pairs) list = make_cons_on(p->alloc(2), make_tuple_on(p, {k, v}), list);
+    return list;
+}
+}  // namespace
+
 // erts_internal:map_next(Path, Map, Acc): OTP's maps.beam iterates with it. With a list Acc,
 // the pairs from position Path on, prepended to Acc (beamlet does all in one step, so never the
 // [NextPath, Map | Acc] continuation). With Acc = iterator, the chain {K1, V1, {K2, V2, ...}}
@@ -211,6 +250,7 @@ Term bif_erts_internal_map_next(Process* p, Term* a) {
     Word at = Word(small_value(a[0]));
     Word n = map_size(map);
     if (at > n) return p->badarg();
+    if (!is_flatmap(map)) return hashmap_next(p, at, map, a[2]);
     const Term* keys = n ? tuple_elements(map_keys(map)) : nullptr;
     const Term* values = map_values(map);
     if (a[2] == atoms::iterator) {

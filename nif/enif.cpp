@@ -564,13 +564,29 @@ int enif_get_map_value(ErlNifEnv*, ERL_NIF_TERM map, ERL_NIF_TERM key, ERL_NIF_T
     return 1;
 }
 
-int enif_map_iterator_create(ErlNifEnv*, ERL_NIF_TERM map, ErlNifMapIterator* iter, ErlNifMapIteratorEntry entry) {
+int enif_map_iterator_create(ErlNifEnv* env, ERL_NIF_TERM map, ErlNifMapIterator* iter, ErlNifMapIteratorEntry entry) {
     Term m = T(map);
     if (!is_map(m)) return 0;
     iter->map = map;
     iter->size = map_size(m);
-    iter->keys = iter->size ? reinterpret_cast<const ERL_NIF_TERM*>(tuple_elements(map_keys(m))) : nullptr;
-    iter->values = reinterpret_cast<const ERL_NIF_TERM*>(map_values(m));
+    if (!is_flatmap(m)) {
+        // A hashmap's pairs, in iteration order, as a keys tuple and a values tuple on the
+        // environment's heap.
+        Word n = map_size(m);
+        Term* hp = heap_of(env)->alloc(2 * (1 + n));
+        hp[0] = hp[1 + n] = make_arityval(n);
+        Word i = 0;
+        map_for_each(m, [&](Term k, Term v) {
+            hp[1 + i] = k;
+            hp[2 + n + i] = v;
+            ++i;
+        });
+        iter->keys = reinterpret_cast<const ERL_NIF_TERM*>(hp + 1);
+        iter->values = reinterpret_cast<const ERL_NIF_TERM*>(hp + 2 + n);
+    } else {
+        iter->keys = iter->size ? reinterpret_cast<const ERL_NIF_TERM*>(tuple_elements(map_keys(m))) : nullptr;
+        iter->values = reinterpret_cast<const ERL_NIF_TERM*>(map_values(m));
+    }
     iter->idx = entry == ERL_NIF_MAP_ITERATOR_LAST ? iter->size : 1;
     if (entry != ERL_NIF_MAP_ITERATOR_FIRST && entry != ERL_NIF_MAP_ITERATOR_LAST) return 0;
     return 1;

@@ -24,6 +24,7 @@ void for_each_child(const Term* obj, Word header, Visit visit) {
     Word arity = header_arity(header);
     switch (header_subtag(header)) {
     case Subtag::Tuple:
+    case Subtag::HashNode:
         for (Word i = 1; i <= arity; ++i) visit(obj[i]);
         break;
     case Subtag::Map:
@@ -224,6 +225,7 @@ Term copy_term_impl(Term root, Term** hp, Term** off_heap_list, std::unordered_m
         *slot = make_boxed(to);
         switch (header_subtag(header)) {
         case Subtag::Tuple:
+        case Subtag::HashNode:
             for (Word i = 1; i < size; ++i)
                 if (!is_immediate(to[i])) stack.push_back(&to[i]);
             break;

@@ -320,6 +320,14 @@ private:
             Word n = map_size(t);
             u8(MAP_EXT);
             u32(std::uint32_t(n));
+            if (!is_flatmap(t)) {  // in maps:to_list/1's order, as erts writes them
+                std::vector<std::pair<Term, Term>> pairs = map_list_order(t);
+                for (Word i = n; i-- > 0;) {
+                    m_work.push_back({pairs[i].second, 0});
+                    m_work.push_back({pairs[i].first, 0});
+                }
+                return;
+            }
             const Term* keys = n ? tuple_elements(map_keys(t)) : nullptr;
             for (Word i = n; i-- > 0;) {
                 m_work.push_back({map_values(t)[i], 0});
@@ -792,7 +800,7 @@ private:
             // The pairs go into a scratch tuple first; the map is built, keys sorted, once
             // they are all decoded.
             Term* scratch = words(1 + 2 * Word(n));
-            words(map_words(n));
+            words(decoded_map_words(n));
             Slot finish(dest, Slot::FinishMap);
             finish.pairs = scratch;
             finish.count = n;
@@ -985,6 +993,17 @@ private:
             }
         Term* hp = s.pairs + 1 + 2 * s.count;  // the map's words follow the scratch tuple
         Word n = s.count;
+        if (n > MAP_SMALL_MAP_LIMIT) {
+            // The trie's shape follows from the keys' hashes, known only now: it was given
+            // room for the worst, and the words it leaves are a tuple of []s.
+            Word reserved = decoded_map_words(n), used = hashmap_words(pairs);
+            *s.dest = hashmap_on(hp, std::move(pairs));
+            if (used < reserved) {
+                hp[used] = make_arityval(reserved - used - 1);
+                std::fill(hp + used + 1, hp + reserved, NIL);
+            }
+            return;
+        }
         if (n == 0) {
             *s.dest = empty_map_on(hp);
             return;
@@ -999,6 +1018,14 @@ private:
             hp[MAP_HEADER_WORDS + i] = pairs[i].second;
         }
         *s.dest = make_boxed(hp);
+    }
+
+    // Words a decoded map of [n] keys is given: a flatmap's, or as much as a hashmap's trie can
+    // take: 2 + 3n + 3N + 2C words for N nodes and C collision tuples. Fewer than 1.5n nodes
+    // branch or hold a collision (C <= n/2), and a chain of single-child nodes above each is
+    // at most 7 long: N < 12n.
+    static Word decoded_map_words(Word n) {
+        return n <= MAP_SMALL_MAP_LIMIT ? map_words(n) : 2 + 3 * n + 3 * 12 * n + n;
     }
 
     static Term empty_map_on(Term* hp) {

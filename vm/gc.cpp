@@ -154,6 +154,7 @@ private:
         Word arity = header_arity(w);
         switch (header_subtag(w)) {
         case Subtag::Tuple:
+        case Subtag::HashNode:
             return scan + 1;  // elements are scanned as ordinary words
         case Subtag::Map:
             scan[2] = copy(scan[2]);  // keys tuple; [1] is the raw size; values follow
@@ -230,7 +231,8 @@ void resize_block(Process* p, Term* x, Word live, Word new_size) {
         }
         Word arity = header_arity(v);
         switch (header_subtag(v)) {
-        case Subtag::Tuple: ++w; break;
+        case Subtag::Tuple:
+        case Subtag::HashNode: ++w; break;
         case Subtag::Map: w[2] = offset(w[2]); w += 3; break;
         case Subtag::Fun: w += 3; break;
         case Subtag::SubBin: w[4] = offset(w[4]); w += 1 + arity; break;

@@ -1,10 +1,11 @@
-// vm/map.cpp — flatmaps: lookup, construction from pairs, put and remove.
+// vm/map.cpp — flatmaps and hashmaps: lookup, construction from pairs, put and remove.
 #include "vm/map.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "vm/process.hpp"
+#include "vm/term_hash.hpp"
 #include "vm/term_order.hpp"
 
 namespace beamlet::vm {
@@ -13,9 +14,14 @@ namespace {
 
 // Above this many keys lookups use binary search; below, a linear scan is cheaper.
 constexpr Word LINEAR_SEARCH_MAX_KEYS = 8;
-// An immediate key (an atom, a small, a pid) is found by word equality: up to this many keys
-// (OTP's flatmap limit) a scan of words beats a binary search whose probes order atoms by name.
-constexpr Word IMMEDIATE_SCAN_MAX_KEYS = 32;
+// An immediate key (an atom, a small, a pid) is found by word equality: in a flatmap (at most
+// 32 keys) a scan of words beats a binary search whose probes order atoms by name.
+constexpr Word IMMEDIATE_SCAN_MAX_KEYS = MAP_SMALL_MAP_LIMIT;
+// The levels of a hashmap's trie: 4 bits of the 32-bit hash each. Keys whose hashes are
+// equal share a collision tuple below the last.
+constexpr unsigned HASH_LEVELS = 8;
+
+// ---- flatmaps ------------------------------------------------------------------------------------
 
 // The index of the immediate [key] among [n] keys, or n.
 Word find_immediate(const Term* keys, Word n, Term key) {
@@ -58,8 +64,8 @@ Word locate(const Term* keys, Word n, Term key, bool* found) {
     return lo;
 }
 
-// Allocates an [n]-key map (n > 0) on [p]; [*keys_out] and [*values_out] receive the arrays
-// the caller fills. The keys tuple follows the map's values in the same block.
+// Allocates an [n]-key flatmap (n > 0) on [p]; [*keys_out] and [*values_out] receive the
+// arrays the caller fills. The keys tuple follows the map's values in the same block.
 Term alloc_map(Process* p, Word n, Term** keys_out, Term** values_out) {
     Term* hp = p->alloc(map_words(n));
     Term* tuple = hp + MAP_HEADER_WORDS + n;
@@ -72,10 +78,319 @@ Term alloc_map(Process* p, Word n, Term** keys_out, Term** values_out) {
     return make_boxed(hp);
 }
 
+// A flatmap of [pairs], sorted by key and distinct.
+Term flatmap_of(Process* p, const std::vector<std::pair<Term, Term>>& pairs) {
+    if (pairs.empty()) return empty_map();
+    Term *keys, *values;
+    Term map = alloc_map(p, pairs.size(), &keys, &values);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        keys[i] = pairs[i].first;
+        values[i] = pairs[i].second;
+    }
+    return map;
+}
+
+void sort_by_key(std::vector<std::pair<Term, Term>>& pairs) {
+    std::sort(pairs.begin(), pairs.end(),
+              [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
+}
+
+// ---- hashmaps ------------------------------------------------------------------------------------
+
+unsigned slot_of(std::uint32_t hash, unsigned level) { return (hash >> (4 * level)) & 0xF; }
+
+// The order of the trie's depth-first walk: the hash's nibbles, level 0's the most significant.
+std::uint32_t walk_order(std::uint32_t hash) {
+    std::uint32_t r = 0;
+    for (unsigned level = 0; level < HASH_LEVELS; ++level) r = (r << 4) | slot_of(hash, level);
+    return r;
+}
+
+Term leaf_on(Term* hp, Term key, Term value) { return make_cons_on(hp, key, value); }
+
+bool same_key(Term a, Term b) { return terms_exact_equal(a, b); }
+
+// A node of [k] children with [bitmap] at [hp]; the caller fills node[2..].
+Term* node_on(Term* hp, std::uint32_t bitmap, Word k) {
+    hp[0] = make_header(1 + k, Subtag::HashNode);
+    hp[1] = make_small(SWord(bitmap));
+    return hp;
+}
+
+// A hashmap under construction from all its pairs: sorted in walk order, a collision's keys
+// in key order, so that each node's keys are a contiguous run.
+struct Entry {
+    std::uint32_t order;
+    std::uint32_t hash;
+    Term key;
+    Term value;
+};
+
+std::vector<Entry> entries_of(const std::vector<std::pair<Term, Term>>& pairs) {
+    std::vector<Entry> entries;
+    entries.reserve(pairs.size());
+    for (const auto& [k, v] : pairs) {
+        std::uint32_t h = map_key_hash(k);
+        entries.push_back({walk_order(h), h, k, v});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        if (a.order != b.order) return a.order < b.order;
+        return compare_terms_exact(a.key, b.key) < 0;
+    });
+    return entries;
+}
+
+// Words the subtree of entries [from, to) at [level] takes (a lone entry below the root is a
+// leaf).
+Word subtree_words(const Entry* from, const Entry* to, unsigned level, bool root) {
+    Word n = Word(to - from);
+    if (n == 1 && !root) return 2;
+    if (level == HASH_LEVELS) return 1 + 3 * n;  // collision tuple and its leaves
+    Word words = 2;
+    for (const Entry* run = from; run != to;) {
+        const Entry* end = run;
+        unsigned slot = slot_of(run->hash, level);
+        while (end != to && slot_of(end->hash, level) == slot) ++end;
+        words += 1 + subtree_words(run, end, level + 1, false);
+        run = end;
+    }
+    return words;
+}
+
+// Builds that subtree at [*hp], advancing it.
+Term build_subtree(const Entry* from, const Entry* to, unsigned level, bool root, Term*& hp) {
+    Word n = Word(to - from);
+    if (n == 1 && !root) {
+        Term leaf = leaf_on(hp, from->key, from->value);
+        hp += 2;
+        return leaf;
+    }
+    if (level == HASH_LEVELS) {
+        Term* tuple = hp;
+        hp += 1 + n;
+        tuple[0] = make_arityval(n);
+        for (Word i = 0; i < n; ++i) {
+            tuple[1 + i] = leaf_on(hp, from[i].key, from[i].value);
+            hp += 2;
+        }
+        return make_boxed(tuple);
+    }
+    std::uint32_t bitmap = 0;
+    for (const Entry* e = from; e != to; ++e) bitmap |= 1u << slot_of(e->hash, level);
+    Word k = Word(std::popcount(bitmap));
+    Term* node = node_on(hp, bitmap, k);
+    hp += 2 + k;
+    Word child = 0;
+    for (const Entry* run = from; run != to;) {
+        const Entry* end = run;
+        unsigned slot = slot_of(run->hash, level);
+        while (end != to && slot_of(end->hash, level) == slot) ++end;
+        node[2 + child++] = build_subtree(run, end, level + 1, false, hp);
+        run = end;
+    }
+    return make_boxed(node);
+}
+
+Word head_and_trie_words(const std::vector<Entry>& entries) {
+    return MAP_HEADER_WORDS + subtree_words(entries.data(), entries.data() + entries.size(), 0, true);
+}
+
+Term hashmap_from_entries(Term* hp, const std::vector<Entry>& entries) {
+    Term* head = hp;
+    hp += MAP_HEADER_WORDS;
+    head[0] = make_header(MAP_HEADER_WORDS - 1, Subtag::Map);
+    head[1] = entries.size();
+    head[2] = build_subtree(entries.data(), entries.data() + entries.size(), 0, true, hp);
+    return make_boxed(head);
+}
+
+// A hashmap of [pairs] (distinct keys, more than MAP_SMALL_MAP_LIMIT) on [p].
+Term hashmap_of(Process* p, const std::vector<std::pair<Term, Term>>& pairs) {
+    std::vector<Entry> entries = entries_of(pairs);
+    return hashmap_from_entries(p->alloc(head_and_trie_words(entries)), entries);
+}
+
+// [node] with child [at] replaced by [child] (a copy).
+Term with_child(Process* p, const Term* node, Word at, Term child) {
+    Word words = 1 + header_arity(node[0]);
+    Term* hp = p->alloc(words);
+    std::memcpy(hp, node, words * sizeof(Term));
+    hp[2 + at] = child;
+    return make_boxed(hp);
+}
+
+// [node] with [child] inserted in the slot [bit] (not yet in its bitmap).
+Term with_new_child(Process* p, const Term* node, std::uint32_t bit, Term child) {
+    std::uint32_t bitmap = hash_node_bitmap(node);
+    Word k = hash_node_children(node);
+    Word at = Word(std::popcount(bitmap & (bit - 1)));
+    Term* hp = node_on(p->alloc(3 + k), bitmap | bit, k + 1);
+    std::copy(node + 2, node + 2 + at, hp + 2);
+    hp[2 + at] = child;
+    std::copy(node + 2 + at, node + 2 + k, hp + 3 + at);
+    return make_boxed(hp);
+}
+
+// [node] without its child [at], whose slot is [bit].
+Term without_child(Process* p, const Term* node, std::uint32_t bit, Word at) {
+    Word k = hash_node_children(node);
+    Term* hp = node_on(p->alloc(1 + k), hash_node_bitmap(node) & ~bit, k - 1);
+    std::copy(node + 2, node + 2 + at, hp + 2);
+    std::copy(node + 3 + at, node + 2 + k, hp + 2 + at);
+    return make_boxed(hp);
+}
+
+// The subtree at [level] holding the two leaves (different keys) [a] and [b].
+Term pair_subtree(Process* p, unsigned level, std::uint32_t ha, Term a, std::uint32_t hb, Term b) {
+    if (level == HASH_LEVELS) {
+        if (compare_terms_exact(car(a), car(b)) > 0) std::swap(a, b);
+        Term* tuple = p->alloc(3);
+        tuple[0] = make_arityval(2);
+        tuple[1] = a;
+        tuple[2] = b;
+        return make_boxed(tuple);
+    }
+    unsigned sa = slot_of(ha, level), sb = slot_of(hb, level);
+    if (sa == sb) {
+        Term* node = node_on(p->alloc(3), 1u << sa, 1);
+        node[2] = pair_subtree(p, level + 1, ha, a, hb, b);
+        return make_boxed(node);
+    }
+    if (sa > sb) std::swap(a, b);
+    Term* node = node_on(p->alloc(4), (1u << sa) | (1u << sb), 2);
+    node[2] = a;
+    node[3] = b;
+    return make_boxed(node);
+}
+
+// The collision tuple [tuple] with [key] set to [value]; [*added] when the key is new.
+Term collision_put(Process* p, Term tuple, Term key, Term value, bool* added) {
+    Word n = tuple_arity(tuple);
+    const Term* leaves = tuple_elements(tuple);
+    Word at = 0;
+    while (at < n && compare_terms_exact(car(leaves[at]), key) < 0) ++at;
+    bool present = at < n && same_key(car(leaves[at]), key);
+    if (present && cdr(leaves[at]) == value) return tuple;
+    *added = !present;
+    Word m = present ? n : n + 1;
+    Term* hp = p->alloc(1 + m + 2);
+    hp[0] = make_arityval(m);
+    std::copy(leaves, leaves + at, hp + 1);
+    hp[1 + at] = leaf_on(hp + 1 + m, key, value);
+    std::copy(leaves + at + (present ? 1 : 0), leaves + n, hp + 2 + at);
+    return make_boxed(hp);
+}
+
+// [node] (at [level]) with [key] (whose hash is [hash]) set to [value]: the nodes on the
+// key's path are copied, the rest shared. [node] itself when the value is already there.
+Term node_put(Process* p, Term node_term, unsigned level, std::uint32_t hash, Term key, Term value, bool* added) {
+    const Term* node = boxed_ptr(node_term);
+    std::uint32_t bit = 1u << slot_of(hash, level);
+    std::uint32_t bitmap = hash_node_bitmap(node);
+    if (!(bitmap & bit)) {
+        *added = true;
+        return with_new_child(p, node, bit, leaf_on(p->alloc(2), key, value));
+    }
+    Word at = Word(std::popcount(bitmap & (bit - 1)));
+    Term child = node[2 + at];
+    Term replacement;
+    if (is_list(child)) {
+        Term old_key = car(child);
+        if (same_key(old_key, key)) {
+            if (cdr(child) == value) return node_term;
+            replacement = leaf_on(p->alloc(2), old_key, value);
+        } else {
+            *added = true;
+            replacement = pair_subtree(p, level + 1, map_key_hash(old_key), child, hash, leaf_on(p->alloc(2), key, value));
+        }
+    } else if (is_hash_node(child)) {
+        replacement = node_put(p, child, level + 1, hash, key, value, added);
+    } else {
+        replacement = collision_put(p, child, key, value, added);
+    }
+    return replacement == child ? node_term : with_child(p, node, at, replacement);
+}
+
+// [node] (at [level]) without [key]; [node] itself when the key is not there. A child left
+// holding a single leaf is replaced by the leaf, so the trie stays canonical.
+Term node_remove(Process* p, Term node_term, unsigned level, std::uint32_t hash, Term key, bool* removed) {
+    const Term* node = boxed_ptr(node_term);
+    std::uint32_t bit = 1u << slot_of(hash, level);
+    std::uint32_t bitmap = hash_node_bitmap(node);
+    if (!(bitmap & bit)) return node_term;
+    Word at = Word(std::popcount(bitmap & (bit - 1)));
+    Term child = node[2 + at];
+    Term replacement;
+    if (is_list(child)) {
+        if (!same_key(car(child), key)) return node_term;
+        *removed = true;
+        return without_child(p, node, bit, at);
+    }
+    if (is_hash_node(child)) {
+        replacement = node_remove(p, child, level + 1, hash, key, removed);
+        if (!*removed) return node_term;
+        const Term* sub = boxed_ptr(replacement);
+        if (hash_node_children(sub) == 1 && is_list(sub[2])) replacement = sub[2];
+    } else {
+        Word n = tuple_arity(child);
+        const Term* leaves = tuple_elements(child);
+        Word i = 0;
+        while (i < n && !same_key(car(leaves[i]), key)) ++i;
+        if (i == n) return node_term;
+        *removed = true;
+        if (n == 2) {
+            replacement = leaves[1 - i];
+        } else {
+            Term* hp = p->alloc(n);
+            hp[0] = make_arityval(n - 1);
+            std::copy(leaves, leaves + i, hp + 1);
+            std::copy(leaves + i + 1, leaves + n, hp + 1 + i);
+            replacement = make_boxed(hp);
+        }
+    }
+    return with_child(p, node, at, replacement);
+}
+
+Term hashmap_head(Process* p, Word size, Term root) {
+    Term* hp = p->alloc(MAP_HEADER_WORDS);
+    hp[0] = make_header(MAP_HEADER_WORDS - 1, Subtag::Map);
+    hp[1] = size;
+    hp[2] = root;
+    return make_boxed(hp);
+}
+
+const Term* hashmap_lookup(Term map, Term key) {
+    std::uint32_t hash = map_key_hash(key);
+    Term child = hashmap_root(map);
+    for (unsigned level = 0;; ++level) {
+        const Term* node = boxed_ptr(child);
+        if (header_subtag(node[0]) == Subtag::Tuple) {  // collision leaves
+            for (Word i = 1; i <= header_arity(node[0]); ++i)
+                if (same_key(car(node[i]), key)) return list_ptr(node[i]) + 1;
+            return nullptr;
+        }
+        std::uint32_t bit = 1u << slot_of(hash, level);
+        std::uint32_t bitmap = hash_node_bitmap(node);
+        if (!(bitmap & bit)) return nullptr;
+        child = node[2 + std::popcount(bitmap & (bit - 1))];
+        if (is_list(child)) return same_key(car(child), key) ? list_ptr(child) + 1 : nullptr;
+    }
+}
+
+std::vector<std::pair<Term, Term>> pairs_of(Term map) {
+    std::vector<std::pair<Term, Term>> pairs;
+    pairs.reserve(map_size(map));
+    map_for_each(map, [&](Term k, Term v) { pairs.emplace_back(k, v); });
+    return pairs;
+}
+
 }  // namespace
+
+std::uint32_t map_key_hash(Term key) { return make_internal_hash(key); }
 
 const Term* map_lookup(Term map, Term key) {
     Word n = map_size(map);
+    if (n > MAP_SMALL_MAP_LIMIT) return hashmap_lookup(map, key);
     const Term* keys = keys_of(map);
     if (n <= IMMEDIATE_SCAN_MAX_KEYS && is_immediate(key)) {
         Word i = find_immediate(keys, n, key);
@@ -113,18 +428,22 @@ Term map_from_pairs(Process* p, std::vector<std::pair<Term, Term>> pairs) {
         else
             pairs[n++] = pairs[i];
     }
-    if (n == 0) return empty_map();
-    Term *keys, *values;
-    Term map = alloc_map(p, n, &keys, &values);
-    for (std::size_t i = 0; i < n; ++i) {
-        keys[i] = pairs[i].first;
-        values[i] = pairs[i].second;
-    }
-    return map;
+    pairs.resize(n);
+    return n > MAP_SMALL_MAP_LIMIT ? hashmap_of(p, pairs) : flatmap_of(p, pairs);
 }
+
+Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs) { return head_and_trie_words(entries_of(pairs)); }
+
+Term hashmap_on(Term* hp, std::vector<std::pair<Term, Term>> pairs) { return hashmap_from_entries(hp, entries_of(pairs)); }
 
 Term map_put(Process* p, Term map, Term key, Term value) {
     Word n = map_size(map);
+    if (n > MAP_SMALL_MAP_LIMIT) {
+        bool added = false;
+        Term root = node_put(p, hashmap_root(map), 0, map_key_hash(key), key, value, &added);
+        if (root == hashmap_root(map)) return map;
+        return hashmap_head(p, added ? n + 1 : n, root);
+    }
     const Term* old_keys = keys_of(map);
     const Term* old_values = map_values(map);
     bool found;
@@ -140,6 +459,11 @@ Term map_put(Process* p, Term map, Term key, Term value) {
         hp[MAP_HEADER_WORDS + at] = value;
         return make_boxed(hp);
     }
+    if (n == MAP_SMALL_MAP_LIMIT) {  // the 33rd key: a hashmap from now on
+        std::vector<std::pair<Term, Term>> pairs = pairs_of(map);
+        pairs.emplace_back(key, value);
+        return hashmap_of(p, pairs);
+    }
     Term *keys, *values;
     Term result = alloc_map(p, n + 1, &keys, &values);
     std::copy(old_keys, old_keys + at, keys);
@@ -153,6 +477,20 @@ Term map_put(Process* p, Term map, Term key, Term value) {
 
 Term map_remove(Process* p, Term map, Term key) {
     Word n = map_size(map);
+    if (n > MAP_SMALL_MAP_LIMIT) {
+        if (n == MAP_SMALL_MAP_LIMIT + 1) {  // down to a flatmap, as erts
+            if (!hashmap_lookup(map, key)) return map;
+            std::vector<std::pair<Term, Term>> pairs;
+            map_for_each(map, [&](Term k, Term v) {
+                if (!same_key(k, key)) pairs.emplace_back(k, v);
+            });
+            sort_by_key(pairs);
+            return flatmap_of(p, pairs);
+        }
+        bool removed = false;
+        Term root = node_remove(p, hashmap_root(map), 0, map_key_hash(key), key, &removed);
+        return removed ? hashmap_head(p, n - 1, root) : map;
+    }
     const Term* old_keys = keys_of(map);
     const Term* old_values = map_values(map);
     bool found;
@@ -166,6 +504,12 @@ Term map_remove(Process* p, Term map, Term key) {
     std::copy(old_keys + at + 1, old_keys + n, keys + at);
     std::copy(old_values + at + 1, old_values + n, values + at);
     return result;
+}
+
+std::vector<std::pair<Term, Term>> map_list_order(Term map) {
+    std::vector<std::pair<Term, Term>> pairs = pairs_of(map);
+    if (!is_flatmap(map)) std::reverse(pairs.begin(), pairs.end());
+    return pairs;
 }
 
 }  // namespace beamlet::vm

@@ -1,11 +1,26 @@
-// vm/map.hpp — maps as flatmaps: keys sorted by compare_terms_exact in a keys tuple, values after.
+// vm/map.hpp — maps as OTP keeps them: flatmaps up to 32 keys, hashmaps (HAMTs) above.
 //
+// A flatmap holds its keys sorted by compare_terms_exact in a keys tuple, the values after:
 //   [header arity=N+2, Map][N][keys tuple][v1]...[vN]
-// OTP switches to a HAMT above 32 keys; beamlet keeps the flat layout at every size, so
-// iteration order is always key order. Inserting into a large map costs O(N) (a HAMT would
-// make it O(log N); not needed by the programs beamlet runs so far).
+// A map of more than MAP_SMALL_MAP_LIMIT keys is a hash array mapped trie, as erts's, so that
+// an insert or an update copies one path of nodes, not the whole map:
+//   head:      [header arity=2, Map][N][root node]
+//   node:      [header arity=1+k, HashNode][bitmap (small)][child]...   k = popcount(bitmap)
+//   child:     a leaf, the cons [Key | Value]; a node one level down; or, below the last
+//              level (all 32 bits of the hash used), a collision tuple {[K1|V1], [K2|V2], ...}
+//              of leaves sorted by key.
+// Level L indexes its 16 slots with bits 4L..4L+3 of the key's hash, erts's map hash (the
+// internal hash with salt 0), and the trie is canonical: a node exists at a level exactly when
+// two or more keys share the hash bits above it, a lone key is a leaf in its parent. So equal
+// maps have the same shape, and iteration follows erts's: depth first, slots in bitmap order
+// (maps:iterator/next, io:format). A hashmap that shrinks to 32 keys becomes a flatmap again.
+//
+// Every word of a node after its header is a term, so the collector, copy and the heap
+// walkers treat a HashNode as a tuple.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -27,14 +42,52 @@ Term map_from_pairs(Process* p, std::vector<std::pair<Term, Term>> pairs);
 Term map_put(Process* p, Term map, Term key, Term value);
 // [map] without [key]; [map] itself if the key is absent.
 Term map_remove(Process* p, Term map, Term key);
-// Calls [fn(key, value)] for each pair in key order.
+// The hash that places [key] in a hashmap (erts's make_map_hash).
+std::uint32_t map_key_hash(Term key);
+// Words a map of [pairs] (keys distinct, more than MAP_SMALL_MAP_LIMIT) takes as a hashmap.
+Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs);
+// Builds that hashmap at [hp] (hashmap_words words); keys distinct, any order.
+Term hashmap_on(Term* hp, std::vector<std::pair<Term, Term>> pairs);
+
+inline bool is_hash_node(Term t) { return is_boxed_of(t, Subtag::HashNode); }
+inline std::uint32_t hash_node_bitmap(const Term* node) { return std::uint32_t(small_value(node[1])); }
+inline Word hash_node_children(const Term* node) { return header_arity(node[0]) - 1; }
+
+namespace map_detail {
+// Calls [fn(key, value)] for each pair under [child] (a leaf, a node or a collision tuple).
+template <typename Fn>
+void for_each_under(Term child, Fn& fn) {
+    if (is_list(child)) {
+        const Term* leaf = list_ptr(child);
+        fn(leaf[0], leaf[1]);
+        return;
+    }
+    const Term* obj = boxed_ptr(child);
+    Word n = header_arity(obj[0]);
+    if (header_subtag(obj[0]) == Subtag::Tuple) {  // collision leaves
+        for (Word i = 1; i <= n; ++i) fn(list_ptr(obj[i])[0], list_ptr(obj[i])[1]);
+        return;
+    }
+    for (Word i = 2; i <= n; ++i) for_each_under(obj[i], fn);
+}
+}  // namespace map_detail
+
+// Calls [fn(key, value)] for each pair in the map's iteration order, erts's: key order for a
+// flatmap, the trie's depth-first order for a hashmap (what maps:iterator/1 and maps:next/1
+// give; maps:to_list/1, keys/1, values/1 and term_to_binary/1 give a hashmap's the other way
+// round).
 template <typename Fn>
 void map_for_each(Term map, Fn&& fn) {
     Word n = map_size(map);
     if (n == 0) return;
+    if (!is_flatmap(map)) return map_detail::for_each_under(hashmap_root(map), fn);
     const Term* keys = tuple_elements(map_keys(map));
     const Term* values = map_values(map);
     for (Word i = 0; i < n; ++i) fn(keys[i], values[i]);
 }
+
+// The map's pairs in the order maps:to_list/1 gives them (and term_to_binary/1 writes them):
+// a flatmap's in key order, a hashmap's in reverse iteration order.
+std::vector<std::pair<Term, Term>> map_list_order(Term map);
 
 }  // namespace beamlet::vm

@@ -56,10 +56,11 @@ enum class Subtag : Word {
     RefcBin = 0x8,    // ProcBin: off-heap reference-counted binary
     HeapBin = 0x9,    // binary stored on the heap
     SubBin = 0xA,     // slice of another binary, or a bitstring
+    HashNode = 0xB,   // a node inside a hashmap: [hdr arity=1+k][bitmap (small)][k children]
     ExternalPid = 0xC,   // another node's: see "other nodes' pids, ports and references"
     ExternalPort = 0xD,
     ExternalRef = 0xE,
-    Map = 0xF,        // flatmap: [hdr][size][keys tuple][values...]
+    Map = 0xF,        // a map: [hdr][size][keys tuple][values...] or [hdr][size][root node]
 };
 
 inline constexpr Word HEADER_SUBTAG_MASK = 0x3C;
@@ -160,11 +161,18 @@ inline bool is_local_fun(Term t) { return is_boxed_of(t, Subtag::Fun); }
 inline bool is_export_fun(Term t) { return is_boxed_of(t, Subtag::Export); }
 inline bool is_fun(Term t) { return is_local_fun(t) || is_export_fun(t); }
 
-// Maps (flatmap, keys kept sorted in map-key order): [header arity=N+2][N][keys tuple][v1]...[vN]
+// Maps, as OTP's (vm/map.hpp): up to 32 keys a flatmap, keys kept sorted in map-key order,
+//   [header arity=N+2][N][keys tuple][v1]...[vN]
+// above, a hashmap: [header arity=2][N][root HashNode] (a hash array mapped trie).
+inline constexpr Word MAP_SMALL_MAP_LIMIT = 32;  // erts's: the most keys a flatmap holds
 inline bool is_map(Term t) { return is_boxed_of(t, Subtag::Map); }
 inline Word map_size(Term t) { return boxed_ptr(t)[1]; }
+inline bool is_flatmap(Term t) { return map_size(t) <= MAP_SMALL_MAP_LIMIT; }
+// A flatmap's keys tuple and values.
 inline Term map_keys(Term t) { return boxed_ptr(t)[2]; }
 inline Term* map_values(Term t) { return boxed_ptr(t) + 3; }
+// A hashmap's root node.
+inline Term hashmap_root(Term t) { return boxed_ptr(t)[2]; }
 inline constexpr Word MAP_HEADER_WORDS = 3;
 
 inline bool is_binary_subtag(Subtag s) {

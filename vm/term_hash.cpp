@@ -12,6 +12,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
+#include "vm/map.hpp"
 #include "vm/module.hpp"
 #include "vm/work_stack.hpp"
 
@@ -434,12 +435,11 @@ private:
             m_pending.push_back({Kind::MapTail, m_hash});
             m_hash = 0;
             m_xor_pairs = 0;
-            const Term* keys = tuple_elements(map_keys(t));
-            for (Word i = n; i-- > 0;) {
+            map_for_each(t, [&](Term k, Term v) {
                 m_pending.push_back({Kind::MapPair, 0});
-                m_pending.push_back({Kind::Term, map_values(t)[i]});
-                m_pending.push_back({Kind::Term, keys[i]});
-            }
+                m_pending.push_back({Kind::Term, v});
+                m_pending.push_back({Kind::Term, k});
+            });
             return;
         }
         case Subtag::Fun: {
@@ -570,6 +570,20 @@ private:
         }
     }
 
+    // A hashmap node's children, as erts walks them: a leaf's key and value, a node or a
+    // collision tuple as a term; the last child's first.
+    void hash_node_children_of(const Term* node) {
+        for (Word i = 0; i < hash_node_children(node); ++i) {
+            Term child = node[2 + i];
+            if (is_list(child)) {
+                m_pending.push_back(cdr(child));
+                m_pending.push_back(car(child));
+            } else {
+                m_pending.push_back(child);
+            }
+        }
+    }
+
     void term(Term t) {
         if (std::uint64_t word; immediate_word(t, word)) return immediate(word);
         if (is_list(t)) return list(t);
@@ -584,11 +598,20 @@ private:
         case Subtag::Map: {
             Word n = map_size(t);
             u32_hash(std::uint32_t(n), HCONST_16);
+            if (!is_flatmap(t)) return hash_node_children_of(boxed_ptr(hashmap_root(t)));
             const Term* keys = n ? tuple_elements(map_keys(t)) : nullptr;
             for (Word i = n; i-- > 0;) {
                 m_pending.push_back(map_values(t)[i]);
                 m_pending.push_back(keys[i]);
             }
+            return;
+        }
+        case Subtag::HashNode: {
+            // A node of a hashmap inside: as erts, where a full node (16 children) is a tuple.
+            Word k = hash_node_children(obj);
+            if (k < 16) return hash_node_children_of(obj);
+            u32_hash(std::uint32_t(k), HCONST_9);
+            for (Word i = k; i-- > 0;) m_pending.push_back(obj[2 + i]);
             return;
         }
         case Subtag::Fun: {

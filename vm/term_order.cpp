@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "vm/assert.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
+#include "vm/map.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
 #include "vm/node.hpp"
@@ -239,7 +241,28 @@ struct Pending {
     bool exact;
 };
 
+int compare(Term a, Term b, bool exact);
+
+// A hashmap's keys in key order, then its values in that order, in storage kept in [store]
+// until the comparison ends.
+const Term* sorted_pairs(Term map, std::vector<std::unique_ptr<Term[]>>& store) {
+    Word n = map_size(map);
+    std::vector<std::pair<Term, Term>> pairs;
+    pairs.reserve(n);
+    map_for_each(map, [&](Term k, Term v) { pairs.emplace_back(k, v); });
+    std::sort(pairs.begin(), pairs.end(), [](const auto& x, const auto& y) { return compare(x.first, y.first, true) < 0; });
+    auto words = std::make_unique<Term[]>(2 * n);
+    for (Word i = 0; i < n; ++i) {
+        words[i] = pairs[i].first;
+        words[n + i] = pairs[i].second;
+    }
+    store.push_back(std::move(words));
+    return store.back().get();
+}
+
 int compare(Term a, Term b, bool exact) {
+    // Hashmaps compared put their sorted pairs here.
+    std::vector<std::unique_ptr<Term[]>> sorted;
     // Compound terms push their remaining children here; a list pushes only its tail before
     // descending into the head, so a long list needs one entry, not one per element.
     // Sixteen runs in place: comparing keys of sets and trees must not cost a malloc each.
@@ -304,9 +327,17 @@ int compare(Term a, Term b, bool exact) {
                 Word n = map_size(a);
                 if ((c = three_way(n, map_size(b)))) break;
                 if (n == 0) break;
-                // Keys first, always in the exact order; then the values in key order.
-                pending.push_back({map_values(a), map_values(b), n, exact});
-                pending.push_back({tuple_elements(map_keys(a)), tuple_elements(map_keys(b)), n, true});
+                // Keys first, always in the exact order; then the values in key order. A
+                // hashmap's pairs are sorted by key first (both maps are hashmaps: same size).
+                if (is_flatmap(a)) {
+                    pending.push_back({map_values(a), map_values(b), n, exact});
+                    pending.push_back({tuple_elements(map_keys(a)), tuple_elements(map_keys(b)), n, true});
+                    break;
+                }
+                const Term* x = sorted_pairs(a, sorted);
+                const Term* y = sorted_pairs(b, sorted);
+                pending.push_back({x + n, y + n, n, exact});
+                pending.push_back({x, y, n, true});
                 break;
             }
             case Rank::Nil:
