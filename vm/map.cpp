@@ -17,9 +17,6 @@ constexpr Word LINEAR_SEARCH_MAX_KEYS = 8;
 // An immediate key (an atom, a small, a pid) is found by word equality: in a flatmap (at most
 // 32 keys) a scan of words beats a binary search whose probes order atoms by name.
 constexpr Word IMMEDIATE_SCAN_MAX_KEYS = MAP_SMALL_MAP_LIMIT;
-// The levels of a hashmap's trie: 4 bits of the 32-bit hash each. Keys whose hashes are
-// equal share a collision tuple below the last.
-constexpr unsigned HASH_LEVELS = 8;
 
 // ---- flatmaps ------------------------------------------------------------------------------------
 
@@ -97,14 +94,26 @@ void sort_by_key(std::vector<std::pair<Term, Term>>& pairs) {
 
 // ---- hashmaps ------------------------------------------------------------------------------------
 
-unsigned slot_of(std::uint32_t hash, unsigned level) { return (hash >> (4 * level)) & 0xF; }
+// The levels of the trie: each indexes its 16 slots with 4 bits of the key's 32-bit hash.
+// Keys whose hashes are equal share a collision tuple below the last.
+constexpr unsigned MAX_LEVEL = 8;
 
-// The order of the trie's depth-first walk: the hash's nibbles, level 0's the most significant.
-std::uint32_t walk_order(std::uint32_t hash) {
-    std::uint32_t r = 0;
-    for (unsigned level = 0; level < HASH_LEVELS; ++level) r = (r << 4) | slot_of(hash, level);
-    return r;
-}
+// A key and its hash.
+struct KeyHash {
+    Term key;
+    std::uint32_t bits;
+
+    explicit KeyHash(Term k) : key(k), bits(map_key_hash(k)) {}
+    // The slot of the key at [level] (0..15).
+    unsigned slot(unsigned level) const { return (bits >> (4 * level)) & 0xF; }
+    // The order of the trie's depth-first walk: the hash's nibbles, level 0's the most
+    // significant.
+    std::uint32_t walk_order() const {
+        std::uint32_t r = 0;
+        for (unsigned level = 0; level < MAX_LEVEL; ++level) r = (r << 4) | slot(level);
+        return r;
+    }
+};
 
 Term leaf_on(Term* hp, Term key, Term value) { return make_cons_on(hp, key, value); }
 
@@ -117,85 +126,90 @@ Term* node_on(Term* hp, std::uint32_t bitmap, Word k) {
     return hp;
 }
 
-// A hashmap under construction from all its pairs: sorted in walk order, a collision's keys
-// in key order, so that each node's keys are a contiguous run.
+// A hashmap built from all its pairs at once: the entries are sorted in the trie's walk
+// order (a collision's keys in key order), so that each node's keys are a contiguous run.
 struct Entry {
-    std::uint32_t order;
-    std::uint32_t hash;
-    Term key;
+    KeyHash hash;
     Term value;
 };
 
 std::vector<Entry> entries_of(const std::vector<std::pair<Term, Term>>& pairs) {
     std::vector<Entry> entries;
     entries.reserve(pairs.size());
-    for (const auto& [k, v] : pairs) {
-        std::uint32_t h = map_key_hash(k);
-        entries.push_back({walk_order(h), h, k, v});
-    }
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        if (a.order != b.order) return a.order < b.order;
-        return compare_terms_exact(a.key, b.key) < 0;
-    });
+    for (const auto& [k, v] : pairs) entries.push_back({KeyHash(k), v});
     return entries;
 }
 
-// Words the subtree of entries [from, to) at [level] takes (a lone entry below the root is a
-// leaf).
-Word subtree_words(const Entry* from, const Entry* to, unsigned level, bool root) {
+void sort_entries(std::vector<Entry>& entries) {
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        std::uint32_t x = a.hash.walk_order(), y = b.hash.walk_order();
+        if (x != y) return x < y;
+        return compare_terms_exact(a.hash.key, b.hash.key) < 0;
+    });
+}
+
+// The end of the run of entries from [from] that share [from]'s slot at [level].
+Entry* slot_run(Entry* from, Entry* to, unsigned level) {
+    unsigned slot = from->hash.slot(level);
+    Entry* end = from + 1;
+    while (end != to && end->hash.slot(level) == slot) ++end;
+    return end;
+}
+
+// Words the subtree of entries [from, to) (sorted) at [level] takes (a lone entry below the
+// root is a leaf).
+Word plan_subtree(Entry* from, Entry* to, unsigned level, bool root) {
     Word n = Word(to - from);
     if (n == 1 && !root) return 2;
-    if (level == HASH_LEVELS) return 1 + 3 * n;  // collision tuple and its leaves
+    if (level == MAX_LEVEL) return 1 + 3 * n;  // collision tuple and its leaves
     Word words = 2;
-    for (const Entry* run = from; run != to;) {
-        const Entry* end = run;
-        unsigned slot = slot_of(run->hash, level);
-        while (end != to && slot_of(end->hash, level) == slot) ++end;
-        words += 1 + subtree_words(run, end, level + 1, false);
+    for (Entry* run = from; run != to;) {
+        Entry* end = slot_run(run, to, level);
+        words += 1 + plan_subtree(run, end, level + 1, false);
         run = end;
     }
     return words;
 }
 
-// Builds that subtree at [*hp], advancing it.
-Term build_subtree(const Entry* from, const Entry* to, unsigned level, bool root, Term*& hp) {
+// Builds that subtree, planned, at [*hp], advancing it.
+Term build_subtree(Entry* from, Entry* to, unsigned level, bool root, Term*& hp) {
     Word n = Word(to - from);
     if (n == 1 && !root) {
-        Term leaf = leaf_on(hp, from->key, from->value);
+        Term leaf = leaf_on(hp, from->hash.key, from->value);
         hp += 2;
         return leaf;
     }
-    if (level == HASH_LEVELS) {
+    if (level == MAX_LEVEL) {
         Term* tuple = hp;
         hp += 1 + n;
         tuple[0] = make_arityval(n);
         for (Word i = 0; i < n; ++i) {
-            tuple[1 + i] = leaf_on(hp, from[i].key, from[i].value);
+            tuple[1 + i] = leaf_on(hp, from[i].hash.key, from[i].value);
             hp += 2;
         }
         return make_boxed(tuple);
     }
     std::uint32_t bitmap = 0;
-    for (const Entry* e = from; e != to; ++e) bitmap |= 1u << slot_of(e->hash, level);
+    for (Entry* e = from; e != to; ++e) bitmap |= 1u << e->hash.slot(level);
     Word k = Word(std::popcount(bitmap));
     Term* node = node_on(hp, bitmap, k);
     hp += 2 + k;
     Word child = 0;
-    for (const Entry* run = from; run != to;) {
-        const Entry* end = run;
-        unsigned slot = slot_of(run->hash, level);
-        while (end != to && slot_of(end->hash, level) == slot) ++end;
+    for (Entry* run = from; run != to;) {
+        Entry* end = slot_run(run, to, level);
         node[2 + child++] = build_subtree(run, end, level + 1, false, hp);
         run = end;
     }
     return make_boxed(node);
 }
 
-Word head_and_trie_words(const std::vector<Entry>& entries) {
-    return MAP_HEADER_WORDS + subtree_words(entries.data(), entries.data() + entries.size(), 0, true);
+// Sorts [entries] and counts the words their hashmap takes.
+Word plan_hashmap(std::vector<Entry>& entries) {
+    sort_entries(entries);
+    return MAP_HEADER_WORDS + plan_subtree(entries.data(), entries.data() + entries.size(), 0, true);
 }
 
-Term hashmap_from_entries(Term* hp, const std::vector<Entry>& entries) {
+Term build_hashmap(Term* hp, std::vector<Entry>& entries) {
     Term* head = hp;
     hp += MAP_HEADER_WORDS;
     head[0] = make_header(MAP_HEADER_WORDS - 1, Subtag::Map);
@@ -207,7 +221,7 @@ Term hashmap_from_entries(Term* hp, const std::vector<Entry>& entries) {
 // A hashmap of [pairs] (distinct keys, more than MAP_SMALL_MAP_LIMIT) on [p].
 Term hashmap_of(Process* p, const std::vector<std::pair<Term, Term>>& pairs) {
     std::vector<Entry> entries = entries_of(pairs);
-    return hashmap_from_entries(p->alloc(head_and_trie_words(entries)), entries);
+    return build_hashmap(p->alloc(plan_hashmap(entries)), entries);
 }
 
 // [node] with child [at] replaced by [child] (a copy).
@@ -241,8 +255,8 @@ Term without_child(Process* p, const Term* node, std::uint32_t bit, Word at) {
 }
 
 // The subtree at [level] holding the two leaves (different keys) [a] and [b].
-Term pair_subtree(Process* p, unsigned level, std::uint32_t ha, Term a, std::uint32_t hb, Term b) {
-    if (level == HASH_LEVELS) {
+Term pair_subtree(Process* p, unsigned level, KeyHash& ha, Term a, KeyHash& hb, Term b) {
+    if (level == MAX_LEVEL) {
         if (compare_terms_exact(car(a), car(b)) > 0) std::swap(a, b);
         Term* tuple = p->alloc(3);
         tuple[0] = make_arityval(2);
@@ -250,7 +264,7 @@ Term pair_subtree(Process* p, unsigned level, std::uint32_t ha, Term a, std::uin
         tuple[2] = b;
         return make_boxed(tuple);
     }
-    unsigned sa = slot_of(ha, level), sb = slot_of(hb, level);
+    unsigned sa = ha.slot(level), sb = hb.slot(level);
     if (sa == sb) {
         Term* node = node_on(p->alloc(3), 1u << sa, 1);
         node[2] = pair_subtree(p, level + 1, ha, a, hb, b);
@@ -281,53 +295,54 @@ Term collision_put(Process* p, Term tuple, Term key, Term value, bool* added) {
     return make_boxed(hp);
 }
 
-// [node] (at [level]) with [key] (whose hash is [hash]) set to [value]: the nodes on the
-// key's path are copied, the rest shared. [node] itself when the value is already there.
-Term node_put(Process* p, Term node_term, unsigned level, std::uint32_t hash, Term key, Term value, bool* added) {
+// [node] (at [level]) with [kh]'s key set to [value]: the nodes on the key's path are
+// copied, the rest shared. [node] itself when the value is already there.
+Term node_put(Process* p, Term node_term, unsigned level, KeyHash& kh, Term value, bool* added) {
     const Term* node = boxed_ptr(node_term);
-    std::uint32_t bit = 1u << slot_of(hash, level);
+    std::uint32_t bit = 1u << kh.slot(level);
     std::uint32_t bitmap = hash_node_bitmap(node);
     if (!(bitmap & bit)) {
         *added = true;
-        return with_new_child(p, node, bit, leaf_on(p->alloc(2), key, value));
+        return with_new_child(p, node, bit, leaf_on(p->alloc(2), kh.key, value));
     }
     Word at = Word(std::popcount(bitmap & (bit - 1)));
     Term child = node[2 + at];
     Term replacement;
     if (is_list(child)) {
         Term old_key = car(child);
-        if (same_key(old_key, key)) {
+        if (same_key(old_key, kh.key)) {
             if (cdr(child) == value) return node_term;
             replacement = leaf_on(p->alloc(2), old_key, value);
         } else {
             *added = true;
-            replacement = pair_subtree(p, level + 1, map_key_hash(old_key), child, hash, leaf_on(p->alloc(2), key, value));
+            KeyHash old(old_key);
+            replacement = pair_subtree(p, level + 1, old, child, kh, leaf_on(p->alloc(2), kh.key, value));
         }
     } else if (is_hash_node(child)) {
-        replacement = node_put(p, child, level + 1, hash, key, value, added);
+        replacement = node_put(p, child, level + 1, kh, value, added);
     } else {
-        replacement = collision_put(p, child, key, value, added);
+        replacement = collision_put(p, child, kh.key, value, added);
     }
     return replacement == child ? node_term : with_child(p, node, at, replacement);
 }
 
-// [node] (at [level]) without [key]; [node] itself when the key is not there. A child left
-// holding a single leaf is replaced by the leaf, so the trie stays canonical.
-Term node_remove(Process* p, Term node_term, unsigned level, std::uint32_t hash, Term key, bool* removed) {
+// [node] (at [level]) without [kh]'s key; [node] itself when the key is not there. A child
+// left holding a single leaf is replaced by the leaf, so the trie stays canonical.
+Term node_remove(Process* p, Term node_term, unsigned level, KeyHash& kh, bool* removed) {
     const Term* node = boxed_ptr(node_term);
-    std::uint32_t bit = 1u << slot_of(hash, level);
+    std::uint32_t bit = 1u << kh.slot(level);
     std::uint32_t bitmap = hash_node_bitmap(node);
     if (!(bitmap & bit)) return node_term;
     Word at = Word(std::popcount(bitmap & (bit - 1)));
     Term child = node[2 + at];
     Term replacement;
     if (is_list(child)) {
-        if (!same_key(car(child), key)) return node_term;
+        if (!same_key(car(child), kh.key)) return node_term;
         *removed = true;
         return without_child(p, node, bit, at);
     }
     if (is_hash_node(child)) {
-        replacement = node_remove(p, child, level + 1, hash, key, removed);
+        replacement = node_remove(p, child, level + 1, kh, removed);
         if (!*removed) return node_term;
         const Term* sub = boxed_ptr(replacement);
         if (hash_node_children(sub) == 1 && is_list(sub[2])) replacement = sub[2];
@@ -335,7 +350,7 @@ Term node_remove(Process* p, Term node_term, unsigned level, std::uint32_t hash,
         Word n = tuple_arity(child);
         const Term* leaves = tuple_elements(child);
         Word i = 0;
-        while (i < n && !same_key(car(leaves[i]), key)) ++i;
+        while (i < n && !same_key(car(leaves[i]), kh.key)) ++i;
         if (i == n) return node_term;
         *removed = true;
         if (n == 2) {
@@ -360,7 +375,7 @@ Term hashmap_head(Process* p, Word size, Term root) {
 }
 
 const Term* hashmap_lookup(Term map, Term key) {
-    std::uint32_t hash = map_key_hash(key);
+    KeyHash kh(key);
     Term child = hashmap_root(map);
     for (unsigned level = 0;; ++level) {
         const Term* node = boxed_ptr(child);
@@ -369,7 +384,7 @@ const Term* hashmap_lookup(Term map, Term key) {
                 if (same_key(car(node[i]), key)) return list_ptr(node[i]) + 1;
             return nullptr;
         }
-        std::uint32_t bit = 1u << slot_of(hash, level);
+        std::uint32_t bit = 1u << kh.slot(level);
         std::uint32_t bitmap = hash_node_bitmap(node);
         if (!(bitmap & bit)) return nullptr;
         child = node[2 + std::popcount(bitmap & (bit - 1))];
@@ -432,15 +447,23 @@ Term map_from_pairs(Process* p, std::vector<std::pair<Term, Term>> pairs) {
     return n > MAP_SMALL_MAP_LIMIT ? hashmap_of(p, pairs) : flatmap_of(p, pairs);
 }
 
-Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs) { return head_and_trie_words(entries_of(pairs)); }
+Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs) {
+    std::vector<Entry> entries = entries_of(pairs);
+    return plan_hashmap(entries);
+}
 
-Term hashmap_on(Term* hp, std::vector<std::pair<Term, Term>> pairs) { return hashmap_from_entries(hp, entries_of(pairs)); }
+Term hashmap_on(Term* hp, std::vector<std::pair<Term, Term>> pairs) {
+    std::vector<Entry> entries = entries_of(pairs);
+    plan_hashmap(entries);
+    return build_hashmap(hp, entries);
+}
 
 Term map_put(Process* p, Term map, Term key, Term value) {
     Word n = map_size(map);
     if (n > MAP_SMALL_MAP_LIMIT) {
         bool added = false;
-        Term root = node_put(p, hashmap_root(map), 0, map_key_hash(key), key, value, &added);
+        KeyHash kh(key);
+        Term root = node_put(p, hashmap_root(map), 0, kh, value, &added);
         if (root == hashmap_root(map)) return map;
         return hashmap_head(p, added ? n + 1 : n, root);
     }
@@ -488,7 +511,8 @@ Term map_remove(Process* p, Term map, Term key) {
             return flatmap_of(p, pairs);
         }
         bool removed = false;
-        Term root = node_remove(p, hashmap_root(map), 0, map_key_hash(key), key, &removed);
+        KeyHash kh(key);
+        Term root = node_remove(p, hashmap_root(map), 0, kh, &removed);
         return removed ? hashmap_head(p, n - 1, root) : map;
     }
     const Term* old_keys = keys_of(map);

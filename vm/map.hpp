@@ -13,7 +13,9 @@
 // internal hash with salt 0), and the trie is canonical: a node exists at a level exactly when
 // two or more keys share the hash bits above it, a lone key is a leaf in its parent. So equal
 // maps have the same shape, and iteration follows erts's: depth first, slots in bitmap order
-// (maps:iterator/next, io:format). A hashmap that shrinks to 32 keys becomes a flatmap again.
+// (maps:iterator/next, io:format). (Only keys whose 32-bit hashes collide, a few pairs in a
+// map of 100000 integers, may come in another order than erl's.) A hashmap that shrinks to 32
+// keys becomes a flatmap again.
 //
 // Every word of a node after its header is a term, so the collector, copy and the heap
 // walkers treat a HashNode as a tuple.

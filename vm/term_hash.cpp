@@ -510,11 +510,13 @@ public:
         return true;
     }
     // The hash of an immediate term: no work stack needed (the usual ETS key).
-    static std::uint32_t of_immediate(std::uint64_t word) {
-        std::uint32_t hash = SALT, a = HCONST + std::uint32_t(word), b = HCONST + std::uint32_t(word >> 32);
+    static std::uint32_t of_immediate(std::uint64_t word, std::uint32_t salt) {
+        std::uint32_t hash = salt ^ SALT, a = HCONST + std::uint32_t(word), b = HCONST + std::uint32_t(word >> 32);
         mix(a, b, hash);
         return hash;
     }
+
+    explicit InternalHash(std::uint32_t salt) : m_hash(salt ^ SALT) {}
 
     std::uint32_t run(Term t) {
         m_pending.push_back(t);
@@ -659,7 +661,7 @@ private:
     }
 
     static constexpr std::uint32_t SALT = 3432918353u;  // erts's INTERNAL_HASH_SALT
-    std::uint32_t m_hash = SALT;
+    std::uint32_t m_hash;
     WorkStack<Term> m_pending;
 };
 
@@ -667,9 +669,9 @@ private:
 
 std::uint32_t make_hash(Term t) { return PortableHash().run(t); }
 
-std::uint32_t make_internal_hash(Term t) {
-    if (std::uint64_t word; InternalHash::immediate_word(t, word)) return InternalHash::of_immediate(word);
-    return InternalHash().run(t);
+std::uint32_t make_internal_hash(Term t, std::uint32_t salt) {
+    if (std::uint64_t word; InternalHash::immediate_word(t, word)) return InternalHash::of_immediate(word, salt);
+    return InternalHash(salt).run(t);
 }
 
 std::uint32_t make_hash2(Term t) { return Hash2().run(t); }

@@ -17,6 +17,7 @@ std::uint32_t make_hash(Term t);
 std::uint32_t make_hash2(Term t);
 // erts's internal hash (erts_debug:get_internal_state({internal_hash, T})): as OTP 25's for
 // numbers, lists, tuples, binaries; see InternalHash for the rest.
-std::uint32_t make_internal_hash(Term t);
+// [salt] is xored into the start value, as erts's make_internal_hash(Term, Salt).
+std::uint32_t make_internal_hash(Term t, std::uint32_t salt = 0);
 
 }  // namespace beamlet::vm

@@ -1,6 +1,8 @@
-// tests/unit/vm/map_test.cpp — flatmaps: key order, duplicate keys, lookup, put and remove.
+// tests/unit/vm/map_test.cpp — flatmaps and hashmaps: key order, duplicate keys, lookup, put and
+// remove, the 32-key boundary both ways, and the trie's canonical shape.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "vm/arith.hpp"
@@ -93,7 +95,10 @@ TEST_F(Map, LookupFindsCompoundKeysInLargeMaps) {
     EXPECT_EQ(*map_lookup(m, *parse_integer(p, "123456789012345678901234567890")), atoms::ok);
     EXPECT_EQ(map_lookup(m, make_small(100)), nullptr);
     EXPECT_EQ(map_lookup(m, pair_tuple(atom("k"), make_small(100))), nullptr);
+    // A hashmap: every key once, in the trie's order, not key order.
     std::vector<Term> ks = keys(m);
+    ASSERT_EQ(ks.size(), std::size_t(201));
+    std::sort(ks.begin(), ks.end(), [](Term x, Term y) { return compare_terms_exact(x, y) < 0; });
     for (std::size_t i = 1; i < ks.size(); ++i) EXPECT_LT(compare_terms_exact(ks[i - 1], ks[i]), 0);
 }
 
@@ -124,6 +129,69 @@ TEST_F(Map, RemoveDropsOnlyThatKey) {
     EXPECT_EQ(map_size(m), Word(2));
     EXPECT_EQ(map_remove(p, without_a, b), empty_map());
     EXPECT_EQ(map_remove(p, empty_map(), a), empty_map());
+}
+
+TEST_F(Map, TheThirtyThirdKeyMakesAHashmapAndRemovingItAFlatmapAgain) {
+    Term m = empty_map();
+    for (int i = 0; i < 32; ++i) m = map_put(p, m, make_small(i), make_small(i * 2));
+    EXPECT_TRUE(is_flatmap(m));
+    Term big = map_put(p, m, make_small(32), make_small(64));
+    EXPECT_FALSE(is_flatmap(big));
+    EXPECT_TRUE(is_hash_node(hashmap_root(big)));
+    EXPECT_EQ(map_size(big), Word(33));
+    for (int i = 0; i <= 32; ++i) EXPECT_EQ(*map_lookup(big, make_small(i)), make_small(i * 2));
+    EXPECT_EQ(map_lookup(big, make_small(33)), nullptr);
+    EXPECT_EQ(map_remove(p, big, make_small(99)), big);
+    Term back = map_remove(p, big, make_small(5));
+    EXPECT_TRUE(is_flatmap(back));
+    EXPECT_EQ(map_size(back), Word(32));
+    EXPECT_EQ(map_lookup(back, make_small(5)), nullptr);
+    std::vector<Term> ks = keys(back);  // a flatmap's keys are in key order again
+    for (std::size_t i = 1; i < ks.size(); ++i) EXPECT_LT(compare_terms_exact(ks[i - 1], ks[i]), 0);
+}
+
+TEST_F(Map, AHashmapHasOneShapeWhateverTheOrderOfItsMaking) {
+    std::vector<std::pair<Term, Term>> pairs;
+    for (int i = 0; i < 2000; ++i) pairs.emplace_back(make_small(i), make_small(i + 1));
+    Term built = map_from_pairs(p, pairs);
+    Term grown = empty_map();
+    for (int i = 1999; i >= 0; --i) grown = map_put(p, grown, make_small(i), make_small(i + 1));
+    // Grown past the target and removed again: the emptied nodes fold back into leaves.
+    Term shrunk = grown;
+    for (int i = 2000; i < 3000; ++i) shrunk = map_put(p, shrunk, make_small(i), NIL);
+    for (int i = 2000; i < 3000; ++i) shrunk = map_remove(p, shrunk, make_small(i));
+    EXPECT_EQ(keys(built), keys(grown));
+    EXPECT_EQ(keys(built), keys(shrunk));
+    EXPECT_EQ(compare_terms_exact(built, grown), 0);
+    EXPECT_EQ(compare_terms_exact(built, shrunk), 0);
+    EXPECT_EQ(map_size(shrunk), Word(2000));
+    // Putting a value that is already there returns the map itself.
+    EXPECT_EQ(map_put(p, built, make_small(7), make_small(8)), built);
+    Term changed = map_put(p, built, make_small(7), make_small(0));
+    EXPECT_EQ(*map_lookup(changed, make_small(7)), make_small(0));
+    EXPECT_EQ(*map_lookup(built, make_small(7)), make_small(8));
+    EXPECT_LT(compare_terms_exact(changed, built), 0);  // same keys: the values decide
+}
+
+TEST_F(Map, KeysWhoseHashesCollideShareACollisionTuple) {
+    // 40660 and 59671 have the same 32-bit map hash (on erl too).
+    Term a = make_small(40660), b = make_small(59671);
+    ASSERT_EQ(map_key_hash(a), map_key_hash(b));
+    std::vector<std::pair<Term, Term>> pairs;
+    for (int i = 0; i < 40; ++i) pairs.emplace_back(make_small(i), make_small(i));
+    Term base = map_from_pairs(p, pairs);
+    Term with_a = map_put(p, base, a, atom("a"));
+    Term both = map_put(p, with_a, b, atom("b"));
+    pairs.emplace_back(b, atom("b"));
+    pairs.emplace_back(a, atom("a"));
+    EXPECT_EQ(compare_terms_exact(both, map_from_pairs(p, pairs)), 0);
+    EXPECT_EQ(*map_lookup(both, a), atom("a"));
+    EXPECT_EQ(*map_lookup(both, b), atom("b"));
+    EXPECT_EQ(map_size(both), Word(42));
+    Term only_b = map_remove(p, both, a);
+    EXPECT_EQ(map_lookup(only_b, a), nullptr);
+    EXPECT_EQ(*map_lookup(only_b, b), atom("b"));
+    EXPECT_EQ(compare_terms_exact(map_remove(p, only_b, b), base), 0);
 }
 
 }  // namespace
