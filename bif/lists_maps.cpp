@@ -117,20 +117,25 @@ Term map_column(Process* p, Term* x, Word left, bool keys) {
                       [left, keys](Process* q, Term* y) { return map_column(q, y, left, keys); }, 2);
 }
 
+// A hashmap's keys/1 and values/1: prepended in iteration order, as erts builds them, a slice
+// at a time from the cursor's [path]: x0 = the map, x1 = the list so far.
+Term hashmap_column(Process* p, Term* x, Word path, bool keys) {
+    HashmapCursor cursor(path);
+    cursor.locate(x[0]);
+    Term list = x[1];
+    Word taken = cursor.walk(slice_elements(p), [&](Term k, Term v) { list = make_cons_on(p->alloc(2), keys ? k : v, list); });
+    charge_work(p, taken, MAP_ELEMENTS_PER_REDUCTION);
+    if (cursor.at_end()) return list;
+    x[1] = list;
+    Word next = cursor.path();
+    return trap_yield(p, maps_export(p, keys ? "keys" : "values", 1),
+                      [next, keys](Process* q, Term* y) { return hashmap_column(q, y, next, keys); }, 2);
+}
+
 Term map_column_bif(Process* p, Term* a, bool keys) {
     if (!is_map(a[0])) return badmap(p, a[0]);
     a[1] = NIL;
-    if (!is_flatmap(a[0])) {
-        // A hashmap's list in one go: prepended in iteration order, as erts builds it.
-        Term list = NIL;
-        Term* hp = p->alloc(2 * map_size(a[0]));
-        map_for_each(a[0], [&](Term k, Term v) {
-            list = make_cons_on(hp, keys ? k : v, list);
-            hp += 2;
-        });
-        charge_work(p, map_size(a[0]), MAP_ELEMENTS_PER_REDUCTION);
-        return list;
-    }
+    if (!is_flatmap(a[0])) return hashmap_column(p, a, 0, keys);
     return map_column(p, a, map_size(a[0]), keys);
 }
 
@@ -210,24 +215,23 @@ Term bif_maps_update(Process* p, Term* a) {
     return map_put(p, a[2], a[0], a[1]);
 }
 namespace {
-// map_next over a hashmap, Path being the number of pairs (in iteration order) already given:
-// with Acc = iterator, the next 32; with a list Acc, the rest prepended in iteration order
-// (maps:to_list/1's order, erts's).
-Term hashmap_next(Process* p, Word at, Term map, Term acc) {
+// map_next over a hashmap, Path a HashmapCursor's: with Acc = iterator, the next 32 pairs in
+// iteration order; with a list Acc, the rest prepended in iteration order (maps:to_list/1's
+// order, erts's).
+Term hashmap_next(Process* p, Word path, Term map, Term acc) {
     constexpr Word batch = 32;
-    Word n = map_size(map);
     bool iterator = acc == atoms::iterator;
     if (!iterator && !is_list(acc) && !is_nil(acc)) return p->badarg();
-    Word to = iterator ? std::min(n, at + batch) : n;
+    HashmapCursor cursor(path);
+    if (!cursor.locate(map)) return p->badarg();
     std::vector<std::pair<Term, Term>> pairs;
-    pairs.reserve(to - at);
-    Word i = 0;
-    map_for_each(map, [&](Term k, Term v) {
-        if (i >= at && i < to) pairs.emplace_back(k, v);
-        ++i;
-    });
+    cursor.walk(iterator ? batch : map_size(map), [&](Term k, Term v) { pairs.emplace_back(k, v); });
     if (iterator) {
-        Term chain = to < n ? make_cons_on(p->alloc(2), make_small(SWord(to)), map) : atoms::none;
+        Term chain = atoms::none;
+        if (!cursor.at_end()) {
+            Term next = make_small(SWord(cursor.path()));
+            chain = make_cons_on(p->alloc(2), next, map);
+        }
         for (Word j = pairs.size(); j-- > 0;) chain = make_tuple_on(p, {pairs[j].first, pairs[j].second, chain});
         return chain;
     }
@@ -249,8 +253,8 @@ Term bif_erts_internal_map_next(Process* p, Term* a) {
     if (!is_small(a[0]) || small_value(a[0]) < 0 || !is_map(map)) return p->badarg();
     Word at = Word(small_value(a[0]));
     Word n = map_size(map);
-    if (at > n) return p->badarg();
     if (!is_flatmap(map)) return hashmap_next(p, at, map, a[2]);
+    if (at > n) return p->badarg();
     const Term* keys = n ? tuple_elements(map_keys(map)) : nullptr;
     const Term* values = map_values(map);
     if (a[2] == atoms::iterator) {

@@ -88,6 +88,78 @@ void map_for_each(Term map, Fn&& fn) {
     for (Word i = 0; i < n; ++i) fn(keys[i], values[i]);
 }
 
+// A position in a hashmap's depth-first walk: the child taken at each level down to the next
+// leaf. It is only indices (the nodes are found again from the root), so it outlives a
+// garbage collection, and it packs into a small integer, erts_internal:map_next/3's path:
+// 4 bits a level for levels 0-7, a collision tuple's index above bit 32. Path 0 is the start.
+class HashmapCursor {
+public:
+    explicit HashmapCursor(Word path = 0) {
+        for (unsigned level = 0; level < MAX_LEVELS; ++level) m_index[level] = Word((path >> (4 * level)) & 0xF);
+        m_index[MAX_LEVELS] = path >> 32;
+    }
+    Word path() const {
+        Word path = Word(m_index[MAX_LEVELS]) << 32;
+        for (unsigned level = 0; level < MAX_LEVELS; ++level) path |= m_index[level] << (4 * level);
+        return path;
+    }
+    bool at_end() const { return m_end; }
+    // Finds the position in [map]; false when it is not one (a path made up).
+    bool locate(Term map) {
+        m_depth = 0;
+        m_nodes[0] = boxed_ptr(hashmap_root(map));
+        for (;;) {
+            if (m_index[m_depth] >= children(m_nodes[m_depth])) return false;
+            Term c = child(m_nodes[m_depth], m_index[m_depth]);
+            if (is_list(c)) return true;
+            if (m_depth == MAX_LEVELS) return false;
+            m_nodes[++m_depth] = boxed_ptr(c);
+        }
+    }
+    // After locate: calls [fn(key, value)] for up to [limit] pairs from the position on, and
+    // moves past them; returns how many.
+    template <typename Fn>
+    Word walk(Word limit, Fn&& fn) {
+        Word visited = 0;
+        while (visited < limit && !m_end) {
+            const Term* leaf = list_ptr(child(m_nodes[m_depth], m_index[m_depth]));
+            fn(leaf[0], leaf[1]);
+            ++visited;
+            advance();
+        }
+        return visited;
+    }
+
+private:
+    static constexpr unsigned MAX_LEVELS = 8;
+    static Word children(const Term* node) {
+        return header_subtag(node[0]) == Subtag::Tuple ? header_arity(node[0]) : header_arity(node[0]) - 1;
+    }
+    static Term child(const Term* node, Word i) {
+        return header_subtag(node[0]) == Subtag::Tuple ? node[1 + i] : node[2 + i];
+    }
+    void advance() {
+        ++m_index[m_depth];
+        while (m_index[m_depth] >= children(m_nodes[m_depth])) {
+            m_index[m_depth] = 0;
+            if (m_depth == 0) {
+                m_end = true;
+                return;
+            }
+            ++m_index[--m_depth];
+        }
+        for (Term c; !is_list(c = child(m_nodes[m_depth], m_index[m_depth]));) {
+            m_nodes[++m_depth] = boxed_ptr(c);
+            m_index[m_depth] = 0;
+        }
+    }
+
+    Word m_index[MAX_LEVELS + 1];
+    const Term* m_nodes[MAX_LEVELS + 1] = {};
+    unsigned m_depth = 0;
+    bool m_end = false;
+};
+
 // The map's pairs in the order maps:to_list/1 gives them (and term_to_binary/1 writes them):
 // a flatmap's in key order, a hashmap's in reverse iteration order.
 std::vector<std::pair<Term, Term>> map_list_order(Term map);

@@ -11,6 +11,9 @@ main() ->
     io:format("keys ~w~nvalues ~w~nto_list ~w~n", [maps:keys(M33), maps:values(M33), maps:to_list(M33)]),
     io:format("fold ~w~n", [maps:fold(fun(K, _, A) -> [K | A] end, [], M33)]),
     io:format("iterator ~w~n", [walk(maps:next(maps:iterator(M33)))]),
+    M100 = maps:from_list([{I, I} || I <- lists:seq(1, 100)]),
+    io:format("iterator path ~w~n", [batch(erts_internal:map_next(0, M100, iterator))]),
+    io:format("fold 100 ~w~n", [maps:fold(fun(K, _, A) -> [K | A] end, [], M100)]),
     io:format("t2b ~w~n", [term_to_binary(M33)]),
     %% Down to 32 keys: a flatmap again, in key order.
     io:format("removed ~w~n", [maps:keys(maps:remove(17, M33))]),
@@ -95,8 +98,12 @@ main() ->
     Huge = maps:from_list([{I, I} || I <- lists:seq(1, 200000)]),
     Halved = lists:foldl(fun(I, Acc) -> maps:remove(I, Acc) end, Huge, lists:seq(1, 200000, 2)),
     Refilled = lists:foldl(fun(I, Acc) -> Acc#{I => I} end, Halved, lists:seq(1, 200000, 2)),
-    io:format("huge ~p ~p ~p ~p~n", [map_size(Huge), map_size(Halved), Refilled =:= Huge, lists:sum(maps:values(Halved))]),
+    io:format("huge ~p ~p ~p ~p ~p~n", [map_size(Huge), map_size(Halved), Refilled =:= Huge,
+                                       lists:sum(maps:values(Halved)), maps:fold(fun(_, X, Sum) -> X + Sum end, 0, Huge)]),
     ok.
+
+batch({_, _, [Path | _]}) -> {1, Path};
+batch({_, _, Next}) -> {N, Path} = batch(Next), {N + 1, Path}.
 
 walk(none) -> [];
 walk({K, _, I}) -> [K | walk(maps:next(I))].
