@@ -22,8 +22,10 @@ bool encode_options(Term list, EncodeOptions* opt) {
         Term o = car(list);
         if (o == am_compressed) {
             opt->compression = 6;
-        } else if (o == am_deterministic || o == am_local) {
-            // Flatmaps are always written in key order; the local node is the only one.
+        } else if (o == am_deterministic) {
+            opt->deterministic = true;
+        } else if (o == am_local) {
+            // The local node is the only one.
         } else if (is_tuple(o) && tuple_arity(o) == 2 && is_small(tuple_element(o, 1))) {
             SWord v = small_value(tuple_element(o, 1));
             if (tuple_element(o, 0) == am_compressed && v >= 0 && v <= 9) opt->compression = int(v);

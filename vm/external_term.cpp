@@ -320,8 +320,11 @@ private:
             Word n = map_size(t);
             u8(MAP_EXT);
             u32(std::uint32_t(n));
-            if (!is_flatmap(t)) {  // in maps:to_list/1's order, as erts writes them
+            if (!is_flatmap(t)) {  // in maps:to_list/1's order, as erts writes them, or sorted
                 std::vector<std::pair<Term, Term>> pairs = map_list_order(t);
+                if (m_opt.deterministic)
+                    std::sort(pairs.begin(), pairs.end(),
+                              [](const auto& a, const auto& b) { return compare_terms_exact(a.first, b.first) < 0; });
                 for (Word i = n; i-- > 0;) {
                     m_work.push_back({pairs[i].second, 0});
                     m_work.push_back({pairs[i].first, 0});

@@ -42,6 +42,8 @@ struct EncodeOptions {
     int compression = 0;    // zlib level 1..9, 0 = none
     // False after a distribution header, where terms have no version byte of their own.
     bool version_byte = true;
+    // term_to_binary's deterministic: a hashmap's pairs in key order, as a flatmap's always are.
+    bool deterministic = false;
     AtomCacheRefs* atom_refs = nullptr;  // a distribution header's atom cache, or none
 };
 

@@ -131,19 +131,23 @@ Term* node_on(Term* hp, std::uint32_t bitmap, Word k) {
 struct Entry {
     KeyHash hash;
     Term value;
+    std::uint32_t order;  // hash.walk_order()
 };
 
 std::vector<Entry> entries_of(const std::vector<std::pair<Term, Term>>& pairs) {
     std::vector<Entry> entries;
     entries.reserve(pairs.size());
-    for (const auto& [k, v] : pairs) entries.push_back({KeyHash(k), v});
+    for (const auto& [k, v] : pairs) {
+        KeyHash hash(k);
+        entries.push_back({hash, v, hash.walk_order()});
+    }
     return entries;
 }
 
+// Stable: of equal keys, the input's order is kept.
 void sort_entries(std::vector<Entry>& entries) {
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        std::uint32_t x = a.hash.walk_order(), y = b.hash.walk_order();
-        if (x != y) return x < y;
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        if (a.order != b.order) return a.order < b.order;
         return compare_terms_exact(a.hash.key, b.hash.key) < 0;
     });
 }
@@ -203,10 +207,15 @@ Term build_subtree(Entry* from, Entry* to, unsigned level, bool root, Term*& hp)
     return make_boxed(node);
 }
 
+// The words the hashmap of [entries], sorted, takes.
+Word plan_sorted(std::vector<Entry>& entries) {
+    return MAP_HEADER_WORDS + plan_subtree(entries.data(), entries.data() + entries.size(), 0, true);
+}
+
 // Sorts [entries] and counts the words their hashmap takes.
 Word plan_hashmap(std::vector<Entry>& entries) {
     sort_entries(entries);
-    return MAP_HEADER_WORDS + plan_subtree(entries.data(), entries.data() + entries.size(), 0, true);
+    return plan_sorted(entries);
 }
 
 Term build_hashmap(Term* hp, std::vector<Entry>& entries) {
@@ -433,6 +442,22 @@ Term empty_map() {
 }
 
 Term map_from_pairs(Process* p, std::vector<std::pair<Term, Term>> pairs) {
+    if (pairs.size() > MAP_SMALL_MAP_LIMIT) {
+        // Sorted in walk order, where equal keys are neighbours too: the last of each run wins.
+        std::vector<Entry> entries = entries_of(pairs);
+        sort_entries(entries);
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (n != 0 && entries[n - 1].order == entries[i].order && same_key(entries[n - 1].hash.key, entries[i].hash.key))
+                entries[n - 1].value = entries[i].value;
+            else
+                entries[n++] = entries[i];
+        }
+        entries.erase(entries.begin() + std::ptrdiff_t(n), entries.end());
+        if (n > MAP_SMALL_MAP_LIMIT) return build_hashmap(p->alloc(plan_sorted(entries)), entries);
+        pairs.clear();
+        for (const Entry& e : entries) pairs.emplace_back(e.hash.key, e.value);
+    }
     std::stable_sort(pairs.begin(), pairs.end(),
                      [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
     // Keeps the last pair of each run of equal keys: stable sorting kept their input order.
@@ -444,7 +469,7 @@ Term map_from_pairs(Process* p, std::vector<std::pair<Term, Term>> pairs) {
             pairs[n++] = pairs[i];
     }
     pairs.resize(n);
-    return n > MAP_SMALL_MAP_LIMIT ? hashmap_of(p, pairs) : flatmap_of(p, pairs);
+    return flatmap_of(p, pairs);
 }
 
 Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs) {

@@ -194,5 +194,26 @@ TEST_F(Map, KeysWhoseHashesCollideShareACollisionTuple) {
     EXPECT_EQ(compare_terms_exact(map_remove(p, only_b, b), base), 0);
 }
 
+TEST_F(Map, ACursorResumesTheWalkFromItsPath) {
+    std::vector<std::pair<Term, Term>> pairs;
+    for (int i = 0; i < 1000; ++i) pairs.emplace_back(make_small(i), make_small(-i));
+    Term m = map_from_pairs(p, pairs);
+    std::vector<Term> resumed;
+    Word path = 0;
+    for (bool end = false; !end;) {
+        HashmapCursor cursor(path);  // a new cursor each slice, as a trapped BIF has
+        ASSERT_TRUE(cursor.locate(m));
+        cursor.walk(7, [&](Term k, Term) { resumed.push_back(k); });
+        end = cursor.at_end();
+        path = cursor.path();
+    }
+    EXPECT_EQ(resumed, keys(m));
+    // A path that names no child is refused: the root of 40 keys has fewer than 16.
+    pairs.resize(40);
+    Term small = map_from_pairs(p, pairs);
+    EXPECT_LT(hash_node_children(boxed_ptr(hashmap_root(small))), Word(16));
+    EXPECT_FALSE(HashmapCursor(15).locate(small));
+}
+
 }  // namespace
 }  // namespace beamlet::vm
