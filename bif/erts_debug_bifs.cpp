@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 
 #include "bif/bifs.hpp"
+#include "vm/map.hpp"
 #include "vm/term_hash.hpp"
+#include "vm/work_stack.hpp"
 #include "bif/process_bifs.hpp"
 #include "bif/term_format.hpp"
 #include "vm/atom_table.hpp"
@@ -32,6 +34,34 @@ Term bif_erts_debug_flat_size(Process*, Term* a) { return make_small(SWord(term_
 
 // erts_debug:size_shared(Term): its size in words, a subterm reached twice counted once.
 Term bif_erts_debug_size_shared(Process*, Term* a) { return make_small(SWord(term_size_shared_words(a[0]))); }
+
+// erts_debug:map_info(Map): a hashmap's trie, as erts describes it: [{depth, D}, {leafs, L},
+// {bitmaps, B}, {arrays, A}] (nodes of fewer than 16 children are bitmaps, of 16 arrays; a
+// collision tuple counts as a bitmap). badarg for a flatmap or anything else.
+Term bif_erts_debug_map_info(Process* p, Term* a) {
+    if (!is_map(a[0]) || is_flatmap(a[0])) return p->badarg();
+    Word depth = 0, leafs = 0, bitmaps = 0, arrays = 0;
+    WorkStack<std::pair<Term, Word>> pending(std::pair<Term, Word>{hashmap_root(a[0]), 0});
+    while (!pending.empty()) {
+        auto [node, level] = pending.back();
+        pending.pop_back();
+        depth = std::max(depth, level);
+        if (is_list(node)) {
+            ++leafs;
+            continue;
+        }
+        const Term* obj = boxed_ptr(node);
+        bool collision = header_subtag(obj[0]) == Subtag::Tuple;
+        Word n = collision ? tuple_arity(node) : hash_node_children(obj);
+        ++(n == 16 && !collision ? arrays : bitmaps);
+        for (Word i = 0; i < n; ++i) pending.push_back({obj[(collision ? 1 : 2) + i], level + 1});
+    }
+    std::pair<const char*, Word> info[] = {{"depth", depth}, {"leafs", leafs}, {"bitmaps", bitmaps}, {"arrays", arrays}};
+    Term list = NIL;
+    for (auto it = std::rbegin(info); it != std::rend(info); ++it)
+        list = make_cons_on(p->alloc(2), make_tuple_on(p, {atom(it->first), make_small(SWord(it->second))}), list);
+    return list;
+}
 
 // erts_debug:same(A, B): the same term, not an equal copy (erts_debug:size/1 is OTP's Erlang
 // over it).

@@ -988,25 +988,23 @@ private:
         std::vector<std::pair<Term, Term>> pairs;
         pairs.reserve(s.count);
         for (Word i = 0; i < s.count; ++i) pairs.emplace_back(s.pairs[1 + 2 * i], s.pairs[2 + 2 * i]);
+        Term* hp = s.pairs + 1 + 2 * s.count;  // the map's words follow the scratch tuple
+        Word n = s.count;
+        if (n > MAP_SMALL_MAP_LIMIT) {
+            // The trie's shape follows from the keys' hashes, known only now: on a process
+            // heap it is allocated now, elsewhere it was given room for the largest.
+            Term map = m_target.kind() == DecodeTarget::Kind::ProcessHeap ? hashmap_of_distinct(m_target.process(), pairs)
+                                                                          : hashmap_on(hp, pairs);
+            if (map == THE_NON_VALUE) return bad("a map key twice");
+            *s.dest = map;
+            return;
+        }
         std::stable_sort(pairs.begin(), pairs.end(),
                          [](const auto& a, const auto& b) { return compare_terms_exact(a.first, b.first) < 0; });
         for (std::size_t i = 1; i < pairs.size(); ++i)
             if (compare_terms_exact(pairs[i - 1].first, pairs[i].first) == 0) {
                 return bad("a map key twice");
             }
-        Term* hp = s.pairs + 1 + 2 * s.count;  // the map's words follow the scratch tuple
-        Word n = s.count;
-        if (n > MAP_SMALL_MAP_LIMIT) {
-            // The trie's shape follows from the keys' hashes, known only now: it was given
-            // room for the worst, and the words it leaves are a tuple of []s.
-            Word reserved = decoded_map_words(n), used = hashmap_words(pairs);
-            *s.dest = hashmap_on(hp, std::move(pairs));
-            if (used < reserved) {
-                hp[used] = make_arityval(reserved - used - 1);
-                std::fill(hp + used + 1, hp + reserved, NIL);
-            }
-            return;
-        }
         if (n == 0) {
             *s.dest = empty_map_on(hp);
             return;
@@ -1023,12 +1021,11 @@ private:
         *s.dest = make_boxed(hp);
     }
 
-    // Words a decoded map of [n] keys is given: a flatmap's, or as much as a hashmap's trie can
-    // take: 2 + 3n + 3N + 2C words for N nodes and C collision tuples. Fewer than 1.5n nodes
-    // branch or hold a collision (C <= n/2), and a chain of single-child nodes above each is
-    // at most 7 long: N < 12n.
-    static Word decoded_map_words(Word n) {
-        return n <= MAP_SMALL_MAP_LIMIT ? map_words(n) : 2 + 3 * n + 3 * 12 * n + n;
+    // Words a decoded map of [n] keys is given: a flatmap's; a hashmap's on a process heap
+    // none (finish_map allocates it), elsewhere as many as it can take.
+    Word decoded_map_words(Word n) const {
+        if (n <= MAP_SMALL_MAP_LIMIT) return map_words(n);
+        return m_target.kind() == DecodeTarget::Kind::ProcessHeap ? 0 : hashmap_words_at_most(n);
     }
 
     static Term empty_map_on(Term* hp) {

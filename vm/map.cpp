@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "vm/assert.hpp"
 #include "vm/process.hpp"
 #include "vm/term_hash.hpp"
 #include "vm/term_order.hpp"
@@ -472,15 +473,40 @@ Term map_from_pairs(Process* p, std::vector<std::pair<Term, Term>> pairs) {
     return flatmap_of(p, pairs);
 }
 
-Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs) {
-    std::vector<Entry> entries = entries_of(pairs);
-    return plan_hashmap(entries);
+// 2 + 3n + 3N + 2C words for N nodes and C collision tuples (C <= n/2): fewer than n nodes
+// branch (two children or more), and above each of them and each collision tuple a chain of
+// single-child nodes is at most 8 long, so N <= 9n.
+Word hashmap_words_at_most(Word n) { return 2 + 3 * n + 3 * 9 * n + n; }
+
+namespace {
+// [pairs]'s entries, sorted; false if a key is there twice.
+bool distinct_entries(const std::vector<std::pair<Term, Term>>& pairs, std::vector<Entry>* entries) {
+    *entries = entries_of(pairs);
+    sort_entries(*entries);
+    for (std::size_t i = 1; i < entries->size(); ++i)
+        if ((*entries)[i - 1].order == (*entries)[i].order && same_key((*entries)[i - 1].hash.key, (*entries)[i].hash.key))
+            return false;
+    return true;
+}
+}  // namespace
+
+Term hashmap_of_distinct(Process* p, const std::vector<std::pair<Term, Term>>& pairs) {
+    std::vector<Entry> entries;
+    if (!distinct_entries(pairs, &entries)) return THE_NON_VALUE;
+    return build_hashmap(p->alloc(plan_sorted(entries)), entries);
 }
 
-Term hashmap_on(Term* hp, std::vector<std::pair<Term, Term>> pairs) {
-    std::vector<Entry> entries = entries_of(pairs);
-    plan_hashmap(entries);
-    return build_hashmap(hp, entries);
+Term hashmap_on(Term* hp, const std::vector<std::pair<Term, Term>>& pairs) {
+    std::vector<Entry> entries;
+    if (!distinct_entries(pairs, &entries)) return THE_NON_VALUE;
+    Word room = hashmap_words_at_most(pairs.size()), used = plan_sorted(entries);
+    BEAMLET_ASSERT(used <= room);
+    Term map = build_hashmap(hp, entries);
+    if (used < room) {
+        hp[used] = make_arityval(room - used - 1);
+        std::fill(hp + used + 1, hp + room, NIL);
+    }
+    return map;
 }
 
 Term map_put(Process* p, Term map, Term key, Term value) {

@@ -46,10 +46,14 @@ Term map_put(Process* p, Term map, Term key, Term value);
 Term map_remove(Process* p, Term map, Term key);
 // The hash that places [key] in a hashmap (erts's make_map_hash).
 std::uint32_t map_key_hash(Term key);
-// Words a map of [pairs] (keys distinct, more than MAP_SMALL_MAP_LIMIT) takes as a hashmap.
-Word hashmap_words(const std::vector<std::pair<Term, Term>>& pairs);
-// Builds that hashmap at [hp] (hashmap_words words); keys distinct, any order.
-Term hashmap_on(Term* hp, std::vector<std::pair<Term, Term>> pairs);
+// The hashmap of [pairs] (more than MAP_SMALL_MAP_LIMIT, any order) on [p]; THE_NON_VALUE if
+// a key is there twice.
+Term hashmap_of_distinct(Process* p, const std::vector<std::pair<Term, Term>>& pairs);
+// The most words a hashmap of [n] keys takes (its trie's shape follows from the keys' hashes).
+Word hashmap_words_at_most(Word n);
+// As hashmap_of_distinct, built at [hp], which has hashmap_words_at_most words: those it
+// leaves become a tuple of []s.
+Term hashmap_on(Term* hp, const std::vector<std::pair<Term, Term>>& pairs);
 
 inline bool is_hash_node(Term t) { return is_boxed_of(t, Subtag::HashNode); }
 inline std::uint32_t hash_node_bitmap(const Term* node) { return std::uint32_t(small_value(node[1])); }

@@ -243,6 +243,35 @@ struct Pending {
 
 int compare(Term a, Term b, bool exact);
 
+// Whether two hashmaps of one size are equal: the same trie shape, keys exactly equal, values
+// equal in [exact]'s sense.
+bool same_hashmaps(Term a, Term b, bool exact) {
+    WorkStack<std::pair<const Term*, const Term*>> pending({boxed_ptr(hashmap_root(a)), boxed_ptr(hashmap_root(b))});
+    while (!pending.empty()) {
+        auto [x, y] = pending.back();
+        pending.pop_back();
+        if (x == y) continue;
+        if (x[0] != y[0]) return false;  // a node against a collision tuple, or another size
+        bool collision = header_subtag(x[0]) == Subtag::Tuple;
+        if (!collision && x[1] != y[1]) return false;  // bitmaps
+        Word first = collision ? 1 : 2, last = header_arity(x[0]);
+        for (Word i = first; i <= last; ++i) {
+            Term u = x[i], v = y[i];
+            if (is_list(u) != is_list(v)) return false;
+            if (!is_list(u)) {
+                pending.push_back({boxed_ptr(u), boxed_ptr(v)});
+                continue;
+            }
+            if (u == v) continue;
+            const Term* lu = list_ptr(u);
+            const Term* lv = list_ptr(v);
+            if (lu[0] != lv[0] && compare(lu[0], lv[0], true) != 0) return false;
+            if (lu[1] != lv[1] && compare(lu[1], lv[1], exact) != 0) return false;
+        }
+    }
+    return true;
+}
+
 // A hashmap's keys in key order, then its values in that order, in storage kept in [store]
 // until the comparison ends.
 const Term* sorted_pairs(Term map, std::vector<std::unique_ptr<Term[]>>& store) {
@@ -334,6 +363,9 @@ int compare(Term a, Term b, bool exact) {
                     pending.push_back({tuple_elements(map_keys(a)), tuple_elements(map_keys(b)), n, true});
                     break;
                 }
+                // Equal maps have one shape: a walk of both tries in step settles the usual
+                // question (are they equal?) without sorting.
+                if (same_hashmaps(a, b, exact)) break;
                 const Term* x = sorted_pairs(a, sorted);
                 const Term* y = sorted_pairs(b, sorted);
                 pending.push_back({x + n, y + n, n, exact});
