@@ -24,6 +24,7 @@
 #include "vm/scheduler.hpp"
 #include "vm/term_hash.hpp"
 #include "vm/term_order.hpp"
+#include "vm/work_stack.hpp"
 
 namespace beamlet::bif {
 
@@ -54,7 +55,7 @@ void destroy_spec_handle(MagicHandle* h) { delete static_cast<MatchSpec*>(h->dat
 struct beamlet::ets::Registry : beamlet::vm::ProcessResources {
     std::function<bool()> process_exited(beamlet::vm::Process* p) override;
 
-    std::shared_mutex mutex;
+    RwWord mutex;  // a read per BIF call on a named table: one atomic in, one out
     std::unordered_map<Term, Table*> names;
     std::vector<Table*> tables;
 
@@ -329,7 +330,10 @@ bool ground(Term t) {
 }
 
 // The keys every clause of [source] binds, if each clause's head has a constant key.
-bool bound_keys(const Table& t, Term source, std::vector<Term>* keys) {
+// The keys a spec's clauses bind (few: one a clause).
+using KeyList = WorkStack<Term, 8>;
+
+bool bound_keys(const Table& t, Term source, KeyList* keys) {
     for (Term l = source; is_list(l); l = cdr(l)) {
         Term clause = car(l);
         if (!is_tuple(clause) || tuple_arity(clause) != 3) return false;
@@ -338,7 +342,10 @@ bool bound_keys(const Table& t, Term source, std::vector<Term>* keys) {
         Term key = tuple_element(head, t.keypos() - 1);
         if (!ground(key)) return false;
         bool seen = false;
-        for (Term k : *keys) seen = seen || (t.is_hash() ? terms_exact_equal(k, key) : terms_equal(k, key));
+        for (std::size_t i = 0; i < keys->size(); ++i) {
+            Term k = keys->data()[i];
+            seen = seen || (t.is_hash() ? terms_exact_equal(k, key) : terms_equal(k, key));
+        }
         if (!seen) keys->push_back(key);
     }
     return !keys->empty();
@@ -483,33 +490,37 @@ Word partly_bound_key(const Table& t, Term source, Term* pattern) {
 
 // The buckets of a hash table that hold [keys], each once, in the order of the keys (OTP's
 // analyze_pattern: a spec whose every clause binds the key searches only those buckets, whole).
-std::vector<Word> key_buckets(const Table& t, const std::vector<Term>& keys) {
-    std::vector<Word> buckets;
-    for (Term k : keys) {
-        if (!t.contains(k)) continue;
-        Word b = t.bucket_of_key(k);
-        if (std::find(buckets.begin(), buckets.end(), b) == buckets.end()) buckets.push_back(b);
+void key_buckets(const Table& t, const KeyList& keys, WorkStack<Word, 8>* buckets) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        Word b;
+        if (!t.find_bucket(keys.data()[i], &b)) continue;
+        if (std::find(buckets->data(), buckets->data() + buckets->size(), b) == buckets->data() + buckets->size())
+            buckets->push_back(b);
     }
-    return buckets;
 }
 
 // Runs [scan] over the whole table, or only the keys its spec binds, or only the range of
 // keys a partly bound key allows.
 void scan_all(Scan& scan, Term source) {
-    std::vector<Term> keys;
+    KeyList keys;
     if (bound_keys(scan.table, source, &keys)) {
+        WorkStack<DbObject*, 16> objs;
+        auto visit_all = [&] {
+            for (std::size_t i = 0; i < objs.size(); ++i) scan.visit(objs.data()[i]);
+            objs.clear();
+        };
         if (scan.table.is_hash()) {
-            for (Word b : key_buckets(scan.table, keys)) {
-                std::vector<DbObject*> objs;
-                scan.table.for_bucket(b, [&](DbObject* o) { objs.push_back(o); });
-                for (DbObject* o : objs) scan.visit(o);
+            WorkStack<Word, 8> buckets;
+            key_buckets(scan.table, keys, &buckets);
+            for (std::size_t i = 0; i < buckets.size(); ++i) {
+                scan.table.for_bucket(buckets.data()[i], [&](DbObject* o) { objs.push_back(o); });
+                visit_all();
             }
             return;
         }
-        for (Term k : keys) {
-            std::vector<DbObject*> objs;
-            scan.table.for_key(k, [&](DbObject* o) { objs.push_back(o); });
-            for (DbObject* o : objs) scan.visit(o);
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            scan.table.for_key(keys.data()[i], [&](DbObject* o) { objs.push_back(o); });
+            visit_all();
         }
         return;
     }
@@ -556,9 +567,12 @@ Term select_chunk_hash(Process* p, Table& t, Term tid, Term ms_ref, const MatchS
     constexpr SWord YIELD_EVERY = 1000;
     Scan scan(p, t, ms, Mode::Select);
     scan.results = at.rest;
-    std::vector<Term> keys;
+    KeyList keys;
     if (source != 0 && bound_keys(t, source, &keys)) {
-        for (Word b : key_buckets(t, keys)) t.for_bucket(b, [&](DbObject* o) { at.got += scan.visit(o); });
+        WorkStack<Word, 8> buckets;
+        key_buckets(t, keys, &buckets);
+        for (std::size_t i = 0; i < buckets.size(); ++i)
+            t.for_bucket(buckets.data()[i], [&](DbObject* o) { at.got += scan.visit(o); });
         at.slot = -1;
     } else if (at.slot >= 0 && !(at.continued && at.got >= limit)) {
         SWord budget = YIELD_EVERY;
@@ -646,22 +660,52 @@ class RecentSpecs {
 public:
     // The compiled [source], or null (badarg; [*too_deep] set for system_limit).
     const MatchSpec* find_or_compile(Vm& vm, Term source, bool* too_deep) {
-        std::uint32_t hash = make_hash2(source);
+        std::uint64_t hash = shape_hash(source);
         for (Entry& e : m_entries)
             if (e.spec && e.hash == hash && terms_exact_equal(e.spec->source(), source)) return e.spec.get();
-        MatchSpec* ms = MatchSpec::compile_table(vm, source, nullptr, too_deep);
-        if (!ms) return nullptr;
+        // A miss: the oldest entry's spec is compiled over (its storage reused).
         Entry& slot = m_entries[m_next++ % m_entries.size()];
         slot.hash = hash;
-        slot.spec.reset(ms);
-        return ms;
+        if (slot.spec) {
+            if (slot.spec->recompile_table(vm, source, too_deep)) return slot.spec.get();
+            slot.spec.reset();
+            return nullptr;
+        }
+        slot.spec.reset(MatchSpec::compile_table(vm, source, nullptr, too_deep));
+        return slot.spec.get();
     }
 
 private:
     struct Entry {
-        std::uint32_t hash = 0;
+        std::uint64_t hash = 0;
         std::unique_ptr<MatchSpec> spec;
     };
+
+    // A cheap hash for the cache, a multiply a node (FNV-1a over words): =:= terms hash
+    // alike, as immediates and tuple headers are their words and other boxed terms hash
+    // as map keys do.
+    static std::uint64_t shape_hash(Term t) {
+        std::uint64_t h = 0xcbf29ce484222325u;
+        WorkStack<Term> pending(t);
+        while (!pending.empty()) {
+            Term u = pending.pop();
+            std::uint64_t w;
+            if (is_list(u)) {
+                w = 0x5bd1e995u;
+                pending.push_back(cdr(u));
+                pending.push_back(car(u));
+            } else if (!is_boxed(u)) {
+                w = u;
+            } else if (is_tuple(u)) {
+                w = boxed_header(u);
+                for (Word i = tuple_arity(u); i-- > 0;) pending.push_back(tuple_element(u, i));
+            } else {
+                w = make_internal_hash(u);
+            }
+            h = (h ^ w) * 0x100000001b3u;
+        }
+        return h;
+    }
     std::array<Entry, 8> m_entries;
     unsigned m_next = 0;
 };
@@ -1090,6 +1134,10 @@ Term bif_ets_delete1(Process* p, Term* a) {
     }
     std::vector<DbObject*> objects;
     if (!delete_table(t, &objects)) return p->badarg(atom("id"));
+    if (objects.size() <= FREE_PER_SLICE) {  // freed within this call's slice: no trap
+        DetachedObjects{std::move(objects)};
+        return atoms::true_;
+    }
     // OTP's trap function, which its trace events name.
     const Export* self = p->vm.exports.get(atom("ets"), atom("delete_trap"), 1);
     return free_in_slices(p, std::make_shared<DetachedObjects>(std::move(objects)), atoms::true_, self);
@@ -1153,6 +1201,10 @@ Term bif_ets_internal_request_all(Process* p, Term*) {
 
 // ---- writing ------------------------------------------------------------------------------------
 
+// A list inserted costs a reduction per 8 objects (OTP's ITERATIONS_PER_RED), so that a loop of
+// long inserts gives way to others as on erl.
+constexpr std::size_t INSERTS_PER_REDUCTION = 8;
+
 Term bif_ets_insert(Process* p, Term* a) {
     Term objs = a[1];
     return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
@@ -1162,10 +1214,12 @@ Term bif_ets_insert(Process* p, Term* a) {
             return atoms::true_;
         }
         Term l = objs;
-        for (; is_list(l); l = cdr(l))
+        std::size_t n = 0;
+        for (; is_list(l); l = cdr(l), ++n)
             if (!valid_object(t, car(l))) return p->badarg();
         if (!is_nil(l)) return p->badarg();
         for (l = objs; is_list(l); l = cdr(l)) t.insert(car(l));
+        charge_work(p, n, INSERTS_PER_REDUCTION);
         return atoms::true_;
     });
 }
@@ -1178,9 +1232,11 @@ Term bif_ets_insert_new(Process* p, Term* a) {
             return make_bool(t.insert(objs, true));
         }
         Term l = objs;
-        for (; is_list(l); l = cdr(l))
+        std::size_t n = 0;
+        for (; is_list(l); l = cdr(l), ++n)
             if (!valid_object(t, car(l))) return p->badarg();
         if (!is_nil(l)) return p->badarg();
+        charge_work(p, n, INSERTS_PER_REDUCTION);
         // All or nothing: no key of the list may be present (nor repeated, for a set).
         for (l = objs; is_list(l); l = cdr(l))
             if (t.contains(tuple_element(car(l), t.keypos() - 1))) return atoms::false_;
@@ -1288,6 +1344,29 @@ Term counter_badarg(Process* p, CounterError e) {
 
 }  // namespace
 
+// One counter operation [op] on stored object [o], done where the object is when the counter
+// and its new value are both small integers (the common case: no allocation, no copy). The
+// new value, or THE_NON_VALUE to take the general path (which also reports every error).
+Term update_counter_in_place(const Table& t, DbObject* o, Term op_term) {
+    CounterOp op;
+    if (decode_counter_op(t, op_term, tuple_arity(o->tuple), &op) != CounterError::Ok) return THE_NON_VALUE;
+    Term* slot = tuple_elements(o->tuple) + (op.pos - 1);
+    if (!is_small(*slot) || !is_small(op.incr)) return THE_NON_VALUE;
+    SWord incr = small_value(op.incr);
+    SWord v = small_value(*slot) + incr;  // two smalls: no overflow in a word
+    if (op.threshold) {
+        if (!is_small(op.threshold)) return THE_NON_VALUE;
+        SWord threshold = small_value(op.threshold);
+        if ((incr >= 0 && v > threshold) || (incr < 0 && v < threshold)) {
+            if (!is_small(op.set_value)) return THE_NON_VALUE;
+            v = small_value(op.set_value);
+        }
+    }
+    if (!fits_small(v)) return THE_NON_VALUE;
+    *slot = make_small(v);
+    return *slot;
+}
+
 // update_counter/3,4: [dflt] is the default object (0 for /3).
 Term update_counter(Process* p, Term* a, Term dflt) {
     return with_table(p, a[0], Need::Write, [&](Table& t) -> Term {
@@ -1303,6 +1382,9 @@ Term update_counter(Process* p, Term* a, Term dflt) {
             return p->badarg(atom("badkey"));
         }
         Word arity = tuple_arity(base);
+        if (o && (is_small(a[2]) || is_tuple(a[2]))) {
+            if (Term v = update_counter_in_place(t, o, a[2]); v != THE_NON_VALUE) return v;
+        }
         std::vector<CounterOp> ops;
         bool list = !is_integer(a[2]) && !is_tuple(a[2]);
         if (list) {

@@ -53,19 +53,39 @@ DbObject* DbObject::create(Term tuple, std::uint32_t hash) {
     auto* o = new (mem) DbObject();
     o->hash = hash;
     o->words = words;
+    o->capacity = words;
     Term* hp = o->data;
     o->tuple = copy_term(tuple, &hp, &o->off_heap_first);
     return o;
 }
 
-void DbObject::destroy(DbObject* o) {
+namespace {
+
+void release_all_off_heap(DbObject* o) {
     for (Term* obj = o->off_heap_first; obj;) {
         Term* next = reinterpret_cast<Term*>(obj[4]);
         release_off_heap(obj);
         obj = next;
     }
+    o->off_heap_first = nullptr;
+}
+
+}  // namespace
+
+void DbObject::destroy(DbObject* o) {
+    release_all_off_heap(o);
     o->~DbObject();
     std::free(o);
+}
+
+bool DbObject::refill(DbObject* o, Term tuple) {
+    Word words = term_size_words(tuple);
+    if (words > o->capacity || 2 * words < o->capacity) return false;
+    release_all_off_heap(o);
+    o->words = words;
+    Term* hp = o->data;
+    o->tuple = copy_term(tuple, &hp, &o->off_heap_first);
+    return true;
 }
 
 std::uint32_t key_hash(Term key) {
@@ -125,7 +145,7 @@ bool Table::insert(Term t, bool only_new) {
     if (!is_hash()) {
         if (DbObject* old = m_index.find(key)) {
             if (only_new) return false;
-            replace(old, t);
+            overwrite(old, t);
             return true;
         }
         DbObject* n = DbObject::create(t, 0);
@@ -150,7 +170,7 @@ bool Table::insert(Term t, bool only_new) {
                 ++m_size;
                 m_words += first->words;
             }
-            replace(first, t);
+            overwrite(first, t);
             return true;
         }
         if (only_new) {
@@ -182,6 +202,16 @@ bool Table::insert(Term t, bool only_new) {
     m_words += n->words;
     if (!fixed()) grow();
     return true;
+}
+
+void Table::overwrite(DbObject* o, Term t) {
+    // In place when it fits, unless an ordered_set's index points at a boxed key in [o].
+    Word old_words = o->words;
+    if ((is_hash() || is_immediate(o->element(m_keypos))) && DbObject::refill(o, t)) {
+        m_words += o->words - old_words;
+        return;
+    }
+    replace(o, t);
 }
 
 DbObject* Table::replace(DbObject* o, Term t) {
@@ -266,7 +296,7 @@ void Table::clear() {
         for (DbObject* head : m_buckets)
             for (DbObject* o = head; o; o = o->next) o->deleted = true;
         m_has_deleted = true;
-    } else {
+    } else if (m_size != 0 || m_has_deleted || m_buckets.size() != INITIAL_BUCKETS) {
         for (DbObject* head : m_buckets)
             for (DbObject* o = head; o;) {
                 DbObject* next = o->next;
@@ -274,6 +304,7 @@ void Table::clear() {
                 o = next;
             }
         reset_buckets();
+        m_has_deleted = false;
     }
     m_size = 0;
     m_words = 0;
@@ -301,9 +332,11 @@ std::vector<DbObject*> Table::detach_all() {
     if (!is_hash()) {
         for (auto at = m_index.first(); at.valid(); at = m_index.next(at)) objects.push_back(m_index.object(at));
         m_index.clear();
-    } else {
-        for (DbObject* head : m_buckets)
-            for (DbObject* o = head; o; o = o->next) objects.push_back(o);
+    } else if (m_size != 0 || m_has_deleted || m_buckets.size() != INITIAL_BUCKETS) {
+        // Without pseudo-deleted objects the walk ends at the last live one.
+        std::size_t left = m_has_deleted ? SIZE_MAX : m_size;
+        for (std::size_t i = 0; left != 0 && i < m_buckets.size(); ++i)
+            for (DbObject* o = m_buckets[i]; o; o = o->next, --left) objects.push_back(o);
         reset_buckets();
         m_has_deleted = false;
     }

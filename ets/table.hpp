@@ -53,10 +53,15 @@ struct DbObject {
     std::uint32_t hash = 0;
     bool deleted = false;          // pseudo-deleted while the table is fixed
     Word words = 0;                // heap words of the copy (a read's allocation)
+    Word capacity = 0;             // words [data] has room for
     Term data[1];
 
     static DbObject* create(Term tuple, std::uint32_t hash);
     static void destroy(DbObject* o);
+    // Puts a copy of [tuple] in place of [o]'s object if it fits the allocation without
+    // wasting half of it (as erts's replace_dbterm keeps a block of the same size); false,
+    // and [o] unchanged, if not. Nothing else may point into [o]'s words.
+    static bool refill(DbObject* o, Term tuple);
     Term element(Word pos) const { return vm::tuple_element(tuple, pos - 1); }  // 1-based
 };
 
@@ -120,7 +125,7 @@ public:
     // After deletions: joins a few buckets if the table holds few enough objects (OTP shrinks
     // by up to 5 buckets per delete call, and only down to a segment's start).
     void try_shrink();
-    // Replaces [o] by a copy of [t] (same key); returns the new object.
+    // Replaces [o] by a copy of [t] (same key; [t] may point into [o]); returns the new object.
     DbObject* replace(DbObject* o, Term t);
     void clear();
     // ets:delete_all_objects/1 on a fixed hash table, a slice at a time (OTP's
@@ -153,6 +158,19 @@ public:
     Word bucket_count() const { return m_buckets.size(); }
     // The bucket of [key] in a hash table.
     Word bucket_of_key(Term key) const { return bucket_of(key_hash(key)); }
+    // Whether [key] has a (live) object in a hash table, and if so its bucket in [*bucket]:
+    // one hash for both.
+    bool find_bucket(Term key, Word* bucket) const {
+        std::uint32_t h = key_hash(key);
+        for (DbObject* o = find_in_chain(key, h); o; o = o->next) {
+            if (o->hash != h || !vm::terms_exact_equal(o->element(m_keypos), key)) break;
+            if (!o->deleted) {
+                *bucket = bucket_of(h);
+                return true;
+            }
+        }
+        return false;
+    }
     // The bucket a traversal visits after bucket [i]; 0 once it has visited all. OTP walks the
     // buckets of one lock, then the next lock's: [i] steps by the lock count.
     Word next_bucket(Word i) const {
@@ -218,6 +236,9 @@ public:
     std::int64_t fixed_since_os_us = 0;  // and its system time (us since the epoch)
 
 private:
+    // [o]'s object becomes a copy of [t] (same key; [t] from outside the table), in [o]'s
+    // block when it fits, else in a new object as replace.
+    void overwrite(DbObject* o, Term t);
     // Linear hashing (OTP's hash_to_ix): the low bits of the mask, or one bit fewer for a
     // bucket not split yet.
     Word bucket_of(std::uint32_t hash) const {

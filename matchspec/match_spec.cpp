@@ -17,6 +17,7 @@
 #include "vm/binary.hpp"
 #include "vm/copy.hpp"
 #include "vm/interpreter.hpp"
+#include "vm/magic.hpp"
 #include "vm/stack_trace.hpp"
 #include "vm/map.hpp"
 #include "vm/process.hpp"
@@ -630,6 +631,34 @@ MatchSpec* MatchSpec::compile_table(Vm& vm, Term source, std::vector<std::string
         return nullptr;
     }
     return ms;
+}
+
+bool MatchSpec::recompile_table(Vm& vm, Term source, bool* too_deep) {
+    m_nodes.clear();
+    m_kids.clear();
+    m_clauses.clear();
+    m_map_keys.clear();
+    m_max_slots = 0;
+    m_table = true;
+    keep_source(source);
+    MatchSpecCompiler compiler(vm, *this, nullptr);
+    if (compiler.compile(m_source)) return true;
+    if (too_deep) *too_deep = compiler.too_deep();
+    return false;
+}
+
+void MatchSpec::keep_source(Term source) {
+    Word need = term_size_words(source);
+    if (m_storage && need <= m_storage->size_words && m_storage->size_words <= 2 * need + 64) {
+        release_off_heap_list(m_storage->off_heap_first);
+        m_storage->off_heap_first = nullptr;
+        Term* hp = m_storage->data;
+        m_source = copy_term(source, &hp, &m_storage->off_heap_first);
+        m_storage->used_words = need;
+        return;
+    }
+    free_fragment(m_storage);
+    m_storage = copy_to_fragment(source, &m_source);
 }
 
 MatchSpec* MatchSpec::compile(Vm& vm, Term source, std::vector<std::string>* errors, MatchSpecKind kind,

@@ -75,6 +75,10 @@ public:
     // An ETS-dialect spec (erlang:match_spec_test/3 with type table): the head matches one
     // object, trace actions are refused, and the result is the last body expression.
     static MatchSpec* compile_table(vm::Vm& vm, Term source, std::vector<std::string>* errors, bool* too_deep = nullptr);
+    // Compiles ETS-dialect [source] into this spec, in place of what it held, reusing its
+    // storage (ETS's cache of recent specs compiles a new one per select with a new key);
+    // false on an error, which leaves the spec unusable.
+    bool recompile_table(vm::Vm& vm, Term source, bool* too_deep);
     ~MatchSpec();
     MatchSpec(const MatchSpec&) = delete;
     MatchSpec& operator=(const MatchSpec&) = delete;
@@ -104,6 +108,8 @@ public:
 
 private:
     MatchSpec() = default;
+    // [m_source] becomes a copy of [source], in [m_storage] if it fits well.
+    void keep_source(Term source);
     friend class MatchSpecCompiler;
     friend class MatchSpecRunner;
 

@@ -676,6 +676,26 @@ void Schedulers::resume_progress_waiters() {
     }
 }
 
+bool Schedulers::timer_may_be_due(Scheduler& self, Clock::time_point earliest, Clock::time_point* now) {
+    // The coarse clock is cheap but may lag: by a tick, and by more while the CPU that keeps
+    // it sleeps (a tickless kernel; seen lagging 3 ms here, which made `after 1` take 3.7 ms
+    // beside a busy process). So the precise clock is read also once the processes run since
+    // the last read did some work (1,000 reductions: some 20 us) or every 64 rounds: a timer
+    // is late by about that much at most, for a clock read per 20 us of work.
+    static const Clock::duration tick = coarse_resolution();
+    constexpr std::uint64_t REDUCTIONS_BETWEEN_READS = 1000;
+    constexpr unsigned ROUNDS_BETWEEN_READS = 64;
+    std::uint64_t reductions = self.reductions.load(std::memory_order_relaxed);
+    if (!self.read_clock && coarse_now() + tick < earliest &&
+        reductions - self.reductions_at_clock < REDUCTIONS_BETWEEN_READS && ++self.rounds_since_clock < ROUNDS_BETWEEN_READS)
+        return false;
+    self.reductions_at_clock = reductions;
+    self.rounds_since_clock = 0;
+    self.read_clock = false;
+    *now = Clock::now();
+    return true;
+}
+
 void Schedulers::loop(int index) {
     t_scheduler_index = index;
     int progress_index = m_vm.thread_progress->register_managed_thread();
@@ -685,21 +705,16 @@ void Schedulers::loop(int index) {
         m_vm.thread_progress->update(progress_index);
         if (m_progress_waiting.load(std::memory_order_relaxed)) resume_progress_waiters();
         std::optional<Clock::time_point> next_deadline;
+        Scheduler& self = *m_scheds[std::size_t(index)];
         if (m_vm.timers->any()) {
-            // Most rounds no timer is near: the coarse clock tells, and the precise one (and
-            // the timer lock) is only for the rounds when one may be due.
-            static const Clock::duration tick = coarse_resolution();
-            Clock::time_point earliest = m_vm.timers->earliest();
-            if (coarse_now() + tick < earliest) {
-                next_deadline = earliest;
-            } else {
-                Clock::time_point now = Clock::now();
-                next_deadline = now < earliest ? std::optional(earliest) : m_vm.timers->fire_due(now);
-            }
+            // Most rounds no timer is near: the precise clock (and the timer lock) is only
+            // for the rounds when one may be due.
+            Clock::time_point earliest = m_vm.timers->earliest(), now;
+            if (!timer_may_be_due(self, earliest, &now)) next_deadline = earliest;
+            else next_deadline = now < earliest ? std::optional(earliest) : m_vm.timers->fire_due(now);
         }
         // Processes woken lazily wait a few runs, and never past the point where this
         // scheduler runs out of work (another one may steal its last job just before take).
-        Scheduler& self = *m_scheds[std::size_t(index)];
         if (!self.wake_later.empty() && wake_later_due(self)) wake_pending(self);
         Task task = take(index);
         if (!task && !self.wake_later.empty()) {
@@ -752,6 +767,7 @@ void Schedulers::loop(int index) {
                 m_sleep_cv.wait_for(lock, std::chrono::milliseconds(50));
             }
             m_vm.thread_progress->finalize_wait(progress_index);
+            self.read_clock = true;
         }
         if (m_waking > 0) --m_waking;
         --m_sleepers;

@@ -95,7 +95,14 @@ private:
         std::vector<Process*> wake_later;  // owner thread only
         int runs_since_wake = 0;
         std::chrono::steady_clock::time_point wake_later_since;
+        // When this scheduler last read the precise clock for timers (owner thread only).
+        std::uint64_t reductions_at_clock = 0;
+        unsigned rounds_since_clock = 0;
+        bool read_clock = false;  // next round: it slept (maybe until a deadline)
     };
+    // Whether a timer may be due on [self]'s round, with the precise time in [*now] if so.
+    bool timer_may_be_due(Scheduler& self, std::chrono::steady_clock::time_point earliest,
+                          std::chrono::steady_clock::time_point* now);
     // Enqueues the processes of [s]'s wake_later list.
     void wake_pending(Scheduler& s);
     // Whether [s]'s wake_later list has waited long enough: WAKE_LATER_RUNS process runs, or
