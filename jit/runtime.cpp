@@ -29,18 +29,40 @@ ProcessOffsets process_offsets() {
 #pragma GCC diagnostic pop
 
 bool calls_bif_in_place(const vm::Export& e) {
-    // erlang's process dictionary and tuple and list BIFs: what loops call (OTP's JIT calls
-    // every BIF from native code; beamlet only these, whose failure is free of effects).
-    static constexpr std::pair<const char*, unsigned> in_place[] = {
-        {"put", 2},        {"get", 1},         {"get", 0},           {"erase", 1},         {"element", 2},
-        {"setelement", 3}, {"tuple_size", 1},  {"make_tuple", 2},    {"make_tuple", 3},    {"append_element", 2},
-        {"tuple_to_list", 1}, {"list_to_tuple", 1}, {"hd", 1},       {"tl", 1},            {"max", 2},
-        {"min", 2},        {"abs", 1},         {"self", 0},          {"atom_to_list", 1},  {"integer_to_list", 1},
-        {"++", 2},         {"--", 2},          {"length", 1},
+    // What loops call (OTP's JIT calls every BIF from native code): erlang's process
+    // dictionary, tuple, list and clock BIFs, and the lookups and updates of lists, maps and
+    // ets. Each one neither traps nor yields, and fails before any effect, so that when it
+    // fails the interpreter can call it again to raise (with the stack trace it builds).
+    struct InPlace {
+        const char* module;
+        const char* name;
+        unsigned arity;
     };
-    if (!e.is_bif() || e.module != vm::atoms::erlang) return false;
-    for (const auto& [name, arity] : in_place)
-        if (e.arity == arity && e.function == vm::atom(name)) return true;
+    static constexpr InPlace in_place[] = {
+        {"erlang", "put", 2},          {"erlang", "get", 1},           {"erlang", "get", 0},
+        {"erlang", "erase", 1},        {"erlang", "element", 2},       {"erlang", "setelement", 3},
+        {"erlang", "tuple_size", 1},   {"erlang", "make_tuple", 2},    {"erlang", "make_tuple", 3},
+        {"erlang", "append_element", 2}, {"erlang", "tuple_to_list", 1}, {"erlang", "list_to_tuple", 1},
+        {"erlang", "hd", 1},           {"erlang", "tl", 1},            {"erlang", "max", 2},
+        {"erlang", "min", 2},          {"erlang", "abs", 1},           {"erlang", "self", 0},
+        {"erlang", "atom_to_list", 1}, {"erlang", "integer_to_list", 1}, {"erlang", "++", 2},
+        {"erlang", "--", 2},           {"erlang", "length", 1},        {"erlang", "whereis", 1},
+        {"erlang", "make_ref", 0},     {"erlang", "monotonic_time", 0}, {"erlang", "monotonic_time", 1},
+        {"erlang", "system_time", 0},  {"erlang", "system_time", 1},   {"erlang", "phash2", 1},
+        {"erlang", "phash2", 2},       {"erlang", "node", 0},
+        {"lists", "reverse", 2},       {"lists", "member", 2},         {"lists", "keyfind", 3},
+        {"lists", "keymember", 3},     {"lists", "keysearch", 3},
+        {"maps", "get", 2},            {"maps", "find", 2},            {"maps", "is_key", 2},
+        {"maps", "put", 3},            {"maps", "update", 3},          {"maps", "remove", 2},
+        {"maps", "take", 2},
+        {"ets", "lookup", 2},          {"ets", "lookup_element", 3},   {"ets", "member", 2},
+        {"ets", "insert", 2},          {"ets", "insert_new", 2},       {"ets", "update_counter", 3},
+        {"ets", "update_counter", 4},  {"ets", "update_element", 3},   {"ets", "delete", 2},
+        {"ets", "take", 2},
+    };
+    if (!e.is_bif()) return false;
+    for (const InPlace& b : in_place)
+        if (e.arity == b.arity && e.function == vm::atom(b.name) && e.module == vm::atom(b.module)) return true;
     return false;
 }
 
