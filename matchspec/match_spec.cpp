@@ -109,6 +109,8 @@ Term const_atom() {
 
 SWord variable_number(Term t) {
     if (!is_atom(t)) return -1;
+    // Most atoms of a spec are not variables: the first byte of the order key says so.
+    if ((AtomTable::global().order_key(t) >> 56) != '$') return -1;
     const std::string& s = atom_text(t);
     if (s.size() < 2 || s.size() > 10 || s[0] != '$') return -1;
     SWord n = 0;
