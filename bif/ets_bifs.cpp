@@ -329,10 +329,10 @@ bool ground(Term t) {
     return true;
 }
 
-// The keys every clause of [source] binds, if each clause's head has a constant key.
 // The keys a spec's clauses bind (few: one a clause).
 using KeyList = WorkStack<Term, 8>;
 
+// The keys every clause of [source] binds, if each clause's head has a constant key.
 bool bound_keys(const Table& t, Term source, KeyList* keys) {
     for (Term l = source; is_list(l); l = cdr(l)) {
         Term clause = car(l);
