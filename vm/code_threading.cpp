@@ -1,6 +1,7 @@
 // vm/code_threading.cpp — turns a GenericModule into interpreter code: function headers,
-// handler addresses (specialised by the BEAMLET_SPECIALISE rules of vm/instructions.def),
-// operands encoded as interpreter.cpp describes, labels resolved.
+// handler addresses (specialised by the BEAMLET_SPECIALISE rules of vm/instructions.def, then
+// pairs joined by its BEAMLET_FUSE rules), operands encoded as interpreter.cpp describes,
+// labels resolved.
 #include <unordered_map>
 
 #include "vm/atom_table.hpp"
@@ -99,6 +100,7 @@ public:
         m_code = mod->code.get();
 
         // Pass 2: emit.
+        m_emitted.reserve(m_g.instrs.size());
         Word pos = 0;
         FunctionInfo* current = nullptr;
         Word pending_line = 0;
@@ -155,10 +157,12 @@ public:
             if (m_vm.services.code_engine) m_layout.instr_pos[index] = pos;
             auto r = emit(in, pos);
             if (!r.empty()) return Error{"function " + atom_text(current->name) + "/" + std::to_string(current->arity) + ": " + r};
+            m_emitted.push_back({index, pos, specialised(m_g, in)});
             pos += size_of(in);
         }
         if (current) current->end_offset = pos;
         if (pos != offset) return Error{"internal error: code size mismatch"};
+        fuse_pairs();
 
         // Lambdas.
         for (const FunTableEntry& f : m_g.funs) {
@@ -237,6 +241,32 @@ private:
         }
     }
 
+    // Pass 3: adjacent pairs that a BEAMLET_FUSE rule joins get its handler in the first's
+    // word, left to right, each instruction in one pair at most. A label or a resume marker
+    // between them keeps them apart (something enters the second on its own); a line does not
+    // (the second of every rule neither raises nor reads its own address).
+    void fuse_pairs() {
+        for (std::size_t k = 1; k < m_emitted.size(); ++k) {
+            const Emitted& a = m_emitted[k - 1];
+            const Emitted& b = m_emitted[k];
+            if (a.pos + size_of(m_g.instrs[a.index]) != b.pos) continue;  // a marker between
+            bool label_between = false;
+            for (std::size_t i = a.index + 1; i < b.index; ++i) label_between |= m_g.instrs[i].op == Op::label;
+            if (label_between) continue;
+            Op f = fused(a.handler, b.handler);
+            if (f == Op::Count) continue;
+            m_code[a.pos] = op_word(f);
+            ++k;
+        }
+    }
+
+    // Each instruction emitted: its index in the generic code, its offset, its handler.
+    struct Emitted {
+        std::size_t index;
+        Word pos;
+        Op handler;
+    };
+    std::vector<Emitted> m_emitted;
     std::vector<bool> m_resume;
     ThreadLayout m_layout;
 

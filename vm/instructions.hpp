@@ -99,6 +99,27 @@ inline constexpr Specialisation SPECIALISATIONS[] = {
 #undef BEAMLET_SPECIALISE
 };
 
+// A BEAMLET_FUSE rule: [first] directly followed by [second] (handlers after specialisation)
+// gets the handler of [fused], which runs both.
+struct Fusion {
+    Op first;
+    Op second;
+    Op fused;
+};
+
+inline constexpr Fusion FUSIONS[] = {
+#define BEAMLET_FUSE(first, second, fused) {Op::first, Op::second, Op::fused},
+#include "vm/instructions.def"
+#undef BEAMLET_FUSE
+};
+
+// The handler that runs [first] and then [second], or Op::Count if no rule joins them.
+inline constexpr Op fused(Op first, Op second) {
+    for (const Fusion& rule : FUSIONS)
+        if (rule.first == first && rule.second == second) return rule.fused;
+    return Op::Count;
+}
+
 // Where each instruction's rules start in SPECIALISATIONS and how many there are.
 struct RuleRange {
     std::uint8_t first = 0;
@@ -159,6 +180,17 @@ constexpr bool specialisations_are_adjacent() {
     return true;
 }
 
+// A fused handler takes its first instruction's operands (of fixed size: no list) and is a
+// row of its own, flagged Internal.
+constexpr bool fusions_keep_operands() {
+    for (const Fusion& rule : FUSIONS) {
+        if (!same_signature(rule.first, rule.fused)) return false;
+        if (op_info(rule.first).signature.find('L') != std::string_view::npos) return false;
+        if (!(op_info(rule.fused).flags & Internal)) return false;
+    }
+    return true;
+}
+
 constexpr bool specialised_rows_are_internal() {
     for (const Specialisation& rule : SPECIALISATIONS)
         if (!(op_info(rule.specific).flags & Internal)) return false;
@@ -172,6 +204,7 @@ static_assert(rule_checks::bif_rewrites_name_a_bif(), "instructions.def: a BEAML
 static_assert(rule_checks::patterns_fit_their_instructions(),
               "instructions.def: a BEAMLET_SPECIALISE pattern is not one known letter per operand of its instruction");
 static_assert(rule_checks::specialisations_are_adjacent(), "instructions.def: an instruction's BEAMLET_SPECIALISE rules are not adjacent");
+static_assert(rule_checks::fusions_keep_operands(), "instructions.def: a BEAMLET_FUSE rule's rows differ in operands, or its fused row is not Internal");
 static_assert(rule_checks::specialised_rows_are_internal(), "instructions.def: a BEAMLET_SPECIALISE rule yields a row not flagged Internal");
 
 }  // namespace beamlet::vm

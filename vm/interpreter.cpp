@@ -1,8 +1,9 @@
 // vm/interpreter.cpp — the threaded-code interpreter: one handler per instruction of
 // vm/instructions.def, dispatched by computed goto. The handlers are one function, execute(),
 // whose families live in vm/interpreter/*.inc (calls, frames, moves, tests, BIFs, floats,
-// exceptions, messages, maps, bit syntax), included where they belong; this file holds the
-// registers, the macros the handlers use and the ways out of the loop (errors, yields, waits).
+// exceptions, messages, maps, bit syntax, fused pairs), included where they belong; this file
+// holds the registers, the macros the handlers use and the ways out of the loop (errors,
+// yields, waits).
 // Stack traces are vm/stack_trace.*, the code outside any module vm/entry_code.*.
 //
 // Operand words (threaded by thread_module() in vm/code_threading.cpp):
@@ -264,6 +265,9 @@ static RunResult execute(Process* p, Registers* regs) {
 
     // ================================================================ bit syntax
 #include "vm/interpreter/bit_syntax.inc"
+
+    // ================================================================ fused pairs
+#include "vm/interpreter/fused.inc"
 
     // ================================================================ error handling
 handle_error: {

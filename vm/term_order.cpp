@@ -397,6 +397,75 @@ int compare(Term a, Term b, bool exact) {
 
 }  // namespace
 
+namespace {
+
+// erts's eq(): a walk of both terms that stops at the first difference. Tuples and lists are
+// walked here; any other pair of boxed terms (numbers, binaries, maps, funs, references) goes
+// to the exact order, whose notion of equal it must keep (0.0 =:= -0.0 on OTP 25, a heap
+// binary against a sub-binary of the same bytes). Unlike the order, two atoms or two tuples
+// of different sizes differ at once: no atom texts are read, no ranks computed.
+[[gnu::noinline]] bool walk_exact_equal(Term a, Term b) {
+    struct Run {
+        const Term* a;
+        const Term* b;
+        Word count;
+    };
+    WorkStack<Run, 16> pending;
+    for (;;) {
+        if (a != b) {
+            if (is_immediate(a) || is_immediate(b)) return false;
+            if (is_list(a) || is_list(b)) {
+                if (!is_list(a) || !is_list(b)) return false;
+                if (cdr(a) != cdr(b)) pending.push_back({list_ptr(a) + 1, list_ptr(b) + 1, 1});
+                a = car(a);
+                b = car(b);
+                continue;
+            }
+            Word header = boxed_header(a);
+            if (header_subtag(header) == Subtag::Tuple) {
+                if (header != boxed_header(b)) return false;
+                Word n = header_arity(header);
+                if (n != 0) {
+                    if (n > 1) pending.push_back({tuple_elements(a) + 1, tuple_elements(b) + 1, n - 1});
+                    a = tuple_element(a, 0);
+                    b = tuple_element(b, 0);
+                    continue;
+                }
+            } else if (compare(a, b, true) != 0) {
+                return false;
+            }
+        }
+        if (pending.empty()) return true;
+        Run& next = pending.back();
+        a = *next.a++;
+        b = *next.b++;
+        if (--next.count == 0) pending.pop_back();
+    }
+}
+
+}  // namespace
+
+bool compound_terms_exact_equal(Term a, Term b) {
+    // Map keys, ETS keys and records are mostly tuples of immediates: two of them differ at
+    // the first pair of immediates that differ, and are equal when every word is.
+    if (is_boxed(a) && is_boxed(b)) {
+        Word header = boxed_header(a);
+        if (header_subtag(header) == Subtag::Tuple) {
+            if (header != boxed_header(b)) return false;
+            const Term* x = tuple_elements(a);
+            const Term* y = tuple_elements(b);
+            bool deeper = false;
+            for (Word i = 0, n = header_arity(header); i < n; ++i) {
+                if (x[i] == y[i]) continue;
+                if (is_immediate(x[i]) || is_immediate(y[i])) return false;
+                deeper = true;
+            }
+            if (!deeper) return true;
+        }
+    }
+    return walk_exact_equal(a, b);
+}
+
 int compare_terms(Term a, Term b) {
     if (is_small(a) && is_small(b)) return three_way(small_value(a), small_value(b));
     if (is_float(a) && is_float(b)) return three_way(float_value(a), float_value(b));  // float loops

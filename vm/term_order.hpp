@@ -13,12 +13,14 @@ int compare_terms(Term a, Term b);
 // (an integer sorts before the equal float). Map keys are kept sorted by it (=:= semantics).
 int compare_terms_exact(Term a, Term b);
 inline bool terms_equal(Term a, Term b) { return a == b || compare_terms(a, b) == 0; }       // ==
+// =:= of two compound terms (no immediate among them); terms_exact_equal's slow path.
+bool compound_terms_exact_equal(Term a, Term b);
 // =:=: an immediate (small integer, atom, local pid or port, []) is exactly equal only to
 // itself, so a pair with one needs no walk (the process dictionary's scan compares mostly such).
 inline bool terms_exact_equal(Term a, Term b) {
     if (a == b) return true;
     if (is_immediate(a) || is_immediate(b)) return false;
-    return compare_terms_exact(a, b) == 0;
+    return compound_terms_exact_equal(a, b);
 }
 
 }  // namespace beamlet::vm

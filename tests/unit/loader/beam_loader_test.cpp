@@ -416,6 +416,27 @@ TEST_F(BeamLoader, SpecialisationRulesOfTheTableChooseTheThreadedHandler) {
     EXPECT_EQ(add->address()[0], vm::op_word(vm::Op::i_plus_xxx));
 }
 
+TEST_F(BeamLoader, FusionRulesOfTheTableJoinAdjacentPairsAndKeepTheSecondWord) {
+    auto code = load(m_sample, SAMPLE_BEAM);
+    ASSERT_TRUE(code.ok()) << code.error();
+    auto installed = m_vm.install_module(*code);
+    ASSERT_TRUE(installed.ok()) << installed.error();
+    // main/0 builds [pick(...)] with test_heap 2,1 then put_list: BEAMLET_FUSE(test_heap,
+    // put_list, i_test_heap_put_list) gives test_heap's word the pair's handler; put_list (three
+    // words on) keeps its own for whatever enters it directly.
+    vm::Export* main = m_vm.exports.find(vm::atom("loader_sample"), vm::atom("main"), 0);
+    ASSERT_NE(main, nullptr);
+    const vm::Word* code_words = main->address();
+    const vm::FunctionInfo* info = (*installed)->function_at(code_words);
+    ASSERT_NE(info, nullptr);
+    const vm::Word* end = (*installed)->code.get() + info->end_offset;
+    const vm::Word* pair = std::find(code_words, end, vm::op_word(vm::Op::i_test_heap_put_list));
+    ASSERT_NE(pair, end);
+    EXPECT_EQ(pair[1], 2u);  // test_heap's words
+    EXPECT_EQ(pair[3], vm::op_word(vm::Op::put_list));
+    EXPECT_EQ(std::find(code_words, end, vm::op_word(vm::Op::test_heap)), end);
+}
+
 TEST_F(BeamLoader, GzipCompressedBeamLoadsLikeThePlainFile) {
     auto plain = load(m_sample, SAMPLE_BEAM);
     auto zipped = load(gzip(m_sample), SAMPLE_BEAM);

@@ -215,6 +215,34 @@ TEST_F(TermOrder, FunsCompareLocalBeforeExportThenByIdentity) {
     EXPECT_EQ(compare_terms(export_fun(&map2), export_fun(&map2)), 0);
 }
 
+TEST_F(TermOrder, ExactEqualityAgreesWithTheExactOrderOnEveryPair) {
+    // =:= walks tuples and lists itself and leaves other boxed terms to the exact order; over
+    // every pair of this pool (equal copies built apart, near misses in each position and type)
+    // it must answer exactly what compare_terms_exact(...) == 0 does.
+    Term a = atom("a"), b = atom("b");
+    std::vector<Term> pool = {
+        make_small(1), a, NIL, flt(0.0), flt(-0.0), flt(1.0), num("123456789012345678901234567890"),
+        num("123456789012345678901234567890"), num("-123456789012345678901234567890"),
+        bin({1, 2, 3}), bits({0x01, 0x02, 0x03, 0x00}, 0, 24), bits({0x10, 0x20, 0x30}, 4, 16),
+        tuple({}), tuple({}), tuple({a}), tuple({b}), tuple({a, make_small(1)}), tuple({a, make_small(2)}),
+        tuple({a, flt(1.0)}), tuple({a, make_small(1), b}), tuple({a, tuple({b, flt(0.0)})}),
+        tuple({a, tuple({b, flt(-0.0)})}), tuple({a, tuple({b, make_small(0)})}),
+        tuple({a, list({make_small(1), make_small(2)})}), tuple({a, list({make_small(1), make_small(2)})}),
+        tuple({a, list({make_small(1)}, make_small(2))}), list({a, b}), list({a, b}), list({a, b, a}),
+        list({a}, b), list({tuple({a}), bin({1, 2, 3})}), list({tuple({a}), bits({0x01, 0x02, 0x03, 0x00}, 0, 24)}),
+        map_put(p, empty_map(), tuple({a}), flt(1.0)), map_put(p, empty_map(), tuple({a}), flt(1.0)),
+        map_put(p, empty_map(), tuple({a}), make_small(1)), ref(1, 2, 3), ref(1, 2, 3), ref(1, 2, 4),
+    };
+    for (Term x : pool)
+        for (Term y : pool)
+            EXPECT_EQ(terms_exact_equal(x, y), compare_terms_exact(x, y) == 0) << x << " " << y;
+    // The two distinct copies of the bignum, of the tuples with lists, and of the maps are equal.
+    EXPECT_TRUE(terms_exact_equal(pool[6], pool[7]));
+    EXPECT_TRUE(terms_exact_equal(pool[23], pool[24]));
+    EXPECT_TRUE(terms_exact_equal(pool[32], pool[33]));
+    EXPECT_FALSE(terms_exact_equal(pool[22], pool[20]));  // {a,{b,0}} =/= {a,{b,0.0}}
+}
+
 TEST_F(TermOrder, MillionElementListsDoNotExhaustTheStack) {
     constexpr int N = 1'000'000;
     constexpr int DEPTH = 200'000;
